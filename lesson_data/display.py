@@ -1,0 +1,36 @@
+"""The ONE display rule for every number the lesson shows.
+
+The data layer keeps full float64 precision; scenes round only here, at display time.
+"""
+
+from __future__ import annotations
+
+PLACES = 3
+
+
+def _drop_negative_zero(text: str) -> str:
+    # "-0.000" (a tiny negative rounded away) must read as "0.000": a sign with no magnitude misleads.
+    if text.startswith("-") and not any(ch in "123456789" for ch in text):
+        return text[1:]
+    return text
+
+
+def fmt(x: float, places: int = PLACES) -> str:
+    """Round `x` to `places` decimals with Python's f-string rounding (half-even on the binary value).
+
+    Negatives use the ASCII hyphen-minus; "-0.000" becomes "0.000".
+    """
+    return _drop_negative_zero(f"{float(x):.{places}f}")
+
+
+def fmt_int(n: int) -> str:
+    """Integer with thousands separators: 2332832 -> "2,332,832"."""
+    return f"{int(n):,}"
+
+
+def fmt_pct(p: float, places: int = 1) -> str:
+    """A fraction shown as a percentage: 0.1234 -> "12.3%" (same rounding rule as `fmt`)."""
+    return fmt(100.0 * float(p), places) + "%"
+
+
+__all__ = ["PLACES", "fmt", "fmt_int", "fmt_pct"]
