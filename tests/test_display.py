@@ -1,0 +1,51 @@
+"""The one display rule: expected strings are written out by hand."""
+
+import numpy as np
+
+from lesson_data.display import PLACES, fmt, fmt_int, fmt_pct
+
+
+def test_default_places_is_three():
+    assert PLACES == 3
+    assert fmt(1.0) == "1.000"
+    assert fmt(4.879036790187178) == "4.879"  # 6.9 / sqrt(2) = 4.87903...
+
+
+def test_rounds_half_even_on_exact_binary_halves():
+    # 0.125 and 0.375 are exact in binary, so these are true ties: half-even picks the even digit.
+    assert fmt(0.125, 2) == "0.12"
+    assert fmt(0.375, 2) == "0.38"
+    assert fmt(2.5, 0) == "2"
+    assert fmt(3.5, 0) == "4"
+
+
+def test_negative_zero_reads_as_zero():
+    assert fmt(-0.0) == "0.000"
+    assert fmt(-0.0004) == "0.000"  # rounds to zero: no sign without magnitude
+    assert fmt(-0.0004, 1) == "0.0"
+    assert fmt(-0.4, 0) == "0"
+
+
+def test_negatives_use_ascii_hyphen_minus():
+    text = fmt(-0.0179)
+    assert text == "-0.018"
+    assert text[0] == "\u002d" and "\u2212" not in text
+
+
+def test_accepts_numpy_scalars():
+    assert fmt(np.float64(2.3)) == "2.300"
+    assert fmt(np.float32(0.5), 1) == "0.5"
+
+
+def test_fmt_int_thousands_separators():
+    assert fmt_int(2332832) == "2,332,832"
+    assert fmt_int(16) == "16"
+    assert fmt_int(1000) == "1,000"
+    assert fmt_int(np.int64(4096)) == "4,096"
+
+
+def test_fmt_pct_scales_a_fraction():
+    assert fmt_pct(0.1234) == "12.3%"
+    assert fmt_pct(1.0) == "100.0%"
+    assert fmt_pct(0.5, 0) == "50%"
+    assert fmt_pct(-0.00001) == "0.0%"
