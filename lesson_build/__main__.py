@@ -1,0 +1,61 @@
+"""`python -m lesson_build [--quality l|h] [--jobs N] [--chapters 1,2] [--out renders]`
+
+Renders every scene of the catalog (only those whose inputs changed), stitches chapters and the
+series with chapter marks and subtitles, and writes renders/index.html. Exit 1 if anything failed,
+2 on bad arguments.
+"""
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+
+from lesson_build.catalog import CHAPTERS
+from lesson_build.pipeline import build, summary
+
+
+class _Parser(argparse.ArgumentParser):
+    def error(self, message):  # one line, exit 2
+        self.exit(2, f"{self.prog}: error: {message}\n")
+
+
+def _chapters(text: str) -> list[int]:
+    try:
+        numbers = [int(p) for p in text.split(",") if p.strip()]
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a comma-separated list of chapter numbers "
+                                         f"(allowed: {','.join(str(c.number) for c in CHAPTERS)})")
+    known = {c.number for c in CHAPTERS}
+    bad = [n for n in numbers if n not in known]
+    if bad or not numbers:
+        raise argparse.ArgumentTypeError(
+            f"no chapter {bad[0] if bad else text!r}; allowed: {','.join(str(n) for n in sorted(known))}")
+    return numbers
+
+
+def _jobs(text: str) -> int:
+    try:
+        n = int(text)
+    except ValueError:
+        n = 0
+    if n < 1:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number of parallel renders >= 1")
+    return n
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = _Parser(prog="python -m lesson_build", description=__doc__.split("\n\n")[1])
+    parser.add_argument("--quality", choices=["l", "h"], default="l",
+                        help="l = 854x480 15fps (default), h = 1920x1080 60fps")
+    parser.add_argument("--jobs", type=_jobs, default=2, help="scenes rendered in parallel (default 2)")
+    parser.add_argument("--chapters", type=_chapters, default=None, help="e.g. 1,2 (default: all)")
+    parser.add_argument("--out", type=Path, default=Path("renders"), help="output folder (default renders)")
+    args = parser.parse_args(argv)
+    report = build(CHAPTERS, root=Path("."), out=args.out, quality=args.quality, jobs=args.jobs,
+                   chapters=args.chapters)
+    print(summary(report))
+    return report.exit_code
+
+
+if __name__ == "__main__":
+    sys.exit(main())

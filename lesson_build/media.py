@@ -1,0 +1,318 @@
+"""Video plumbing: probe with PyAV, stitch and mux with ffmpeg (ffmpeg-python driving the binary
+from imageio-ffmpeg), merge subtitles, cut a thumbnail and a GIF preview.
+
+Times are kept as Fractions of a second from the container's own time bases, so chapter marks and
+subtitle offsets add up exactly; they are rounded only where a file format demands it.
+Every output is written under a temporary name beside its destination and os.replace'd.
+"""
+from __future__ import annotations
+
+import contextlib
+import datetime as dt
+import os
+import tempfile
+from dataclasses import dataclass
+from fractions import Fraction
+from pathlib import Path
+from typing import Iterator, Sequence
+
+import av
+import ffmpeg
+import imageio_ffmpeg
+import srt
+
+FFMPEG = imageio_ffmpeg.get_ffmpeg_exe()
+
+
+class MediaError(RuntimeError):
+    """An ffmpeg step failed; the message ends with the tail of ffmpeg's stderr."""
+
+
+# ---------------------------------------------------------------- probing
+
+@dataclass(frozen=True)
+class VideoInfo:
+    duration: Fraction          # seconds, from the video stream's own duration
+    frames: int
+    width: int
+    height: int
+    fps: Fraction
+    time_base: Fraction
+    signature: tuple            # everything that must match for a stream-copy concat
+    has_audio: bool
+
+
+def probe(path: Path) -> VideoInfo:
+    """Duration, frame count and codec parameters of a video file (PyAV; no ffprobe needed)."""
+    with av.open(str(path)) as container:
+        if not container.streams.video:
+            raise MediaError(f"{path}: no video stream")
+        v = container.streams.video[0]
+        cc = v.codec_context
+        if v.duration is not None and v.time_base is not None:
+            duration = Fraction(v.duration) * Fraction(v.time_base)
+        elif container.duration is not None:
+            duration = Fraction(container.duration, av.time_base)
+        else:
+            raise MediaError(f"{path}: duration unknown")
+        frames = v.frames or sum(1 for p in container.demux(v) if p.size)
+        audio = [
+            (a.codec_context.name, a.codec_context.sample_rate, a.codec_context.layout.name,
+             a.codec_context.format.name if a.codec_context.format else None)
+            for a in container.streams.audio
+        ]
+        signature = (
+            cc.name, cc.width, cc.height, cc.pix_fmt, cc.profile,
+            Fraction(v.average_rate) if v.average_rate else None, Fraction(v.time_base),
+            bytes(cc.extradata or b""), tuple(audio),
+        )
+        return VideoInfo(
+            duration=duration, frames=frames, width=cc.width, height=cc.height,
+            fps=Fraction(v.average_rate) if v.average_rate else Fraction(0),
+            time_base=Fraction(v.time_base), signature=signature, has_audio=bool(audio),
+        )
+
+
+def chapters_of(path: Path) -> list[tuple[str, Fraction, Fraction]]:
+    """(title, start s, end s) of every chapter mark in a container."""
+    with av.open(str(path)) as container:
+        return [
+            (c["metadata"].get("title", ""), c["start"] * Fraction(c["time_base"]),
+             c["end"] * Fraction(c["time_base"]))
+            for c in container.chapters()
+        ]
+
+
+# ---------------------------------------------------------------- atomic outputs
+
+@contextlib.contextmanager
+def atomic_output(dest: Path) -> Iterator[Path]:
+    """Yield a temp path beside `dest` (same suffix, so ffmpeg picks the format); replace on success."""
+    dest = Path(dest)
+    dest.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(dir=dest.parent, prefix=f".{dest.stem}.", suffix=f".partial{dest.suffix}")
+    os.close(fd)
+    try:
+        yield Path(tmp)
+        os.chmod(tmp, 0o644)
+        os.replace(tmp, dest)
+    finally:
+        if os.path.exists(tmp):
+            os.unlink(tmp)
+
+
+def write_text_atomic(dest: Path, text: str) -> None:
+    with atomic_output(dest) as tmp:
+        tmp.write_text(text, encoding="utf-8")
+
+
+def _run(stream, what: str) -> None:
+    try:
+        stream.run(cmd=FFMPEG, capture_stdout=True, capture_stderr=True, overwrite_output=True)
+    except ffmpeg.Error as exc:
+        tail = (exc.stderr or b"").decode("utf-8", "replace").strip().splitlines()[-8:]
+        raise MediaError(f"{what} failed: " + " | ".join(tail)) from None
+
+
+# ---------------------------------------------------------------- subtitles
+
+def _td(seconds: Fraction) -> dt.timedelta:
+    return dt.timedelta(microseconds=round(seconds * 1_000_000))
+
+
+def read_srt(path: Path | None) -> list[srt.Subtitle]:
+    if path is None or not Path(path).is_file():
+        return []
+    return list(srt.parse(Path(path).read_text(encoding="utf-8-sig")))
+
+
+def merge_subtitles(parts: Sequence[tuple[Path | None, Fraction, Fraction]]) -> list[srt.Subtitle]:
+    """Concatenate per-scene cues: each (srt path or None, start offset s, scene duration s).
+
+    A cue is shifted by its scene's offset and clipped to its scene, so a caption that outlasts
+    the scene's last frame never spills over the next scene.
+    """
+    merged: list[srt.Subtitle] = []
+    for path, offset, duration in parts:
+        scene_end = _td(duration)
+        for cue in read_srt(path):
+            if cue.start >= scene_end:
+                continue
+            merged.append(srt.Subtitle(
+                index=len(merged) + 1,
+                start=cue.start + _td(offset),
+                end=min(cue.end, scene_end) + _td(offset),
+                content=cue.content,
+            ))
+    return merged
+
+
+def compose_srt(cues: Sequence[srt.Subtitle]) -> str:
+    return srt.compose(list(cues), reindex=True) if cues else ""
+
+
+def _vtt_time(t: dt.timedelta) -> str:
+    ms = round(t.total_seconds() * 1000)
+    h, rem = divmod(ms, 3_600_000)
+    m, rem = divmod(rem, 60_000)
+    s, ms = divmod(rem, 1000)
+    return f"{h:02d}:{m:02d}:{s:02d}.{ms:03d}"
+
+
+def compose_vtt(cues: Sequence[srt.Subtitle]) -> str:
+    """WebVTT for browsers' <track> (they do not read SRT)."""
+    out = ["WEBVTT", ""]
+    for i, cue in enumerate(cues, 1):
+        text = cue.content.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
+        # A blank line would end the cue early in VTT.
+        text = "\n".join(line for line in text.splitlines() if line.strip()) or " "
+        out += [str(i), f"{_vtt_time(cue.start)} --> {_vtt_time(cue.end)}", text, ""]
+    return "\n".join(out)
+
+
+# ---------------------------------------------------------------- stitching
+
+def _quote(path: Path) -> str:
+    return "'" + str(Path(path).resolve()).replace("'", "'\\''") + "'"
+
+
+def _seconds(x: Fraction) -> str:
+    return f"{float(x):.9f}"
+
+
+def ffmetadata(title: str, marks: Sequence[tuple[str, Fraction, Fraction]], time_base: Fraction) -> str:
+    """An ffmetadata file: the video's title and one [CHAPTER] per (title, start, end)."""
+    def esc(s: str) -> str:
+        for ch in "\\=;#\n":
+            s = s.replace(ch, "\\" + ch)
+        return s
+
+    lines = [";FFMETADATA1", f"title={esc(title)}", ""]
+    for name, start, end in marks:
+        lines += [
+            "[CHAPTER]",
+            f"TIMEBASE={time_base.numerator}/{time_base.denominator}",
+            f"START={round(start / time_base)}",
+            f"END={round(end / time_base)}",
+            f"title={esc(name)}",
+            "",
+        ]
+    return "\n".join(lines)
+
+
+@dataclass(frozen=True)
+class Part:
+    video: Path
+    title: str                  # the chapter mark's title
+    info: VideoInfo
+    subtitles: Path | None = None
+
+
+def stitch(parts: Sequence[Part], dest: Path, *, title: str,
+           srt_dest: Path, vtt_dest: Path) -> dict:
+    """Concatenate `parts` into `dest` with one chapter mark per part and the merged subtitles
+    (as a mov_text track, plus .srt and .vtt files beside it). Stream copy when every part shares
+    its codec parameters, otherwise one re-encode to the first part's size and rate.
+
+    Returns {"copy": bool, "marks": [(title, start, end)], "duration": Fraction, "cues": int}.
+    """
+    if not parts:
+        raise ValueError("stitch: no parts")
+    offsets, t = [], Fraction(0)
+    for p in parts:
+        offsets.append(t)
+        t += p.info.duration
+    total = t
+    marks = [(p.title, o, o + p.info.duration) for p, o in zip(parts, offsets)]
+    bases = {p.info.time_base for p in parts}
+    mark_base = bases.pop() if len(bases) == 1 else Fraction(1, 1_000_000)
+    cues = merge_subtitles([(p.subtitles, o, p.info.duration) for p, o in zip(parts, offsets)])
+    copy = len({p.info.signature for p in parts}) == 1
+    audio = all(p.info.has_audio for p in parts)
+
+    with tempfile.TemporaryDirectory(prefix="lesson_build-") as work:
+        work = Path(work)
+        listing = work / "parts.ffconcat"
+        listing.write_text("ffconcat version 1.0\n" + "".join(
+            # The duration line makes the demuxer place each part exactly where the marks say.
+            f"file {_quote(p.video)}\nduration {_seconds(p.info.duration)}\n" for p in parts
+        ))
+        meta = work / "chapters.ffmetadata"
+        meta.write_text(ffmetadata(title, marks, mark_base), encoding="utf-8")
+        subs = work / "subtitles.srt"
+        subs.write_text(compose_srt(cues), encoding="utf-8")
+
+        video_in = ffmpeg.input(str(listing), f="concat", safe=0)
+        meta_in = ffmpeg.input(str(meta), f="ffmetadata")
+        streams = [video_in["v"]]
+        if audio:
+            streams.append(video_in["a"])
+        kwargs: dict = {"movflags": "+faststart", "map_metadata": 1 if not cues else 2,
+                        "map_chapters": 1 if not cues else 2}
+        if cues:
+            # An empty SRT is no valid input, so a chapter without captions gets no track.
+            streams.insert(1, ffmpeg.input(str(subs), f="srt")["s"])
+            kwargs.update({"scodec": "mov_text", "metadata:s:s:0": "language=eng"})
+        # The ffmetadata input has no streams; an optional map keeps it in the command.
+        streams.append(meta_in["s?"])
+        first = parts[0].info
+        if copy:
+            kwargs.update({"c:v": "copy", "c:a": "copy"} if audio else {"c:v": "copy"})
+        else:
+            kwargs.update({
+                "c:v": "libx264", "pix_fmt": "yuv420p", "crf": 18,
+                "vf": f"scale={first.width}:{first.height},fps={first.fps.numerator}/{first.fps.denominator}",
+            })
+            if audio:
+                kwargs["c:a"] = "aac"
+        with atomic_output(dest) as tmp:
+            _run(ffmpeg.output(*streams, str(tmp), f="mp4", **kwargs), f"stitching {dest.name}")
+        write_text_atomic(srt_dest, compose_srt(cues))
+        write_text_atomic(vtt_dest, compose_vtt(cues))
+    return {"copy": copy, "marks": marks, "duration": total, "cues": len(cues)}
+
+
+# ---------------------------------------------------------------- previews
+
+def _frame_gray(path: Path, t: Fraction):
+    """The decoded frame shown at time t, as a grayscale array (None past the end)."""
+    with av.open(str(path)) as container:
+        v = container.streams.video[0]
+        container.seek(int(t / Fraction(v.time_base)), stream=v, backward=True)
+        shown = None
+        for frame in container.decode(v):
+            if frame.time is not None and frame.time > float(t) + 1e-6:
+                break
+            shown = frame
+        return None if shown is None else shown.to_ndarray(format="gray")
+
+
+def pick_thumbnail_time(path: Path, candidates: Sequence[Fraction]) -> Fraction:
+    """The candidate time whose frame has the most going on (largest pixel spread): the scenes
+    open on an empty screen and often fade out, so neither end makes a useful still."""
+    best, best_score = candidates[0], -1.0
+    for t in candidates:
+        frame = _frame_gray(path, t)
+        if frame is not None and float(frame.std()) > best_score:
+            best, best_score = t, float(frame.std())
+    return best
+
+
+def thumbnail(src: Path, dest: Path, at: Fraction, width: int = 640) -> None:
+    with atomic_output(dest) as tmp:
+        stream = ffmpeg.input(str(src), ss=_seconds(at)).output(
+            str(tmp), vframes=1, vf=f"scale='min({width},iw)':-2", f="image2", vcodec="png")
+        _run(stream, f"thumbnail {dest.name}")
+
+
+def gif_preview(src: Path, dest: Path, start: Fraction, seconds: float = 4.0,
+                width: int = 320, fps: int = 10) -> None:
+    """A small looping GIF (own palette, so flat colours stay flat)."""
+    with atomic_output(dest) as tmp:
+        clip = ffmpeg.input(str(src), ss=_seconds(start), t=f"{seconds:.3f}").video
+        clip = clip.filter("fps", fps).filter("scale", f"min({width},iw)", -2, flags="lanczos")
+        split = clip.split()
+        a, b = split[0], split[1]
+        palette = b.filter("palettegen", stats_mode="diff")
+        out = ffmpeg.filter([a, palette], "paletteuse").output(str(tmp), f="gif", loop=0)
+        _run(out, f"GIF {dest.name}")
