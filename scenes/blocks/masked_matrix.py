@@ -1,0 +1,120 @@
+"""A head's n × n causal attention matrix A: future cells blocked, allowed cells shaded by weight.
+
+    mm = get_masked_matrix(head.weights, row_labels=ws.tokens, col_labels=ws.tokens,
+                           color=head_color(1), highlight_row=ws.n - 1, tag="A1")
+    mm.number(9, 3)        # NumberText of α₁₀,₄ (zero-based i, j); None above the diagonal
+    mm.square(i, j)        # the cell square (blocked squares are in mm.blocked)
+
+Rows are receivers (queries), columns are sources (keys). Cells with j > i are drawn in the mask
+colour with no number: the future is blocked, not "zero weight shown". Allowed cells are filled
+with the head colour at an opacity proportional to the weight.
+"""
+from __future__ import annotations
+
+import numpy as np
+from manim import LEFT, UP, Rectangle, Square, VGroup
+
+from scenes.style import (
+    BACKGROUND,
+    BUFF_SMALL,
+    DIM_TEXT_COLOR,
+    HEAD_COLORS,
+    MASK_COLOR,
+    PLACES,
+    RECEIVER_COLOR,
+    SMALL_SIZE,
+    TEXT_COLOR,
+    get_number,
+    get_text,
+)
+
+MAX_SHADE = 0.85  # fill opacity of a weight-1 cell; keeps the grid lines visible
+
+
+def weight_opacity(weight: float) -> float:
+    """Fill opacity that encodes an attention weight (linear, 0 -> 0, 1 -> MAX_SHADE)."""
+    return MAX_SHADE * float(np.clip(weight, 0.0, 1.0))
+
+
+class MaskedMatrix(VGroup):
+    """Built by get_masked_matrix. Parts: `squares` (all cells, row-major), `blocked` (the j > i
+    squares), `numbers` (NumberText for j ≤ i, row-major), `row_labels`, `col_labels`,
+    `row_highlight` (empty unless highlight_row is set); `n`, `side`."""
+
+    def square(self, i: int, j: int):
+        return self._squares[i][j]
+
+    def number(self, i: int, j: int):
+        return self._numbers.get((i, j))
+
+    def get_row_box(self, i: int, color: str = RECEIVER_COLOR, stroke_width: float = 3.0) -> Rectangle:
+        left = self._squares[i][0].get_left()[0]
+        right = self._squares[i][self.n - 1].get_right()[0]
+        box = Rectangle(width=right - left, height=self.side).set_stroke(color, stroke_width)
+        return box.set_fill(opacity=0).move_to([(left + right) / 2, self._squares[i][0].get_y(), 0])
+
+
+def get_masked_matrix(
+    weights,
+    row_labels=None,
+    col_labels=None,
+    *,
+    color: str = HEAD_COLORS[1],
+    show_numbers: bool = True,
+    highlight_row: int | None = None,
+    tag: str | None = None,
+    places: int = PLACES,
+    side: float = 0.5,
+    font_size: float = 11,
+    label_size: float = SMALL_SIZE,
+) -> MaskedMatrix:
+    """A MaskedMatrix of the square `weights` array (its upper triangle is never read)."""
+    weights = np.asarray(weights, dtype=float)
+    if weights.ndim != 2 or weights.shape[0] != weights.shape[1]:
+        raise ValueError(f"get_masked_matrix needs a square 2-D array, got shape {weights.shape}")
+    n = weights.shape[0]
+    mm = MaskedMatrix()
+    mm.n, mm.side, mm.tag = n, side, tag
+    mm._squares, mm._numbers = [], {}
+    mm.squares, mm.blocked, mm.numbers = VGroup(), VGroup(), VGroup()
+    for i in range(n):
+        row = []
+        for j in range(n):
+            sq = Square(side_length=side).move_to([j * side, -i * side, 0])
+            if j > i:
+                sq.set_stroke(BACKGROUND, 1).set_fill(MASK_COLOR, 1.0)
+                sq.blocked_index = (i, j)
+                mm.blocked.add(sq)
+            else:
+                w = weights[i, j]
+                sq.set_stroke(DIM_TEXT_COLOR, 0.8).set_fill(color, weight_opacity(w))
+                if show_numbers:
+                    # dark digits on strongly shaded cells, light digits elsewhere
+                    ink = BACKGROUND if weight_opacity(w) > 0.5 else TEXT_COLOR
+                    num = get_number(w, places, tag=tag, index=(i, j), font_size=font_size, color=ink)
+                    if num.width > side * 0.92:
+                        num.scale_to_fit_width(side * 0.92)
+                    num.move_to(sq)
+                    mm._numbers[(i, j)] = num
+                    mm.numbers.add(num)
+            row.append(sq)
+            mm.squares.add(sq)
+        mm._squares.append(row)
+
+    mm.row_labels = VGroup(*(get_text(str(t), font_size=label_size, color=DIM_TEXT_COLOR)
+                             for t in (row_labels or [])))
+    for i, label in enumerate(mm.row_labels):
+        label.next_to(mm._squares[i][0], LEFT, buff=BUFF_SMALL)
+    mm.col_labels = VGroup(*(get_text(str(t), font_size=label_size, color=DIM_TEXT_COLOR)
+                             for t in (col_labels or [])))
+    for j, label in enumerate(mm.col_labels):
+        # column labels read upwards so long words do not collide
+        label.rotate(np.pi / 2).next_to(mm._squares[0][j], UP, buff=BUFF_SMALL)
+    mm.row_highlight = VGroup()
+    if highlight_row is not None:
+        mm.row_highlight = mm.get_row_box(highlight_row)
+    mm.add(mm.squares, mm.numbers, mm.row_labels, mm.col_labels, mm.row_highlight)
+    return mm
+
+
+__all__ = ["MaskedMatrix", "get_masked_matrix", "weight_opacity", "MAX_SHADE"]
