@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import base64
 import contextlib
+import fcntl
 import functools
 import http.server
 import json
@@ -49,6 +50,13 @@ def find_chromium() -> str | None:
         if found:
             return found
     return None
+
+
+def _above(fd: int, floor: int = 10) -> int:
+    """The same pipe end on a descriptor >= floor (the original is closed)."""
+    high = fcntl.fcntl(fd, fcntl.F_DUPFD, floor)
+    os.close(fd)
+    return high
 
 
 class Tab:
@@ -108,14 +116,17 @@ class Chromium:
         self._profile = tempfile.TemporaryDirectory(prefix="lesson_build-chromium-")
         cmd_r, self._cmd_w = os.pipe()
         self._res_r, res_w = os.pipe()
+        # Park the child's ends above fd 10 so the redirections below cannot clobber each other.
+        cmd_r, res_w = _above(cmd_r), _above(res_w)
         args = [*FLAGS, f"--user-data-dir={self._profile.name}", "--remote-debugging-pipe",
                 f"--window-size={self.window[0]},{self.window[1]}", "about:blank"]
         if hasattr(os, "geteuid") and os.geteuid() == 0:
             args.insert(0, "--no-sandbox")  # Chromium refuses to run as root with its sandbox
-        # The protocol wants its pipe on fds 3 (commands in) and 4 (replies out).
-        launcher = f'exec "$0" "$@" 3<&{cmd_r} 4>&{res_w}'
+        # The protocol wants its pipe on fds 3 (commands in) and 4 (replies out); bash, not sh,
+        # because dash cannot redirect descriptors above 9.
+        launcher = f'exec "$0" "$@" 3<&{cmd_r} 4>&{res_w} {cmd_r}<&- {res_w}>&-'
         self._log = tempfile.TemporaryFile()
-        self.proc = subprocess.Popen(["sh", "-c", launcher, self.executable, *args],
+        self.proc = subprocess.Popen([shutil.which("bash") or "bash", "-c", launcher, self.executable, *args],
                                      pass_fds=(cmd_r, res_w), stdin=subprocess.DEVNULL,
                                      stdout=self._log, stderr=self._log)
         os.close(cmd_r)

@@ -239,8 +239,10 @@ def stitch(parts: Sequence[Part], dest: Path, *, title: str,
         ))
         meta = work / "chapters.ffmetadata"
         meta.write_text(ffmetadata(title, marks, mark_base), encoding="utf-8")
-        subs = work / "subtitles.srt"
-        subs.write_text(compose_srt(cues), encoding="utf-8")
+        # The track is muxed from WebVTT, not SRT: ffmpeg reads SRT text as HTML-ish markup and
+        # drops anything in <...>, while VTT's &lt; escapes come through as the literal text.
+        subs = work / "subtitles.vtt"
+        subs.write_text(compose_vtt(cues), encoding="utf-8")
 
         video_in = ffmpeg.input(str(listing), f="concat", safe=0)
         meta_in = ffmpeg.input(str(meta), f="ffmetadata")
@@ -250,8 +252,8 @@ def stitch(parts: Sequence[Part], dest: Path, *, title: str,
         kwargs: dict = {"movflags": "+faststart", "map_metadata": 1 if not cues else 2,
                         "map_chapters": 1 if not cues else 2}
         if cues:
-            # An empty SRT is no valid input, so a chapter without captions gets no track.
-            streams.insert(1, ffmpeg.input(str(subs), f="srt")["s"])
+            # A chapter without captions gets no track (an empty one confuses some players).
+            streams.insert(1, ffmpeg.input(str(subs), f="webvtt")["s"])
             kwargs.update({"scodec": "mov_text", "metadata:s:s:0": "language=eng"})
         # The ffmetadata input has no streams; an optional map keeps it in the command.
         streams.append(meta_in["s?"])

@@ -1,0 +1,383 @@
+"""The render/stitch pipeline on three tiny scenes (160x90 at 5 fps) in a throwaway project.
+
+Expected times are derived independently of the pipeline: scene lengths by decoding every frame
+with PyAV and dividing by the frame rate we asked manim for, caption times from the scene code
+written below, and chapter marks read back from the container.
+"""
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+import sys
+import textwrap
+from fractions import Fraction
+from pathlib import Path
+
+import av
+import pytest
+import srt
+
+from lesson_build import media
+from lesson_build.catalog import Chapter, SceneEntry
+from lesson_build.inputs import input_hash, scene_inputs
+from lesson_build.pipeline import build, summary
+
+FPS = 5
+TINY = ("-r", "160,90", "--fps", str(FPS))
+FRAME = Fraction(1, FPS)
+MS = Fraction(1, 1000)
+
+COMMON = '''
+from manim import Text
+
+def get_label(word):
+    return Text(word, font="DejaVu Sans", font_size=144)
+'''
+
+ALPHA = '''
+from manim import FadeIn, Scene
+from scenes.tiny_common import get_label
+
+
+class AlphaOne(Scene):
+    def construct(self):
+        self.add_subcaption("alpha one", duration=1)
+        self.play(FadeIn(get_label("A1")), run_time=1)
+        self.wait(0.4)
+
+
+class AlphaTwo(Scene):
+    def construct(self):
+        self.wait(0.2)
+        self.add_subcaption("alpha two", duration=0.6)
+        self.play(FadeIn(get_label("A2")), run_time=1)
+'''
+
+BETA = '''
+from manim import Scene, Text, Write
+
+
+class BetaOne(Scene):
+    def construct(self):
+        self.play(Write(Text("{word}", font="DejaVu Sans", font_size=144)), run_time=1)
+        # Outlasts the scene: must be cut at the scene's end, not spill into what follows.
+        self.add_subcaption("beta & <one>", duration=2)
+        self.wait(1)
+'''
+
+BROKEN = '''
+from manim import Scene
+
+
+class Broken(Scene):
+    def construct(self):
+        self.wait(0.2)
+        raise RuntimeError("the broken scene broke on purpose")
+'''
+
+FAKE_WORKSHEET = '''
+import argparse, json
+p = argparse.ArgumentParser()
+p.add_argument("command")
+p.add_argument("--out", required=True)
+a = p.parse_args()
+open(a.out, "w").write(json.dumps({"fake": True}))
+'''
+
+# Caption cues as written in the scene code above: (scene, text, start, end) in scene time.
+CUES = [
+    ("AlphaOne", "alpha one", Fraction(0), Fraction(1)),
+    ("AlphaTwo", "alpha two", Fraction(1, 5), Fraction(4, 5)),
+    ("BetaOne", "beta & <one>", Fraction(1), Fraction(3)),   # end clipped to the scene's length
+]
+
+CATALOG = (
+    Chapter(1, "alpha", "Alpha chapter", (
+        SceneEntry(1, "scenes/tiny_alpha.py", "AlphaOne", "Alpha one"),
+        SceneEntry(2, "scenes/tiny_alpha.py", "AlphaTwo", "Alpha two"),
+    )),
+    Chapter(2, "beta", "Beta chapter", (
+        SceneEntry(3, "scenes/tiny_beta.py", "BetaOne", "Beta one"),
+    )),
+)
+
+
+def write_project(root: Path) -> None:
+    (root / "scenes").mkdir(parents=True)
+    (root / "scenes" / "__init__.py").write_text("")
+    (root / "scenes" / "tiny_common.py").write_text(COMMON)
+    (root / "scenes" / "tiny_alpha.py").write_text(ALPHA)
+    (root / "scenes" / "tiny_beta.py").write_text(BETA.format(word="B1"))
+    (root / "scenes" / "tiny_broken.py").write_text(BROKEN)
+    (root / "fakews").mkdir()
+    (root / "fakews" / "__main__.py").write_text(FAKE_WORKSHEET)
+
+
+def frames_and_length(path: Path) -> tuple[int, Fraction]:
+    """Decode every frame: an independent count, and length = frames / the fps we asked for."""
+    with av.open(str(path)) as c:
+        n = sum(1 for _ in c.decode(video=0))
+    return n, n * FRAME
+
+
+def container_length(path: Path) -> Fraction:
+    with av.open(str(path)) as c:
+        return Fraction(c.duration, av.time_base)
+
+
+@pytest.fixture(scope="module")
+def built(tmp_path_factory):
+    root = tmp_path_factory.mktemp("project")
+    write_project(root)
+    out = root / "renders"
+    report = build(CATALOG, root=root, out=out, manim_args=TINY, jobs=2,
+                   worksheet_module="fakews", log=lambda s: None)
+    assert report.exit_code == 0, summary(report)
+    return root, out, report
+
+
+def scene_video(out: Path, stem: str) -> Path:
+    return out / "lesson" / "l" / "scenes" / f"{stem}.mp4"
+
+
+# ---------------------------------------------------------------- stitching
+
+def test_chapter_and_series_files_exist(built):
+    _, out, report = built
+    q = out / "lesson" / "l"
+    for name in ["alpha", "beta", "series"]:
+        for ext in ["mp4", "srt", "vtt"]:
+            assert (q / f"{name}.{ext}").is_file(), f"{name}.{ext}"
+    for name in ["alpha", "beta"]:
+        png, gif = q / f"{name}.png", q / f"{name}.gif"
+        assert png.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+        assert gif.read_bytes()[:6] in (b"GIF89a", b"GIF87a")
+    assert (out / "index.html").is_file()
+    assert json.loads((out / "worksheet.json").read_text()) == {"fake": True}
+    assert [r.status for r in report.scenes] == ["rendered"] * 3
+    # No temp or staging leftovers.
+    assert not [p for p in q.rglob("*") if ".partial" in p.name or ".staging" in p.parts]
+
+
+def test_durations_add_up_within_a_frame(built):
+    _, out, _ = built
+    lengths = {stem: frames_and_length(scene_video(out, stem))
+               for stem in ["01_AlphaOne", "02_AlphaTwo", "03_BetaOne"]}
+    q = out / "lesson" / "l"
+    expect = {
+        "alpha": [lengths["01_AlphaOne"], lengths["02_AlphaTwo"]],
+        "beta": [lengths["03_BetaOne"]],
+        "series": list(lengths.values()),
+    }
+    for name, parts in expect.items():
+        frames, length = frames_and_length(q / f"{name}.mp4")
+        assert frames == sum(n for n, _ in parts), name
+        assert abs(length - sum(t for _, t in parts)) <= FRAME, name
+        assert abs(container_length(q / f"{name}.mp4") - sum(t for _, t in parts)) <= FRAME, name
+
+
+def test_chapter_marks_sit_at_scene_boundaries(built):
+    _, out, _ = built
+    q = out / "lesson" / "l"
+    lengths = [frames_and_length(scene_video(out, s))[1] for s in ["01_AlphaOne", "02_AlphaTwo", "03_BetaOne"]]
+    titles = [s.title for ch in CATALOG for s in ch.scenes]
+    for name, idx in [("alpha", [0, 1]), ("beta", [2]), ("series", [0, 1, 2])]:
+        with av.open(str(q / f"{name}.mp4")) as c:
+            marks = [(m["metadata"]["title"], m["start"] * Fraction(m["time_base"]),
+                      m["end"] * Fraction(m["time_base"])) for m in c.chapters()]
+        assert [m[0] for m in marks] == [titles[i] for i in idx], name
+        start = Fraction(0)
+        for (_, s, e), i in zip(marks, idx):
+            assert abs(s - start) <= FRAME and abs(e - (start + lengths[i])) <= FRAME, (name, i)
+            start += lengths[i]
+
+
+def expected_cues(out: Path, scenes: list[str]) -> list[tuple[str, Fraction, Fraction]]:
+    """Hand-written cue times shifted by the lengths of the scenes before them."""
+    cues, offset = [], Fraction(0)
+    for stem in scenes:
+        length = frames_and_length(scene_video(out, stem))[1]
+        for scene, text, s, e in CUES:
+            if stem.endswith(scene):
+                cues.append((text, offset + s, offset + min(e, length)))
+        offset += length
+    return cues
+
+
+def test_subtitles_are_shifted_by_the_scenes_before_them(built):
+    _, out, _ = built
+    q = out / "lesson" / "l"
+    for name, scenes in [("alpha", ["01_AlphaOne", "02_AlphaTwo"]), ("beta", ["03_BetaOne"]),
+                         ("series", ["01_AlphaOne", "02_AlphaTwo", "03_BetaOne"])]:
+        want = expected_cues(out, scenes)
+        got = [(c.content, Fraction(c.start.total_seconds()), Fraction(c.end.total_seconds()))
+               for c in srt.parse((q / f"{name}.srt").read_text())]
+        assert [g[0] for g in got] == [w[0] for w in want], name
+        for g, w in zip(got, want):
+            assert abs(g[1] - w[1]) <= MS and abs(g[2] - w[2]) <= MS, (name, g, w)
+        # The same cues travel inside the MP4 as a mov_text track.
+        with av.open(str(q / f"{name}.mp4")) as c:
+            (sub,) = c.streams.subtitles
+            assert sub.codec_context.name == "mov_text"
+            packets = [(p.pts * Fraction(p.time_base), bytes(p)[2:].decode())
+                       for p in c.demux(sub) if p.size > 2]
+        assert [(text, start) for start, text in packets if text] == [(w[0], pytest.approx(w[1], abs=1e-3))
+                                                                       for w in want], name
+        vtt = (q / f"{name}.vtt").read_text()
+        assert vtt.startswith("WEBVTT\n") and vtt.count(" --> ") == len(want)
+    assert "beta &amp; &lt;one&gt;" in (q / "beta.vtt").read_text()
+
+
+# ---------------------------------------------------------------- failures, missing scenes
+
+def copy_project(src_root: Path, dest: Path) -> tuple[Path, Path]:
+    """A second project with the first one's renders, so its videos count as a warm cache."""
+    shutil.copytree(src_root, dest, ignore=shutil.ignore_patterns("__pycache__"))
+    return dest, dest / "renders"
+
+
+def test_failing_scene_keeps_other_videos_and_builds_no_incomplete_set(built, tmp_path):
+    root, out = copy_project(built[0], tmp_path / "p")
+    q = out / "lesson" / "l"
+    for old in q.glob("*.*"):      # keep the scene videos (a warm cache), drop every stitched file
+        old.unlink()
+    catalog = (
+        Chapter(1, "broken-alpha", "Alpha with a broken scene", (
+            SceneEntry(1, "scenes/tiny_alpha.py", "AlphaOne", "Alpha one"),
+            SceneEntry(4, "scenes/tiny_broken.py", "Broken", "Broken"),
+        )),
+        Chapter(2, "beta", "Beta chapter", (SceneEntry(3, "scenes/tiny_beta.py", "BetaOne", "Beta one"),)),
+        Chapter(3, "future", "Not written", (
+            SceneEntry(5, "scenes/not_there.py", "Nope", "No file"),
+            SceneEntry(6, "scenes/tiny_beta.py", "NoSuchClass", "No class"),
+        )),
+    )
+    report = build(catalog, root=root, out=out, manim_args=TINY, worksheet_module=None, log=lambda s: None)
+    status = {r.job.entry.name: r for r in report.scenes}
+    assert status["Broken"].status == "failed"
+    assert "the broken scene broke on purpose" in status["Broken"].error
+    assert status["AlphaOne"].status == "cached" and status["BetaOne"].status == "cached"
+    assert status["Nope"].status == "not yet written" and status["NoSuchClass"].status == "not yet written"
+    assert scene_video(out, "01_AlphaOne").is_file() and scene_video(out, "03_BetaOne").is_file()
+    assert not scene_video(out, "04_Broken").exists()
+    assert not (q / "broken-alpha.mp4").exists() and not (q / "future.mp4").exists()
+    assert not (q / "series.mp4").exists()
+    assert (q / "beta.mp4").is_file()          # a complete chapter is still built
+    assert report.exit_code == 1
+    text = summary(report)
+    assert "Broken" in text and "the broken scene broke on purpose" in text and "not yet written" in text
+
+
+def test_not_yet_written_scenes_alone_do_not_fail_the_run(tmp_path):
+    catalog = (Chapter(1, "later", "Later", (SceneEntry(1, "scenes/later.py", "Later", "Later"),)),)
+    report = build(catalog, root=tmp_path, out=tmp_path / "renders", manim_args=TINY,
+                   worksheet_module=None, log=lambda s: None)
+    assert [r.status for r in report.scenes] == ["not yet written"]
+    assert report.chapters[0].status == "not built" and report.exit_code == 0
+    assert "Later" in (tmp_path / "renders" / "index.html").read_text()
+
+
+# ---------------------------------------------------------------- the hash cache
+
+def test_cache_skips_unchanged_and_rerenders_changed(built, tmp_path):
+    root, out = copy_project(built[0], tmp_path / "p")
+    videos = {s: scene_video(out, s) for s in ["01_AlphaOne", "02_AlphaTwo", "03_BetaOne"]}
+    before = {s: p.stat().st_mtime_ns for s, p in videos.items()}
+    chapter_before = (out / "lesson" / "l" / "alpha.mp4").stat().st_mtime_ns
+
+    def run():
+        report = build(CATALOG, root=root, out=out, manim_args=TINY, worksheet_module=None,
+                       log=lambda s: None)
+        assert report.exit_code == 0, summary(report)
+        return {r.job.stem: r.status for r in report.scenes}, report
+
+    # Edit the beta scene: only it renders again; the alpha chapter is not re-stitched.
+    (root / "scenes" / "tiny_beta.py").write_text(BETA.format(word="B2"))
+    status, report = run()
+    assert status == {"01_AlphaOne": "cached", "02_AlphaTwo": "cached", "03_BetaOne": "rendered"}
+    after = {s: p.stat().st_mtime_ns for s, p in videos.items()}
+    assert after["01_AlphaOne"] == before["01_AlphaOne"] and after["03_BetaOne"] != before["03_BetaOne"]
+    assert {c.slug: c.status for c in report.chapters} == {"alpha": "up to date", "beta": "built"}
+    assert (out / "lesson" / "l" / "alpha.mp4").stat().st_mtime_ns == chapter_before
+
+    # Edit a helper only the alpha scenes import: both alpha scenes render, beta does not.
+    (root / "scenes" / "tiny_common.py").write_text(COMMON + "\n# a changed helper\n")
+    status, _ = run()
+    assert status == {"01_AlphaOne": "rendered", "02_AlphaTwo": "rendered", "03_BetaOne": "cached"}
+
+
+def test_inputs_follow_local_imports_and_hash_reads_quality_and_sentence(built, monkeypatch):
+    root = built[0]
+    names = [p.name for p in scene_inputs(root, Path("scenes/tiny_alpha.py"))]
+    assert names == ["__init__.py", "tiny_alpha.py", "tiny_common.py"]
+    assert [p.name for p in scene_inputs(root, Path("scenes/tiny_beta.py"))] == ["tiny_beta.py"]
+    monkeypatch.delenv("LESSON_SENTENCE", raising=False)
+    base = input_hash(root, Path("scenes/tiny_beta.py"), "BetaOne", "l")[0]
+    assert input_hash(root, Path("scenes/tiny_beta.py"), "BetaOne", "l")[0] == base
+    assert input_hash(root, Path("scenes/tiny_beta.py"), "BetaOne", "h")[0] != base
+    monkeypatch.setenv("LESSON_SENTENCE", "cheque")
+    assert input_hash(root, Path("scenes/tiny_beta.py"), "BetaOne", "l")[0] != base
+
+
+def test_atomic_output_leaves_nothing_when_interrupted(tmp_path):
+    dest = tmp_path / "video.mp4"
+    dest.write_bytes(b"old complete video")
+    with pytest.raises(KeyboardInterrupt):
+        with media.atomic_output(dest) as tmp:
+            tmp.write_bytes(b"half a vid")
+            raise KeyboardInterrupt
+    assert dest.read_bytes() == b"old complete video"
+    assert [p.name for p in tmp_path.iterdir()] == ["video.mp4"]
+
+
+# ---------------------------------------------------------------- command line
+
+@pytest.mark.parametrize("args, says", [
+    (["--quality", "x"], "--quality"),
+    (["--chapters", "9"], "no chapter 9"),
+    (["--jobs", "0"], "--jobs"),
+])
+def test_cli_rejects_bad_arguments_in_one_line(args, says, tmp_path):
+    proc = subprocess.run([sys.executable, "-m", "lesson_build", *args, "--out", str(tmp_path)],
+                          capture_output=True, text=True, cwd=Path(__file__).resolve().parents[1])
+    assert proc.returncode == 2
+    assert says in proc.stderr and len(proc.stderr.strip().splitlines()) == 1
+    assert not any(tmp_path.iterdir())
+
+
+# ---------------------------------------------------------------- the index page in Chromium
+
+def chromium_or_skip():
+    from lesson_build.browser import find_chromium
+    if find_chromium() is None:
+        if os.environ.get("LESSON_REQUIRE_CHROMIUM"):
+            pytest.fail("chromium is required here (LESSON_REQUIRE_CHROMIUM is set) but not installed")
+        pytest.skip("chromium not installed (Debian: apt-get install -y chromium)")
+
+
+@pytest.mark.parametrize("via", ["http", "file"])
+def test_index_page_plays_every_chapter_with_subtitles(built, via, tmp_path):
+    chromium_or_skip()
+    from lesson_build.browser import inspect_index
+
+    _, out, _ = built
+    shot = tmp_path / "index.png"
+    state = inspect_index(out / "index.html", screenshot=shot, via=via)
+    assert [c["heading"] for c in state["chapters"]] == [f"Chapter {c.number} — {c.title}" for c in CATALOG]
+    for listed, ch in zip(state["chapters"], CATALOG):
+        assert len(listed["scenes"]) == len(ch.scenes)
+        assert all(s.title in text for s, text in zip(ch.scenes, listed["scenes"]))
+    q = out / "lesson" / "l"
+    by_id = {v["id"]: v for v in state["videos"]}
+    assert set(by_id) == {"video-series", "video-alpha", "video-beta"}
+    for name in ["series", "alpha", "beta"]:
+        v = by_id[f"video-{name}"]
+        assert v["error"] is None and v["duration"] > 0
+        assert abs(Fraction(v["duration"]) - frames_and_length(q / f"{name}.mp4")[1]) <= FRAME
+        (track,) = v["tracks"]
+        assert track["readyState"] == 2, track          # 2 = LOADED
+        assert track["cues"] == len(list(srt.parse((q / f"{name}.srt").read_text())))
+    assert state["worksheet"].endswith("worksheet.json")
+    assert shot.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
