@@ -1,0 +1,123 @@
+"""Write what the lesson reads into lesson_data/exports/ (see COMPARISON.md, "Exports"):
+
+  results.json          the nine runs, per-model mean and sample standard deviation, the corpus record
+  tokenizer.json        the fitted tokenizer
+  checkpoints/*.pt      seed-11 weights in fp16, with checkpoints/manifest.json (sha256 + config)
+  attention.json        full 64x64 weights (one head; each of four heads) on one held-out story
+  continuations.json    greedy continuations from each seed-11 model with measured per-call latency
+"""
+from __future__ import annotations
+
+import json
+import math
+import os
+import shutil
+import statistics
+from pathlib import Path
+
+import torch
+
+from trainer.checkpoints import load_checkpoint
+from trainer.config import BOS, MODEL_NAMES, MODEL_TITLES, SEEDS, Config
+from trainer.data import sha256_file
+from trainer.generate import generate
+from trainer.train import atomic_save, atomic_write_json, device_name
+
+OUTSIDE_DOMAIN_PROMPT = "The central bank raised interest rates because inflation"
+
+
+def _spread(values: list[float]) -> dict:
+    return {"mean": statistics.fmean(values) if values else None,
+            "std": statistics.stdev(values) if len(values) > 1 else None,
+            "values": values}
+
+
+def summarize(runs: list[dict]) -> dict:
+    summary = {}
+    for name in MODEL_NAMES:
+        mine = sorted((r for r in runs if r["model"] == name), key=lambda r: r["seed"])
+        if not mine:
+            continue
+        summary[name] = {"title": MODEL_TITLES[name], "parameters": mine[0]["parameters"],
+                         "seeds": [r["seed"] for r in mine]}
+        for key in ("test_loss", "test_perplexity", "val_loss", "val_perplexity", "train_seconds",
+                    "final_train_loss"):
+            summary[name][key] = _spread([r[key] for r in mine])
+    return summary
+
+
+def _first_words(text: str, n: int) -> str:
+    return " ".join(text.split()[:n])
+
+
+def export_all(cfg: Config, root: Path, windows, record: dict, tok, out: Path) -> None:
+    runs = [json.loads((root / f"{m}-s{s}" / "result.json").read_text())
+            for s in SEEDS for m in MODEL_NAMES if (root / f"{m}-s{s}" / "result.json").exists()]
+    if not runs:
+        raise FileNotFoundError(f"no finished runs under {root} (run `python -m trainer compare`)")
+    out.mkdir(parents=True, exist_ok=True)
+    (out / "checkpoints").mkdir(exist_ok=True)
+
+    # Tokenizer and seed-11 checkpoints (fp16), then the manifest that the loader checks against.
+    shutil.copyfile(root / "tokenizer.json", out / "tokenizer.json.tmp")
+    os.replace(out / "tokenizer.json.tmp", out / "tokenizer.json")
+    manifest = {"models": {}}
+    for name in MODEL_NAMES:
+        src = root / f"{name}-s11" / "checkpoint.pt"
+        if not src.exists():
+            continue
+        saved = torch.load(src, weights_only=False)
+        half = {k: v.half() for k, v in saved["state_dict"].items()}
+        dst = out / "checkpoints" / f"{name}-s11.pt"
+        atomic_save({"model": name, "seed": 11, "config": saved["config"], "vocab": saved["vocab"],
+                     "state_dict": half}, dst)
+        manifest["models"][name] = {"file": dst.name, "sha256": sha256_file(dst), "seed": 11,
+                                    "config": saved["config"], "dtype": "float16",
+                                    "parameters": sum(v.numel() for v in half.values())}
+    atomic_write_json(manifest, out / "checkpoints" / "manifest.json")
+
+    # The results file: every run, and the spread across seeds per model.
+    results = {"protocol": cfg.to_dict(), "corpus": record, "runs": runs, "summary": summarize(runs),
+               "complete": len(runs) == len(SEEDS) * len(MODEL_NAMES),
+               "device": runs[0]["device"], "torch_version": torch.__version__}
+    atomic_write_json(results, out / "results.json")
+
+    test_ids = torch.load(root / "corpus.pt", weights_only=False)["ids"]
+    _export_attention(cfg, out, tok, test_ids["test"])
+    _export_continuations(cfg, out, tok, record, test_ids)
+
+
+def _export_attention(cfg: Config, out: Path, tok, test_stories: list[list[int]]) -> None:
+    """Full weight matrices on the first held-out story long enough to fill the context."""
+    story_index = next(i for i, s in enumerate(test_stories) if len(s) >= cfg.context - 1)
+    ids = [BOS, *test_stories[story_index][: cfg.context - 1]]          # 64 tokens, no PAD
+    x = torch.tensor([ids])
+    payload = {"split": "test", "story_index": story_index,
+               "tokens": [tok.id_to_token(i) for i in ids], "models": {}}
+    for name in ("one_head", "four_heads"):
+        if not (out / "checkpoints" / f"{name}-s11.pt").exists():
+            continue
+        model, _ = load_checkpoint(out, name)
+        with torch.no_grad():
+            _, weights = model.forward_full(x)                          # (1, h, T, T)
+        payload["models"][name] = {"heads": weights[0].tolist()}
+    atomic_write_json(payload, out / "attention.json")
+
+
+def _export_continuations(cfg: Config, out: Path, tok, record: dict, ids: dict) -> None:
+    def words_of(split: str) -> str:
+        first = ids[split][0][:8]
+        from trainer.tokenizer import detokenize
+        return detokenize([tok.id_to_token(i) for i in first])
+
+    prompts = {"training": words_of("train"), "held_out": words_of("test"),
+               "outside_domain": OUTSIDE_DOMAIN_PROMPT}
+    torch.set_num_threads(1)
+    payload = {"device": device_name(), "threads": 1, "tokens": 20, "prompts": prompts, "models": {}}
+    for name in MODEL_NAMES:
+        if not (out / "checkpoints" / f"{name}-s11.pt").exists():
+            continue
+        model, _ = load_checkpoint(out, name)
+        payload["models"][name] = {kind: generate(model, tok, p, 20, cfg.context) for kind, p in prompts.items()}
+    torch.set_num_threads(cfg.threads)
+    atomic_write_json(payload, out / "continuations.json")
