@@ -13,6 +13,9 @@ from pathlib import Path
 from lesson_build.catalog import CHAPTERS
 from lesson_build.pipeline import build, summary
 
+# The catalog's paths are relative to the repository that holds this package.
+PROJECT_ROOT = Path(__file__).resolve().parents[1]
+
 
 class _Parser(argparse.ArgumentParser):
     def error(self, message):  # one line, exit 2
@@ -49,9 +52,10 @@ def main(argv: list[str] | None = None) -> int:
                         help="l = 854x480 15fps (default), h = 1920x1080 60fps")
     parser.add_argument("--jobs", type=_jobs, default=2, help="scenes rendered in parallel (default 2)")
     parser.add_argument("--chapters", type=_chapters, default=None, help="e.g. 1,2 (default: all)")
-    parser.add_argument("--out", type=Path, default=Path("renders"), help="output folder (default renders)")
+    parser.add_argument("--out", type=Path, default=PROJECT_ROOT / "renders",
+                        help="output folder (default: renders/ in the project)")
     args = parser.parse_args(argv)
-    report = build(CHAPTERS, root=Path("."), out=args.out, quality=args.quality, jobs=args.jobs,
+    report = build(CHAPTERS, root=PROJECT_ROOT, out=args.out, quality=args.quality, jobs=args.jobs,
                    chapters=args.chapters)
     print(summary(report))
     return report.exit_code

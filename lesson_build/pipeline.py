@@ -35,6 +35,8 @@ from lesson_build.render import QUALITY_FLAGS, SceneJob, SceneResult, prepare, r
 
 SERIES_TITLE = "Multi-head attention"
 QUALITY_LABELS = {"l": "480p15 (-ql)", "h": "1080p60 (-qh)"}
+# A scene outside --chapters whose video is missing or stale: left alone, not rendered.
+NOT_SELECTED = "not selected, needs a render"
 # Bumped when stitching changes in a way that makes old chapter files stale.
 STITCH_VERSION = 1
 
@@ -198,22 +200,24 @@ def build(catalog: Sequence[Chapter] = CHAPTERS, *, root: Path = Path("."), out:
     quality_dir = out / "lesson" / quality
     label = QUALITY_LABELS[quality] + (f" with manim {' '.join(manim_args)}" if manim_args else "")
 
-    # ---- render what changed
+    # ---- render what changed (in the selected chapters; the others only count if up to date)
     jobs_list = [SceneJob(ch, s, root, quality_dir, quality, tuple(manim_args))
-                 for ch in selected for s in ch.scenes]
+                 for ch in catalog for s in ch.scenes]
     results: dict[int, SceneResult] = {}
     pending = []
     for i, job in enumerate(jobs_list):
         r = prepare(job)
+        if r.status == "pending" and job.chapter not in selected:
+            r.status = NOT_SELECTED
         if r.status == "pending":
             pending.append((i, r))
         else:
             results[i] = r
-            if r.status != "cached":
-                log(f"  {job.entry.name}: {r.status} ({r.error.splitlines()[0] if r.error else ''})")
-    cached = sum(1 for r in results.values() if r.status == "cached")
-    log(f"lesson_build: {len(jobs_list)} scenes, {cached} up to date, {len(pending)} to render "
-        f"at {label}, {jobs} at a time")
+            if r.status == "failed":
+                log(f"  {job.entry.name}: FAILED: {r.error.splitlines()[0]}")
+    count = {s: sum(1 for r in results.values() if r.status == s) for s in ("cached", "not yet written")}
+    log(f"lesson_build: {len(jobs_list)} scenes: {count['not yet written']} not yet written, "
+        f"{count['cached']} up to date, {len(pending)} to render at {label}, {jobs} at a time")
     if pending:
         with ThreadPoolExecutor(max_workers=jobs) as pool:
             futures = {pool.submit(render, r): i for i, r in pending}
@@ -225,34 +229,25 @@ def build(catalog: Sequence[Chapter] = CHAPTERS, *, root: Path = Path("."), out:
                 log(f"  {r.job.entry.name}: {what}")
     shutil.rmtree(quality_dir / ".staging", ignore_errors=True)
     scene_results = [results[i] for i in range(len(jobs_list))]
-    by_chapter = {ch.number: [r for r in scene_results if r.job.chapter.number == ch.number]
-                  for ch in selected}
 
     # ---- chapters from complete sets only
     chapter_results = []
-    for ch in selected:
-        parts = by_chapter[ch.number]
-        missing = [r.job.entry.name for r in parts if r.status == "not yet written"]
-        failed = [r.job.entry.name for r in parts if r.status == "failed"]
-        if missing or failed:
-            why = []
-            if failed:
-                why.append("failed: " + ", ".join(failed))
-            if missing:
-                why.append("not yet written: " + ", ".join(missing))
+    for ch in catalog:
+        parts = [r for r in scene_results if r.job.chapter == ch]
+        why = [f"{status}: " + ", ".join(r.job.entry.name for r in parts if r.status == status)
+               for status in ("failed", "not yet written", NOT_SELECTED)
+               if any(r.status == status for r in parts)]
+        if why:
             chapter_results.append(StitchResult(ch.slug, ch.title, "not built", note="; ".join(why)))
             continue
         chapter_results.append(stitch_set(quality_dir, ch.slug, ch.title, parts,
                                           [r.job.entry.title for r in parts], previews=True, log=log))
 
     # ---- the series from every chapter
-    if len(selected) != len(catalog):
+    incomplete = [c.slug for c in chapter_results if c.status not in ("built", "up to date")]
+    if incomplete:
         series = StitchResult("series", series_title, "not built",
-                              note="only chapters " + ", ".join(str(c.number) for c in selected)
-                              + " were selected")
-    elif any(c.status not in ("built", "up to date") for c in chapter_results):
-        series = StitchResult("series", series_title, "not built", note="incomplete chapters: " + ", ".join(
-            c.slug for c in chapter_results if c.status not in ("built", "up to date")))
+                              note="incomplete chapters: " + ", ".join(incomplete))
     else:
         series = stitch_set(quality_dir, "series", series_title, scene_results,
                             [r.job.entry.title for r in scene_results], previews=False, log=log)
@@ -264,14 +259,12 @@ def build(catalog: Sequence[Chapter] = CHAPTERS, *, root: Path = Path("."), out:
         log(f"  note: worksheet {worksheet_status}")
     index = out / "index.html"
     rows = []
-    by_slug = {c.slug: c for c in chapter_results}
-    for ch in catalog:
-        st = by_slug.get(ch.slug)
-        built = st is not None and st.video is not None
-        scene_status = {r.job.entry.number: r.status for r in scene_results}
+    scene_status = {(r.job.chapter.number, r.job.entry.number): r.status for r in scene_results}
+    for ch, st in zip(catalog, chapter_results):
+        built = st.video is not None
         scenes = []
         for k, s in enumerate(ch.scenes):
-            status = scene_status.get(s.number, "not selected")
+            status = scene_status[(ch.number, s.number)]
             scenes.append(page.SceneRow(s.number, s.title, s.name,
                                         "ok" if status in ("rendered", "cached") else status,
                                         st.marks[k][1] if built else None))
@@ -281,8 +274,7 @@ def build(catalog: Sequence[Chapter] = CHAPTERS, *, root: Path = Path("."), out:
                                         srt=v.with_suffix(".srt"), poster=v.with_suffix(".png"),
                                         gif=v.with_suffix(".gif")))
         else:
-            note = st.note if st is not None else "not selected in this run"
-            rows.append(page.ChapterRow(ch, scenes, note=note))
+            rows.append(page.ChapterRow(ch, scenes, note=st.note))
     html_text = page.render_index(
         index, series_title=series_title, quality_label=label, chapters=rows,
         series_video=series.video, series_vtt=series.video.with_suffix(".vtt") if series.video else None,

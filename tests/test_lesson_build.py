@@ -381,3 +381,35 @@ def test_index_page_plays_every_chapter_with_subtitles(built, via, tmp_path):
         assert track["cues"] == len(list(srt.parse((q / f"{name}.srt").read_text())))
     assert state["worksheet"].endswith("worksheet.json")
     assert shot.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+
+
+def test_chapters_option_limits_rendering_not_assembly(built, tmp_path):
+    root, out = copy_project(built[0], tmp_path / "p")
+    (root / "scenes" / "tiny_beta.py").write_text(BETA.format(word="B3"))
+    beta_before = scene_video(out, "03_BetaOne").stat().st_mtime_ns
+    report = build(CATALOG, root=root, out=out, manim_args=TINY, chapters=[1], worksheet_module=None,
+                   log=lambda s: None)
+    assert [r.status for r in report.scenes] == ["cached", "cached", "not selected, needs a render"]
+    assert scene_video(out, "03_BetaOne").stat().st_mtime_ns == beta_before
+    assert [c.status for c in report.chapters] == ["up to date", "not built"]
+    assert report.series.status == "not built" and report.exit_code == 0
+
+
+# ---------------------------------------------------------------- the benchmark command
+
+def test_benchmark_prints_ratios_and_speedup(built):
+    from lesson_build.benchmark import run
+
+    lines: list[str] = []
+    catalog = CATALOG + (Chapter(3, "later", "Later", (SceneEntry(9, "scenes/later.py", "Later", "Later"),)),)
+    code = run(catalog, root=built[0], qualities=["l"], names=["BetaOne", "Later"], manim_args=TINY,
+               out=lines.append)
+    text = "\n".join(lines)
+    assert code == 0, text
+    assert "not yet written: Later" in text
+    row = next(line for line in lines if line.strip().startswith("BetaOne"))
+    render_s, video_s, ratio = row.split()[1:4]
+    video = frames_and_length(scene_video(built[1], "03_BetaOne"))[1]
+    assert float(video_s.rstrip("s")) == pytest.approx(float(video), abs=0.05)
+    assert float(ratio.rstrip("x")) == pytest.approx(float(render_s.rstrip("s")) / float(video), rel=0.1)
+    assert "parallel speed-up over one process:" in text and "stitching the series (stream copy)" in text
