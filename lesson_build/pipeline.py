@@ -14,6 +14,9 @@ Outputs, for quality q (l or h), under `out` (default renders/):
     worksheet.json                            `python -m lesson_data export`, when that CLI exists
 
 A chapter is stitched only from a complete set of its scenes, the series only from every chapter.
+`chapters=[...]` limits what is rendered; chapters outside it are still assembled when every scene
+video of theirs is already up to date. A chapter left unbuilt keeps any older file it had, but the
+index page no longer links it.
 """
 from __future__ import annotations
 
@@ -122,6 +125,8 @@ def stitch_set(quality_dir: Path, slug: str, title: str, parts: Sequence[SceneRe
             for _, start, end in marks:
                 half_frame = Fraction(1, 2) / (parts[0].info.fps or 1)
                 cands += [start + (end - start) / 2, max(start, end - 3 * half_frame)]
+            # Each candidate costs a seek and up to a GOP of decoding: keep at most a dozen.
+            cands = cands[::max(1, -(-len(cands) // 12))]
             at = media.pick_thumbnail_time(video, cands)
             media.thumbnail(video, video.with_suffix(".png"), at)
             media.gif_preview(video, video.with_suffix(".gif"), max(Fraction(0), at - 3))

@@ -11,7 +11,6 @@ import os
 import shutil
 import subprocess
 import sys
-import textwrap
 from fractions import Fraction
 from pathlib import Path
 
@@ -413,3 +412,19 @@ def test_benchmark_prints_ratios_and_speedup(built):
     assert float(video_s.rstrip("s")) == pytest.approx(float(video), abs=0.05)
     assert float(ratio.rstrip("x")) == pytest.approx(float(render_s.rstrip("s")) / float(video), rel=0.1)
     assert "parallel speed-up over one process:" in text and "stitching the series (stream copy)" in text
+
+
+def test_stitch_without_captions_still_marks_chapters(built, tmp_path):
+    _, out, _ = built
+    parts = [media.Part(scene_video(out, s), f"part {i}", media.probe(scene_video(out, s)), None)
+             for i, s in enumerate(["01_AlphaOne", "03_BetaOne"])]
+    dest = tmp_path / "plain.mp4"
+    media.stitch(parts, dest, title="plain", srt_dest=tmp_path / "plain.srt", vtt_dest=tmp_path / "plain.vtt")
+    first = frames_and_length(scene_video(out, "01_AlphaOne"))[1]
+    with av.open(str(dest)) as c:
+        assert not c.streams.subtitles
+        marks = [(m["metadata"]["title"], m["start"] * Fraction(m["time_base"])) for m in c.chapters()]
+        assert c.metadata.get("title") == "plain"
+    assert [m[0] for m in marks] == ["part 0", "part 1"] and abs(marks[1][1] - first) <= FRAME
+    assert (tmp_path / "plain.vtt").read_text().strip() == "WEBVTT"
+    assert (tmp_path / "plain.srt").read_text() == ""
