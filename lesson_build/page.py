@@ -25,6 +25,7 @@ class SceneRow:
     name: str
     status: str
     start: Fraction | None = None     # offset in the chapter video, when built
+    video: Path | None = None         # the scene's own video, when rendered
 
 
 @dataclass
@@ -141,6 +142,10 @@ def render_index(page: Path, *, series_title: str, quality_label: str, chapters:
             if row.video and s.start is not None:
                 lines.append(f'<li><a href="#{h(ch.slug)}" data-video="{vid}" data-seek="{float(s.start):.3f}">'
                              f'{label}</a> <span class="meta">{_clock(s.start)}</span></li>')
+            elif s.video is not None:
+                # The chapter is incomplete, but this scene can already be watched on its own.
+                lines.append(f'<li><a href="{_rel(s.video, page)}">{label}</a> '
+                             '<span class="meta">(scene video)</span></li>')
             else:
                 cls = ' class="missing"' if s.status != "ok" else ""
                 note = f' <span class="meta">({h(s.status)})</span>' if s.status != "ok" else ""

@@ -264,15 +264,15 @@ def build(catalog: Sequence[Chapter] = CHAPTERS, *, root: Path = Path("."), out:
         log(f"  note: worksheet {worksheet_status}")
     index = out / "index.html"
     rows = []
-    scene_status = {(r.job.chapter.number, r.job.entry.number): r.status for r in scene_results}
+    scene_status = {(r.job.chapter.number, r.job.entry.number): r for r in scene_results}
     for ch, st in zip(catalog, chapter_results):
         built = st.video is not None
         scenes = []
         for k, s in enumerate(ch.scenes):
-            status = scene_status[(ch.number, s.number)]
-            scenes.append(page.SceneRow(s.number, s.title, s.name,
-                                        "ok" if status in ("rendered", "cached") else status,
-                                        st.marks[k][1] if built else None))
+            r = scene_status[(ch.number, s.number)]
+            scenes.append(page.SceneRow(s.number, s.title, s.name, "ok" if r.ok else r.status,
+                                        st.marks[k][1] if built else None,
+                                        r.job.video if r.ok else None))
         if built:
             v = st.video
             rows.append(page.ChapterRow(ch, scenes, video=v, vtt=v.with_suffix(".vtt"),

@@ -265,6 +265,8 @@ def test_failing_scene_keeps_other_videos_and_builds_no_incomplete_set(built, tm
     assert not (q / "series.mp4").exists()
     assert (q / "beta.mp4").is_file()          # a complete chapter is still built
     assert report.exit_code == 1
+    index = (out / "index.html").read_text()
+    assert "scenes/01_AlphaOne.mp4" in index and "broken-alpha.mp4" not in index
     text = summary(report)
     assert "Broken" in text and "the broken scene broke on purpose" in text and "not yet written" in text
 
