@@ -7,6 +7,7 @@ No LaTeX anywhere: Text/MarkupText in DejaVu Sans only.
 """
 from __future__ import annotations
 
+import re
 import textwrap
 from dataclasses import dataclass
 
@@ -87,14 +88,14 @@ FRAME_HEIGHT = config.frame_height
 SAFE_WIDTH = FRAME_WIDTH - 2 * MARGIN          # widest anything may be
 CAPTION_TOP = -FRAME_HEIGHT / 2 + 1.25         # captions live below this line
 TITLE_BOTTOM = FRAME_HEIGHT / 2 - 0.85         # titles live above this line
-CONTENT_TOP = TITLE_BOTTOM - 0.1
+CONTENT_TOP = TITLE_BOTTOM - 0.2
 CONTENT_BOTTOM = CAPTION_TOP + 0.1
 CONTENT_HEIGHT = CONTENT_TOP - CONTENT_BOTTOM
 CONTENT_CENTER = (CONTENT_TOP + CONTENT_BOTTOM) / 2 * UP
 
 # Reading pace for subcaptions and waits: a learner reading a new sentence while looking at numbers.
-WORDS_PER_SECOND = 2.6
-MIN_READ_SECONDS = 1.8
+WORDS_PER_SECOND = 3.2
+MIN_READ_SECONDS = 1.5
 
 # --------------------------------------------------------------------------------------------
 # Unicode helpers: superscripts label heads, subscripts label tokens (no LaTeX).
@@ -114,6 +115,15 @@ def sub(x: object) -> str:
     return str(x).translate(_SUB)
 
 
+_WORDS = ("zero one two three four five six seven eight nine ten eleven twelve thirteen fourteen "
+          "fifteen sixteen seventeen eighteen nineteen twenty").split()
+
+
+def count_word(n: int) -> str:
+    """A count as the notes write it: 10 -> 'ten' (digits above twenty)."""
+    return _WORDS[n] if 0 <= n < len(_WORDS) else str(n)
+
+
 def format_shape(shape) -> str:
     """A shape as the lesson writes it: (10, 4) -> '[10, 4]'."""
     return "[" + ", ".join(str(int(d)) for d in shape) + "]"
@@ -125,7 +135,8 @@ def format_shape(shape) -> str:
 
 
 def get_text(text: str, font_size: float = BODY_SIZE, color: str = TEXT_COLOR, **kwargs) -> Text:
-    """Plain lesson text in the theme font."""
+    """Plain lesson text in the theme font (ligatures off: one glyph per non-space character)."""
+    kwargs.setdefault("disable_ligatures", True)
     return Text(text, font=FONT, font_size=font_size, color=color, **kwargs)
 
 
@@ -145,6 +156,7 @@ class NumberText(Text):
         self.shown = fmt(self.value, self.places)
         self.tag = tag
         self.index = index
+        kwargs.setdefault("disable_ligatures", True)
         super().__init__(self.shown, font=FONT, font_size=font_size, color=color, **kwargs)
 
 
@@ -152,6 +164,28 @@ def get_number(value: float, places: int = PLACES, *, tag: str | None = None, in
                font_size: float = NUMBER_SIZE, color: str = TEXT_COLOR, **kwargs) -> NumberText:
     """A Text showing lesson_data.display.fmt(value) with `.value` = the full-precision float."""
     return NumberText(value, places, tag=tag, index=index, font_size=font_size, color=color, **kwargs)
+
+
+_BASELINE_GLYPHS = set("abcdefhiklmnorstuvwxzABCDEFGHIJKLMNOPRSTUVWXYZ0123456789")
+
+
+def baseline_y(text: Text) -> float:
+    """y of the text's baseline: the bottom of its glyphs that sit on the line (no descenders).
+
+    With ligatures off (as get_text/get_number set them), Text keeps one submobject per character
+    of its string, spaces included, so characters and glyphs pair up by index.
+    """
+    chars = text.original_text
+    if len(chars) == len(text.submobjects):
+        bottoms = [g.get_bottom()[1] for c, g in zip(chars, text.submobjects) if c in _BASELINE_GLYPHS]
+        if bottoms:
+            return min(bottoms)
+    return text.get_bottom()[1]
+
+
+def align_baseline(text: Text, y: float) -> Text:
+    """Shift `text` vertically so its baseline is at `y` (words with descenders line up with digits)."""
+    return text.shift(UP * (y - baseline_y(text)))
 
 
 def get_title(text: str, font_size: float = TITLE_SIZE, color: str = TEXT_COLOR) -> Text:
@@ -163,10 +197,31 @@ def get_title(text: str, font_size: float = TITLE_SIZE, color: str = TEXT_COLOR)
 
 
 def wrap_lines(text: str, font_size: float = CAPTION_SIZE, max_width: float = SAFE_WIDTH) -> list[str]:
-    """Split `text` into lines that each fit max_width at font_size (measured, not guessed)."""
+    """Split `text` into lines that each fit max_width at font_size.
+
+    Measured, not guessed: the sentence is set once on one line and each word's glyphs give
+    its extent (ligatures off: one submobject per character, spaces included).
+    """
     full = get_text(text, font_size=font_size)
     if full.width <= max_width:
         return [text]
+    glyphs = full.submobjects
+    if len(glyphs) != len(text):  # unexpected layout: fall back to one measurement per line
+        return _wrap_by_measuring(text, font_size, max_width)
+    spans = [(m.start(), m.end() - 1) for m in re.finditer(r"\S+", text)]
+    words = [text[a:b + 1] for a, b in spans]
+    lines, start = [], 0
+    for end in range(len(words)):
+        width = glyphs[spans[end][1]].get_right()[0] - glyphs[spans[start][0]].get_left()[0]
+        if width > max_width and end > start:
+            lines.append(" ".join(words[start:end]))
+            start = end
+    lines.append(" ".join(words[start:]))
+    return lines
+
+
+def _wrap_by_measuring(text: str, font_size: float, max_width: float) -> list[str]:
+    full = get_text(text, font_size=font_size)
     chars = max(8, int(len(text) * max_width / full.width))
     while True:
         lines = textwrap.wrap(text, width=chars, break_long_words=False)
@@ -182,7 +237,7 @@ def get_caption(text: str, font_size: float = CAPTION_SIZE, color: str = TEXT_CO
     while len(lines) > max_lines and font_size > SMALL_SIZE:
         font_size -= 2
         lines = wrap_lines(text, font_size)
-    caption = Text("\n".join(lines), font=FONT, font_size=font_size, color=color, line_spacing=0.8)
+    caption = get_text("\n".join(lines), font_size=font_size, color=color, line_spacing=0.8)
     caption.sentence = text  # the unwrapped sentence, for subtitles and tests
     if caption.width > SAFE_WIDTH:
         caption.scale_to_fit_width(SAFE_WIDTH)
@@ -203,9 +258,9 @@ def fit_content(mobject, width: float = SAFE_WIDTH, height: float = CONTENT_HEIG
 
 
 def reading_time(text: str) -> float:
-    """Seconds a learner needs to read `text` (about 2.6 words a second, at least 1.8 s)."""
+    """Seconds a learner needs to read `text` (about 3.2 words a second, at least 1.5 s)."""
     words = len(text.split())
-    return max(MIN_READ_SECONDS, 0.8 + words / WORDS_PER_SECOND)
+    return max(MIN_READ_SECONDS, 0.6 + words / WORDS_PER_SECOND)
 
 
 # --------------------------------------------------------------------------------------------
@@ -284,8 +339,8 @@ __all__ = [
     "WIDE_HEAD_COLOR", "RECEIVER_COLOR", "SOURCE_COLOR", "MASK_COLOR", "POSITIVE_COLOR",
     "NEGATIVE_COLOR", "BRACKET_COLOR", "HIGHLIGHT_OPACITY", "FONT", "TITLE_SIZE", "BODY_SIZE",
     "CAPTION_SIZE", "LABEL_SIZE", "NUMBER_SIZE", "SMALL_SIZE", "BUFF_SMALL", "BUFF", "BUFF_LARGE",
-    "MARGIN", "FRAME_WIDTH", "FRAME_HEIGHT", "SAFE_WIDTH", "CAPTION_TOP", "TITLE_BOTTOM",
+    "MARGIN", "count_word", "FRAME_WIDTH", "FRAME_HEIGHT", "SAFE_WIDTH", "CAPTION_TOP", "TITLE_BOTTOM",
     "CONTENT_TOP", "CONTENT_BOTTOM", "CONTENT_HEIGHT", "CONTENT_CENTER", "sup", "sub",
-    "format_shape", "get_text", "NumberText", "get_number", "get_title", "wrap_lines",
+    "format_shape", "baseline_y", "align_baseline", "get_text", "NumberText", "get_number", "get_title", "wrap_lines",
     "get_caption", "fit_content", "reading_time", "scene_worksheet", "LessonScene", "PLACES", "fmt",
 ]

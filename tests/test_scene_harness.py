@@ -44,7 +44,7 @@ def test_harness_collects_every_number_sections_and_subtitles():
     assert built.sections == ["one", "two"]
     assert [s[2] for s in built.subcaptions] == ["A short caption for the harness."]
     start, end, _ = built.subcaptions[0]
-    assert end - start >= 1.8
+    assert end - start >= 1.5
     assert built.duration >= 1.0
 
 

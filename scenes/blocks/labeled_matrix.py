@@ -24,6 +24,8 @@ from scenes.style import (
     RECEIVER_COLOR,
     SMALL_SIZE,
     TEXT_COLOR,
+    align_baseline,
+    baseline_y,
     get_number,
     get_text,
 )
@@ -81,7 +83,8 @@ class LabeledMatrix(VGroup):
         left = self.cell_center(i, 0)[0] - self.cell_width / 2
         right = self.cell_center(i, self.n_cols - 1)[0] + self.cell_width / 2
         if include_label and len(self.row_labels):
-            left = min(left, self.row_labels[i].get_left()[0] - BUFF_SMALL)
+            # one left edge for every row's box, however long that row's label
+            left = min(left, min(label.get_left()[0] for label in self.row_labels) - BUFF_SMALL)
         box = Rectangle(width=right - left, height=self.row_height)
         box.set_stroke(color, stroke_width).set_fill(color, fill_opacity)
         return box.move_to([(left + right) / 2, self.cell_center(i, 0)[1], 0])
@@ -174,19 +177,18 @@ def get_labeled_matrix(
         raise ValueError(f"{len(row_labels)} row labels for {n_rows} rows")
     for i, label in enumerate(matrix.row_labels):
         label.move_to(matrix.brackets.get_left() + LEFT * BUFF_SMALL, aligned_edge=RIGHT)
-        label.set_y(anchors[i][0].get_y())
+        align_baseline(label, baseline_y(grid[i][0]))  # on the numbers' line, descenders below it
 
     if col_labels is not None and len(col_labels) != n_cols:
         raise ValueError(f"{len(col_labels)} column labels for {n_cols} columns")
     matrix.col_labels = VGroup(*col_texts)
-    for j, label in enumerate(col_texts):
-        label.move_to(anchors[0][j].get_center())
-        label.set_y(matrix.brackets.get_top()[1] + BUFF_SMALL + label_size * 0.006)
     if len(col_texts):
-        # one baseline for all column labels, whatever their glyphs
-        bottom = min(t.get_bottom()[1] for t in col_texts)
-        for t in col_texts:
-            t.shift(UP * (matrix.brackets.get_top()[1] + BUFF_SMALL - bottom))
+        # one baseline for all column labels, whatever their glyphs, clear of the brackets
+        lowest_descent = max(baseline_y(t) - t.get_bottom()[1] for t in col_texts)
+        line_y = matrix.brackets.get_top()[1] + BUFF_SMALL + lowest_descent
+        for j, label in enumerate(col_texts):
+            label.set_x(anchors[0][j].get_x())
+            align_baseline(label, line_y)
 
     matrix.name_label = VGroup()
     if name:

@@ -31,8 +31,12 @@ def get_shape_box(
     name_size: float = LABEL_SIZE,
     shape_size: float = SMALL_SIZE,
     name_inside: bool = False,
+    shape_text: str | None = None,
 ) -> ShapeBox:
-    """A ShapeBox named `name` for an array of `shape` (tuple of ints, or None for no shape label)."""
+    """A ShapeBox named `name` for an array of `shape` (tuple of ints, or None for no shape label).
+
+    shape_text replaces the label under the box (default: format_shape(shape), e.g. "[10, 4]").
+    """
     if shape is not None and len(shape) == 1:
         shape = (1, shape[0])
     if width is None:
@@ -49,7 +53,8 @@ def get_shape_box(
         group.name_label.next_to(group.box, UP, buff=BUFF_SMALL)
     group.shape_label = VGroup()
     if shape is not None:
-        group.shape_label = get_text(format_shape(shape), font_size=shape_size, color=DIM_TEXT_COLOR)
+        group.shape_label = get_text(shape_text or format_shape(shape), font_size=shape_size,
+                                     color=DIM_TEXT_COLOR)
         group.shape_label.next_to(group.box, DOWN, buff=BUFF_SMALL)
     group.add(group.box, group.name_label, group.shape_label)
     return group

@@ -25,6 +25,8 @@ from scenes.style import (
     PLACES,
     SOURCE_COLOR,
     TEXT_COLOR,
+    align_baseline,
+    baseline_y,
     get_number,
     get_text,
 )
@@ -81,8 +83,9 @@ def get_weight_column(
     rows = []
     for j, (label, number) in enumerate(zip(col.labels, col.weights)):
         y = -j * row_height
-        label.move_to([x_label_right, y, 0], aligned_edge=RIGHT)
         number.move_to([x_number_right, y, 0], aligned_edge=RIGHT)
+        label.move_to([x_label_right, y, 0], aligned_edge=RIGHT)
+        align_baseline(label, baseline_y(number))
         parts = [label, number]
         if show_bars:
             bar = Rectangle(width=max(bar_max_width * float(weights[j]), 1e-3), height=row_height * 0.55)
@@ -100,11 +103,12 @@ def get_weight_column(
     col.rule = Line([x_label_right - label_w, y_sum + row_height / 2, 0],
                     [x_number_right, y_sum + row_height / 2, 0]).set_stroke(DIM_TEXT_COLOR, 1.5)
     col.sum_label = get_text(sum_text, font_size=label_size, color=DIM_TEXT_COLOR)
-    col.sum_label.move_to([x_label_right, y_sum, 0], aligned_edge=RIGHT)
     # fsum: the sum of the unrounded weights, exactly rounded; the display then rounds once.
     col.sum_number = get_number(math.fsum(weights), places, tag=(f"{tag}_sum" if tag else "sum"),
                                 font_size=font_size, color=TEXT_COLOR)
     col.sum_number.move_to([x_number_right, y_sum, 0], aligned_edge=RIGHT)
+    col.sum_label.move_to([x_label_right, y_sum, 0], aligned_edge=RIGHT)
+    align_baseline(col.sum_label, baseline_y(col.sum_number))
     col.add(col.rows, col.rule, col.sum_label, col.sum_number)
     return col
 
