@@ -168,7 +168,8 @@ class Setup(LessonScene):
         self.caption(f"The final known token, {ws.tokens[-1]} at slot {ws.receiver}, is the receiver.")
 
     def show_no_query(self, strip):
-        label = get_text("no query\nyet", font_size=LABEL_SIZE, color=DIM_TEXT_COLOR)
+        label = VGroup(*(get_text(t, font_size=LABEL_SIZE, color=DIM_TEXT_COLOR)
+                         for t in ("no query", "yet"))).arrange(DOWN, buff=0.06)
         label.next_to(strip.blank, DOWN, buff=0.2)
         self.no_query = label
         self.play(FadeIn(label, shift=0.2 * UP))
