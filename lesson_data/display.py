@@ -33,4 +33,21 @@ def fmt_pct(p: float, places: int = 1) -> str:
     return fmt(100.0 * float(p), places) + "%"
 
 
-__all__ = ["PLACES", "fmt", "fmt_int", "fmt_pct"]
+def fmt_sci(x: float, places: int = 1) -> str:
+    """Scientific notation for tiny measured values: 8.881784197001252e-16 -> "8.9e-16".
+
+    The mantissa is rounded by the same f-string rule as `fmt` (`places` decimals); the exponent
+    is written without "+" or leading zeros ("1.0e-5", "1.2e3"). Exactly zero reads "0" (a sign or
+    an exponent with no magnitude misleads); negatives use the ASCII hyphen-minus. nan/inf read
+    "nan"/"inf"/"-inf".
+    """
+    x = float(x)
+    if x == 0.0:
+        return "0"
+    if x != x or x in (float("inf"), float("-inf")):
+        return f"{x}"
+    mantissa, exponent = f"{x:.{places}e}".split("e")
+    return f"{mantissa}e{int(exponent)}"
+
+
+__all__ = ["PLACES", "fmt", "fmt_int", "fmt_pct", "fmt_sci"]

@@ -2,7 +2,7 @@
 
 import numpy as np
 
-from lesson_data.display import PLACES, fmt, fmt_int, fmt_pct
+from lesson_data.display import PLACES, fmt, fmt_int, fmt_pct, fmt_sci
 
 
 def test_default_places_is_three():
@@ -49,3 +49,21 @@ def test_fmt_pct_scales_a_fraction():
     assert fmt_pct(1.0) == "100.0%"
     assert fmt_pct(0.5, 0) == "50%"
     assert fmt_pct(-0.00001) == "0.0%"
+
+
+def test_fmt_sci_tiny_measured_differences():
+    # expected strings written by hand: one mantissa decimal, exponent without "+" or zero padding
+    assert fmt_sci(8.881784197001252e-16) == "8.9e-16"
+    assert fmt_sci(3.3306690738754696e-16) == "3.3e-16"
+    assert fmt_sci(2.220446049250313e-16) == "2.2e-16"
+    assert fmt_sci(1.0e-5) == "1.0e-5"
+    assert fmt_sci(1234.0, 2) == "1.23e3"
+    assert fmt_sci(-0.00025) == "-2.5e-4"
+    assert fmt_sci(np.float64(9.96e-16)) == "1.0e-15"   # mantissa rounding carries into the exponent
+
+
+def test_fmt_sci_zero_and_non_finite():
+    assert fmt_sci(0.0) == "0"
+    assert fmt_sci(-0.0) == "0"
+    assert fmt_sci(float("inf")) == "inf"
+    assert fmt_sci(float("nan")) == "nan"
