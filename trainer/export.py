@@ -105,10 +105,16 @@ def _export_attention(cfg: Config, out: Path, tok, test_stories: list[list[int]]
 
 
 def _export_continuations(cfg: Config, out: Path, tok, record: dict, ids: dict) -> None:
+    from trainer.tokenizer import detokenize
+
     def words_of(split: str) -> str:
-        first = ids[split][0][:8]
-        from trainer.tokenizer import detokenize
-        return detokenize([tok.id_to_token(i) for i in first])
+        """The opening 8 tokens of the split's first story that does not open with the stock
+        "once upon a time", so the training and held-out prompts differ."""
+        for story in ids[split]:
+            words = [tok.id_to_token(i) for i in story[:8]]
+            if words[:2] != ["once", "upon"] and "<UNK>" not in words:
+                return detokenize(words)
+        raise ValueError(f"no usable prompt story in the {split} split")
 
     prompts = {"training": words_of("train"), "held_out": words_of("test"),
                "outside_domain": OUTSIDE_DOMAIN_PROMPT}
