@@ -12,6 +12,9 @@ import shutil
 
 import pytest
 
+# Sleeping (not spinning) OpenMP threads: torch tests stay fast when other work shares the cores.
+os.environ.setdefault("OMP_WAIT_POLICY", "PASSIVE")
+
 _TEX_PROGRAMS = ("latex", "pdflatex", "xelatex", "lualatex", "dvisvgm")
 
 
