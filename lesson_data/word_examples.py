@@ -39,15 +39,14 @@ def tokenize_words(text: str) -> tuple[str, ...]:
 class Source:
     """One source row a head could plausibly read for this receiver.
 
-    `role` is a possible role (e.g. "colour"), never an assigned job. `useful` is False for a word
-    shown as a contrast (the nearer noun that does not control agreement).
+    `role` is a possible role (e.g. "colour"), never an assigned job; `note` is what the notes say
+    about it (e.g. the nearer noun "does not control subject agreement").
     """
 
     word: str
     position: int          # one-based token position in the known prefix
     role: str
     note: str = ""
-    useful: bool = True
 
 
 @dataclass(frozen=True)
@@ -55,7 +54,7 @@ class WordExample:
     key: str
     text: str                       # as the worksheet writes it (with its blank, if any)
     receiver: int                   # one-based position of the receiver: the last known token
-    sources: tuple[Source, ...]     # plausible useful sources (and contrasts), in reading order
+    sources: tuple[Source, ...]     # plausible sources, in the order the lesson introduces them
     next_word: str | None = None    # a possible next word (the blank), if the example names one
     not_next_word: str | None = None  # a form the sources argue against ("barks")
     continuation: str | None = None   # one possible continuation, as the notes write it
@@ -90,10 +89,6 @@ class WordExample:
     def has_blank(self) -> bool:
         return self.text.rstrip().endswith(BLANKS)
 
-    @property
-    def useful_sources(self) -> tuple[Source, ...]:
-        return tuple(s for s in self.sources if s.useful)
-
     def source(self, role: str) -> Source:
         for s in self.sources:
             if s.role == role:
@@ -124,7 +119,7 @@ SUBJECT_AGREEMENT = WordExample(
     receiver=6,
     sources=(
         Source("dogs", 2, "plural subject", note="supports bark, not barks"),
-        Source("gate", 5, "nearer singular noun", note="does not control subject agreement", useful=False),
+        Source("gate", 5, "nearer singular noun", note="does not control subject agreement"),
     ),
     next_word="bark",
     not_next_word="barks",
