@@ -22,7 +22,6 @@ from manim import (
     LEFT,
     RIGHT,
     UP,
-    Arrow,
     Create,
     FadeIn,
     FadeOut,
@@ -35,7 +34,7 @@ from manim import (
 )
 
 from lesson_data.display import fmt
-from lesson_data.worksheet import AXES, CANDIDATES, SENTENCES, VOCAB, compute_worksheet
+from lesson_data.worksheet import AXES, CANDIDATES, VOCAB, compute_worksheet
 from scenes.blocks.concat_output_projection import get_concat_output_projection
 from scenes.blocks.labeled_matrix import get_labeled_matrix, get_row_vector
 from scenes.style import (
@@ -43,10 +42,7 @@ from scenes.style import (
     BODY_SIZE,
     BUFF,
     BUFF_LARGE,
-    BUFF_SMALL,
     CONTENT_BOTTOM,
-    CONTENT_CENTER,
-    CONTENT_HEIGHT,
     CONTENT_TOP,
     DIM_TEXT_COLOR,
     FRAME_WIDTH,
@@ -56,7 +52,6 @@ from scenes.style import (
     NUMBER_SIZE,
     POSITIVE_COLOR,
     RECEIVER_COLOR,
-    SAFE_WIDTH,
     SMALL_SIZE,
     TEXT_COLOR,
     WIDE_HEAD_COLOR,
@@ -480,13 +475,13 @@ class WideHeadVersusTwo(LessonScene):
         fit_content(page)
         self.table, self.mixtures, self.verdict, self.credit = table, mixtures, verdict, credit
         self.play(FadeIn(heading), FadeIn(table.header))
+        self.caption(f"Every displayed attention row sums to one over all {count_word(n)} sources; "
+                     f"“others” combines the remaining {count_word(n - 2)}.")
         for row in table.rows:
             self.play(FadeIn(row), run_time=0.8)
             self.wait(1.0)  # time to read the two source names and three weights
         if len(table.tie_notes):
             self.play(FadeIn(table.tie_notes))
-        self.caption(f"Every displayed attention row sums to one over all {count_word(n)} sources; "
-                     f"“others” combines the remaining {count_word(n - 2)}.")
         self.play(LaggedStart(*(Indicate(row.sum, color=RECEIVER_COLOR, scale_factor=1.2) for row in table.rows),
                               lag_ratio=0.3), run_time=1.5)
 
@@ -675,8 +670,8 @@ class ResidualAndPrediction(LessonScene):
         self.residual, self.mlp_rows = residual, mlp_rows
         self.play(FadeIn(residual.e))
         self.play(FadeIn(residual.ops[0]), FadeIn(residual.delta))
-        self.caption(f"E′ = E + ΔE is also {format_shape(ws.E_prime.shape)}: each row keeps its input row "
-                     f"and adds its update.")
+        self.caption(f"E′ = E + ΔE is also {format_shape(ws.E_prime.shape)}: row {n}, the receiver "
+                     f"“{ws.tokens[-1]}”, keeps its own row and adds its update.")
         self.play(FadeIn(residual.ops[1]), FadeIn(residual.e_prime))
         self.wait(1.0)
 
