@@ -34,7 +34,8 @@ from scenes.style import (
 
 class WeightColumn(VGroup):
     """Built by get_weight_column. Parts: `labels`, `weights` (NumberText per source), `bars`,
-    `rows` (label+number+bar per source), `rule`, `sum_label`, `sum_number`; `row_height`."""
+    `rows` (label+number+bar per source), `rule`, `sum_label`, `sum_number`; `row_height`;
+    `span` (an invisible line across the rows' full width, so row boxes follow moves and scales)."""
 
     def weight(self, j: int):
         return self.weights[j]
@@ -44,10 +45,14 @@ class WeightColumn(VGroup):
 
     def get_row_box(self, j: int, color: str = SOURCE_COLOR, fill_opacity: float = HIGHLIGHT_OPACITY,
                     stroke_width: float = 2.0) -> Rectangle:
-        row = self.rows[j]
-        box = Rectangle(width=self.row_width, height=self.row_height)
+        # from the invisible span, which moves and scales with the column (left_x / row_width
+        # are the values at build time)
+        left, right = self.span.get_left()[0], self.span.get_right()[0]
+        scale = (right - left) / self.row_width if self.row_width else 1.0
+        y = self.weights[j].get_center()[1]
+        box = Rectangle(width=right - left, height=self.row_height * scale)
         box.set_stroke(color, stroke_width).set_fill(color, fill_opacity)
-        return box.move_to([self.left_x + self.row_width / 2, row.get_center()[1], 0])
+        return box.move_to([(left + right) / 2, y, 0])
 
 
 def get_weight_column(
@@ -100,6 +105,8 @@ def get_weight_column(
     col.left_x = x_label_right - label_w - BUFF_SMALL
     right = x_bar_left + (bar_max_width if show_bars else 0.0)
     col.row_width = right - col.left_x
+    # an invisible horizontal span marking the rows' extent, so row boxes follow moves and scales
+    col.span = Line([col.left_x, 0, 0], [right, 0, 0]).set_stroke(width=0, opacity=0)
     col.rule = Line([x_label_right - label_w, y_sum + row_height / 2, 0],
                     [x_number_right, y_sum + row_height / 2, 0]).set_stroke(DIM_TEXT_COLOR, 1.5)
     col.sum_label = get_text(sum_text, font_size=label_size, color=DIM_TEXT_COLOR)
@@ -109,7 +116,7 @@ def get_weight_column(
     col.sum_number.move_to([x_number_right, y_sum, 0], aligned_edge=RIGHT)
     col.sum_label.move_to([x_label_right, y_sum, 0], aligned_edge=RIGHT)
     align_baseline(col.sum_label, baseline_y(col.sum_number))
-    col.add(col.rows, col.rule, col.sum_label, col.sum_number)
+    col.add(col.span, col.rows, col.rule, col.sum_label, col.sum_number)
     return col
 
 
