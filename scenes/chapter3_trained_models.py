@@ -393,7 +393,7 @@ def get_mlp_flow(protocol: dict, color: str) -> VGroup:
     concat.shape_label.next_to(concat.box, DOWN, buff=0.08)
     concat.add(first, last)
     flow = _arrange_flow([rows_box, concat, hidden, logits],
-                         ["", f"× [{fmt_int(T * C)}, {fmt_int(Hd)}]", f"× [{fmt_int(Hd)}, {fmt_int(V)}]"],
+                         ["", f"Linear {fmt_int(T * C)}→{fmt_int(Hd)}", f"Linear {fmt_int(Hd)}→{fmt_int(V)}"],
                          gap_min=1.0)
     flow.rows, flow.concat, flow.hidden, flow.logits = rows_box, concat, hidden, logits
     return flow
@@ -527,9 +527,10 @@ def get_four_head_flow(protocol: dict, color: str) -> VGroup:
     fan_in = VGroup(*(get_arrow(proj.box.get_right(), lane.label.get_left(), color=color) for lane in lanes))
     fan_out = VGroup(*(get_arrow(lane.h_box.get_right(), concat.box.get_left(), color=color) for lane in lanes))
     reshape = get_text("reshape", font_size=SMALL_SIZE, color=DIM_TEXT_COLOR)
-    reshape.move_to((proj.box.get_right() + lanes.get_left()) / 2 + UP * (lanes.height / 4 + 0.3))
+    # outside the fans, beside their top arrows
+    reshape.next_to(fan_in[0].point_from_proportion(0.6), UP + LEFT, buff=0.02)
     join = get_text("join", font_size=SMALL_SIZE, color=DIM_TEXT_COLOR)
-    join.move_to((lanes.get_right() + concat.box.get_left()) / 2 + UP * (lanes.height / 4 + 0.3))
+    join.next_to(fan_out[0].point_from_proportion(0.5), UP + RIGHT, buff=0.04)
     dot = get_text("·", font_size=BODY_SIZE).move_to((concat.box.get_right() + w_o.box.get_left()) / 2)
     eq = get_text("=", font_size=BODY_SIZE).move_to((w_o.box.get_right() + delta.box.get_left()) / 2)
     flow = VGroup(row, arrows, fan_in, fan_out, reshape, join, dot, eq)
@@ -982,8 +983,8 @@ HEAT_SIDE = 4.2            # scene units of the one-head map
 
 class HeatMap(VGroup):
     """Built by get_heat_map: an n×n attention matrix, one square cell per weight (row i = receiver i,
-    column j = source j). Cells of one colour step share one VMobject (`levels[k]`), so a 64×64 map
-    is a few dozen paths, not 4,096 mobjects; future cells are one mask path. Parts: `levels`
+    column j = source j). Cells of one colour step share one VMobject (`levels[k]`, runs of cells
+    merged), so a 64×64 map is a few dozen paths, not 4,096 mobjects; future cells are one mask path. Parts: `levels`
     ({step: VMobject}), `mask`, `frame`; `weights`, `steps` (the step of every cell), `n`, `side`."""
 
     def cell_center(self, i: int, j: int) -> np.ndarray:
@@ -992,16 +993,21 @@ class HeatMap(VGroup):
         return np.array([left + (j + 0.5) * c, top - (i + 0.5) * c, 0.0])
 
 
-def _squares_path(cells, n: int, side: float) -> VMobject:
-    """One VMobject whose subpaths are the squares of `cells` ((i, j) pairs) in an n×n grid of `side`."""
+def _cells_path(cells: np.ndarray, side: float) -> VMobject:
+    """One VMobject covering the True cells of an n×n boolean grid of `side` (row 0 on top): each
+    horizontal run of cells in a row is one rectangle subpath, so a map stays a few thousand points."""
+    n = cells.shape[0]
     c = side / n
-    corners = np.array([[0, 0], [1, 0], [1, -1], [0, -1], [0, 0]], dtype=float) * c
     pts = []
-    for i, j in cells:
-        origin = np.array([j * c, -i * c])
-        sq = corners + origin
-        for a, b in zip(sq[:-1], sq[1:]):                 # four straight cubic segments
-            pts.extend([a, a + (b - a) / 3, a + 2 * (b - a) / 3, b])
+    for i in range(n):
+        row = np.concatenate([[False], cells[i], [False]])
+        starts = np.flatnonzero(~row[:-1] & row[1:])
+        ends = np.flatnonzero(row[:-1] & ~row[1:])               # exclusive
+        for j0, j1 in zip(starts, ends):
+            x0, x1, y0, y1 = j0 * c, j1 * c, -i * c, -(i + 1) * c
+            corners = np.array([[x0, y0], [x1, y0], [x1, y1], [x0, y1], [x0, y0]])
+            for a, b in zip(corners[:-1], corners[1:]):          # four straight cubic segments
+                pts.extend([a, a + (b - a) / 3, a + 2 * (b - a) / 3, b])
     path = VMobject()
     if pts:
         arr = np.zeros((len(pts), 3))
@@ -1023,15 +1029,14 @@ def get_heat_map(weights, color: str, side: float) -> HeatMap:
     hm.frame, hm.levels = frame, {}
     hm.add(frame)
     # a hairline stroke in the fill colour hides anti-aliasing seams between neighbouring squares
-    mask = _squares_path(list(zip(*np.nonzero(future))), n, side).set_stroke(MASK_COLOR, 0.6).set_fill(MASK_COLOR, 1)
+    mask = _cells_path(future, side).set_stroke(MASK_COLOR, 0.6).set_fill(MASK_COLOR, 1)
     hm.mask = mask
     hm.add(mask)
     for k in sorted(set(steps[~future].tolist())):
         if k == 0:
             continue                                       # step 0 is the background itself
-        cells = list(zip(*np.nonzero((steps == k) & ~future)))
         ink = rgb_hex(level_rgb(k, color))
-        path = _squares_path(cells, n, side).set_stroke(ink, 0.6).set_fill(ink, 1)
+        path = _cells_path((steps == k) & ~future, side).set_stroke(ink, 0.6).set_fill(ink, 1)
         hm.levels[k] = path
         hm.add(path)
     return hm
@@ -1171,7 +1176,8 @@ class InsideTrainedModels(LessonScene):
         # --- Shot 1: the held-out story ----------------------------------------------------------
         self.shot("held-out story")
         story = story_text(tokens, SAFE_WIDTH - 1.0)
-        label = get_text(f"one held-out test story, its first {n} tokens", font_size=LABEL_SIZE, color=TEXT_COLOR)
+        label = get_text(f"one held-out test story as the models read it: {n} tokens, <BOS> first",
+                         font_size=LABEL_SIZE + 2, color=DIM_TEXT_COLOR)
         VGroup(label, story).arrange(DOWN, buff=0.3).move_to(CONTENT_CENTER)
         self.play(FadeIn(label), FadeIn(story))
         self.caption(f"The real attention weights of the seed-11 checkpoints on one held-out story: "

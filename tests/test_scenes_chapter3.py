@@ -153,7 +153,7 @@ def test_three_architectures_labels_the_real_shapes():
     b = built(ThreeArchitectures)
     texts = {t.original_text for t in b.texts}
     for label in (f"[{T}, {C}]", f"[1, {fmt_int(T * C)}]", f"[1, {fmt_int(H)}]", f"[1, {fmt_int(V)}]",
-                  f"× [{fmt_int(T * C)}, {fmt_int(H)}]", f"each [{T}, {C}]", f"÷√{C}\nmask\nsoftmax",
+                  f"Linear {fmt_int(T * C)}→{fmt_int(H)}", f"Linear {fmt_int(H)}→{fmt_int(V)}", f"each [{T}, {C}]", f"÷√{C}\nmask\nsoftmax",
                   f"Qʰ, Kʰ, Vʰ\n[{T}, {d}]", f"Aʰ\n[{T}, {T}]", f"Hʰ = AʰVʰ\n[{T}, {d}]", "project", "reshape"):
         assert label in texts, label
     assert [lane.label.original_text for lane in b.scene.four_head_flow.lanes] == [f"head {k}" for k in
@@ -306,9 +306,18 @@ def test_heat_map_steps_follow_the_weights():
         assert row_s[np.argmax(row_w)] == row_s.max()              # the brightest cell holds the max weight
         order = np.argsort(row_w, kind="stable")
         assert np.all(np.diff(row_s[order]) >= 0)                  # a larger weight is never darker
-    # every allowed cell is in exactly one colour path (step 0 is the background)
-    squares = sum(len(p.get_subpaths()) for p in hm.levels.values())
-    assert squares == int(np.count_nonzero(hm.steps > 0))
+    # the colour paths cover exactly the cells with a step above 0 (step 0 is the background)
+    cell = hm.frame.width / n
+    area = sum(abs(_polygon_area(sp)) for p in hm.levels.values() for sp in p.get_subpaths())
+    assert area == pytest.approx(np.count_nonzero(hm.steps > 0) * cell * cell, rel=1e-9)
+    mask_area = sum(abs(_polygon_area(sp)) for sp in hm.mask.get_subpaths())
+    assert mask_area == pytest.approx(n * (n - 1) / 2 * cell * cell, rel=1e-9)
+
+
+def _polygon_area(subpath):
+    xy = subpath[::4, :2]                                  # the corners of a straight-edged subpath
+    x, y = xy[:, 0], xy[:, 1]
+    return 0.5 * float(np.dot(x, np.roll(y, -1)) - np.dot(y, np.roll(x, -1)))
 
 
 class HeatProbe(LessonScene):
