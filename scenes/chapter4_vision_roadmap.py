@@ -20,12 +20,10 @@ from manim import (
     FadeIn,
     FadeOut,
     Indicate,
-    LaggedStart,
     Rectangle,
     ReplacementTransform,
     RoundedRectangle,
     Square,
-    SurroundingRectangle,
     VGroup,
     VMobject,
 )
@@ -35,13 +33,8 @@ from scenes.blocks.labeled_matrix import get_labeled_matrix, get_row_vector
 from scenes.style import (
     BACKGROUND,
     BODY_SIZE,
-    BUFF,
-    BUFF_SMALL,
-    CONTENT_BOTTOM,
     CONTENT_CENTER,
-    CONTENT_TOP,
     DIM_TEXT_COLOR,
-    HIGHLIGHT_OPACITY,
     LABEL_SIZE,
     MARGIN,
     NEGATIVE_COLOR,
@@ -117,7 +110,7 @@ class PatchedImage(VGroup):
 
 def get_patched_image(vr, side: float = 0.42) -> PatchedImage:
     """Squares shaded by pixel value with the value inside; cells of one shade in a patch merged."""
-    H, W, P = vr.H, vr.W, vr.P
+    W, P = vr.W, vr.P
     image = PatchedImage()
     image._numbers = {}
     image.patches = VGroup()
@@ -181,6 +174,15 @@ class PatchesAndCLS(LessonScene):
         self.show_classifier(vr)
         self.finish_reading(extra=1.0)
 
+    def drop_invisible(self):
+        """Remove top-level leftovers that show nothing (faded parts, empty anchors) after a transition,
+        so later fades and the harness see only what is on screen."""
+        def shows(m):
+            return any(isinstance(x, VMobject) and x.has_points()
+                       and (x.get_fill_opacity() > 0.01 or (x.get_stroke_opacity() > 0.01 and x.get_stroke_width() > 0))
+                       for x in m.get_family())
+        self.remove(*(m for m in self.mobjects if not shows(m)))
+
     # --- Shot 1: the image ---------------------------------------------------------------------
     def show_image(self, vr):
         self.shot("image")
@@ -220,11 +222,13 @@ class PatchesAndCLS(LessonScene):
             flat.scale((SAFE_WIDTH / 2 - flat.get_left()[0]) / flat.width, about_edge=LEFT)
         self.flat = flat
         self.play(FadeIn(VGroup(flat.brackets, flat.name_label)), FadeIn(flat.row_labels))
+        d = vr.patch_rows.shape[1]
+        self.caption(f"Each patch has {vr.patch_width} pixel values; a shared {vr.patch_width}×{d} "
+                     f"projection produces {count_word(d)}-dimensional rows.")
+        # each patch, read row by row, becomes one row of the flattened matrix
         for patch in self.image.patches:
             k = patch.index
             self.play(ReplacementTransform(patch.numbers.copy(), flat.entries[k]), run_time=0.9)
-        self.caption(f"Each patch has {vr.patch_width} pixel values; a shared {vr.patch_width}×"
-                     f"{vr.patch_rows.shape[1]} projection produces {count_word(vr.patch_rows.shape[1])}-dimensional rows.")
 
     # --- Shot 3: the shared projection and the general formulas -----------------------------------
     def show_projection(self, vr):
@@ -232,6 +236,7 @@ class PatchesAndCLS(LessonScene):
         self.finish_reading()
         flat = self.flat
         self.play(FadeOut(VGroup(self.image, self.image_label, self.patch_names)))
+        self.drop_invisible()
         self.clear_caption()
         proj = get_labeled_matrix(vr.projection, None, None,
                                   name=f"shared projection  {format_shape(vr.projection.shape)}\n(illustrative)",
@@ -291,6 +296,7 @@ class PatchesAndCLS(LessonScene):
         self.shot("CLS and positions")
         self.finish_reading()
         self.play(FadeOut(self.formula_block))
+        self.drop_invisible()
         self.clear_caption()
         n_rows = vr.position_rows.shape[0]
         names = ["CLS"] + [patch_name(k) for k in range(vr.n_patches)]
@@ -334,6 +340,7 @@ class PatchesAndCLS(LessonScene):
         self.play(FadeIn(eq), FadeIn(enc_in))
         self.wait(1.0)
         self.cls_box, self.enc_in = cls_box, enc_in
+        self.remove(*(m for m in self.mobjects if m in tokens.get_family()))
         self.add(tokens)  # the transformed parts now live in `tokens`
 
     # --- Shot 5: the encoder, grouped -------------------------------------------------------------
@@ -342,6 +349,7 @@ class PatchesAndCLS(LessonScene):
         self.finish_reading()
         tokens, plus, pos, eq, enc_in = self.cls_sum
         self.play(FadeOut(VGroup(tokens, plus, pos, eq, self.cls_box)))
+        self.drop_invisible()
         self.clear_caption()
         n_rows = vr.encoder_input.shape[0]
         names = ["CLS"] + [patch_name(k) for k in range(vr.n_patches)]
@@ -360,7 +368,12 @@ class PatchesAndCLS(LessonScene):
         out.set_y(encoder.box.get_y())
         a1 = get_arrow(target_in.get_right(), encoder.box.get_left())
         a2 = get_arrow(encoder.box.get_right(), out.get_left())
-        self.play(ReplacementTransform(enc_in, target_in))
+        # the rows move across; their row labels fade in rather than grow out of a point
+        core = VGroup(target_in.anchor_group, target_in.brackets, target_in.entries, target_in.name_label)
+        self.play(ReplacementTransform(enc_in, core))
+        self.play(FadeIn(target_in.row_labels))
+        self.remove(core, target_in.row_labels)
+        self.add(target_in)
         self.play(Create(a1), FadeIn(encoder.box), FadeIn(encoder.title))
         self.play(FadeIn(encoder.attention))
         self.caption(f"A Transformer encoder updates all {count_word(n_rows)} rows.")
@@ -406,8 +419,11 @@ class PatchesAndCLS(LessonScene):
     def show_classifier(self, vr):
         self.shot("classifier")
         self.finish_reading()
-        self.play(FadeOut(VGroup(self.encoder_parts, *(m for m in self.encoder_out if m is not self.encoder_out.entries))),
-                  FadeOut(VGroup(*self.encoder_out.entries[1:])))
+        out = self.encoder_out
+        # everything but the output's first (CLS) row leaves; that row moves on to the classifier
+        self.play(FadeOut(VGroup(self.encoder_parts, *(m for m in out if m is not out.entries))),
+                  FadeOut(VGroup(*out.entries[1:])))
+        self.drop_invisible()
         self.clear_caption()
         classes = [c.split()[0] for c in vr.classes]   # "vertical", "horizontal": short column labels
         cls = get_row_vector(vr.cls_output, None, name="final CLS row", tag="cls_output", color=CLS_COLOR,

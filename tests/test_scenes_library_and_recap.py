@@ -17,7 +17,7 @@ from scenes.chapter2.library_and_recap import (
     SciNumberText,
     get_inference_cycle,
 )
-from scenes.style import BACKGROUND, HIGHLIGHT_OPACITY, SOURCE_COLOR, head_color
+from scenes.style import BACKGROUND, head_color
 from tests.scene_harness import blend, build_scene
 
 SENTENCES = ("river", "cheque")

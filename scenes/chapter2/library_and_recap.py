@@ -26,7 +26,6 @@ from manim import (
     Create,
     FadeIn,
     FadeOut,
-    GrowArrow,
     Indicate,
     LaggedStart,
     Line,
@@ -40,7 +39,7 @@ from manim import (
 )
 
 from lesson_data.display import fmt_sci
-from lesson_data.worksheet import AXES, bias_illustration, sentence_from_env
+from lesson_data.worksheet import HEAD_NAMES, bias_illustration, sentence_from_env
 from scenes.blocks.labeled_matrix import get_row_vector
 from scenes.blocks.masked_matrix import weight_opacity
 from scenes.blocks.shape_box import get_shape_box
@@ -353,7 +352,6 @@ def get_bias_layout(bias) -> VGroup:
 
 
 def bias_head_names(bias) -> tuple[str, ...]:
-    from lesson_data.worksheet import HEAD_NAMES
     return HEAD_NAMES[: bias.num_heads]
 
 
@@ -521,7 +519,7 @@ class BiasesAndLibraryLayer(LessonScene):
         self.caption(f"Without a bias, head 1’s row {n} is the worksheet’s attention row.")
         self.play(Indicate(query.sum, color=BIAS_COLOR, scale_factor=1.08))
         self.play(FadeIn(with_parts, shift=0.15 * LEFT), run_time=1.2)
-        self.caption(f"With b_Q every score in row {n} changes, so the whole weight row shifts; "
+        self.caption(f"Adding b_Q changes the query, so the scores of row {n} change and the whole weight row shifts; "
                      "the weights still sum to one.")
         shift = np.abs(np.asarray(bias.weights_with) - np.asarray(bias.weights_without))
         j = int(np.argmax(shift))
@@ -657,7 +655,7 @@ def get_recap_diagram(ws) -> VGroup:
     n, d = ws.E.shape
     e_box = get_shape_box("E", ws.E.shape, unit=0.1)
     heads = VGroup(*(get_head_stage(h, n) for h in ws.heads)).arrange(DOWN, buff=0.45)
-    concat = get_shape_box(f"concat", ws.H_joined.shape, unit=0.1)
+    concat = get_shape_box("concat", ws.H_joined.shape, unit=0.1)
     half = concat.box.width / 2
     for k, side in enumerate((LEFT, RIGHT)):
         part = Rectangle(width=half, height=concat.box.height).set_stroke(width=0)
