@@ -37,7 +37,6 @@ from manim import (
     Polygon,
     Rectangle,
     ReplacementTransform,
-    SurroundingRectangle,
     Text,
     VGroup,
     VMobject,
@@ -51,16 +50,11 @@ from scenes.style import (
     BACKGROUND,
     BODY_SIZE,
     BRACKET_COLOR,
-    BUFF,
     BUFF_SMALL,
-    CONTENT_BOTTOM,
     CONTENT_CENTER,
-    CONTENT_HEIGHT,
-    CONTENT_TOP,
     DIM_TEXT_COLOR,
     FONT,
     HEAD_COLORS,
-    HIGHLIGHT_OPACITY,
     LABEL_SIZE,
     MASK_COLOR,
     NEGATIVE_COLOR,
@@ -77,7 +71,6 @@ from scenes.style import (
     get_text,
     get_title,
     sub,
-    sup,
     wrap_lines,
 )
 from trainer.config import MODEL_TITLES, SEEDS  # the protocol (plain config, no torch)
@@ -292,7 +285,7 @@ def get_spread_cell(s: Spread, places: int, tag: str, index, color=TEXT_COLOR, f
         return cell
     pm = get_text("±", font_size=font_size, color=DIM_TEXT_COLOR)
     std = get_number(s.std, places, tag=f"{tag}_std", index=index, color=DIM_TEXT_COLOR, font_size=font_size)
-    cell = VGroup(mean, pm, std).arrange(RIGHT, buff=0.08)
+    cell = VGroup(mean, pm, std).arrange(RIGHT, buff=0.1)
     cell.mean, cell.std = mean, std
     return cell
 

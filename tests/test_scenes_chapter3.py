@@ -139,7 +139,7 @@ def test_three_architectures_shows_the_parameter_counts_and_their_parts():
     for model in ("mlp", "one_head"):
         parts = [t.value for _, t in sorted(counts(b, f"part_{model}").items())]
         assert sum(parts) == protocol_parameters(p, model)
-    V, T, C, H = p["vocab_size"], p["context"], p["d_model"], p["d_hidden"]
+    C = p["d_model"]
     # the MLP's first matrix against the attention model's prediction-MLP input, by hand
     assert counts(b, "part_mlp")[1].original_text == "1,048,832"          # 4096 * 256 + 256
     assert counts(b, "part_one_head")[3].original_text == "16,640"        # 64 * 256 + 256
