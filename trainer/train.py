@@ -48,7 +48,8 @@ def device_name() -> str:
                 break
     except OSError:
         pass
-    return f"CPU ({cpu}), {torch.get_num_threads()} threads"
+    n = torch.get_num_threads()
+    return f"CPU ({cpu}), {n} thread{'s' if n != 1 else ''}"
 
 
 @torch.no_grad()
