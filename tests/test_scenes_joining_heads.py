@@ -32,10 +32,10 @@ from scenes.chapter2.joining_heads import (
     ResidualAndPrediction,
     WideHeadVersusTwo,
     mixing_rows,
-    pool_row,
     same_receiver_rows,
     source_name,
 )
+from lesson_data.walkthrough import pool_attention_row as pool_row
 from scenes.style import BACKGROUND, HIGHLIGHT_OPACITY, POSITIVE_COLOR, WIDE_HEAD_COLOR, head_color
 from tests.scene_harness import blend, build_scene
 

@@ -39,6 +39,7 @@ from manim import (
 )
 
 from lesson_data.display import fmt
+from lesson_data.walkthrough import message_terms, rounding_differences, unshifted_softmax_row
 from lesson_data.worksheet import AXES
 from scenes.blocks.labeled_matrix import get_labeled_matrix, get_row_vector
 from scenes.blocks.masked_matrix import get_masked_matrix
@@ -125,34 +126,6 @@ def fit_rows(group, n: int):
     if factor < 1.0:
         group.scale(factor, about_point=np.array([LEFT_X, CONTENT_TOP, 0.0]))
     return group
-
-
-def row_products(head, i: int) -> np.ndarray:
-    """[n, d_v]: each source's value row times its weight in row i (unrounded α times unrounded v).
-
-    Exactly the block's α × v; their sum over sources is row i of H = AV (the data layer's message).
-    """
-    return head.weights[i][:, None] * head.V
-
-
-def unshifted_softmax_row(head, i: int):
-    """exp(s) / Σ exp(s) over the permitted sources of row i, *without* subtracting the max.
-
-    Shown once beside the stable version: dividing numerator and denominator by the same exp(max)
-    leaves the weights unchanged. (Safe here: the toy's scores are small.)
-    """
-    s = head.scaled[i, : i + 1]
-    exps = np.exp(s)
-    denominator = math.fsum(exps)
-    return exps, denominator, exps / denominator
-
-
-def rounding_differences(head, i: int) -> list[int]:
-    """The message coordinates where adding the *displayed* (rounded) products gives other digits
-    than the full-precision sum shown."""
-    shown = [[float(fmt(x)) for x in row] for row in row_products(head, i)[: i + 1]]
-    added = [fmt(math.fsum(col)) for col in zip(*shown)]
-    return [k for k, (a, m) in enumerate(zip(added, head.messages[i])) if a != fmt(m)]
 
 
 def rounding_changes_sum(head, i: int) -> bool:
@@ -322,7 +295,7 @@ def get_message_table(ws, head, v_buff=TIGHT_ROWS):
                                label_size=SMALL_SIZE + 2, row_height=row_height, bar_max_width=1.1,
                                sum_text="sum")
     header = get_text(alpha_name(h, n), font_size=LABEL_SIZE, color=color)
-    products = get_labeled_matrix(row_products(head, i), None, coordinate_names(d),
+    products = get_labeled_matrix(message_terms(head, i), None, coordinate_names(d),
                                   name=f"{alpha_name(h, n)} v{sup(h)}ⱼ", tag=f"P{h}", color=color,
                                   name_color=color, v_buff=v_buff)
 

@@ -34,6 +34,7 @@ from manim import (
 )
 
 from lesson_data.display import fmt
+from lesson_data.walkthrough import PooledRow, pool_attention_row
 from lesson_data.worksheet import AXES, CANDIDATES, VOCAB, compute_worksheet
 from scenes.blocks.concat_output_projection import get_concat_output_projection
 from scenes.blocks.labeled_matrix import get_labeled_matrix, get_row_vector
@@ -74,48 +75,6 @@ from scenes.style import (
 # ============================================================================================
 # Pure helpers (no Manim): what a compact attention row shows
 # ============================================================================================
-
-
-@dataclass(frozen=True)
-class PooledRow:
-    """One attention row cut down to its largest sources plus "others".
-
-    top: zero-based source indices, largest weight first (equal weights: the earlier source);
-    others: the full-precision sum (math.fsum) of every remaining weight; total: fsum of all ten.
-    display_ties: remaining sources whose weight *shows* the same as the last top one, so a scene
-    can say that the cut fell inside a tie instead of hiding an equal source in "others".
-    """
-
-    top: tuple[int, ...]
-    top_weights: tuple[float, ...]
-    others: float
-    n_others: int
-    total: float
-    display_ties: tuple[int, ...]
-
-    @property
-    def segments(self) -> list[float]:
-        """The pieces of the row's stacked bar: the top weights, then others."""
-        return [*self.top_weights, self.others]
-
-
-def pool_row(weights, top: int = 2) -> PooledRow:
-    """The `top` largest weights of one attention row and the sum of the rest."""
-    w = np.asarray(weights, dtype=float).ravel()
-    if not 0 < top < len(w):
-        raise ValueError(f"top must be between 1 and {len(w) - 1} for a row of {len(w)} weights, got {top}")
-    order = sorted(range(len(w)), key=lambda j: (-w[j], j))
-    chosen = tuple(order[:top])
-    rest = [j for j in range(len(w)) if j not in chosen]
-    last_shown = fmt(w[chosen[-1]])
-    return PooledRow(
-        top=chosen,
-        top_weights=tuple(float(w[j]) for j in chosen),
-        others=math.fsum(w[j] for j in rest),
-        n_others=len(rest),
-        total=math.fsum(w),
-        display_ties=tuple(j for j in rest if fmt(w[j]) == last_shown),
-    )
 
 
 def source_name(tokens, j: int) -> str:
@@ -197,7 +156,7 @@ def get_pooled_table(tokens, specs, *, top: int = 2, stacked: bool = False, show
     f"{tag}_others" and f"{tag}_sum" (math.fsum of all the row's unrounded weights).
     """
     table = PooledTable()
-    pooled = [pool_row(s.weights, top) for s in specs]
+    pooled = [pool_attention_row(s.weights, top) for s in specs]
     titles = ["largest", "second", "third"][:top] + [f"others ({pooled[0].n_others})", "sum"]
     header = [get_text(t, font_size=SMALL_SIZE, color=DIM_TEXT_COLOR) for t in titles]
 
@@ -834,8 +793,8 @@ class ChequeSentence(LessonScene):
         self.tables = tables
         self.play(FadeOut(qkv), FadeIn(tables))
         self.caption("Each head’s row of weights follows the new sources: "
-                     f"head 1 now reads “{source_name(cheque.tokens, pool_row(cheque.heads[0].weights[-1]).top[0])}”, "
-                     f"head 2 “{source_name(cheque.tokens, pool_row(cheque.heads[1].weights[-1]).top[0])}”.")
+                     f"head 1 now reads “{source_name(cheque.tokens, pool_attention_row(cheque.heads[0].weights[-1]).top[0])}”, "
+                     f"head 2 “{source_name(cheque.tokens, pool_attention_row(cheque.heads[1].weights[-1]).top[0])}”.")
 
         # --- Shot 4: messages and prediction ---------------------------------------------------------
         self.shot("messages and prediction")
