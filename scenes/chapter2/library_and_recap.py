@@ -547,7 +547,7 @@ class BiasesAndLibraryLayer(LessonScene):
         self.play(FadeIn(counts.total))
         self.play(FadeIn(counts.legend))
         self.caption(f"Within each head the Q/K/V bias slice has width {count_word(d // bias.num_heads)}.")
-        self.play(Indicate(counts.counts, color=RECEIVER_COLOR))
+        self.play(*(Indicate(c, color=RECEIVER_COLOR) for c in counts.counts))  # each in place
         self.caption("PyTorch stores the three input offsets together in in_proj_bias "
                      "and the output offset in out_proj.bias.")
         self.play(FadeIn(counts.kv_note))
@@ -613,7 +613,7 @@ class BiasesAndLibraryLayer(LessonScene):
         self.play(FadeIn(note))
         self.caption("We copy identical weights from our scratch implementation to PyTorch and check both ΔE "
                      "and the per-head attention weights.")
-        self.play(Indicate(table.numbers, color=RECEIVER_COLOR, scale_factor=1.1))
+        self.play(*(Indicate(m, color=RECEIVER_COLOR, scale_factor=1.1) for m in table.numbers))
         self.wait(1.0)
         self.play(FadeIn(credit))
         self.caption("See the PyTorch documentation.")
