@@ -233,3 +233,19 @@ def build_scene(scene_cls, sentence: str | None = None, *, pixel_height: int = 2
 
 
 __all__ = ["BuiltScene", "build_scene", "lesson_sentence", "hex_to_rgb", "blend"]
+
+
+def assert_builds_cleanly(b: BuiltScene, *, min_sections: int = 2, min_subcaptions: int = 3) -> None:
+    """What every scene owes a viewer: numbers shown by the one display rule and registered,
+    nothing off the 16:9 frame, no text on text, one section per shot, and a subtitle track of
+    the notes' sentences, one after another, never overlapping, ending inside the video."""
+    assert b.format_mismatches() == []
+    assert b.unregistered_numbers == []            # every decimal went through get_number
+    assert b.out_of_frame == []
+    assert b.text_overlaps == []
+    assert len(b.sections) >= min_sections
+    subs = b.subcaptions
+    assert len(subs) >= min_subcaptions
+    assert all(end > start for start, end, _ in subs)
+    assert all(nxt[0] >= cur[1] - 1e-9 for cur, nxt in zip(subs, subs[1:]))
+    assert subs[-1][1] <= b.duration + 1e-6

@@ -9,7 +9,7 @@ from lesson_data.display import fmt
 from lesson_data.worksheet import AXES, compute_worksheet
 from scenes.chapter2.setup_and_shapes import Projections, Setup, ShapeFlow
 from scenes.style import BACKGROUND, HIGHLIGHT_OPACITY, RECEIVER_COLOR, format_shape, head_color
-from tests.scene_harness import blend, build_scene
+from tests.scene_harness import assert_builds_cleanly, blend, build_scene
 
 SENTENCES = ("river", "cheque")
 _CACHE: dict = {}
@@ -42,17 +42,7 @@ def test_a_bad_sentence_switch_fails_with_the_data_layer_message():
 @pytest.mark.parametrize("scene_cls", [Setup, ShapeFlow, Projections], ids=lambda c: c.__name__)
 def test_scene_builds_cleanly(scene_cls, sentence):
     b = built(scene_cls, sentence)
-    assert b.format_mismatches() == []
-    assert b.unregistered_numbers == []            # every decimal went through get_number
-    assert b.out_of_frame == []
-    assert b.text_overlaps == []
-    assert len(b.sections) >= 2                     # one section per shot
-    # a subtitle track comes out: the notes' sentences, one after another, never overlapping
-    subs = b.subcaptions
-    assert len(subs) >= 3
-    assert all(end > start for start, end, _ in subs)
-    assert all(nxt[0] >= cur[1] - 1e-9 for cur, nxt in zip(subs, subs[1:]))
-    assert subs[-1][1] <= b.duration + 1e-6
+    assert_builds_cleanly(b, min_sections=2, min_subcaptions=3)
 
 
 # ------------------------------------------------------------------------------------ Setup

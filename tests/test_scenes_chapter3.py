@@ -29,7 +29,7 @@ from scenes.chapter3_trained_models import (
     level_rgb,
 )
 from scenes.style import BACKGROUND, LessonScene
-from tests.scene_harness import build_scene, hex_to_rgb
+from tests.scene_harness import assert_builds_cleanly, build_scene, hex_to_rgb
 
 SCENES = (ThreeArchitectures, TheComparison, InsideTrainedModels)
 MODELS = ("mlp", "one_head", "four_heads")
@@ -72,16 +72,7 @@ def protocol_parameters(p, model):
 @pytest.mark.parametrize("scene_cls", SCENES, ids=lambda c: c.__name__)
 def test_scene_builds_cleanly(scene_cls):
     b = built(scene_cls)
-    assert b.format_mismatches() == []
-    assert b.unregistered_numbers == []
-    assert b.out_of_frame == []
-    assert b.text_overlaps == []
-    assert len(b.sections) >= 3
-    subs = b.subcaptions
-    assert len(subs) >= 5
-    assert all(end > start for start, end, _ in subs)
-    assert all(nxt[0] >= cur[1] - 1e-9 for cur, nxt in zip(subs, subs[1:]))
-    assert subs[-1][1] <= b.duration + 1e-6
+    assert_builds_cleanly(b, min_sections=3, min_subcaptions=5)
     for t in b.texts:                                     # every integer shown with separators is fmt_int's
         if isinstance(t, CountText):
             assert t.original_text == fmt_int(t.value)

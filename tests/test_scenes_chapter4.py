@@ -12,7 +12,7 @@ from lesson_data.display import fmt
 from lesson_data.worksheet import vision_roadmap
 from scenes.chapter4_vision_roadmap import PIXEL_OFF, PIXEL_ON, PatchesAndCLS, get_patched_image, pixel_color
 from scenes.style import NEGATIVE_COLOR
-from tests.scene_harness import build_scene, hex_to_rgb
+from tests.scene_harness import assert_builds_cleanly, build_scene, hex_to_rgb
 
 _CACHE: dict = {}
 
@@ -49,15 +49,8 @@ def assert_on_screen(b, tag, expected):
 
 
 def test_scene_builds_cleanly(b):
-    assert b.format_mismatches() == []
-    assert b.unregistered_numbers == []
-    assert b.out_of_frame == []
-    assert b.text_overlaps == []
+    assert_builds_cleanly(b, min_sections=6, min_subcaptions=1)
     assert b.sections == ["image", "flatten", "projection", "CLS and positions", "encoder", "classifier"]
-    subs = b.subcaptions
-    assert all(end > start for start, end, _ in subs)
-    assert all(nxt[0] >= cur[1] - 1e-9 for cur, nxt in zip(subs, subs[1:]))
-    assert subs[-1][1] <= b.duration + 1e-6
 
 
 def test_every_array_is_the_data_layers(b, vr):

@@ -18,7 +18,7 @@ from scenes.chapter2.library_and_recap import (
     get_inference_cycle,
 )
 from scenes.style import BACKGROUND, head_color
-from tests.scene_harness import blend, build_scene
+from tests.scene_harness import assert_builds_cleanly, blend, build_scene
 
 SENTENCES = ("river", "cheque")
 _CACHE: dict = {}
@@ -54,16 +54,7 @@ def said(b) -> str:
 @pytest.mark.parametrize("scene_cls", [BiasesAndLibraryLayer, RecapAndLoop], ids=lambda c: c.__name__)
 def test_scene_builds_cleanly(scene_cls, sentence):
     b = built(scene_cls, sentence)
-    assert b.format_mismatches() == []
-    assert b.unregistered_numbers == []
-    assert b.out_of_frame == []
-    assert b.text_overlaps == []
-    assert len(b.sections) >= 2
-    subs = b.subcaptions
-    assert len(subs) >= 4
-    assert all(end > start for start, end, _ in subs)
-    assert all(nxt[0] >= cur[1] - 1e-9 for cur, nxt in zip(subs, subs[1:]))
-    assert subs[-1][1] <= b.duration + 1e-6
+    assert_builds_cleanly(b, min_sections=2, min_subcaptions=4)
 
 
 # ------------------------------------------------------------------ BiasesAndLibraryLayer
