@@ -61,14 +61,19 @@ def probe(path: Path) -> VideoInfo:
              a.codec_context.format.name if a.codec_context.format else None)
             for a in container.streams.audio
         ]
+        # The nominal rate, not average_rate: the latter is frames / duration and wobbles in the
+        # last digits when the final frame is held, which made equal scenes look unequal (and
+        # forced a re-encode of the whole series).
+        rate = v.guessed_rate or v.average_rate
+        rate = Fraction(rate) if rate else None
         signature = (
             cc.name, cc.width, cc.height, cc.pix_fmt, cc.profile,
-            Fraction(v.average_rate) if v.average_rate else None, Fraction(v.time_base),
+            rate, Fraction(v.time_base),
             bytes(cc.extradata or b""), tuple(audio),
         )
         return VideoInfo(
             duration=duration, frames=frames, width=cc.width, height=cc.height,
-            fps=Fraction(v.average_rate) if v.average_rate else Fraction(0),
+            fps=rate or Fraction(0),
             time_base=Fraction(v.time_base), signature=signature, has_audio=bool(audio),
         )
 
