@@ -46,8 +46,22 @@ def summarize(runs: list[dict]) -> dict:
     return summary
 
 
-def _first_words(text: str, n: int) -> str:
-    return " ".join(text.split()[:n])
+def results_table(results: dict) -> str:
+    """The comparison as a Markdown table: mean ± sample standard deviation across seeds."""
+    def pm(spread: dict, places: int) -> str:
+        sd = f" ± {spread['std']:.{places}f}" if spread["std"] is not None else ""
+        return f"{spread['mean']:.{places}f}{sd}"
+
+    lines = ["| model | parameters | seeds | test loss | test perplexity | val loss | train wall time (s) |",
+             "|---|---:|---|---:|---:|---:|---:|"]
+    for name in MODEL_NAMES:
+        if name not in results["summary"]:
+            continue
+        s = results["summary"][name]
+        lines.append(f"| {s['title']} | {s['parameters']:,} | {', '.join(map(str, s['seeds']))} | "
+                     f"{pm(s['test_loss'], 3)} | {pm(s['test_perplexity'], 2)} | {pm(s['val_loss'], 3)} | "
+                     f"{pm(s['train_seconds'], 0)} |")
+    return "\n".join(lines)
 
 
 def export_all(cfg: Config, root: Path, windows, record: dict, tok, out: Path) -> None:
@@ -81,6 +95,8 @@ def export_all(cfg: Config, root: Path, windows, record: dict, tok, out: Path) -
                "complete": len(runs) == len(SEEDS) * len(MODEL_NAMES),
                "device": runs[0]["device"], "torch_version": torch.__version__}
     atomic_write_json(results, out / "results.json")
+
+    print(results_table(results))
 
     test_ids = torch.load(root / "corpus.pt", weights_only=False)["ids"]
     _export_attention(cfg, out, tok, test_ids["test"])
