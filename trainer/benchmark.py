@@ -44,7 +44,7 @@ def training_rate(name: str, cfg: Config, windows, vocab: int, steps: int) -> fl
     return steps * cfg.batch_size / (time.perf_counter() - t0)
 
 
-@torch.no_grad()
+@torch.inference_mode()
 def latency_ms(fn, x, repeats: int = 200) -> float:
     for _ in range(10):
         fn(x)
@@ -65,7 +65,10 @@ def run_benchmark(cfg: Config, windows, vocab: int, steps: int) -> int:
         flops = rate * train_flops_per_window(name, cfg, vocab)
         print(f"{name:>11} {rate:10.0f} {flops / 1e9:8.1f} {flops / peak:6.1%}")
 
-    print("\ngeneration, batch 1, one call (median of 200):")
+    # Batch-1 generation is a chain of tiny ops: one thread avoids the hand-off cost between
+    # threads (the exported continuations are timed the same way).
+    torch.set_num_threads(1)
+    print("\ngeneration, batch 1, 1 thread, one call (median of 200):")
     x = windows["val"].batch(torch.tensor([500]))[0]
     for name in ("one_head", "four_heads"):
         model = build_model(name, cfg, vocab).eval()
@@ -73,4 +76,5 @@ def run_benchmark(cfg: Config, windows, vocab: int, steps: int) -> int:
         full = latency_ms(lambda t: model.forward_full(t)[0][:, -1], x)
         print(f"{name:>11}: final query {final:.3f} ms, full sequence {full:.3f} ms, "
               f"speed-up {full / final:.1f}x")
+    torch.set_num_threads(cfg.threads)
     return 0

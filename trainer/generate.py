@@ -16,7 +16,7 @@ def window_of(ids: list[int], context: int) -> torch.Tensor:
     return torch.tensor([[PAD] * (context - len(last)) + last])       # (1, T)
 
 
-@torch.no_grad()
+@torch.inference_mode()
 def generate(model, tok, prompt: str, n_tokens: int, context: int = 64, temperature: float = 0.0,
              seed: int = 0) -> dict:
     """Greedy when temperature == 0, else sampled with a seeded generator. Returns the words and

@@ -68,8 +68,10 @@ class CausalSelfAttention(nn.Module):
             blocked = blocked | future
         scores = scores.masked_fill(blocked, float("-inf"))
         weights = torch.softmax(scores, dim=-1)                       # (B, h, Tq, T), rows sum to one
-        # A PAD query row (left padding) has no permitted source: give it zero weight, not NaN.
-        weights = torch.nan_to_num(weights, nan=0.0)
+        if not final_query_only:
+            # A PAD query row (left padding) has no permitted source: zero weight, not NaN.
+            # (The final query is the newest token, never PAD, so that path skips this op.)
+            weights = torch.nan_to_num(weights, nan=0.0)
         messages = weights @ v                                        # (B, h, Tq, d)
         joined = messages.transpose(1, 2).reshape(B, -1, C)           # (B, Tq, C): heads concatenated
         update = self.W_O(joined)                                     # (B, Tq, C)
