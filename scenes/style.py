@@ -149,11 +149,13 @@ class NumberText(Text):
     draw another number's glyphs on this object while `value` stays the old one.
     """
 
+    rule = staticmethod(fmt)        # the display rule; a subclass may name another one
+
     def __init__(self, value: float, places: int = PLACES, *, tag: str | None = None,
                  index=None, font_size: float = NUMBER_SIZE, color: str = TEXT_COLOR, **kwargs):
         self.value = float(value)
         self.places = int(places)
-        self.shown = fmt(self.value, self.places)
+        self.shown = self.rule(self.value, self.places)
         self.tag = tag
         self.index = index
         kwargs.setdefault("disable_ligatures", True)

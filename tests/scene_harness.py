@@ -155,7 +155,8 @@ class BuiltScene:
 
     def format_mismatches(self) -> list:
         """Numbers whose rendered string differs from the display rule applied to their value."""
-        return [(m.original_text, m.value) for m in self.numbers if m.original_text != fmt(m.value, m.places)]
+        return [(m.original_text, m.value) for m in self.numbers
+                if m.original_text != type(m).rule(m.value, m.places)]
 
     @property
     def unregistered_numbers(self) -> list:
@@ -249,3 +250,14 @@ def assert_builds_cleanly(b: BuiltScene, *, min_sections: int = 2, min_subcaptio
     assert all(end > start for start, end, _ in subs)
     assert all(nxt[0] >= cur[1] - 1e-9 for cur, nxt in zip(subs, subs[1:]))
     assert subs[-1][1] <= b.duration + 1e-6
+
+
+def assert_matrix_on_screen(b, tag, expected):
+    """Every entry of `expected` is on screen under `tag`, at its index, unrounded, shown by fmt."""
+    expected = np.atleast_2d(np.asarray(expected, dtype=float))
+    shown = b.by_tag(tag)
+    want = {(i, j) for i in range(expected.shape[0]) for j in range(expected.shape[1])}
+    assert set(shown) == want, f"{tag}: indices on screen {sorted(shown)} != {sorted(want)}"
+    for (i, j), m in shown.items():
+        assert m.value == expected[i, j], f"{tag}[{i},{j}] = {m.value} != {expected[i, j]}"
+        assert m.original_text == fmt(expected[i, j]), f"{tag}[{i},{j}] shows {m.original_text!r}"

@@ -9,7 +9,7 @@ from lesson_data.display import fmt
 from lesson_data.worksheet import AXES, compute_worksheet
 from scenes.chapter2.setup_and_shapes import Projections, Setup, ShapeFlow
 from scenes.style import BACKGROUND, HIGHLIGHT_OPACITY, RECEIVER_COLOR, format_shape, head_color
-from tests.scene_harness import assert_builds_cleanly, blend, build_scene
+from tests.scene_harness import assert_builds_cleanly, assert_matrix_on_screen, blend, build_scene
 
 SENTENCES = ("river", "cheque")
 _CACHE: dict = {}
@@ -22,15 +22,6 @@ def built(scene_cls, sentence):
     return _CACHE[key]
 
 
-def assert_matrix_on_screen(b, tag, expected):
-    """Every entry of `expected` is on screen under `tag`, at its index, unrounded, shown by fmt."""
-    expected = np.atleast_2d(np.asarray(expected, dtype=float))
-    shown = b.by_tag(tag)
-    want = {(i, j) for i in range(expected.shape[0]) for j in range(expected.shape[1])}
-    assert set(shown) == want, f"{tag}: indices on screen {sorted(shown)} != {sorted(want)}"
-    for (i, j), m in shown.items():
-        assert m.value == expected[i, j], f"{tag}[{i},{j}] = {m.value} != {expected[i, j]}"
-        assert m.original_text == fmt(expected[i, j]), f"{tag}[{i},{j}] shows {m.original_text!r}"
 
 
 def test_a_bad_sentence_switch_fails_with_the_data_layer_message():

@@ -23,7 +23,7 @@ from scenes.chapter2.head_walk import (
     rounding_changes_sum,
 )
 from scenes.style import BACKGROUND, HIGHLIGHT_OPACITY, MASK_COLOR, RECEIVER_COLOR, head_color
-from tests.scene_harness import assert_builds_cleanly, blend, build_scene, hex_to_rgb
+from tests.scene_harness import assert_builds_cleanly, assert_matrix_on_screen, blend, build_scene, hex_to_rgb
 
 SENTENCES = ("river", "cheque")
 WALK_SCENES = {1: (Head1Weights, Head1Message), 2: (Head2WeightsAndMessage, Head2WeightsAndMessage)}
@@ -69,15 +69,6 @@ def reference_row(E, h: int) -> dict:
                 unshifted=unshifted, unshifted_den=math.fsum(unshifted))
 
 
-def assert_matrix_on_screen(b, tag, expected):
-    """Every entry of `expected` is on screen under `tag`, at its index, unrounded, shown by fmt."""
-    expected = np.atleast_2d(np.asarray(expected, dtype=float))
-    shown = b.by_tag(tag)
-    want = {(i, j) for i in range(expected.shape[0]) for j in range(expected.shape[1])}
-    assert set(shown) == want, f"{tag}: indices on screen {sorted(shown)} != {sorted(want)}"
-    for (i, j), m in shown.items():
-        assert m.value == expected[i, j], f"{tag}[{i},{j}] = {m.value} != {expected[i, j]}"
-        assert m.original_text == fmt(expected[i, j]), f"{tag}[{i},{j}] shows {m.original_text!r}"
 
 
 def assert_shows(m, expected: float):

@@ -37,7 +37,7 @@ from scenes.chapter2.joining_heads import (
 )
 from lesson_data.walkthrough import pool_attention_row as pool_row
 from scenes.style import BACKGROUND, HIGHLIGHT_OPACITY, POSITIVE_COLOR, WIDE_HEAD_COLOR, head_color
-from tests.scene_harness import assert_builds_cleanly, blend, build_scene
+from tests.scene_harness import assert_builds_cleanly, assert_matrix_on_screen, blend, build_scene
 
 SENTENCES = ("river", "cheque")
 _CACHE: dict = {}
@@ -50,15 +50,6 @@ def built(scene_cls, sentence):
     return _CACHE[key]
 
 
-def assert_matrix_on_screen(b, tag, expected):
-    """Every entry of `expected` is on screen under `tag`, at its index, unrounded, shown by fmt."""
-    expected = np.atleast_2d(np.asarray(expected, dtype=float))
-    shown = b.by_tag(tag)
-    want = {(i, j) for i in range(expected.shape[0]) for j in range(expected.shape[1])}
-    assert set(shown) == want, f"{tag}: indices on screen {sorted(shown)} != {sorted(want)}"
-    for (i, j), m in shown.items():
-        assert m.value == expected[i, j], f"{tag}[{i},{j}] = {m.value} != {expected[i, j]}"
-        assert m.original_text == fmt(expected[i, j]), f"{tag}[{i},{j}] shows {m.original_text!r}"
 
 
 def texts_of(b) -> set:

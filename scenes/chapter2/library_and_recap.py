@@ -66,6 +66,7 @@ from scenes.style import (
     SOURCE_COLOR,
     TEXT_COLOR,
     LessonScene,
+    NumberText,
     align_baseline,
     baseline_y,
     count_word,
@@ -91,22 +92,14 @@ FRAME_RIGHT_SAFE = SAFE_WIDTH / 2  # x of the right margin
 # --------------------------------------------------------------------------------------------
 
 
-class SciNumberText(Text):
-    """A measured tiny number shown in scientific notation (lesson_data.display.fmt_sci).
+class SciNumberText(NumberText):
+    """A measured tiny number shown in scientific notation (lesson_data.display.fmt_sci), with the
+    same `.value` (unrounded), `.places`, `.shown`, `.tag` and `.index` as every NumberText."""
 
-    Like NumberText it keeps `.value` (unrounded), `.places`, `.shown`, `.tag` and `.index`, but it
-    is not a NumberText: its display rule is fmt_sci, not fmt.
-    """
+    rule = staticmethod(fmt_sci)
 
-    def __init__(self, value: float, places: int = 1, *, tag: str | None = None, index=None,
-                 font_size: float = NUMBER_SIZE, color: str = TEXT_COLOR, **kwargs):
-        self.value = float(value)
-        self.places = int(places)
-        self.shown = fmt_sci(self.value, self.places)
-        self.tag = tag
-        self.index = index
-        kwargs.setdefault("disable_ligatures", True)
-        super().__init__(self.shown, font=FONT, font_size=font_size, color=color, **kwargs)
+    def __init__(self, value: float, places: int = 1, **kwargs):
+        super().__init__(value, places, **kwargs)
 
 
 def get_sci_number(value: float, places: int = 1, **kwargs) -> SciNumberText:
