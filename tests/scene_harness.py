@@ -261,3 +261,15 @@ def assert_matrix_on_screen(b, tag, expected):
     for (i, j), m in shown.items():
         assert m.value == expected[i, j], f"{tag}[{i},{j}] = {m.value} != {expected[i, j]}"
         assert m.original_text == fmt(expected[i, j]), f"{tag}[{i},{j}] shows {m.original_text!r}"
+
+
+_BUILT: dict = {}
+
+
+def built(scene_cls, sentence: str | None = None) -> BuiltScene:
+    """build_scene at 270p, once per (scene, sentence) for the whole test session: scene tests
+    read the same build many times, and a build is the slow part."""
+    key = (scene_cls, sentence)
+    if key not in _BUILT:
+        _BUILT[key] = build_scene(scene_cls, sentence=sentence, pixel_height=270)
+    return _BUILT[key]

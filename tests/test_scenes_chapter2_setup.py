@@ -9,19 +9,9 @@ from lesson_data.display import fmt
 from lesson_data.worksheet import AXES, compute_worksheet
 from scenes.chapter2.setup_and_shapes import Projections, Setup, ShapeFlow
 from scenes.style import BACKGROUND, HIGHLIGHT_OPACITY, RECEIVER_COLOR, format_shape, head_color
-from tests.scene_harness import assert_builds_cleanly, assert_matrix_on_screen, blend, build_scene
+from tests.scene_harness import assert_builds_cleanly, assert_matrix_on_screen, blend, build_scene, built
 
 SENTENCES = ("river", "cheque")
-_CACHE: dict = {}
-
-
-def built(scene_cls, sentence):
-    key = (scene_cls.__name__, sentence)
-    if key not in _CACHE:
-        _CACHE[key] = build_scene(scene_cls, sentence=sentence, pixel_height=270)
-    return _CACHE[key]
-
-
 
 
 def test_a_bad_sentence_switch_fails_with_the_data_layer_message():

@@ -29,17 +29,10 @@ from scenes.chapter3_trained_models import (
     level_rgb,
 )
 from scenes.style import BACKGROUND, LessonScene
-from tests.scene_harness import assert_builds_cleanly, build_scene, hex_to_rgb
+from tests.scene_harness import assert_builds_cleanly, build_scene, built, hex_to_rgb
 
 SCENES = (ThreeArchitectures, TheComparison, InsideTrainedModels)
 MODELS = ("mlp", "one_head", "four_heads")
-_CACHE: dict = {}
-
-
-def built(scene_cls):
-    if scene_cls.__name__ not in _CACHE:
-        _CACHE[scene_cls.__name__] = build_scene(scene_cls, pixel_height=270)
-    return _CACHE[scene_cls.__name__]
 
 
 def results():

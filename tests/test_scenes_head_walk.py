@@ -23,18 +23,10 @@ from scenes.chapter2.head_walk import (
     rounding_changes_sum,
 )
 from scenes.style import BACKGROUND, HIGHLIGHT_OPACITY, MASK_COLOR, RECEIVER_COLOR, head_color
-from tests.scene_harness import assert_builds_cleanly, assert_matrix_on_screen, blend, build_scene, hex_to_rgb
+from tests.scene_harness import assert_builds_cleanly, assert_matrix_on_screen, blend, built, hex_to_rgb
 
 SENTENCES = ("river", "cheque")
 WALK_SCENES = {1: (Head1Weights, Head1Message), 2: (Head2WeightsAndMessage, Head2WeightsAndMessage)}
-_CACHE: dict = {}
-
-
-def built(scene_cls, sentence):
-    key = (scene_cls.__name__, sentence)
-    if key not in _CACHE:
-        _CACHE[key] = build_scene(scene_cls, sentence=sentence, pixel_height=270)
-    return _CACHE[key]
 
 
 # ------------------------------------------------------------------ an independent reference
@@ -67,8 +59,6 @@ def reference_row(E, h: int) -> dict:
     return dict(n=n, q=q, keys=keys, values=values, scores=scores, scaled=scaled, max=top, shifted=shifted,
                 exps=exps, den=den, weights=weights, products=products, message=message,
                 unshifted=unshifted, unshifted_den=math.fsum(unshifted))
-
-
 
 
 def assert_shows(m, expected: float):

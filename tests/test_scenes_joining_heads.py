@@ -37,19 +37,9 @@ from scenes.chapter2.joining_heads import (
 )
 from lesson_data.walkthrough import pool_attention_row as pool_row
 from scenes.style import BACKGROUND, HIGHLIGHT_OPACITY, POSITIVE_COLOR, WIDE_HEAD_COLOR, head_color
-from tests.scene_harness import assert_builds_cleanly, assert_matrix_on_screen, blend, build_scene
+from tests.scene_harness import assert_builds_cleanly, assert_matrix_on_screen, blend, build_scene, built
 
 SENTENCES = ("river", "cheque")
-_CACHE: dict = {}
-
-
-def built(scene_cls, sentence):
-    key = (scene_cls.__name__, sentence)
-    if key not in _CACHE:
-        _CACHE[key] = build_scene(scene_cls, sentence=sentence, pixel_height=270)
-    return _CACHE[key]
-
-
 
 
 def texts_of(b) -> set:

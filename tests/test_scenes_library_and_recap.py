@@ -18,17 +18,9 @@ from scenes.chapter2.library_and_recap import (
     get_inference_cycle,
 )
 from scenes.style import BACKGROUND, head_color
-from tests.scene_harness import assert_builds_cleanly, blend, build_scene
+from tests.scene_harness import assert_builds_cleanly, blend, built
 
 SENTENCES = ("river", "cheque")
-_CACHE: dict = {}
-
-
-def built(scene_cls, sentence):
-    key = (scene_cls.__name__, sentence)
-    if key not in _CACHE:
-        _CACHE[key] = build_scene(scene_cls, sentence=sentence, pixel_height=270)
-    return _CACHE[key]
 
 
 def assert_array_on_screen(b, tag, expected, index=lambda k: k):
