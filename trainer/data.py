@@ -16,7 +16,7 @@ from pathlib import Path
 import numpy as np
 import torch
 
-from trainer.config import BOS, EOS, HUB_DATASET, HUB_REVISION, PAD, Config
+from trainer.config import BOS, EOS, HUB_DATASET, HUB_REVISION, PAD, UNK, Config
 from trainer.tokenizer import encode, fit_tokenizer, normalize_text
 
 
@@ -65,7 +65,7 @@ def load_texts(data_files: str | None) -> tuple[list[str], dict]:
             raise DataError(f"could not load {HUB_DATASET}@{HUB_REVISION} from the hub ({type(e).__name__}); "
                             f"pass --data-files FILE.jsonl to train from local stories") from None
         source = {"kind": "hub", "dataset": HUB_DATASET, "revision": HUB_REVISION,
-                  "sha256": ds._fingerprint}
+                  "fingerprint": ds._fingerprint}   # datasets' own hash of the loaded table
     texts = ds["text"]
     for i, t in enumerate(texts):
         if not isinstance(t, str) or not t.strip():
@@ -149,7 +149,6 @@ def prepare_corpus(cfg: Config, data_files: str | None) -> Corpus:
     tok = fit_tokenizer(splits["train"], cfg.vocab_size, cfg.min_count)
     ids = {k: [encode(tok, t) for t in v] for k, v in splits.items()}
     windows = {k: make_windows(v, cfg.context) for k, v in ids.items()}
-    from trainer.config import UNK
     tokens = {k: int(sum(len(s) for s in v)) for k, v in ids.items()}
     oov = {k: (sum(s.count(UNK) for s in v) / max(tokens[k], 1)) for k, v in ids.items()}
     record = {**record, "source": source, "tokens": tokens, "oov_rate": oov,
