@@ -2,7 +2,7 @@
 
 The word-only examples (coat, dogs near the gate, Ravi's glass) come from
 `lesson_data.word_examples`; the numbers of scene 4 from `lesson_data.worksheet.two_source_illustration`.
-Captions follow /work/shared/seed/lesson-notes.txt, paragraphs 1–5: the arrows are possible readings
+Captions follow the lesson notes (docs/lesson-notes.txt), paragraphs 1–5: the arrows are possible readings
 of plausible useful sources, not measured attention, and every other source still gets some weight.
 
     manim -pql scenes/chapter1_why_heads.py ThreeHeadsSevenRows

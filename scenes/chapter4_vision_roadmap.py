@@ -2,7 +2,7 @@
 
 Every number comes from `lesson_data.worksheet.vision_roadmap()`: a deterministic, UNTRAINED shape
 illustration (seeded random tenths), so every number on screen is labelled illustrative and no
-probability is a result. Captions follow the last two paragraphs of /work/shared/seed/lesson-notes.txt.
+probability is a result. Captions follow the last two paragraphs of the lesson notes (docs/lesson-notes.txt).
 
     manim -pql scenes/chapter4_vision_roadmap.py PatchesAndCLS
 """

@@ -134,10 +134,35 @@ def format_shape(shape) -> str:
 # --------------------------------------------------------------------------------------------
 
 
+# Building a Text costs ~40 ms (Pango to SVG, SVG parse, paths to points) and copying one kept
+# ~30 ms only because every glyph holds its parsed svgelements path. Glyph paths are dropped once the
+# points exist, and each distinct (text, size, colour, options) is built once per process and copied
+# after that (~5 ms): scenes repeat the same labels and numbers many times.
+_TEXT_TEMPLATES: dict = {}
+
+
+def _drop_svg_paths(text: Text) -> Text:
+    """Forget the parsed SVG path of every glyph: used only to make the points, copied on every
+    animation (FadeIn/Transform copy their mobject) and never read again."""
+    for m in text.get_family():
+        if getattr(m, "path_obj", None) is not None:
+            m.path_obj = None
+    return text
+
+
+def _template_key(*parts, **kwargs) -> tuple:
+    return (*parts, repr(sorted(kwargs.items())))
+
+
 def get_text(text: str, font_size: float = BODY_SIZE, color: str = TEXT_COLOR, **kwargs) -> Text:
     """Plain lesson text in the theme font (ligatures off: one glyph per non-space character)."""
     kwargs.setdefault("disable_ligatures", True)
-    return Text(text, font=FONT, font_size=font_size, color=color, **kwargs)
+    key = _template_key(Text, text, float(font_size), str(color), **kwargs)
+    template = _TEXT_TEMPLATES.get(key)
+    if template is None:
+        template = _TEXT_TEMPLATES[key] = _drop_svg_paths(
+            Text(text, font=FONT, font_size=font_size, color=color, **kwargs))
+    return template.copy()
 
 
 class NumberText(Text):
@@ -147,25 +172,43 @@ class NumberText(Text):
     `tag` (what it is, e.g. "E" or "q1") and `index` (its position in that array, or None).
     Animate numbers with ReplacementTransform/FadeTransform, never Transform: Transform would
     draw another number's glyphs on this object while `value` stays the old one.
+    Build them with `make` (or `get_number`): same glyphs, built once and copied.
     """
 
     rule = staticmethod(fmt)        # the display rule; a subclass may name another one
 
     def __init__(self, value: float, places: int = PLACES, *, tag: str | None = None,
                  index=None, font_size: float = NUMBER_SIZE, color: str = TEXT_COLOR, **kwargs):
+        self._set_number(value, places, tag, index)
+        kwargs.setdefault("disable_ligatures", True)
+        super().__init__(self.shown, font=FONT, font_size=font_size, color=color, **kwargs)
+        _drop_svg_paths(self)
+
+    def _set_number(self, value, places, tag, index) -> None:
         self.value = float(value)
         self.places = int(places)
         self.shown = self.rule(self.value, self.places)
         self.tag = tag
         self.index = index
-        kwargs.setdefault("disable_ligatures", True)
-        super().__init__(self.shown, font=FONT, font_size=font_size, color=color, **kwargs)
+
+    @classmethod
+    def make(cls, value: float, places: int = PLACES, *, tag: str | None = None, index=None,
+             font_size: float = NUMBER_SIZE, color: str = TEXT_COLOR, **kwargs):
+        """Like the constructor, but numbers that look alike share one template's glyphs."""
+        shown = cls.rule(float(value), int(places))
+        key = _template_key(cls, shown, float(font_size), str(color), **kwargs)
+        template = _TEXT_TEMPLATES.get(key)
+        if template is None:
+            template = _TEXT_TEMPLATES[key] = cls(value, places, font_size=font_size, color=color, **kwargs)
+        number = template.copy()
+        number._set_number(value, places, tag, index)
+        return number
 
 
 def get_number(value: float, places: int = PLACES, *, tag: str | None = None, index=None,
                font_size: float = NUMBER_SIZE, color: str = TEXT_COLOR, **kwargs) -> NumberText:
     """A Text showing lesson_data.display.fmt(value) with `.value` = the full-precision float."""
-    return NumberText(value, places, tag=tag, index=index, font_size=font_size, color=color, **kwargs)
+    return NumberText.make(value, places, tag=tag, index=index, font_size=font_size, color=color, **kwargs)
 
 
 _BASELINE_GLYPHS = set("abcdefhiklmnorstuvwxzABCDEFGHIJKLMNOPRSTUVWXYZ0123456789")

@@ -25,6 +25,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 from manim import Scene, Text, config, tempconfig
+from manim.renderer.cairo_renderer import CairoRenderer
 
 from lesson_data.display import fmt
 from scenes.style import NumberText
@@ -51,9 +52,15 @@ def lesson_sentence(sentence: str | None):
 
 
 def _bbox(m) -> tuple[float, float, float, float]:
-    left, right = m.get_left()[0], m.get_right()[0]
-    bottom, top = m.get_bottom()[1], m.get_top()[1]
-    return left, bottom, right, top
+    """(left, bottom, right, top) of all the points of m's family: what get_left/get_right/
+    get_bottom/get_top give, in one pass instead of four."""
+    points = [sub.points for sub in m.get_family() if len(sub.points)]
+    if not points:
+        c = m.get_center()
+        return c[0], c[1], c[0], c[1]
+    allp = np.concatenate(points) if len(points) > 1 else points[0]
+    lo, hi = allp.min(axis=0), allp.max(axis=0)
+    return float(lo[0]), float(lo[1]), float(hi[0]), float(hi[1])
 
 
 @dataclass
@@ -102,9 +109,26 @@ class _Recorder:
                 self.text_overlaps.append(entry)
 
 
+# Drawing frames is what a skipped play still spends time on (the static background of every play,
+# the held frame of every wait); the harness draws one frame only, the last, on request.
+_DRAW_FRAME = CairoRenderer.update_frame
+
+
+def _no_frame(self, *args, **kwargs):
+    if not self.skip_animations:
+        return _DRAW_FRAME(self, *args, **kwargs)
+    return None
+
+
+def _no_static_frame(self, scene, static_mobjects):
+    self.static_image = None
+    return None
+
+
 @contextmanager
 def _recording(recorder: _Recorder):
     original_add, original_play, original_section = Scene.add, Scene.play, Scene.next_section
+    original_frame, original_static = CairoRenderer.update_frame, CairoRenderer.save_static_frame_data
 
     def add(self, *mobjects):
         recorder.walk(mobjects)
@@ -123,10 +147,12 @@ def _recording(recorder: _Recorder):
         return original_section(self, name, *args, **kwargs)
 
     Scene.add, Scene.play, Scene.next_section = add, play, next_section
+    CairoRenderer.update_frame, CairoRenderer.save_static_frame_data = _no_frame, _no_static_frame
     try:
         yield
     finally:
         Scene.add, Scene.play, Scene.next_section = original_add, original_play, original_section
+        CairoRenderer.update_frame, CairoRenderer.save_static_frame_data = original_frame, original_static
 
 
 @dataclass
@@ -170,7 +196,7 @@ class BuiltScene:
         if self._frame is None:
             renderer = self.scene.renderer
             renderer.static_image = None
-            renderer.update_frame(self.scene, ignore_skipping=True)
+            _DRAW_FRAME(renderer, self.scene, ignore_skipping=True)
             self._frame = renderer.get_frame()[:, :, :3].copy()
         return self._frame
 
@@ -196,11 +222,22 @@ def blend(fill: str, background: str, opacity: float) -> np.ndarray:
     return opacity * hex_to_rgb(fill) + (1 - opacity) * hex_to_rgb(background)
 
 
+_MEDIA: list = []
+
+
+def _media_dir() -> str:
+    """One media folder per process: Manim keeps each text's SVG there, so a text set by one build
+    is not set again by the next."""
+    if not _MEDIA:
+        _MEDIA.append(tempfile.mkdtemp(prefix="scene_harness_"))
+    return _MEDIA[0]
+
+
 def build_scene(scene_cls, sentence: str | None = None, *, pixel_height: int = 216) -> BuiltScene:
     """Construct `scene_cls` with skipped animations and no output files; see the module doc."""
     pixel_width = pixel_height * 16 // 9
     recorder = _Recorder()
-    media = tempfile.mkdtemp(prefix="scene_harness_")
+    media = _media_dir()
     options = {
         "dry_run": True,
         "disable_caching": True,

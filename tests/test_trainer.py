@@ -12,13 +12,13 @@ from pathlib import Path
 import pytest
 import torch
 
-from trainer.config import BOS, EOS, PAD, SPECIALS, WORD_PATTERN, get_config
-from trainer.data import make_windows
+from trainer.config import BOS, DEFAULT_DATA_FILES, EOS, PAD, SPECIALS, WORD_PATTERN, get_config
+from trainer.data import make_windows, open_stories
 from trainer.model import build_model, n_params
 from trainer.tokenizer import fit_tokenizer, normalize_text
 
 ROOT = Path(__file__).resolve().parents[1]
-STORIES = ROOT.parent / "shared" / "data" / "tinystories" / "stories.jsonl"
+STORIES = Path(DEFAULT_DATA_FILES)          # the vendored sample, inside the repository
 
 
 @pytest.fixture(scope="module")
@@ -115,7 +115,8 @@ def test_a_tiny_batch_overfits(name):
 # ---- tokenizer and windows ----------------------------------------------------------------------
 
 def test_tokenizer_vocabulary_matches_an_independent_count():
-    texts = [json.loads(line)["text"] for line in STORIES.open().readlines()[:200]]
+    with open_stories(STORIES, "rt") as f:
+        texts = [json.loads(line)["text"] for line, _ in zip(f, range(200))]
     tok = fit_tokenizer(texts, vocab_size=300, min_count=2)
     counts = Counter(w for t in texts for w in re.findall(WORD_PATTERN, " ".join(t.lower().split())))
     expected = [w for w, c in sorted(counts.items(), key=lambda kv: (-kv[1], kv[0])) if c >= 2][:296]
@@ -229,3 +230,44 @@ def test_bad_data_is_one_line_nonzero_and_writes_nothing(tmp_path, content, mess
 def test_unknown_profile_is_refused(tmp_path):
     r = _cli("prepare", "--profile", "huge", "--runs", str(tmp_path), cwd=tmp_path)
     assert r.returncode == 2 and "unknown profile 'huge'" in r.stderr
+
+
+@pytest.mark.parametrize("flag,value,allowed", [
+    ("--tokens", "0", "whole number of tokens >= 1"),
+    ("--tokens", "-3", "whole number of tokens >= 1"),
+    ("--tokens", "two", "whole number of tokens >= 1"),
+    ("--temperature", "-1", "finite number > 0"),
+    ("--temperature", "nan", "finite number > 0"),
+    ("--temperature", "inf", "finite number > 0"),
+])
+def test_bad_generation_flags_are_one_line_and_exit_2(tmp_path, flag, value, allowed):
+    r = _cli("generate", "--exports", str(ROOT / "lesson_data" / "exports"), "--prompt", "Once upon a time",
+             flag, value, cwd=tmp_path)
+    assert r.returncode == 2, (r.returncode, r.stderr)
+    lines = r.stderr.strip().splitlines()
+    assert len(lines) == 1 and f"'{value}'" in lines[0] and allowed in lines[0], r.stderr
+    assert "Traceback" not in r.stderr and r.stdout == ""
+
+
+def test_a_corrupt_gzip_is_one_line_and_nonzero(tmp_path):
+    data = tmp_path / "stories.jsonl.gz"
+    data.write_bytes(b"\x1f\x8b\x08\x00 not really gzip")
+    r = _cli("prepare", "--profile", "smoke", "--data-files", str(data), "--runs", str(tmp_path / "runs"),
+             cwd=tmp_path)
+    assert r.returncode == 2
+    assert "unreadable stories file" in r.stderr and len(r.stderr.strip().splitlines()) == 1, r.stderr
+
+
+def test_the_vendored_sample_is_the_data_the_comparison_used():
+    """The sha256 in results.json is of the raw stories; recompute it from the .gz independently."""
+    import gzip
+    import hashlib
+    results = json.loads((ROOT / "lesson_data" / "exports" / "results.json").read_text())
+    source = results["corpus"]["source"]
+    raw = gzip.decompress(STORIES.read_bytes())
+    assert hashlib.sha256(raw).hexdigest() == source["sha256"]
+    assert (ROOT / source["path"]).resolve() == STORIES.resolve()
+    assert len(raw.splitlines()) == results["corpus"]["available"] == 8038
+    # provenance and licence travel with the data
+    notice = (STORIES.parent / "NOTICE").read_text()
+    assert "CDLA-Sharing-1.0" in notice and "arXiv:2305.07759" in notice

@@ -7,11 +7,15 @@
   generate  continue a prompt from an exported checkpoint (greedy or sampled, seeded)
   benchmark MFU of training, final-query vs full-sequence generation latency
 
-Example:  python -m trainer compare --profile full --data-files ../shared/data/tinystories/stories.jsonl
+Data: the vendored sample data/tinystories/stories.jsonl.gz by default; --data-files FILE.jsonl[.gz]
+for other stories, --data-files '' for the hub dataset.
+
+Example:  python -m trainer compare --profile full
 """
 from __future__ import annotations
 
 import argparse
+import math
 import os
 import sys
 
@@ -23,17 +27,44 @@ from pathlib import Path
 from trainer.config import DEFAULT_DATA_FILES, MODEL_NAMES, SEEDS, get_config
 
 
+class _Parser(argparse.ArgumentParser):
+    """Bad arguments: one line naming the value and what is allowed, exit 2 (subcommands too)."""
+
+    def error(self, message):
+        self.exit(2, f"{self.prog}: error: {message}\n")
+
+
+def _positive_int(text: str) -> int:
+    try:
+        n = int(text)
+    except ValueError:
+        n = 0
+    if n < 1:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number of tokens >= 1")
+    return n
+
+
+def _temperature(text: str) -> float:
+    try:
+        t = float(text)
+    except ValueError:
+        t = math.nan
+    if not (math.isfinite(t) and t >= 0):
+        raise argparse.ArgumentTypeError(f"{text!r} is not a temperature: use 0 (greedy) or a finite number > 0")
+    return t
+
+
 def _common(p: argparse.ArgumentParser) -> None:
     p.add_argument("--profile", default="full", help="full (the protocol) or smoke (seconds)")
     p.add_argument("--data-files", default=DEFAULT_DATA_FILES,
-                   help="local stories.jsonl; pass --data-files '' to load the hub dataset")
+                   help="local stories (.jsonl or .jsonl.gz; default: the vendored sample); '' loads the hub dataset")
     p.add_argument("--runs", default="runs", help="where runs are kept (default: runs/)")
     p.add_argument("--threads", type=int, default=None, help="torch threads (default 2)")
     p.add_argument("--quiet", action="store_true", help="no progress bars")
 
 
 def parse(argv: list[str]) -> argparse.Namespace:
-    ap = argparse.ArgumentParser(prog="python -m trainer", description=__doc__,
+    ap = _Parser(prog="python -m trainer", description=__doc__,
                                  formatter_class=argparse.RawDescriptionHelpFormatter)
     sub = ap.add_subparsers(dest="command", required=True)
     _common(sub.add_parser("prepare", help="build corpus and tokenizer"))
@@ -49,8 +80,8 @@ def parse(argv: list[str]) -> argparse.Namespace:
     p.add_argument("--exports", default="lesson_data/exports")
     p.add_argument("--model", default="four_heads", choices=MODEL_NAMES)
     p.add_argument("--prompt", required=True)
-    p.add_argument("--tokens", type=int, default=30)
-    p.add_argument("--temperature", type=float, default=0.0, help="0 = greedy")
+    p.add_argument("--tokens", type=_positive_int, default=30, help="tokens to generate (>= 1)")
+    p.add_argument("--temperature", type=_temperature, default=0.0, help="0 = greedy, > 0 samples")
     p.add_argument("--seed", type=int, default=0)
     p = sub.add_parser("benchmark", help="training MFU and generation latency")
     _common(p)

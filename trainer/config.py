@@ -1,4 +1,4 @@
-"""Plain configuration for the TinyStories comparison (../shared/spec/COMPARISON.md).
+"""Plain configuration for the TinyStories comparison (the protocol: README, "The trainer").
 
 Two profiles: `full` is the protocol; `smoke` is the same code on a tiny budget so tests finish in
 seconds. Nothing else changes between them.
@@ -6,6 +6,7 @@ seconds. Nothing else changes between them.
 from __future__ import annotations
 
 from dataclasses import asdict, dataclass, field, replace
+from pathlib import Path
 
 PAD, BOS, EOS, UNK = 0, 1, 2, 3
 SPECIALS = ("<PAD>", "<BOS>", "<EOS>", "<UNK>")
@@ -19,7 +20,10 @@ SEEDS = (11, 29, 47)
 # below is deterministic given the revision.
 HUB_DATASET = "roneneldan/TinyStories"
 HUB_REVISION = "main"
-DEFAULT_DATA_FILES = "../shared/data/tinystories/stories.jsonl"
+# The TinyStories sample vendored in this repository (data/tinystories/SOURCE.md): the default for
+# training and tests, so a clone needs nothing beside it.
+PROJECT_ROOT = Path(__file__).resolve().parents[1]
+DEFAULT_DATA_FILES = str(PROJECT_ROOT / "data" / "tinystories" / "stories.jsonl.gz")
 
 
 @dataclass(frozen=True)

@@ -8,15 +8,17 @@ stories by a hash of their normalized text (80/10/10), tokenization, and windows
 """
 from __future__ import annotations
 
+import gzip
 import hashlib
 import json
+import zlib
 from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
 import torch
 
-from trainer.config import BOS, EOS, HUB_DATASET, HUB_REVISION, PAD, UNK, Config
+from trainer.config import BOS, EOS, HUB_DATASET, HUB_REVISION, PAD, PROJECT_ROOT, UNK, Config
 from trainer.tokenizer import encode, fit_tokenizer, normalize_text
 
 
@@ -24,28 +26,55 @@ class DataError(RuntimeError):
     """Bad or unreachable input data; the CLI prints it as one line and exits non-zero."""
 
 
+def open_stories(path: Path, mode: str = "rb"):
+    """A local stories file, gzip-compressed (name ends in .gz) or plain; text modes read UTF-8."""
+    encoding = None if "b" in mode else "utf-8"
+    if Path(path).suffix == ".gz":
+        return gzip.open(path, mode, encoding=encoding)
+    return open(path, mode, encoding=encoding)
+
+
 def sha256_file(path: Path) -> str:
+    """sha256 of a file's bytes; for a .gz file, of the bytes it decompresses to (the raw stories),
+    so the vendored sample and the plain stories.jsonl it was made from hash the same."""
     h = hashlib.sha256()
-    with open(path, "rb") as f:
-        for block in iter(lambda: f.read(1 << 20), b""):
-            h.update(block)
+    try:
+        with open_stories(path) as f:
+            for block in iter(lambda: f.read(1 << 20), b""):
+                h.update(block)
+    except (EOFError, zlib.error, gzip.BadGzipFile) as e:
+        raise DataError(f"{path}: unreadable stories file ({type(e).__name__}: {e}); "
+                        "expected UTF-8 JSON lines, optionally gzipped") from None
     return h.hexdigest()
+
+
+def display_path(path: Path) -> str:
+    """The path as recorded in results: relative to the project when inside it (no machine's paths)."""
+    try:
+        return Path(path).resolve().relative_to(PROJECT_ROOT).as_posix()
+    except ValueError:
+        return Path(path).name
 
 
 def _check_local_file(path: Path) -> None:
     """Validate before `datasets` sees it, so errors name the file and line."""
     if not path.is_file():
         raise DataError(f"data file not found: {path}")
-    with open(path, encoding="utf-8") as f:
-        for lineno, line in enumerate(f, 1):
-            try:
-                row = json.loads(line)
-            except json.JSONDecodeError as e:
-                raise DataError(f"{path}:{lineno}: malformed JSON line ({e.msg}); expected one {{\"text\": ...}} per line") from None
-            if not isinstance(row, dict) or not isinstance(row.get("text"), str):
-                raise DataError(f"{path}:{lineno}: expected an object with a string \"text\" field")
-            if not row["text"].strip():
-                raise DataError(f"{path}:{lineno}: empty text")
+    try:
+        with open_stories(path, "rt") as f:
+            for lineno, line in enumerate(f, 1):
+                try:
+                    row = json.loads(line)
+                except json.JSONDecodeError as e:
+                    raise DataError(f"{path}:{lineno}: malformed JSON line ({e.msg}); "
+                                    "expected one {\"text\": ...} per line") from None
+                if not isinstance(row, dict) or not isinstance(row.get("text"), str):
+                    raise DataError(f"{path}:{lineno}: expected an object with a string \"text\" field")
+                if not row["text"].strip():
+                    raise DataError(f"{path}:{lineno}: empty text")
+    except (OSError, EOFError, UnicodeDecodeError, zlib.error) as e:
+        raise DataError(f"{path}: unreadable stories file ({type(e).__name__}: {e}); "
+                        "expected UTF-8 JSON lines, optionally gzipped") from None
 
 
 def load_texts(data_files: str | None) -> tuple[list[str], dict]:
@@ -57,7 +86,7 @@ def load_texts(data_files: str | None) -> tuple[list[str], dict]:
         path = Path(data_files)
         _check_local_file(path)
         ds = datasets.load_dataset("json", data_files=str(path), split="train")
-        source = {"kind": "local", "path": str(path), "sha256": sha256_file(path)}
+        source = {"kind": "local", "path": display_path(path), "sha256": sha256_file(path)}
     else:
         try:
             ds = datasets.load_dataset(HUB_DATASET, revision=HUB_REVISION, split="train")

@@ -9,7 +9,7 @@
 The walk scenes share one base class, `HeadWalkScene`: its class attributes pick the head and how
 much of the walk is written out, and its builders / show_* helpers are the same for both heads.
 Every token, count and number comes from the worksheet of LESSON_SENTENCE (default "river");
-captions follow /work/shared/seed/lesson-notes.txt.
+captions follow the lesson notes (docs/lesson-notes.txt).
 
     manim -pql scenes/chapter2/head_walk.py Head1Weights
     manim -pql scenes/chapter2/head_walk.py Head1Message

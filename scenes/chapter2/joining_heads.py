@@ -4,7 +4,7 @@ prediction, and the cheque sentence beside the river sentence.
 Scenes 12–14 follow the sentence chosen by LESSON_SENTENCE (default "river"). Scene 15 is the
 comparison itself, so it always computes both named sentences, river and cheque, side by side and
 ignores the switch. Every number comes from the data layer through get_number; captions follow
-/work/shared/seed/lesson-notes.txt.
+the lesson notes (docs/lesson-notes.txt).
 
     manim -pql scenes/chapter2/joining_heads.py WideHeadVersusTwo
     manim -pql scenes/chapter2/joining_heads.py ConcatAndOutputProjection

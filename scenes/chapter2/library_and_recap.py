@@ -4,7 +4,7 @@ Scene 16 takes its numbers from `bias_illustration` (head 1's receiver query wit
 illustrative b_Q) and from `pytorch_parity` (the MEASURED max differences after copying the scratch
 weights into torch.nn.MultiheadAttention, at render time). Scene 17 redraws the whole two-head
 diagram with the worksheet's prediction. The sentence comes from LESSON_SENTENCE (default "river");
-captions follow /work/shared/seed/lesson-notes.txt.
+captions follow the lesson notes (docs/lesson-notes.txt).
 
     manim -pql scenes/chapter2/library_and_recap.py BiasesAndLibraryLayer
     manim -pql scenes/chapter2/library_and_recap.py RecapAndLoop
@@ -103,7 +103,7 @@ class SciNumberText(NumberText):
 
 
 def get_sci_number(value: float, places: int = 1, **kwargs) -> SciNumberText:
-    return SciNumberText(value, places, **kwargs)
+    return SciNumberText.make(value, places, **kwargs)
 
 
 def get_count(n: int, *, tag: str, font_size: float = LABEL_SIZE, color: str = TEXT_COLOR):

@@ -1,7 +1,7 @@
 """Chapter 2, scenes 5–7: the worksheet's setup, the shape flow, and the per-head projections.
 
 Every token, count, shape and number comes from the worksheet of the sentence chosen by
-LESSON_SENTENCE (default "river"); captions follow /work/shared/seed/lesson-notes.txt.
+LESSON_SENTENCE (default "river"); captions follow the lesson notes (docs/lesson-notes.txt).
 
     manim -pql scenes/chapter2/setup_and_shapes.py Setup
     manim -pql scenes/chapter2/setup_and_shapes.py ShapeFlow
