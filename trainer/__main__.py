@@ -3,7 +3,8 @@
   prepare   build the corpus and tokenizer for a profile
   train     train one run (--model, --seed)
   compare   all nine runs (three models x seeds 11, 29, 47); finished runs are skipped
-  export    write lesson_data/exports/ from the finished runs
+  export    write lesson_data/exports/ from the finished runs; --from-checkpoints: only what the
+            committed checkpoints give (protocol.json, attention.json, prompts as read), no runs/
   generate  continue a prompt from an exported checkpoint (greedy or sampled, seeded)
   benchmark MFU of training, final-query vs full-sequence generation latency
 
@@ -76,6 +77,9 @@ def parse(argv: list[str]) -> argparse.Namespace:
     p = sub.add_parser("export", help="export results for the lesson")
     _common(p)
     p.add_argument("--out", default="lesson_data/exports")
+    p.add_argument("--from-checkpoints", action="store_true",
+                   help="without runs/: regenerate protocol.json, attention.json and the prompts as read in "
+                        "continuations.json from the checkpoints, tokenizer and stories in/for --out")
     p = sub.add_parser("generate", help="continue a prompt")
     p.add_argument("--exports", default="lesson_data/exports")
     p.add_argument("--model", default="four_heads", choices=MODEL_NAMES)
@@ -104,6 +108,10 @@ def _dispatch(args: argparse.Namespace) -> int:
     if args.command == "generate":
         from trainer.generate import main_generate
         return main_generate(args)
+    if args.command == "export" and args.from_checkpoints:
+        from trainer.lesson_views import export_lesson_views
+        export_lesson_views(Path(args.out), args.data_files or None)
+        return 0
     overrides = {"threads": args.threads} if args.threads else {}
     cfg = get_config(args.profile, **overrides)
     import torch

@@ -3,8 +3,9 @@
   results.json          the nine runs, per-model mean and sample standard deviation, the corpus record
   tokenizer.json        the fitted tokenizer
   checkpoints/*.pt      seed-11 weights in fp16, with checkpoints/manifest.json (sha256 + config)
-  attention.json        full 64x64 weights (one head; each of four heads) on one held-out story
   continuations.json    greedy continuations from each seed-11 model with measured per-call latency
+  protocol.json, attention.json and the prompts as read in continuations.json: trainer.lesson_views
+                        (the honest final-query attention map; also `export --from-checkpoints`)
 """
 from __future__ import annotations
 
@@ -18,9 +19,10 @@ from pathlib import Path
 import torch
 
 from trainer.checkpoints import load_checkpoint
-from trainer.config import BOS, MODEL_NAMES, MODEL_TITLES, SEEDS, Config
+from trainer.config import MODEL_NAMES, MODEL_TITLES, SEEDS, Config
 from trainer.data import sha256_file
 from trainer.generate import generate
+from trainer.lesson_views import export_lesson_views
 from trainer.train import atomic_save, atomic_write_json, device_name
 
 OUTSIDE_DOMAIN_PROMPT = "The central bank raised interest rates because inflation"
@@ -99,28 +101,17 @@ def export_all(cfg: Config, root: Path, windows, record: dict, tok, out: Path) -
     print(results_table(results))
 
     test_ids = torch.load(root / "corpus.pt", weights_only=False)["ids"]
-    _export_attention(cfg, out, tok, test_ids["test"])
-    _export_continuations(cfg, out, tok, record, test_ids)
+    continuations = _continuations(cfg, out, tok, test_ids)
+    missing = [m for m in MODEL_NAMES if m not in manifest["models"]]
+    if missing:
+        atomic_write_json(continuations, out / "continuations.json")
+        print(f"protocol.json and attention.json not written: no seed-11 checkpoint of {', '.join(missing)}")
+        return
+    # protocol.json, attention.json (final-query map) and continuations.json with the prompts as read
+    export_lesson_views(out, None, test_stories=test_ids["test"], continuations=continuations)
 
 
-def _export_attention(cfg: Config, out: Path, tok, test_stories: list[list[int]]) -> None:
-    """Full weight matrices on the first held-out story long enough to fill the context."""
-    story_index = next(i for i, s in enumerate(test_stories) if len(s) >= cfg.context - 1)
-    ids = [BOS, *test_stories[story_index][: cfg.context - 1]]          # 64 tokens, no PAD
-    x = torch.tensor([ids])
-    payload = {"split": "test", "story_index": story_index,
-               "tokens": [tok.id_to_token(i) for i in ids], "models": {}}
-    for name in ("one_head", "four_heads"):
-        if not (out / "checkpoints" / f"{name}-s11.pt").exists():
-            continue
-        model, _ = load_checkpoint(out, name)
-        with torch.no_grad():
-            _, weights = model.forward_full(x)                          # (1, h, T, T)
-        payload["models"][name] = {"heads": weights[0].tolist()}
-    atomic_write_json(payload, out / "attention.json")
-
-
-def _export_continuations(cfg: Config, out: Path, tok, record: dict, ids: dict) -> None:
+def _continuations(cfg: Config, out: Path, tok, ids: dict) -> dict:
     from trainer.tokenizer import detokenize
 
     def words_of(split: str) -> str:
@@ -142,4 +133,4 @@ def _export_continuations(cfg: Config, out: Path, tok, record: dict, ids: dict) 
         model, _ = load_checkpoint(out, name)
         payload["models"][name] = {kind: generate(model, tok, p, 20, cfg.context) for kind, p in prompts.items()}
     torch.set_num_threads(cfg.threads)
-    atomic_write_json(payload, out / "continuations.json")
+    return payload

@@ -94,12 +94,20 @@ class AttentionLM(nn.Module):
 
     def forward(self, idx: torch.Tensor) -> torch.Tensor:
         """Training and generation: only the final query row. idx (B, T) -> logits (B, V)."""
+        return self.forward_with_weights(idx)[0]
+
+    def forward_with_weights(self, idx: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
+        """The same final-query computation as forward (same ops, same logits), also returning the
+        receiver's attention weights: logits (B, V) and weights (B, h, T) over the window's slots,
+        exactly 0.0 on PAD slots. This is the attention the model computes in training and generation."""
         x = self.embed(idx) + self.position                           # (B, T, C)
-        update, _ = self.attention(x, idx == PAD, final_query_only=True)
-        return self.mlp(x[:, -1] + update)                            # residual, then (B, V)
+        update, weights = self.attention(x, idx == PAD, final_query_only=True)
+        return self.mlp(x[:, -1] + update), weights[:, :, 0]          # residual, then (B, V); (B, h, T)
 
     def forward_full(self, idx: torch.Tensor):
-        """Inspection: every query row. Returns logits (B, T, V) and weights (B, h, T, T)."""
+        """Inspection only: every query row. Returns logits (B, T, V) and weights (B, h, T, T). Rows
+        before the last are queries the model never computes in training or generation; the last row
+        gives the same logits as forward."""
         x = self.embed(idx) + self.position
         update, weights = self.attention(x, idx == PAD, final_query_only=False)
         return self.mlp(x + update), weights
