@@ -1,0 +1,361 @@
+// The three models of trainer/model.py, forward pass only, on typed arrays (no runtime library).
+//
+//   const model = buildModel(manifest.models.four_heads, arrayBufferOfFourHeadsBin);
+//   const logits = model.logits(windowIds);        // Int32Array(64) left-padded with PAD -> Float64Array(V)
+//   const out = generate(model, tokenizer, "Once upon a time", { tokens: 20 });
+//
+// Mirrors trainer/model.py's final-query path (what training and generation use):
+//   FixedWindowMLP   logits = out(ReLU(hidden(concat of the 64 embedding rows)))
+//   AttentionLM      x = embed + position; one attention update for the last row (h heads of
+//                    width C/h, PAD sources masked), residual, then the prediction MLP
+// Weights arrive as float16 (exactly the checkpoint's numbers) and are widened to float32; sums
+// run in float64. Two rearrangements, both exact in real arithmetic, buy the speed:
+//   * K = (tok + pos) W_K = tok W_K + pos W_K: per-token and per-position projections are computed
+//     once (per token id on first use) and added, so a new window costs no 64x64 matmuls;
+//   * PAD slots are skipped: they never receive attention weight, and PAD's embedding row is zero
+//     (checked at load), so it adds nothing to the MLP's hidden layer.
+// The output layer runs over the hidden units that ReLU left non-zero only.
+
+import { BOS, EOS, PAD } from "./tokenizer.mjs";
+
+// ---------------------------------------------------------------------------------------------
+// float16 -> float32
+// ---------------------------------------------------------------------------------------------
+
+let HALF_TABLE = null;
+
+function halfToFloat(h) {
+  const sign = h & 0x8000 ? -1 : 1;
+  const exp = (h >> 10) & 0x1f;
+  const frac = h & 0x3ff;
+  if (exp === 0) return sign * frac * 2 ** -24;                 // zero and subnormals
+  if (exp === 31) return frac ? NaN : sign * Infinity;
+  return sign * (1 + frac / 1024) * 2 ** (exp - 15);
+}
+
+/** Every float16 bit pattern decoded once (256 KB), then one lookup per weight. */
+export function halfToFloat32(u16) {
+  if (HALF_TABLE === null) {
+    HALF_TABLE = new Float32Array(65536);
+    for (let h = 0; h < 65536; h++) HALF_TABLE[h] = halfToFloat(h);
+  }
+  const out = new Float32Array(u16.length);
+  for (let i = 0; i < u16.length; i++) out[i] = HALF_TABLE[u16[i]];
+  return out;
+}
+
+/** {name: {shape, data: Float32Array}} from a manifest entry and the bytes of its .bin file. */
+export function readTensors(entry, buffer) {
+  if (buffer.byteLength !== entry.bytes) {
+    throw new Error(`${entry.file}: ${buffer.byteLength} bytes, the manifest says ${entry.bytes}`);
+  }
+  const tensors = {};
+  for (const [name, t] of Object.entries(entry.tensors)) {
+    if (t.dtype !== "float16") throw new Error(`${entry.file}: ${name} is ${t.dtype}, expected float16`);
+    const count = t.shape.reduce((a, b) => a * b, 1);
+    if (t.bytes !== count * 2) throw new Error(`${entry.file}: ${name} has ${t.bytes} bytes for shape ${t.shape}`);
+    // Little-endian on disk; every engine this page runs on is little-endian too (checked below).
+    tensors[name] = { shape: t.shape, data: halfToFloat32(new Uint16Array(buffer, t.offset, count)) };
+  }
+  return tensors;
+}
+
+if (new Uint8Array(new Uint16Array([1]).buffer)[0] !== 1) {
+  throw new Error("model.mjs reads little-endian float16 and needs a little-endian engine");
+}
+
+function expectShape(tensors, name, shape) {
+  const t = tensors[name];
+  if (!t) throw new Error(`missing tensor ${name}`);
+  if (t.shape.join("x") !== shape.join("x")) throw new Error(`${name} is ${t.shape.join("x")}, expected ${shape.join("x")}`);
+  return t.data;
+}
+
+/** W [out, in] (nn.Linear's layout) -> its transpose [in, out], so a row of x times it is contiguous. */
+function transposed(W, rows, cols) {
+  const T = new Float32Array(rows * cols);
+  for (let r = 0; r < rows; r++) for (let c = 0; c < cols; c++) T[c * rows + r] = W[r * cols + c];
+  return T;
+}
+
+/** y[o] = b[o] + sum_i x[i] W[o, i]; W is [out, in] row-major (nn.Linear). */
+function linear(x, W, b, nIn, nOut, y) {
+  for (let o = 0; o < nOut; o++) {
+    let s = b ? b[o] : 0.0;
+    const row = o * nIn;
+    for (let i = 0; i < nIn; i++) s += x[i] * W[row + i];
+    y[o] = s;
+  }
+  return y;
+}
+
+/**
+ * The prediction MLP's last layer, y = b + h W2^T, given W2^T [hidden, vocab]: one pass over the
+ * vocabulary per hidden unit that ReLU left above zero (about half of them).
+ */
+function outputLayer(h, W2T, b2, nHidden, nVocab, y) {
+  for (let o = 0; o < nVocab; o++) y[o] = b2[o];
+  for (let i = 0; i < nHidden; i++) {
+    const hi = h[i];
+    if (hi === 0) continue;
+    const row = i * nVocab;
+    for (let o = 0; o < nVocab; o++) y[o] += hi * W2T[row + o];
+  }
+  return y;
+}
+
+function checkWindow(ids, context, vocab) {
+  if (ids.length !== context) throw new RangeError(`window of ${ids.length} ids, the model reads ${context}`);
+  for (const id of ids) if (!(id >= 0 && id < vocab)) throw new RangeError(`token id ${id} outside 0..${vocab - 1}`);
+}
+
+function zeroRow(table, row, width) {
+  for (let c = 0; c < width; c++) if (table[row * width + c] !== 0) return false;
+  return true;
+}
+
+// ---------------------------------------------------------------------------------------------
+// FixedWindowMLP: the 64 embedding rows concatenated -> 4096 -> 256 -> vocab
+// ---------------------------------------------------------------------------------------------
+
+export class FixedWindowMLP {
+  constructor(tensors, config) {
+    const { context: T, d_model: C, d_hidden: H, vocab: V } = config;
+    Object.assign(this, { T, C, H, V, kind: "FixedWindowMLP" });
+    this.embed = expectShape(tensors, "embed.weight", [V, C]);
+    this.W1 = expectShape(tensors, "hidden.weight", [H, T * C]);
+    this.b1 = expectShape(tensors, "hidden.bias", [H]);
+    this.W2T = transposed(expectShape(tensors, "out.weight", [V, H]), V, H);
+    this.b2 = expectShape(tensors, "out.bias", [V]);
+    this.skipPad = zeroRow(this.embed, PAD, C);
+    this.hidden = new Float64Array(H);
+    this.out = new Float64Array(V);
+  }
+
+  /** ids: the 64-slot window (Int32Array or array), left-padded with PAD. Returns Float64Array(V). */
+  logits(ids) {
+    const { T, C, H, V, embed, W1, b1 } = this;
+    checkWindow(ids, T, V);
+    const h = this.hidden;
+    for (let o = 0; o < H; o++) h[o] = b1[o];
+    for (let t = 0; t < T; t++) {
+      const id = ids[t];
+      if (id === PAD && this.skipPad) continue;           // a zero row adds nothing
+      const e = id * C;
+      for (let o = 0; o < H; o++) {
+        const row = o * T * C + t * C;                    // slot t's block of hidden.weight's row o
+        let s = 0.0;
+        for (let c = 0; c < C; c++) s += embed[e + c] * W1[row + c];
+        h[o] += s;
+      }
+    }
+    for (let o = 0; o < H; o++) if (h[o] < 0) h[o] = 0;   // ReLU
+    return outputLayer(h, this.W2T, this.b2, H, V, this.out);
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// AttentionLM (one head of 64, or four of 16): final query only
+// ---------------------------------------------------------------------------------------------
+
+export class AttentionLM {
+  constructor(tensors, config) {
+    const { context: T, d_model: C, d_hidden: H, vocab: V, n_heads: heads } = config;
+    if (!(heads >= 1 && C % heads === 0)) throw new Error(`${heads} heads do not divide d_model ${C}`);
+    Object.assign(this, { T, C, H, V, heads, d: C / heads, kind: heads === 1 ? "CausalAttentionLM" : "MultiHeadAttentionLM" });
+    this.embed = expectShape(tensors, "embed.weight", [V, C]);
+    this.position = expectShape(tensors, "position", [T, C]);
+    this.WQ = expectShape(tensors, "attention.W_Q.weight", [C, C]);
+    this.WK = expectShape(tensors, "attention.W_K.weight", [C, C]);
+    this.WV = expectShape(tensors, "attention.W_V.weight", [C, C]);
+    this.WO = expectShape(tensors, "attention.W_O.weight", [C, C]);
+    this.W1 = expectShape(tensors, "mlp.0.weight", [H, C]);
+    this.b1 = expectShape(tensors, "mlp.0.bias", [H]);
+    this.W2T = transposed(expectShape(tensors, "mlp.2.weight", [V, H]), V, H);
+    this.b2 = expectShape(tensors, "mlp.2.bias", [V]);
+    // Projections of every position row (T x C each) now; of a token row on its first use.
+    this.posK = this.#project(this.position, T, this.WK);
+    this.posV = this.#project(this.position, T, this.WV);
+    this.tokK = new Float64Array(V * C);
+    this.tokV = new Float64Array(V * C);
+    this.tokReady = new Uint8Array(V);
+    // Work buffers, reused by every call.
+    this.x = new Float64Array(C);
+    this.q = new Float64Array(C);
+    this.k = new Float64Array(T * C);
+    this.v = new Float64Array(T * C);
+    this.scores = new Float64Array(T);
+    this.joined = new Float64Array(C);
+    this.update = new Float64Array(C);
+    this.hidden = new Float64Array(H);
+    this.out = new Float64Array(V);
+    this.lastWeights = new Float64Array(heads * T);   // the receiver's attention row per head
+  }
+
+  #project(rows, n, W) {
+    const { C } = this;
+    const out = new Float64Array(n * C);
+    for (let r = 0; r < n; r++) {
+      for (let o = 0; o < C; o++) {
+        let s = 0.0;
+        for (let i = 0; i < C; i++) s += rows[r * C + i] * W[o * C + i];
+        out[r * C + o] = s;
+      }
+    }
+    return out;
+  }
+
+  #tokenProjections(id) {
+    if (this.tokReady[id]) return;
+    const { C, embed, WK, WV } = this;
+    for (let o = 0; o < C; o++) {
+      let sk = 0.0, sv = 0.0;
+      for (let i = 0; i < C; i++) {
+        const e = embed[id * C + i];
+        sk += e * WK[o * C + i];
+        sv += e * WV[o * C + i];
+      }
+      this.tokK[id * C + o] = sk;
+      this.tokV[id * C + o] = sv;
+    }
+    this.tokReady[id] = 1;
+  }
+
+  /** ids: the 64-slot window, left-padded with PAD; the receiver is the last slot. */
+  logits(ids) {
+    const { T, C, H, V, heads, d, embed, position } = this;
+    checkWindow(ids, T, V);
+    const last = T - 1;
+    if (ids[last] === PAD) throw new RangeError("the last slot (the receiver) is PAD");
+    // x = embed + position for the receiver's row; its query.
+    const x = this.x;
+    for (let c = 0; c < C; c++) x[c] = embed[ids[last] * C + c] + position[last * C + c];
+    linear(x, this.WQ, null, C, C, this.q);
+    // K and V of every non-PAD source slot: token part + position part.
+    for (let t = 0; t < T; t++) {
+      const id = ids[t];
+      if (id === PAD) continue;
+      this.#tokenProjections(id);
+      for (let c = 0; c < C; c++) {
+        this.k[t * C + c] = this.tokK[id * C + c] + this.posK[t * C + c];
+        this.v[t * C + c] = this.tokV[id * C + c] + this.posV[t * C + c];
+      }
+    }
+    // Each head: scores over sources / sqrt(d), PAD masked, softmax, weighted sum of values.
+    const scale = Math.sqrt(d);
+    const scores = this.scores, joined = this.joined;
+    for (let h = 0; h < heads; h++) {
+      const off = h * d;
+      let top = -Infinity;
+      for (let t = 0; t < T; t++) {
+        if (ids[t] === PAD) { scores[t] = -Infinity; continue; }
+        let s = 0.0;
+        for (let j = 0; j < d; j++) s += this.q[off + j] * this.k[t * C + off + j];
+        s /= scale;
+        scores[t] = s;
+        if (s > top) top = s;
+      }
+      let total = 0.0;
+      for (let t = 0; t < T; t++) {
+        const e = ids[t] === PAD ? 0.0 : Math.exp(scores[t] - top);
+        scores[t] = e;
+        total += e;
+      }
+      for (let j = 0; j < d; j++) joined[off + j] = 0.0;
+      for (let t = 0; t < T; t++) {
+        const w = scores[t] / total;
+        this.lastWeights[h * T + t] = w;
+        if (w === 0) continue;
+        for (let j = 0; j < d; j++) joined[off + j] += w * this.v[t * C + off + j];
+      }
+    }
+    // Heads joined (concatenated) -> W_O -> residual -> prediction MLP.
+    linear(joined, this.WO, null, C, C, this.update);
+    for (let c = 0; c < C; c++) x[c] += this.update[c];
+    const hidden = linear(x, this.W1, this.b1, C, H, this.hidden);
+    for (let o = 0; o < H; o++) if (hidden[o] < 0) hidden[o] = 0;   // ReLU
+    return outputLayer(hidden, this.W2T, this.b2, H, V, this.out);
+  }
+}
+
+/** The model a manifest entry describes, from the bytes of its .bin file. */
+export function buildModel(entry, buffer) {
+  const tensors = readTensors(entry, buffer);
+  if (entry.class === "FixedWindowMLP") return new FixedWindowMLP(tensors, entry.config);
+  if (entry.class === "CausalAttentionLM" || entry.class === "MultiHeadAttentionLM") return new AttentionLM(tensors, entry.config);
+  throw new Error(`unknown model class ${entry.class}`);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Generation (trainer/generate.py): one model call per token, the newest token last in the window
+// ---------------------------------------------------------------------------------------------
+
+/** trainer.generate.window_of: the last `context` ids, left-padded with PAD. */
+export function windowOf(ids, context) {
+  const last = ids.slice(-context);
+  const w = new Int32Array(context);                     // zeros = PAD
+  w.set(last, context - last.length);
+  return w;
+}
+
+/** A small seeded generator (mulberry32): the page's sampling is reproducible for a seed. */
+export function seededRandom(seed) {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+/** The first index of the largest logit (torch.argmax returns the first maximal index). */
+export function argmax(values) {
+  let best = 0;
+  for (let i = 1; i < values.length; i++) if (values[i] > values[best]) best = i;
+  return best;
+}
+
+/** Sample from softmax(logits / temperature) with `random()` in [0, 1). */
+export function sample(logits, temperature, random) {
+  let top = -Infinity;
+  for (const z of logits) if (z > top) top = z;
+  const p = new Float64Array(logits.length);
+  let total = 0.0;
+  for (let i = 0; i < logits.length; i++) { p[i] = Math.exp((logits[i] - top) / temperature); total += p[i]; }
+  let u = random() * total;
+  for (let i = 0; i < p.length; i++) { u -= p[i]; if (u < 0) return i; }
+  return argmax(p);                                        // u landed on the rounding residue
+}
+
+const clock = () => (globalThis.performance ?? Date).now();
+
+/**
+ * Continue `prompt`: greedy when temperature is 0, else sampled (seeded; not torch's generator,
+ * so sampled words differ from `python -m trainer generate --seed`). Stops early at <EOS>.
+ * Returns the continuation text, the new ids and tokens, and each model call's milliseconds.
+ */
+export function* generateSteps(model, tok, prompt, { tokens = 30, temperature = 0, seed = 0 } = {}) {
+  if (!(Number.isInteger(tokens) && tokens >= 1)) throw new RangeError(`tokens must be a whole number >= 1, got ${tokens}`);
+  if (!(Number.isFinite(temperature) && temperature >= 0)) throw new RangeError(`temperature must be 0 (greedy) or a finite number > 0, got ${temperature}`);
+  const random = seededRandom(seed);
+  const ids = [BOS, ...tok.encode(prompt)];
+  for (let n = 0; n < tokens; n++) {
+    const window = windowOf(ids, model.T);
+    const t0 = clock();
+    const logits = model.logits(window);
+    const ms = clock() - t0;
+    const next = temperature > 0 ? sample(logits, temperature, random) : argmax(logits);
+    if (next === EOS) { yield { id: next, token: "<EOS>", ms, end: true }; return; }
+    ids.push(next);
+    yield { id: next, token: tok.idToToken(next), ms, end: false };
+  }
+}
+
+export function median(xs) {
+  if (!xs.length) return null;
+  const s = [...xs].sort((a, b) => a - b);
+  const m = s.length >> 1;
+  return s.length % 2 ? s[m] : (s[m - 1] + s[m]) / 2;
+}
