@@ -19,9 +19,9 @@ from lesson_data.worksheet import (
     single_head_reference,
     tokenize,
     two_source_illustration,
-    vision_roadmap,
     worksheet_to_dict,
 )
+from lesson_data.vision_roadmap import vision_roadmap
 
 __all__ = [
     "PLACES", "fmt", "fmt_int", "fmt_pct",

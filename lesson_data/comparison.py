@@ -1,27 +1,65 @@
-"""The trained comparison, as exported by `python -m trainer export` into lesson_data/exports/.
+"""The trained comparison, as exported by the trainer into lesson_data/exports/ (no torch here).
 
-Plain JSON readers for the chapter-3 scenes (no torch). A missing export raises
-MissingExportError naming the file and the command that makes it; scenes never invent results.
+Readers (a missing file raises MissingExportError naming the file and the command that makes it; a
+missing or bad field raises ExportFormatError naming the file and the field):
+
+  load_results()        results.json, as a dict: the nine runs and their spread across seeds
+  load_protocol()       protocol.json -> Protocol: seeds, model names and titles, checkpoint seed, config
+  load_attention_map()  attention.json -> AttentionMap: the final-query attention of the seed-11
+                        checkpoints on one held-out story (row i = the window ending at token i)
+  load_continuation_set()  continuations.json -> ContinuationSet: prompts as the model read them,
+                        greedy continuations with their tokens and measured latency
+  load_attention(), load_continuations()  the same two files as plain dicts
+
+`SEEDS` and `MODEL_TITLES` (module attributes) are read from protocol.json when first used.
+
+Helpers that decide from the data (the scenes show what they return): Spread / spread (mean and
+sample standard deviation across seeds, checked against the runs), parameter_parts /
+checked_parameters (the protocol's parameter count against the recorded one), loss_range, runs_note,
+heads_helped, top_sources, ...
 """
 from __future__ import annotations
 
 import json
+import math
+import re
+from dataclasses import dataclass
 from pathlib import Path
+
+import numpy as np
+
+from lesson_data.display import fmt_int
 
 EXPORTS = Path(__file__).resolve().parent / "exports"
 MODEL_ORDER = ("mlp", "one_head", "four_heads")
+ATTENTION_FORMAT = "trainer.final_query_attention/1"
+PROTOCOL_FORMAT = "trainer.protocol/1"
+UNK_TOKEN, UNK_ID = "<UNK>", 3     # protocol.json's specials
+ROW_SUM_TOLERANCE = 1e-5     # the weights are the model's float32 softmax outputs
+
+_FROM_RUNS = "run `python -m trainer compare` then `python -m trainer export`"
+_FROM_CHECKPOINTS = "run `python -m trainer export --from-checkpoints`"
 
 
 class MissingExportError(FileNotFoundError):
     pass
 
 
-def _read(name: str, exports: Path | None = None) -> dict:
+class ExportFormatError(ValueError):
+    """An export with a missing or malformed field; the message names the file and the field."""
+
+
+def _read(name: str, exports: Path | None = None, how: str = _FROM_RUNS) -> dict:
     path = (exports or EXPORTS) / name
     if not path.exists():
-        raise MissingExportError(
-            f"missing trainer export {path}: run `python -m trainer compare` then `python -m trainer export`")
-    return json.loads(path.read_text())
+        raise MissingExportError(f"missing trainer export {path}: {how}")
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except json.JSONDecodeError as e:
+        raise ExportFormatError(f"{path.name}: not JSON ({e.msg}, line {e.lineno})") from None
+    if not isinstance(data, dict):
+        raise ExportFormatError(f"{path.name}: expected a JSON object at the top level")
+    return data
 
 
 def load_results(exports: Path | None = None) -> dict:
@@ -31,11 +69,458 @@ def load_results(exports: Path | None = None) -> dict:
 
 
 def load_attention(exports: Path | None = None) -> dict:
-    """attention.json: `tokens` (64 strings) and `models[name]["heads"]` ([h][64][64] weights)."""
-    return _read("attention.json", exports)
+    """attention.json as a dict (schema: README, "Trainer exports"); load_attention_map() validates it."""
+    return _read("attention.json", exports, _FROM_CHECKPOINTS)
 
 
 def load_continuations(exports: Path | None = None) -> dict:
-    """continuations.json: `prompts` by kind and `models[name][kind]` with `continuation` and
-    `latency_ms_median` (measured on `device`)."""
+    """continuations.json as a dict: `prompts` by kind, `read_as` by kind, and `models[name][kind]` with
+    `continuation`, `token_ids`, `tokens`, `unk_positions` and `latency_ms_median` (measured on `device`)."""
     return _read("continuations.json", exports)
+
+
+# ---------------------------------------------------------------------------------------------
+# Field checks
+# ---------------------------------------------------------------------------------------------
+
+
+def _get(obj: dict, path: str, file: str, kind=None):
+    """obj[a][b]... for path "a.b...", or ExportFormatError naming the file and the field."""
+    cur = obj
+    for part in path.split("."):
+        if not isinstance(cur, dict) or part not in cur:
+            raise ExportFormatError(f"{file}: missing field {path!r}")
+        cur = cur[part]
+    if kind is not None and not _is(cur, kind):
+        raise ExportFormatError(f"{file}: field {path!r} should be {_kind_name(kind)}, got {type(cur).__name__}")
+    return cur
+
+
+def _is(value, kind) -> bool:
+    if kind is int:
+        return isinstance(value, int) and not isinstance(value, bool)
+    if kind is float:
+        return isinstance(value, (int, float)) and not isinstance(value, bool)
+    return isinstance(value, kind)
+
+
+def _kind_name(kind) -> str:
+    return {int: "an integer", float: "a number", str: "a string", list: "a list", dict: "an object",
+            bool: "true/false"}.get(kind, getattr(kind, "__name__", str(kind)))
+
+
+def _list_of(value, kind, path: str, file: str, length: int | None = None) -> list:
+    if not isinstance(value, list) or not all(_is(v, kind) for v in value):
+        raise ExportFormatError(f"{file}: field {path!r} should be a list of {_kind_name(kind)} values")
+    if length is not None and len(value) != length:
+        raise ExportFormatError(f"{file}: field {path!r} has {len(value)} entries, expected {length}")
+    return value
+
+
+def _array(value, shape: tuple, path: str, file: str, dtype=np.float64) -> np.ndarray:
+    try:
+        arr = np.array(value, dtype=dtype)
+    except (TypeError, ValueError):
+        raise ExportFormatError(f"{file}: field {path!r} is not a numeric array") from None
+    if arr.shape != shape:
+        raise ExportFormatError(f"{file}: field {path!r} has shape {list(arr.shape)}, expected {list(shape)}")
+    if arr.dtype.kind == "f" and not np.isfinite(arr).all():
+        raise ExportFormatError(f"{file}: field {path!r} holds a non-finite value")
+    arr.setflags(write=False)
+    return arr
+
+
+# ---------------------------------------------------------------------------------------------
+# protocol.json
+# ---------------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Protocol:
+    """The comparison's protocol as the trainer ran it: `seeds` of every model (11, 29, 47),
+    `checkpoint_seed` of the exported checkpoints (11), models in the lesson's order with their
+    titles, heads per attention model, special-token ids, and the full config (sizes, budget, rates)."""
+    seeds: tuple[int, ...]
+    checkpoint_seed: int
+    models: tuple[str, ...]
+    titles: dict
+    attention_models: tuple[str, ...]
+    heads: dict
+    specials: dict
+    config: dict
+
+
+def load_protocol(exports: Path | None = None) -> Protocol:
+    data, f = _read("protocol.json", exports, _FROM_CHECKPOINTS), "protocol.json"
+    if _get(data, "format", f, str) != PROTOCOL_FORMAT:
+        raise ExportFormatError(f"{f}: field 'format' is {data['format']!r}, expected {PROTOCOL_FORMAT!r}")
+    seeds = tuple(_list_of(_get(data, "seeds", f), int, "seeds", f))
+    checkpoint_seed = _get(data, "checkpoint_seed", f, int)
+    if not seeds or checkpoint_seed not in seeds:
+        raise ExportFormatError(f"{f}: field 'checkpoint_seed' {checkpoint_seed} is not one of the seeds {list(seeds)}")
+    models = tuple(_list_of(_get(data, "models", f), str, "models", f))
+    if set(models) != set(MODEL_ORDER):
+        raise ExportFormatError(f"{f}: field 'models' is {list(models)}, expected {list(MODEL_ORDER)}")
+    titles = _get(data, "titles", f, dict)
+    for m in models:
+        _get(data, f"titles.{m}", f, str)
+    attention_models = tuple(_list_of(_get(data, "attention_models", f), str, "attention_models", f))
+    heads = {m: _get(data, f"heads.{m}", f, int) for m in attention_models}
+    specials = _get(data, "specials", f, dict)
+    _get(data, "specials.<PAD>", f, int), _get(data, "specials.<UNK>", f, int)
+    config = _get(data, "config", f, dict)
+    for key in ("context", "d_model", "d_hidden", "vocab_size", "n_heads_multi"):
+        _get(data, f"config.{key}", f, int)
+    return Protocol(seeds, checkpoint_seed, models, dict(titles), attention_models, heads, dict(specials),
+                    dict(config))
+
+
+def __getattr__(name: str):
+    """SEEDS and MODEL_TITLES come from protocol.json (read when first used, not at import)."""
+    if name == "SEEDS":
+        return load_protocol().seeds
+    if name == "MODEL_TITLES":
+        return dict(load_protocol().titles)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
+# ---------------------------------------------------------------------------------------------
+# attention.json: the final-query map
+# ---------------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, eq=False)
+class ModelAttention:
+    """One model's final-query weights on the story (arrays float64, holding the model's float32 values;
+    read-only).
+
+    heads[h, i, j]          weight of story position j for receiver i (the window ending at token i);
+                            0.0 for every j after i (not in that window)
+    window_weights[h, i, s] the same row over the window's 64 slots, exactly 0.0 on PAD slots
+    """
+    name: str
+    title: str
+    n_heads: int
+    d_head: int
+    heads: np.ndarray            # (h, n, n)
+    window_weights: np.ndarray   # (h, n, T)
+
+
+@dataclass(frozen=True, eq=False)
+class AttentionMap:
+    """Final-query attention of the seed-11 checkpoints on one held-out test story of n tokens
+    (<BOS> first). Receiver i's window is the last `context` tokens ending at token i, left-padded
+    with PAD: window_ids[i], real[i] (True on real-token slots), sources[i] (story positions of the real
+    slots, in slot order). Positions are zero-based (the lesson shows i + 1)."""
+    tokens: tuple[str, ...]
+    ids: tuple[int, ...]
+    context: int
+    pad_id: int
+    checkpoint_seed: int
+    protocol_seeds: tuple[int, ...]
+    split: str
+    story_index: int
+    story_tokens: int
+    window_ids: np.ndarray       # (n, T) int
+    real: np.ndarray             # (n, T) bool
+    sources: tuple[tuple[int, ...], ...]
+    models: dict                 # name -> ModelAttention
+    checks: dict
+
+    @property
+    def n(self) -> int:
+        return len(self.tokens)
+
+    def model(self, name: str) -> ModelAttention:
+        if name not in self.models:
+            raise KeyError(f"attention.json has no weights for {name!r}; it holds {sorted(self.models)}")
+        return self.models[name]
+
+    def receiver_row(self, model: str, head: int, receiver: int) -> tuple[tuple[int, ...], np.ndarray]:
+        """(source positions, weights) of one receiver and head (head zero-based): the real slots of
+        its window only, in position order; the weights sum to one."""
+        return self.sources[receiver], self.model(model).heads[head, receiver, list(self.sources[receiver])]
+
+    def weight_on(self, model: str, head: int, receiver: int, token: str) -> float:
+        """Total weight (float64 sum of the float32 weights) the receiver puts on every source whose token
+        is `token`. Round the sum for display, not its terms."""
+        sources, w = self.receiver_row(model, head, receiver)
+        return float(sum(float(x) for j, x in zip(sources, w) if self.tokens[j] == token))
+
+    def top(self, model: str, head: int, receiver: int, k: int = 3) -> list[tuple[int, float]]:
+        """The k largest (source position, weight) pairs of one row (ties: earlier source first)."""
+        row = self.model(model).heads[head, receiver]
+        return [(j, float(row[j])) for j in top_sources(row, k)]
+
+
+def load_attention_map(exports: Path | None = None) -> AttentionMap:
+    data, f = load_attention(exports), "attention.json"
+    if _get(data, "format", f, str) != ATTENTION_FORMAT:
+        raise ExportFormatError(f"{f}: field 'format' is {data['format']!r}, expected {ATTENTION_FORMAT!r} "
+                                f"(the final-query map; {_FROM_CHECKPOINTS})")
+    tokens = tuple(_list_of(_get(data, "tokens", f), str, "tokens", f))
+    n = len(tokens)
+    ids = tuple(_list_of(_get(data, "ids", f), int, "ids", f, n))
+    if _get(data, "n", f, int) != n:
+        raise ExportFormatError(f"{f}: field 'n' is {data['n']}, but 'tokens' has {n} entries")
+    T = _get(data, "context", f, int)
+    pad = _get(data, "pad_id", f, int)
+    window_ids = _array(_get(data, "windows.ids", f), (n, T), "windows.ids", f, np.int64)
+    real = _array(_get(data, "windows.real", f), (n, T), "windows.real", f, bool)
+    if not np.array_equal(real, window_ids != pad):
+        raise ExportFormatError(f"{f}: field 'windows.real' does not mark the non-PAD slots of 'windows.ids'")
+    n_pad = _list_of(_get(data, "windows.n_pad", f), int, "windows.n_pad", f, n)
+    raw_sources = _get(data, "windows.sources", f, list)
+    if len(raw_sources) != n:
+        raise ExportFormatError(f"{f}: field 'windows.sources' has {len(raw_sources)} entries, expected {n}")
+    sources = []
+    for i, src in enumerate(raw_sources):
+        src = tuple(_list_of(src, int, f"windows.sources[{i}]", f))
+        want = tuple(range(max(0, i - T + 1), i + 1))
+        if src != want or n_pad[i] != T - len(src) or not np.array_equal(real[i], np.arange(T) >= n_pad[i]):
+            raise ExportFormatError(f"{f}: field 'windows.sources[{i}]' is not the window ending at token {i}")
+        if [int(x) for x in window_ids[i, n_pad[i]:]] != [ids[j] for j in src]:
+            raise ExportFormatError(f"{f}: field 'windows.ids[{i}]' does not hold tokens {src[0]}..{i} of the story")
+        sources.append(src)
+    models = {}
+    for name, rec in _get(data, "models", f, dict).items():
+        p = f"models.{name}"
+        h = _get(data, f"{p}.n_heads", f, int)
+        heads = _array(_get(data, f"{p}.heads", f), (h, n, n), f"{p}.heads", f)
+        window = _array(_get(data, f"{p}.window_weights", f), (h, n, T), f"{p}.window_weights", f)
+        if (window < 0).any() or (window > 1).any():
+            raise ExportFormatError(f"{f}: field '{p}.window_weights' holds a weight outside [0, 1]")
+        if (window[:, ~real] != 0).any():
+            raise ExportFormatError(f"{f}: field '{p}.window_weights' puts weight on a PAD slot")
+        sums = window.sum(axis=-1)
+        if np.abs(sums - 1).max() > ROW_SUM_TOLERANCE:
+            raise ExportFormatError(f"{f}: field '{p}.window_weights' has a row that does not sum to one")
+        by_source = np.zeros((h, n, n))
+        for i, src in enumerate(sources):
+            by_source[:, i, list(src)] = window[:, i, n_pad[i]:]
+        if not np.array_equal(by_source, heads):
+            raise ExportFormatError(f"{f}: field '{p}.heads' is not '{p}.window_weights' placed by story position")
+        models[name] = ModelAttention(name, _get(data, f"{p}.title", f, str), h, _get(data, f"{p}.d_head", f, int),
+                                      heads, window)
+    return AttentionMap(
+        tokens=tokens, ids=ids, context=T, pad_id=pad,
+        checkpoint_seed=_get(data, "checkpoint_seed", f, int),
+        protocol_seeds=tuple(_list_of(_get(data, "protocol_seeds", f), int, "protocol_seeds", f)),
+        split=_get(data, "split", f, str), story_index=_get(data, "story_index", f, int),
+        story_tokens=_get(data, "story_tokens", f, int), window_ids=window_ids, real=real,
+        sources=tuple(sources), models=models, checks=dict(_get(data, "checks", f, dict)))
+
+
+# ---------------------------------------------------------------------------------------------
+# continuations.json: prompts as read, continuations
+# ---------------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class PromptAsRead:
+    """A prompt as typed (`prompt`) and as the model read it: `tokens` (<UNK> for words outside the
+    vocabulary), `ids`, `text` (the tokens re-joined for display), `unknown` ((token position, word as
+    typed) for each <UNK>). The model's window holds <BOS> before token 0."""
+    kind: str
+    prompt: str
+    tokens: tuple[str, ...]
+    ids: tuple[int, ...]
+    text: str
+    unknown: tuple[tuple[int, str], ...]
+
+
+@dataclass(frozen=True)
+class Continuation:
+    """One greedy continuation: `text` as exported (detokenized), `tokens` / `token_ids` as generated,
+    `unk_positions` (indices into tokens where the model produced <UNK>), and the measured latency."""
+    model: str
+    kind: str
+    text: str
+    token_ids: tuple[int, ...]
+    tokens: tuple[str, ...]
+    unk_positions: tuple[int, ...]
+    latency_ms_median: float
+    latency_ms_mean: float
+
+
+@dataclass(frozen=True)
+class ContinuationSet:
+    device: str
+    threads: int
+    n_tokens: int                 # tokens asked for per continuation (greedy; EOS may stop earlier)
+    prompts: dict                 # kind -> PromptAsRead
+    runs: dict                    # (model, kind) -> Continuation
+
+    def of(self, model: str, kind: str) -> Continuation:
+        if (model, kind) not in self.runs:
+            raise KeyError(f"continuations.json has no {kind!r} continuation of {model!r}")
+        return self.runs[(model, kind)]
+
+
+def _check_unk(tokens, ids, positions, where: str, f: str) -> None:
+    at = [k for k, t in enumerate(tokens) if t == UNK_TOKEN]
+    if list(positions) != at:
+        raise ExportFormatError(f"{f}: {where}: <UNK> positions {list(positions)} but the tokens have <UNK> at {at}")
+    if any((t == UNK_TOKEN) != (i == UNK_ID) for t, i in zip(tokens, ids)):
+        raise ExportFormatError(f"{f}: {where}: tokens and ids disagree on <UNK> (id {UNK_ID})")
+
+
+def load_continuation_set(exports: Path | None = None) -> ContinuationSet:
+    data, f = load_continuations(exports), "continuations.json"
+    prompts = {}
+    for kind, prompt in _get(data, "prompts", f, dict).items():
+        if not isinstance(prompt, str):
+            raise ExportFormatError(f"{f}: field 'prompts.{kind}' should be a string")
+        p = f"read_as.{kind}"
+        tokens = tuple(_list_of(_get(data, f"{p}.tokens", f), str, f"{p}.tokens", f))
+        ids = tuple(_list_of(_get(data, f"{p}.ids", f), int, f"{p}.ids", f, len(tokens)))
+        unknown = []
+        for k, u in enumerate(_get(data, f"{p}.unknown", f, list)):
+            if not isinstance(u, dict) or not _is(u.get("position"), int) or not _is(u.get("word"), str):
+                raise ExportFormatError(f"{f}: field '{p}.unknown[{k}]' should be {{position, word}}")
+            unknown.append((u["position"], u["word"]))
+        _check_unk(tokens, ids, [k for k, _ in unknown], p, f)
+        prompts[kind] = PromptAsRead(kind, prompt, tokens, ids, _get(data, f"{p}.text", f, str), tuple(unknown))
+    runs = {}
+    for model, by_kind in _get(data, "models", f, dict).items():
+        for kind in by_kind:
+            p = f"models.{model}.{kind}"
+            token_ids = tuple(_list_of(_get(data, f"{p}.token_ids", f), int, f"{p}.token_ids", f))
+            tokens = tuple(_list_of(_get(data, f"{p}.tokens", f), str, f"{p}.tokens", f, len(token_ids)))
+            unk = tuple(_list_of(_get(data, f"{p}.unk_positions", f), int, f"{p}.unk_positions", f))
+            _check_unk(tokens, token_ids, unk, p, f)
+            runs[(model, kind)] = Continuation(
+                model, kind, _get(data, f"{p}.continuation", f, str), token_ids, tokens, unk,
+                float(_get(data, f"{p}.latency_ms_median", f, float)), float(_get(data, f"{p}.latency_ms_mean", f, float)))
+    return ContinuationSet(_get(data, "device", f, str), _get(data, "threads", f, int), _get(data, "tokens", f, int),
+                           prompts, runs)
+
+
+# ---------------------------------------------------------------------------------------------
+# Helpers that decide from results.json (moved here from the chapter-3 scene file)
+# ---------------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Spread:
+    """One metric of one model across its seeds: `std` is the sample standard deviation, None
+    with fewer than two seeds (no spread to show)."""
+    mean: float
+    std: float | None
+    values: tuple
+    seeds: tuple
+
+
+def model_title(results: dict, model: str, titles: dict | None = None) -> str:
+    """The model's title in results.json's summary, else in `titles` (e.g. Protocol.titles), else its name."""
+    title = results.get("summary", {}).get(model, {}).get("title")
+    return title if title is not None else (titles or {}).get(model, model)
+
+
+def models_in(results: dict) -> list[str]:
+    """The models that have runs in the file, in the lesson's order."""
+    present = {r["model"] for r in results["runs"]}
+    return [m for m in MODEL_ORDER if m in present]
+
+
+def runs_of(results: dict, model: str) -> list[dict]:
+    return sorted((r for r in results["runs"] if r["model"] == model), key=lambda r: r["seed"])
+
+
+def spread(results: dict, model: str, key: str) -> Spread:
+    """The trainer's exported mean and sample std for `key`, checked against the runs it summarizes."""
+    runs = runs_of(results, model)
+    if not runs:
+        raise ValueError(f"results.json has no runs of model {model!r}; it holds {models_in(results)}")
+    entry = results["summary"][model][key]
+    values = tuple(r[key] for r in runs)
+    if tuple(entry["values"]) != values or tuple(results["summary"][model]["seeds"]) != tuple(r["seed"] for r in runs):
+        raise ValueError(f"results.json summary of {model} {key} does not match its runs: "
+                         f"{entry['values']} vs {list(values)}")
+    std = entry["std"] if len(values) > 1 else None
+    return Spread(float(entry["mean"]), None if std is None else float(std), values, tuple(r["seed"] for r in runs))
+
+
+def parameter_of(results: dict, model: str) -> int:
+    """The parameter count the runs recorded (all seeds of a model agree)."""
+    counts = {r["parameters"] for r in runs_of(results, model)}
+    if len(counts) != 1:
+        raise ValueError(f"results.json: runs of {model} disagree on the parameter count: {sorted(counts)}")
+    return counts.pop()
+
+
+def parameter_parts(protocol: dict, model: str) -> list[tuple[str, str, int]]:
+    """(part, formula, count) per parameter tensor group, from the protocol sizes."""
+    V, T, C, Hd = protocol["vocab_size"], protocol["context"], protocol["d_model"], protocol["d_hidden"]
+    f = fmt_int
+    out = [("token embedding", f"{f(V)} × {f(C)}", V * C)]
+    if model == "mlp":
+        out += [("hidden layer", f"{f(T * C)} × {f(Hd)} + {f(Hd)}", T * C * Hd + Hd)]
+    else:
+        out += [("position rows", f"{f(T)} × {f(C)}", T * C),
+                ("W_Q, W_K, W_V, W_O", f"4 × {f(C)} × {f(C)}", 4 * C * C),
+                ("prediction MLP in", f"{f(C)} × {f(Hd)} + {f(Hd)}", C * Hd + Hd)]
+    out += [("vocabulary layer", f"{f(Hd)} × {f(V)} + {f(V)}", Hd * V + V)]
+    return out
+
+
+def checked_parameters(results: dict, model: str) -> tuple[list, int]:
+    """The protocol's parts and the recorded count; stop if they disagree (the diagram would lie)."""
+    parts = parameter_parts(results["protocol"], model)
+    recorded = parameter_of(results, model)
+    if sum(p[2] for p in parts) != recorded:
+        raise ValueError(f"{model}: the protocol sizes give {sum(p[2] for p in parts):,} parameters but "
+                         f"results.json records {recorded:,}")
+    return parts, recorded
+
+
+def runs_note(results: dict, seeds) -> str | None:
+    """A visible note when the file does not yet hold every planned run: len(seeds) runs of each model
+    (seeds: the protocol's, Protocol.seeds)."""
+    planned = len(seeds) * len(MODEL_ORDER)
+    n = len(results["runs"])
+    if results.get("complete") and n == planned:
+        return None
+    return f"partial export: {n} of {planned} runs (the rest are still training)"
+
+
+def seeds_words(seeds) -> str:
+    seeds = [str(s) for s in seeds]
+    return seeds[0] if len(seeds) == 1 else ", ".join(seeds[:-1]) + " and " + seeds[-1]
+
+
+def nice_step(span: float, max_ticks: int = 6) -> float:
+    for step in (0.1, 0.2, 0.25, 0.5, 1.0, 2.0, 5.0):
+        if span / step <= max_ticks:
+            return step
+    return 10.0
+
+
+def loss_range(results: dict, from_step: int = 0) -> tuple[float, float, float]:
+    """y range (low, high, tick step) that holds every traced selection loss at or after from_step."""
+    losses = [t["selection_loss"] for r in results["runs"] for t in r["trace"] if t["step"] >= from_step]
+    lo, hi = min(losses), max(losses)
+    step = nice_step(hi - lo)
+    return math.floor(lo / step) * step, math.ceil(hi / step) * step, step
+
+
+def device_line(results: dict) -> str:
+    devices = sorted({r["device"] for r in results["runs"]})
+    torches = sorted({r["torch_version"] for r in results["runs"]})
+    return f"wall time on {' / '.join(devices)}, torch {' / '.join(torches)}"
+
+
+def heads_helped(results: dict) -> bool:
+    """Did four heads reach a lower mean test loss than one head in this file?"""
+    return spread(results, "four_heads", "test_loss").mean < spread(results, "one_head", "test_loss").mean
+
+
+def top_sources(row, k: int = 3) -> list[int]:
+    """Indices of the k largest weights of an attention row (ties: the earlier source first)."""
+    row = np.asarray(row, dtype=float)
+    return sorted(range(len(row)), key=lambda j: (-row[j], j))[:k]
+
+
+def device_words(device: str) -> str:
+    """The exported device string as prose ("1 threads" reads "1 thread")."""
+    return re.sub(r"\b1 threads\b", "1 thread", device)

@@ -1,7 +1,7 @@
 """Chapter 3, scenes 18–20: the three trained architectures, the comparison, and inside the models.
 
 Every result on screen is read from the trainer's committed exports in lesson_data/exports/
-through lesson_data.comparison (results.json, attention.json, continuations.json). Nothing is
+through lesson_data.comparison (results.json, protocol.json, attention.json, continuations.json). Nothing is
 typed in: sizes come from the results file's protocol, parameter counts, losses, perplexities,
 spreads, times and latencies from its runs. A missing export stops the scene at the start of
 construct() with comparison.MissingExportError naming the file — never placeholder results.
@@ -15,8 +15,6 @@ deviation) is shown only where at least two seeds exist.
 from __future__ import annotations
 
 import math
-import re
-from dataclasses import dataclass
 
 import numpy as np
 from manim import (
@@ -73,7 +71,26 @@ from scenes.style import (
     sub,
     wrap_lines,
 )
-from trainer.config import MODEL_TITLES, SEEDS  # the protocol (plain config, no torch)
+# The protocol (seeds, titles) from the exports, and the helpers that decide from the data
+from lesson_data.comparison import (
+    MODEL_TITLES,
+    SEEDS,
+    Spread,
+    checked_parameters,
+    device_line,
+    device_words,
+    heads_helped,
+    loss_range,
+    model_title,
+    models_in,
+    nice_step,
+    parameter_of,
+    runs_note,
+    runs_of,
+    seeds_words,
+    spread,
+    top_sources,
+)
 
 # Each model keeps one colour through the chapter: the baseline has no heads (neutral grey), the
 # one-head model is the "one wide head" of chapter 2, the four-head model the narrow heads' blue.
@@ -86,106 +103,6 @@ LOSS_PLACES, PPL_PLACES, SECONDS_PLACES, LATENCY_PLACES = 3, 2, 0, 3
 # ============================================================================================
 # Pure helpers (no Manim): what the exports say, in the shape the scenes show it
 # ============================================================================================
-
-
-@dataclass(frozen=True)
-class Spread:
-    """One metric of one model across its seeds: `std` is the sample standard deviation, None
-    with fewer than two seeds (no spread to show)."""
-    mean: float
-    std: float | None
-    values: tuple
-    seeds: tuple
-
-
-def model_title(results: dict, model: str) -> str:
-    return results.get("summary", {}).get(model, {}).get("title", MODEL_TITLES.get(model, model))
-
-
-def models_in(results: dict) -> list[str]:
-    """The models that have runs in the file, in the lesson's order."""
-    present = {r["model"] for r in results["runs"]}
-    return [m for m in comparison.MODEL_ORDER if m in present]
-
-
-def runs_of(results: dict, model: str) -> list[dict]:
-    return sorted((r for r in results["runs"] if r["model"] == model), key=lambda r: r["seed"])
-
-
-def spread(results: dict, model: str, key: str) -> Spread:
-    """The trainer's exported mean and sample std for `key`, checked against the runs it summarizes."""
-    runs = runs_of(results, model)
-    if not runs:
-        raise ValueError(f"results.json has no runs of model {model!r}; it holds {models_in(results)}")
-    entry = results["summary"][model][key]
-    values = tuple(r[key] for r in runs)
-    if tuple(entry["values"]) != values or tuple(results["summary"][model]["seeds"]) != tuple(r["seed"] for r in runs):
-        raise ValueError(f"results.json summary of {model} {key} does not match its runs: "
-                         f"{entry['values']} vs {list(values)}")
-    std = entry["std"] if len(values) > 1 else None
-    return Spread(float(entry["mean"]), None if std is None else float(std), values, tuple(r["seed"] for r in runs))
-
-
-def parameter_of(results: dict, model: str) -> int:
-    """The parameter count the runs recorded (all seeds of a model agree)."""
-    counts = {r["parameters"] for r in runs_of(results, model)}
-    if len(counts) != 1:
-        raise ValueError(f"results.json: runs of {model} disagree on the parameter count: {sorted(counts)}")
-    return counts.pop()
-
-
-def parameter_parts(protocol: dict, model: str) -> list[tuple[str, str, int]]:
-    """(part, formula, count) per parameter tensor group, from the protocol sizes."""
-    V, T, C, Hd = protocol["vocab_size"], protocol["context"], protocol["d_model"], protocol["d_hidden"]
-    f = fmt_int
-    out = [("token embedding", f"{f(V)} × {f(C)}", V * C)]
-    if model == "mlp":
-        out += [("hidden layer", f"{f(T * C)} × {f(Hd)} + {f(Hd)}", T * C * Hd + Hd)]
-    else:
-        out += [("position rows", f"{f(T)} × {f(C)}", T * C),
-                ("W_Q, W_K, W_V, W_O", f"4 × {f(C)} × {f(C)}", 4 * C * C),
-                ("prediction MLP in", f"{f(C)} × {f(Hd)} + {f(Hd)}", C * Hd + Hd)]
-    out += [("vocabulary layer", f"{f(Hd)} × {f(V)} + {f(V)}", Hd * V + V)]
-    return out
-
-
-def checked_parameters(results: dict, model: str) -> tuple[list, int]:
-    """The protocol's parts and the recorded count; stop if they disagree (the diagram would lie)."""
-    parts = parameter_parts(results["protocol"], model)
-    recorded = parameter_of(results, model)
-    if sum(p[2] for p in parts) != recorded:
-        raise ValueError(f"{model}: the protocol sizes give {sum(p[2] for p in parts):,} parameters but "
-                         f"results.json records {recorded:,}")
-    return parts, recorded
-
-
-def runs_note(results: dict) -> str | None:
-    """A visible note when the file does not yet hold every planned run."""
-    planned = len(SEEDS) * len(comparison.MODEL_ORDER)
-    n = len(results["runs"])
-    if results.get("complete") and n == planned:
-        return None
-    return f"partial export: {n} of {planned} runs (the rest are still training)"
-
-
-def seeds_words(seeds) -> str:
-    seeds = [str(s) for s in seeds]
-    return seeds[0] if len(seeds) == 1 else ", ".join(seeds[:-1]) + " and " + seeds[-1]
-
-
-def nice_step(span: float, max_ticks: int = 6) -> float:
-    for step in (0.1, 0.2, 0.25, 0.5, 1.0, 2.0, 5.0):
-        if span / step <= max_ticks:
-            return step
-    return 10.0
-
-
-def loss_range(results: dict, from_step: int = 0) -> tuple[float, float, float]:
-    """y range (low, high, tick step) that holds every traced selection loss at or after from_step."""
-    losses = [t["selection_loss"] for r in results["runs"] for t in r["trace"] if t["step"] >= from_step]
-    lo, hi = min(losses), max(losses)
-    step = nice_step(hi - lo)
-    return math.floor(lo / step) * step, math.ceil(hi / step) * step, step
 
 
 HEAT_LEVELS = 32          # colour steps of a heat map (on the square-root scale)
@@ -216,20 +133,10 @@ def _rgb(color: str) -> tuple[int, int, int]:
     return tuple(int(c[k:k + 2], 16) for k in (0, 2, 4))
 
 
-def top_sources(row, k: int = 3) -> list[int]:
-    """Indices of the k largest weights of an attention row (ties: the earlier source first)."""
-    row = np.asarray(row, dtype=float)
-    return sorted(range(len(row)), key=lambda j: (-row[j], j))[:k]
-
-
 def token_label(token: str) -> str:
     """A token as the scenes quote it (single quotes, so a quote-mark token stays readable)."""
     return f"‘{token}’"
 
-
-def device_words(device: str) -> str:
-    """The exported device string as prose ("1 threads" reads "1 thread")."""
-    return re.sub(r"\b1 threads\b", "1 thread", device)
 
 
 # ============================================================================================
@@ -703,7 +610,7 @@ def get_protocol_card(results: dict) -> VGroup:
         L(f"seeds {seeds_words(SEEDS)} for each model   ·   in this file: seed"
           f"{'s' if len(seeds_done) > 1 else ''} {', '.join(str(s) for s in seeds_done)}"),
     ).arrange(DOWN, buff=0.32, aligned_edge=LEFT)
-    note = runs_note(results)
+    note = runs_note(results, SEEDS)
     if note:
         lines.add(get_text(note, font_size=LABEL_SIZE, color=RECEIVER_COLOR).next_to(lines, DOWN, buff=0.35,
                                                                                      aligned_edge=LEFT))
@@ -843,17 +750,6 @@ def get_seed_dots(results: dict, key: str = "test_loss", width: float = 6.0) -> 
     return group
 
 
-def device_line(results: dict) -> str:
-    devices = sorted({r["device"] for r in results["runs"]})
-    torches = sorted({r["torch_version"] for r in results["runs"]})
-    return f"wall time on {' / '.join(devices)}, torch {' / '.join(torches)}"
-
-
-def heads_helped(results: dict) -> bool:
-    """Did four heads reach a lower mean test loss than one head in this file?"""
-    return spread(results, "four_heads", "test_loss").mean < spread(results, "one_head", "test_loss").mean
-
-
 class TheComparison(LessonScene):
     def construct(self):
         results = comparison.load_results()       # stops here, naming the file, if it is missing
@@ -871,7 +767,7 @@ class TheComparison(LessonScene):
         self.caption(f"Same {fmt_int(protocol['n_stories'])}-document TinyStories subset, tokenizer, "
                      f"{protocol['context']}-token context, {fmt_int(protocol['steps'])}-update budget and "
                      f"validation selection. Seeds {seeds_words(SEEDS)}.")
-        note = runs_note(results)
+        note = runs_note(results, SEEDS)
         if note:
             self.caption(f"This results file holds {len(results['runs'])} of "
                          f"{len(SEEDS) * len(comparison.MODEL_ORDER)} runs so far; "

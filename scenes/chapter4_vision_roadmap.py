@@ -1,6 +1,6 @@
 """Chapter 4, scene 21: a roadmap to vision — patches, the CLS row, an encoder, two logits.
 
-Every number comes from `lesson_data.worksheet.vision_roadmap()`: a deterministic, UNTRAINED shape
+Every number comes from `lesson_data.vision_roadmap.vision_roadmap()`: a deterministic, UNTRAINED shape
 illustration (seeded random tenths), so every number on screen is labelled illustrative and no
 probability is a result. Captions follow the last two paragraphs of the lesson notes (docs/lesson-notes.txt).
 
@@ -28,7 +28,7 @@ from manim import (
     VMobject,
 )
 
-from lesson_data.worksheet import vision_roadmap
+from lesson_data.vision_roadmap import vision_roadmap
 from scenes.blocks.labeled_matrix import get_labeled_matrix, get_row_vector
 from scenes.style import (
     BACKGROUND,

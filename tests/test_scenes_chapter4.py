@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 
 from lesson_data.display import fmt
-from lesson_data.worksheet import vision_roadmap
+from lesson_data.vision_roadmap import vision_roadmap
 from scenes.chapter4_vision_roadmap import PIXEL_OFF, PIXEL_ON, PatchesAndCLS, get_patched_image, pixel_color
 from scenes.style import NEGATIVE_COLOR
 from tests.scene_harness import assert_builds_cleanly, build_scene, hex_to_rgb

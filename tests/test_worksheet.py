@@ -17,7 +17,6 @@ from lesson_data.worksheet import (
     single_head_reference,
     tokenize,
     two_source_illustration,
-    vision_roadmap,
 )
 
 SENTENCE_NAMES = ("river", "cheque")
@@ -411,40 +410,6 @@ def test_bias_illustration_by_hand():
     # 16 = 3*4 (Q, K, V offsets of width d_model = 4) + 4 (output offsets)
     assert b.extra_parameters == {"in_proj_bias": 12, "out_proj.bias": 4, "total": 16}
     assert b.extra_parameters["total"] == 3 * 4 + 4
-
-
-def test_vision_roadmap_shapes_and_formulas():
-    v = vision_roadmap()
-    assert v.illustrative
-    assert v.image.shape == (8, 8)
-    assert v.flattened.shape == (4, 16) and v.projection.shape == (16, 4)
-    assert v.patch_rows.shape == (4, 4) and v.cls_row.shape == (4,)
-    assert v.position_rows.shape == (5, 4) and v.encoder_input.shape == (5, 4)
-    assert v.logits.shape == (2,) and v.probabilities.shape == (2,)
-    # (H/P)(W/P) = (8/4)(8/4) = 4 patches; RGB patch width P^2 * 3 = 16 * 3 = 48
-    assert v.n_patches == 4 and v.rgb_patch_width == 48 and v.patch_width == 16
-    # a vertical stripe: every row of the image is the same
-    assert np.all(v.image == v.image[0]) and v.image.any() and not v.image.all()
-    # patch 2 (top-right) is rows 0-3, columns 4-7, flattened row by row
-    np.testing.assert_array_equal(v.flattened[1], v.image[0:4, 4:8].reshape(-1))
-    np.testing.assert_array_equal(v.flattened[2], v.image[4:8, 0:4].reshape(-1))
-    np.testing.assert_allclose(v.patch_rows, v.flattened @ v.projection, rtol=0, atol=1e-15)
-    np.testing.assert_allclose(v.encoder_input[0], v.cls_row + v.position_rows[0], rtol=0, atol=1e-15)
-    np.testing.assert_allclose(v.encoder_input[1:], v.patch_rows + v.position_rows[1:], rtol=0, atol=1e-15)
-    assert v.probabilities.sum() == pytest.approx(1.0, abs=1e-15)
-    z = v.logits
-    assert v.probabilities[0] == pytest.approx(math.exp(z[0]) / (math.exp(z[0]) + math.exp(z[1])), abs=1e-15)
-    assert v.cross_entropy == pytest.approx(-math.log(v.probabilities[v.label]), abs=1e-15)
-    # no causal mask: the CLS row (row 0) reads later rows
-    np.testing.assert_allclose(v.encoder_attention.sum(axis=1), 1.0, rtol=0, atol=1e-15)
-    assert np.all(v.encoder_attention[0, 1:] > 0)
-
-
-def test_vision_roadmap_is_deterministic():
-    a, b = vision_roadmap(), vision_roadmap()
-    for field in ("projection", "cls_row", "position_rows", "encoder_output", "logits", "probabilities"):
-        np.testing.assert_array_equal(getattr(a, field), getattr(b, field))
-    assert a.cross_entropy == b.cross_entropy
 
 
 # ---- immutability and dtype --------------------------------------------------------------------
