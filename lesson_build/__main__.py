@@ -55,6 +55,11 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--out", type=Path, default=PROJECT_ROOT / "renders",
                         help="output folder (default: renders/ in the project)")
     args = parser.parse_args(argv)
+    from narration.voice import VoiceError, voice_from_env
+    try:
+        voice_from_env()          # a bad LESSON_VOICE stops here, before anything is rendered
+    except VoiceError as exc:
+        parser.exit(2, f"{parser.prog}: error: {exc}\n")
     report = build(CHAPTERS, root=PROJECT_ROOT, out=args.out, quality=args.quality, jobs=args.jobs,
                    chapters=args.chapters)
     print(summary(report))

@@ -4,7 +4,9 @@ A scene is re-rendered only when this hash changes. The inputs are the scene fil
 module it imports from the project's packages (followed transitively through `import` statements
 read with `ast`, so nothing is executed), the data files under lesson_data/exports/ when any
 lesson_data module is involved, manim.cfg, the manim version, the quality and extra manim flags,
-and the environment variables the scenes read (LESSON_SENTENCE).
+the environment variables the scenes read (LESSON_SENTENCE, LESSON_VOICE) and the voice itself
+(narration.voice.fingerprint: Piper's version, voice and settings, or every recording's sha256), so
+a scene's hash covers its spoken text (in the scene file) and the voice that speaks it.
 
 Imports done dynamically (importlib, __import__) are not seen; every scene here imports statically.
 """
@@ -18,11 +20,11 @@ from importlib import metadata
 from pathlib import Path
 
 # Top-level packages whose modules count as a scene's inputs.
-LOCAL_PACKAGES = ("scenes", "lesson_data")
-# Environment variables that change what a scene draws.
-SCENE_ENV = ("LESSON_SENTENCE",)
+LOCAL_PACKAGES = ("scenes", "lesson_data", "narration")
+# Environment variables that change what a scene draws or says.
+SCENE_ENV = ("LESSON_SENTENCE", "LESSON_VOICE")
 # Bumped when the render step changes in a way that makes old videos stale.
-RENDER_VERSION = 1
+RENDER_VERSION = 2          # 2: narrated scenes (a sound track and a beats manifest)
 
 
 def _module_file(root: Path, dotted: str) -> Path | None:
@@ -118,6 +120,14 @@ def _display(root: Path, file: Path) -> str:
         return file.resolve().as_posix()
 
 
+def _voice_fingerprint() -> dict | str:
+    from narration.voice import VoiceError, fingerprint, voice_from_env
+    try:
+        return fingerprint(voice_from_env())
+    except VoiceError as exc:       # the CLI refuses it before rendering; a hash still exists
+        return f"invalid: {exc}"
+
+
 def input_hash(root: Path, scene_file: Path, scene_name: str, quality: str,
                manim_args: tuple[str, ...] = ()) -> tuple[str, list[str]]:
     """(sha256 hex, the input files relative to root) for one scene at one quality."""
@@ -131,6 +141,7 @@ def input_hash(root: Path, scene_file: Path, scene_name: str, quality: str,
         "quality": quality,
         "manim_args": list(manim_args),
         "env": {k: os.environ.get(k) for k in SCENE_ENV},
+        "voice": _voice_fingerprint(),
     }
     h.update(json.dumps(header, sort_keys=True).encode())
     names = []

@@ -38,7 +38,7 @@ class VideoInfo:
     height: int
     fps: Fraction
     time_base: Fraction
-    signature: tuple            # everything that must match for a stream-copy concat
+    signature: tuple            # everything that must match for a stream-copy concat of the video
     has_audio: bool
 
 
@@ -66,10 +66,11 @@ def probe(path: Path) -> VideoInfo:
         # forced a re-encode of the whole series).
         rate = v.guessed_rate or v.average_rate
         rate = Fraction(rate) if rate else None
+        # Audio is not part of it: the stitched sound track is always made anew (see stitch).
         signature = (
             cc.name, cc.width, cc.height, cc.pix_fmt, cc.profile,
             rate, Fraction(v.time_base),
-            bytes(cc.extradata or b""), tuple(audio),
+            bytes(cc.extradata or b""),
         )
         return VideoInfo(
             duration=duration, frames=frames, width=cc.width, height=cc.height,
@@ -213,13 +214,43 @@ class Part:
     subtitles: Path | None = None
 
 
+AUDIO_RATE = 48000
+AUDIO_BITRATE = "128k"
+
+
+def _sound_track(parts: Sequence[Part]):
+    """One continuous sound track for `parts`, each part's sound cut or padded with silence to
+    exactly its video's length and joined end to end; a part without sound is silence.
+
+    Copying the parts' AAC streams would drift: each scene's AAC runs a few tens of milliseconds
+    past its last frame (whole 1024-sample packets, encoder priming), and the concat demuxer would
+    place every later scene's sound that much late. Decoding, trimming and encoding once keeps each
+    scene's speech under its own pictures, to the sample."""
+    tracks = []
+    for p in parts:
+        length = _seconds(p.info.duration)
+        if p.info.has_audio:
+            track = (ffmpeg.input(str(p.video)).audio
+                     .filter("aresample", AUDIO_RATE)
+                     .filter("aformat", sample_fmts="fltp", channel_layouts="mono")
+                     .filter("atrim", end=length).filter("asetpts", "PTS-STARTPTS")
+                     .filter("apad", whole_dur=length))
+        else:
+            track = ffmpeg.input(f"anullsrc=r={AUDIO_RATE}:cl=mono", f="lavfi", t=length).audio
+        tracks.append(track)
+    return tracks[0] if len(tracks) == 1 else ffmpeg.concat(*tracks, v=0, a=1)
+
+
 def stitch(parts: Sequence[Part], dest: Path, *, title: str,
            srt_dest: Path, vtt_dest: Path) -> dict:
     """Concatenate `parts` into `dest` with one chapter mark per part and the merged subtitles
-    (as a mov_text track, plus .srt and .vtt files beside it). Stream copy when every part shares
-    its codec parameters, otherwise one re-encode to the first part's size and rate.
+    (as a mov_text track, plus .srt and .vtt files beside it). The video is a stream copy when
+    every part shares its codec parameters, otherwise one re-encode to the first part's size and
+    rate. When any part has sound, the sound track is made anew from the parts' sound, each cut or
+    padded to its video's length (_sound_track), so speech stays under its scene across the joins.
 
-    Returns {"copy": bool, "marks": [(title, start, end)], "duration": Fraction, "cues": int}.
+    Returns {"copy": bool, "marks": [(title, start, end)], "duration": Fraction, "cues": int,
+    "audio": bool}.
     """
     if not parts:
         raise ValueError("stitch: no parts")
@@ -233,7 +264,7 @@ def stitch(parts: Sequence[Part], dest: Path, *, title: str,
     mark_base = bases.pop() if len(bases) == 1 else Fraction(1, 1_000_000)
     cues = merge_subtitles([(p.subtitles, o, p.info.duration) for p, o in zip(parts, offsets)])
     copy = len({p.info.signature for p in parts}) == 1
-    audio = all(p.info.has_audio for p in parts)
+    audio = any(p.info.has_audio for p in parts)
 
     with tempfile.TemporaryDirectory(prefix="lesson_build-") as work:
         work = Path(work)
@@ -253,9 +284,8 @@ def stitch(parts: Sequence[Part], dest: Path, *, title: str,
         meta_in = ffmpeg.input(str(meta), f="ffmetadata")
         streams = [video_in["v"]]
         if audio:
-            streams.append(video_in["a"])
-        kwargs: dict = {"movflags": "+faststart", "map_metadata": 1 if not cues else 2,
-                        "map_chapters": 1 if not cues else 2}
+            streams.append(_sound_track(parts))
+        kwargs: dict = {"movflags": "+faststart"}
         if cues:
             # A chapter without captions gets no track (an empty one confuses some players).
             streams.insert(1, ffmpeg.input(str(subs), f="webvtt")["s"])
@@ -264,19 +294,24 @@ def stitch(parts: Sequence[Part], dest: Path, *, title: str,
         streams.append(meta_in["s?"])
         first = parts[0].info
         if copy:
-            kwargs.update({"c:v": "copy", "c:a": "copy"} if audio else {"c:v": "copy"})
+            kwargs["c:v"] = "copy"
         else:
             kwargs.update({
                 "c:v": "libx264", "pix_fmt": "yuv420p", "crf": 18,
                 "vf": f"scale={first.width}:{first.height},fps={first.fps.numerator}/{first.fps.denominator}",
             })
-            if audio:
-                kwargs["c:a"] = "aac"
+        if audio:
+            kwargs.update({"c:a": "aac", "b:a": AUDIO_BITRATE, "ar": AUDIO_RATE})
         with atomic_output(dest) as tmp:
+            # Title and chapter marks come from the ffmetadata input, whose number depends on how
+            # many inputs the sound track brings: read it off the command itself.
+            probe_args = ffmpeg.output(*streams, str(tmp), f="mp4").get_args()
+            inputs = [probe_args[k + 1] for k, a in enumerate(probe_args) if a == "-i"]
+            kwargs["map_metadata"] = kwargs["map_chapters"] = inputs.index(str(meta))
             _run(ffmpeg.output(*streams, str(tmp), f="mp4", **kwargs), f"stitching {dest.name}")
         write_text_atomic(srt_dest, compose_srt(cues))
         write_text_atomic(vtt_dest, compose_vtt(cues))
-    return {"copy": copy, "marks": marks, "duration": total, "cues": len(cues)}
+    return {"copy": copy, "marks": marks, "duration": total, "cues": len(cues), "audio": audio}
 
 
 # ---------------------------------------------------------------- previews

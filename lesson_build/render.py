@@ -3,7 +3,8 @@
 Each scene renders into its own staging media dir; only a finished video is moved into place:
 
     <out>/lesson/<quality>/scenes/NN_Scene.mp4   the video
-    <out>/lesson/<quality>/scenes/NN_Scene.srt   its subcaptions (absent when it has none)
+    <out>/lesson/<quality>/scenes/NN_Scene.srt   its subtitles: the beats' text at the beats' times
+    <out>/lesson/<quality>/scenes/NN_Scene.beats.json  its beats: id, text, spoken text, times, audio
     <out>/lesson/<quality>/scenes/NN_Scene.json  manifest: input hash, duration, frames
     <out>/lesson/<quality>/logs/NN_Scene.log     manim's full output of the last render
 
@@ -49,6 +50,10 @@ class SceneJob:
     @property
     def subtitles(self) -> Path:
         return self.video.with_suffix(".srt")
+
+    @property
+    def beats(self) -> Path:
+        return self.video.with_suffix(".beats.json")
 
     @property
     def manifest(self) -> Path:
@@ -117,7 +122,8 @@ def prepare(job: SceneJob) -> SceneResult | None:
         return SceneResult(job, "failed", error=f"cannot hash inputs: {exc}")
     manifest = _read_manifest(job)
     if (manifest and manifest.get("hash") == digest and job.video.is_file()
-            and (not manifest.get("subtitles") or job.subtitles.is_file())):
+            and (not manifest.get("subtitles") or job.subtitles.is_file())
+            and (not manifest.get("beats") or job.beats.is_file())):
         try:
             return SceneResult(job, "cached", info=media.probe(job.video), inputs=inputs, hash=digest)
         except Exception:  # unreadable video: render it again
@@ -175,19 +181,22 @@ def render(pending: SceneResult) -> SceneResult:
         return SceneResult(job, "failed", seconds=seconds, error=f"unreadable video: {exc}",
                            inputs=pending.inputs, hash=pending.hash)
     srt = video.with_suffix(".srt")
+    beats = video.with_suffix(".beats.json")
     job.video.parent.mkdir(parents=True, exist_ok=True)
     # Manifest off first, on last: in between, nothing claims the files are current.
     job.manifest.unlink(missing_ok=True)
-    if srt.is_file():
-        os.replace(srt, job.subtitles)
-    else:
-        job.subtitles.unlink(missing_ok=True)
+    for made, dest in ((srt, job.subtitles), (beats, job.beats)):
+        if made.is_file():
+            os.replace(made, dest)
+        else:
+            dest.unlink(missing_ok=True)
     os.replace(video, job.video)
     manifest = {
         "scene": job.entry.name, "file": job.entry.file, "quality": job.quality,
         "manim_args": list(job.manim_args), "hash": pending.hash, "inputs": pending.inputs,
         "duration": str(info.duration), "frames": info.frames,
-        "subtitles": job.subtitles.is_file(), "render_seconds": round(seconds, 3),
+        "subtitles": job.subtitles.is_file(), "beats": job.beats.is_file(), "has_audio": info.has_audio,
+        "render_seconds": round(seconds, 3),
         "rendered_at": time.strftime("%Y-%m-%dT%H:%M:%S%z"),
     }
     media.write_text_atomic(job.manifest, json.dumps(manifest, indent=2) + "\n")

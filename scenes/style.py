@@ -7,9 +7,14 @@ No LaTeX anywhere: Text/MarkupText in DejaVu Sans only.
 """
 from __future__ import annotations
 
+import json
+import math
+import os
 import re
 import textwrap
+from contextlib import contextmanager
 from dataclasses import dataclass
+from pathlib import Path
 
 from manim import (
     UP,
@@ -22,6 +27,10 @@ from manim import (
 )
 
 from lesson_data.display import PLACES, fmt
+from narration.speech import LessonSpeechService  # first: quiets pysox before manim-voiceover loads
+from narration.spoken import spoken_form
+from narration.voice import SAMPLE_RATE, voice_from_env
+from manim_voiceover import VoiceoverScene  # noqa: E402  (after narration.speech)
 
 # --------------------------------------------------------------------------------------------
 # Theme (ManimML-like: one frozen object, plus module-level names for convenience)
@@ -76,7 +85,14 @@ BODY_SIZE = 26
 CAPTION_SIZE = 24
 LABEL_SIZE = 18
 NUMBER_SIZE = 16
-SMALL_SIZE = 14
+SMALL_SIZE = 16
+
+# The legibility floor: no text is drawn smaller than this, after any scaling (the harness checks
+# every visible text at the end of every play). At the default render, 1280x720, a size-16 digit is
+# 15 px tall and a head or token index (the ¹ of q¹, the ₁₀ of k₁₀) 8 px, the smallest a viewer can
+# still read; at 854x480 the same indices were 5 px and a blind review could not read them.
+MIN_TEXT_SIZE = 16
+MIN_CAPTION_SIZE = 18
 
 # Spacing (scene units; the frame is 14.22 × 8).
 BUFF_SMALL = 0.1
@@ -162,6 +178,7 @@ def get_text(text: str, font_size: float = BODY_SIZE, color: str = TEXT_COLOR, *
     if template is None:
         template = _TEXT_TEMPLATES[key] = _drop_svg_paths(
             Text(text, font=FONT, font_size=font_size, color=color, **kwargs))
+        template.base_extent = max(template.width, template.height)   # for the legibility floor
     return template.copy()
 
 
@@ -183,6 +200,7 @@ class NumberText(Text):
         kwargs.setdefault("disable_ligatures", True)
         super().__init__(self.shown, font=FONT, font_size=font_size, color=color, **kwargs)
         _drop_svg_paths(self)
+        self.base_extent = max(self.width, self.height)   # for the legibility floor
 
     def _set_number(self, value, places, tag, index) -> None:
         self.value = float(value)
@@ -275,19 +293,25 @@ def _wrap_by_measuring(text: str, font_size: float, max_width: float) -> list[st
         chars -= 2
 
 
+CAPTION_ZONE_HEIGHT = CAPTION_TOP + FRAME_HEIGHT / 2 - 0.15    # room for a caption below the content
+
+
 def get_caption(text: str, font_size: float = CAPTION_SIZE, color: str = TEXT_COLOR,
                 max_lines: int = 3) -> Text:
-    """A bottom caption: wrapped to the 16:9 safe width, at most `max_lines` lines, above the edge."""
-    lines = wrap_lines(text, font_size)
-    while len(lines) > max_lines and font_size > SMALL_SIZE:
-        font_size -= 2
+    """A bottom caption: wrapped to the 16:9 safe width, at most `max_lines` lines, inside the
+    caption zone; a size smaller only where the sentence needs it, never below MIN_CAPTION_SIZE
+    (a sentence that still does not fit is an error: split it into two beats)."""
+    while True:
         lines = wrap_lines(text, font_size)
-    caption = get_text("\n".join(lines), font_size=font_size, color=color, line_spacing=0.8)
+        caption = get_text("\n".join(lines), font_size=font_size, color=color, line_spacing=0.8)
+        fits = len(lines) <= max_lines and caption.height <= CAPTION_ZONE_HEIGHT
+        if fits or font_size <= MIN_CAPTION_SIZE:
+            break
+        font_size -= 2
+    if not fits:
+        raise ValueError(f"caption does not fit {max_lines} lines at size {MIN_CAPTION_SIZE}: {text!r}; "
+                         "split it into two beats")
     caption.sentence = text  # the unwrapped sentence, for subtitles and tests
-    if caption.width > SAFE_WIDTH:
-        caption.scale_to_fit_width(SAFE_WIDTH)
-    if caption.height > CAPTION_TOP + FRAME_HEIGHT / 2 - 0.2:
-        caption.scale_to_fit_height(CAPTION_TOP + FRAME_HEIGHT / 2 - 0.2)
     caption.move_to((CAPTION_TOP + (-FRAME_HEIGHT / 2)) / 2 * UP)
     return caption
 
@@ -325,28 +349,149 @@ def scene_worksheet():
 # --------------------------------------------------------------------------------------------
 
 
-class LessonScene(Scene):
-    """Scene with the lesson's background, shots, subtitles and bottom captions.
+@dataclass
+class Beat:
+    """One spoken sentence (or two short ones) and everything that illustrates it."""
+
+    id: str                 # "<SceneClass>-NN": the name of its recording in a recordings folder
+    text: str               # what the screen writes (caption, subtitle)
+    spoken: str             # what the voice says
+    start: float            # scene seconds
+    end: float = math.nan
+    speech_start: float = math.nan
+    speech_end: float = math.nan
+    audio: str = ""         # the sound file placed at speech_start
+    source: str = ""        # "piper" | "none" | "recording"
+    new_numbers: int = 0    # numbers newly on screen during the beat
+    look: float = 0.0       # seconds held after the speech (and the picture) finished
+
+    def as_dict(self) -> dict:
+        return {k: (round(v, 6) if isinstance(v, float) else v) for k, v in self.__dict__.items()}
+
+
+@dataclass
+class Transition:
+    """A change that belongs to no sentence (clearing the stage between shots)."""
+
+    name: str
+    start: float
+    end: float = math.nan
+
+
+class LessonScene(VoiceoverScene):
+    """Scene with the lesson's background, shots, and narration in beats.
 
     - `shot(name)`: start a new section (one per shot; the pipeline can cut on them).
-    - `say(text)`: add `text` as a subtitle (.srt) lasting its reading time; subtitles queue one
-      after another, never overlapping. Returns the duration.
-    - `caption(text)`: show `text` as the on-screen bottom caption (replacing the previous one)
-      and, by default, also `say` it.
-    - `finish_reading(extra=0)`: wait until everything said so far has had its reading time.
+    - `with self.beat(text, spoken=None, look=None):` one spoken sentence and the animations that
+      illustrate it, played inside the `with`. The caption fades in as the voice starts; after the
+      speech (and the animations) the beat holds for the viewer to look — longer when it newly
+      showed many numbers — then the caption fades out. Nothing of the next sentence starts before
+      it. `spoken` overrides the spoken form of `text` (narration.spoken).
+    - `with self.transition(name):` a change that belongs to no sentence.
+    - `clear_stage(*keep)`: a transition that fades out everything but `keep`.
     """
+
+    # Look time after the speech, by how many numbers the beat newly showed (NARRATION.md: number-
+    # dense screens, 20 numbers or more, get at least 2 s).
+    NUMBER_DENSE = 20
+    DENSE_LOOK_S = 2.0
+    SOME_NUMBERS = 8
+    SOME_LOOK_S = 1.0
+    PAUSE_S = 0.35              # the breath between two sentences
+    CAPTION_FADE_S = 0.25
+    MIN_BEAT_S = 1.2
 
     def setup(self):
         super().setup()
         self.camera.background_color = ManimColor(BACKGROUND)
+        self.voice = voice_from_env()
+        self.set_speech_service(LessonSpeechService(self.voice), create_subcaption=False)
         self.current_caption: Text | None = None
+        self.beats: list[Beat] = []
+        self.transitions: list[Transition] = []
+        self.stage: Beat | Transition | None = None    # what the current play belongs to
         self._reading_until = 0.0
 
     # shots -----------------------------------------------------------------------------------
     def shot(self, name: str) -> None:
         self.next_section(name)
 
-    # narration -------------------------------------------------------------------------------
+    # beats -----------------------------------------------------------------------------------
+    def _visible_numbers(self) -> set[int]:
+        return {id(m) for top in self.mobjects for m in top.get_family()
+                if isinstance(m, NumberText) and m.get_fill_opacity() > 0.05}
+
+    @contextmanager
+    def beat(self, text: str, *, spoken: str | None = None, look: float | None = None,
+             caption: bool = True, id: str | None = None):
+        if self.stage is not None:
+            raise RuntimeError(f"beat {text[:40]!r} starts inside {self.stage!r}: beats do not nest")
+        beat = Beat(id=id or f"{type(self).__name__}-{len(self.beats) + 1:02d}", text=" ".join(text.split()),
+                    spoken=spoken if spoken is not None else spoken_form(text), start=self.time)
+        self.stage = beat
+        before = self._visible_numbers()
+        with self.voiceover(text=beat.spoken, beat_id=beat.id) as tracker:
+            beat.speech_start, beat.speech_end = tracker.start_t, tracker.end_t
+            beat.audio = tracker.data["final_audio"]
+            beat.source = tracker.data["input_data"]["service"]
+            if caption:
+                self.current_caption = get_caption(beat.text)
+                self.play(FadeIn(self.current_caption), run_time=self.CAPTION_FADE_S)
+            yield beat
+        beat.new_numbers = len(self._visible_numbers() - before)
+        looking = (self.DENSE_LOOK_S if beat.new_numbers >= self.NUMBER_DENSE
+                   else self.SOME_LOOK_S if beat.new_numbers >= self.SOME_NUMBERS else self.PAUSE_S)
+        beat.look = max(looking, look or 0.0)
+        tail = self.CAPTION_FADE_S if self.current_caption is not None else 0.0
+        hold = max(beat.look, beat.start + self.MIN_BEAT_S - tail - self.time)
+        self.wait(hold)
+        if self.current_caption is not None:
+            self.play(FadeOut(self.current_caption), run_time=self.CAPTION_FADE_S)
+            self.current_caption = None
+        beat.end = self.time
+        self.add_subcaption(beat.text, duration=beat.end - beat.start, offset=beat.start - beat.end)
+        self.beats.append(beat)
+        self.stage = None
+
+    @contextmanager
+    def transition(self, name: str):
+        if self.stage is not None:
+            raise RuntimeError(f"transition {name!r} starts inside {self.stage!r}")
+        step = Transition(name, self.time)
+        self.stage = step
+        yield step
+        step.end = self.time
+        self.transitions.append(step)
+        self.stage = None
+
+    def clear_stage(self, *keep, run_time: float = 0.5, name: str = "clear") -> None:
+        """Fade out everything on screen except `keep` (a transition between shots)."""
+        kept = {id(m) for k in keep for m in k.get_family()}
+        leaving = [m for m in self.mobjects if id(m) not in kept]
+        if leaving:
+            with self.transition(name):
+                self.play(*(FadeOut(m) for m in leaving), run_time=run_time)
+
+    def tear_down(self):
+        super().tear_down()
+        writer = self.renderer.file_writer
+        # The sound track lasts as long as the picture: the stitched chapters join scenes end to end.
+        if getattr(writer, "includes_sound", False):
+            from pydub import AudioSegment
+
+            writer.add_audio_segment(AudioSegment.silent(0, frame_rate=SAMPLE_RATE), time=self.time)
+        movie = getattr(writer, "movie_file_path", None)
+        if movie is not None and not config.dry_run:
+            beats = {"scene": type(self).__name__, "voice": self.voice.label, "duration": round(self.time, 6),
+                     "beats": [b.as_dict() for b in self.beats],
+                     "transitions": [t.__dict__ for t in self.transitions]}
+            path = Path(movie).with_suffix(".beats.json")
+            path.parent.mkdir(parents=True, exist_ok=True)
+            tmp = path.with_suffix(".partial")
+            tmp.write_text(json.dumps(beats, indent=2) + "\n", encoding="utf-8")
+            os.replace(tmp, path)
+
+    # the earlier narration (reading-time captions): kept until every scene speaks in beats -----
     def say(self, text: str) -> float:
         duration = reading_time(text)
         start = max(self.time, self._reading_until)
@@ -383,9 +528,10 @@ __all__ = [
     "THEME", "Theme", "BACKGROUND", "TEXT_COLOR", "DIM_TEXT_COLOR", "HEAD_COLORS", "head_color",
     "WIDE_HEAD_COLOR", "RECEIVER_COLOR", "SOURCE_COLOR", "MASK_COLOR", "POSITIVE_COLOR",
     "NEGATIVE_COLOR", "BRACKET_COLOR", "HIGHLIGHT_OPACITY", "FONT", "TITLE_SIZE", "BODY_SIZE",
-    "CAPTION_SIZE", "LABEL_SIZE", "NUMBER_SIZE", "SMALL_SIZE", "BUFF_SMALL", "BUFF", "BUFF_LARGE",
+    "CAPTION_SIZE", "LABEL_SIZE", "NUMBER_SIZE", "SMALL_SIZE", "MIN_TEXT_SIZE", "MIN_CAPTION_SIZE", "BUFF_SMALL", "BUFF", "BUFF_LARGE",
     "MARGIN", "count_word", "FRAME_WIDTH", "FRAME_HEIGHT", "SAFE_WIDTH", "CAPTION_TOP", "TITLE_BOTTOM",
     "CONTENT_TOP", "CONTENT_BOTTOM", "CONTENT_HEIGHT", "CONTENT_CENTER", "sup", "sub",
     "format_shape", "baseline_y", "align_baseline", "get_text", "NumberText", "get_number", "get_title", "wrap_lines",
-    "get_caption", "fit_content", "reading_time", "scene_worksheet", "LessonScene", "PLACES", "fmt",
+    "get_caption", "fit_content", "reading_time", "scene_worksheet", "LessonScene", "Beat", "Transition",
+    "PLACES", "fmt",
 ]

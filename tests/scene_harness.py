@@ -28,11 +28,28 @@ from manim import Scene, Text, config, tempconfig
 from manim.renderer.cairo_renderer import CairoRenderer
 
 from lesson_data.display import fmt
-from scenes.style import NumberText
+from scenes.style import MIN_TEXT_SIZE, NumberText
 
 # A formatted decimal (e.g. "0.125", "-2.300", "12.5%"): must come from get_number.
 _DECIMAL = re.compile(r"^[-−]?\d[\d,]*\.\d+%?$")
 _FRAME_TOLERANCE = 0.02
+
+
+@contextmanager
+def silent_voice():
+    """Builds speak with the silent voice (the estimated speech length): no synthesis, same rhythm.
+    Its silent files go to the harness's own folder, not the project's voice cache."""
+    old = {k: os.environ.get(k) for k in ("LESSON_VOICE", "LESSON_VOICE_CACHE")}
+    os.environ["LESSON_VOICE"] = "none"
+    os.environ["LESSON_VOICE_CACHE"] = os.path.join(_media_dir(), "voice")
+    try:
+        yield
+    finally:
+        for k, v in old.items():
+            if v is None:
+                os.environ.pop(k, None)
+            else:
+                os.environ[k] = v
 
 
 @contextmanager
@@ -63,6 +80,41 @@ def _bbox(m) -> tuple[float, float, float, float]:
     return float(lo[0]), float(lo[1]), float(hi[0]), float(hi[1])
 
 
+def effective_font_size(text: Text) -> float:
+    """The size a text is drawn at after every scaling (fit_content, group.scale): its font size
+    times how much it has grown or shrunk since it was set (rotation does not count)."""
+    base = getattr(text, "base_extent", None)
+    if base:
+        return float(text._font_size) * max(text.width, text.height) / base
+    return float(text.font_size)
+
+
+@dataclass(frozen=True)
+class Change:
+    """A play or a top-level add/remove that changes what is visible, and what it belonged to."""
+
+    kind: str          # "play" | "add" | "remove"
+    start: float
+    end: float
+    stage: str | None  # "beat:<id>" | "transition:<name>" | None (outside both: a defect)
+    what: str
+
+
+def _stage_name(scene) -> str | None:
+    stage = getattr(scene, "stage", None)
+    if stage is None:
+        return None
+    return f"beat:{stage.id}" if hasattr(stage, "spoken") else f"transition:{stage.name}"
+
+
+def _is_wait(animation) -> bool:
+    return type(animation).__name__ == "Wait"
+
+
+def _visible(mobjects) -> bool:
+    return any(m.has_points() for top in mobjects for m in top.get_family())
+
+
 @dataclass
 class _Recorder:
     numbers: dict = field(default_factory=dict)       # id -> NumberText (insertion-ordered)
@@ -71,12 +123,17 @@ class _Recorder:
     text_overlaps: list = field(default_factory=list)
     plays: int = 0
     sections: list = field(default_factory=list)
+    changes: list = field(default_factory=list)       # Change: every visible change, with its stage
+    sounds: list = field(default_factory=list)        # (file, scene time) of every add_sound
+    small_texts: list = field(default_factory=list)   # (play, text, effective size) below the floor
+    in_play: int = 0
 
-    def walk(self, mobjects):
+    def walk(self, mobjects, stage=None):
         for top in mobjects:
             for m in top.get_family():
-                if isinstance(m, NumberText):
-                    self.numbers.setdefault(id(m), m)
+                if isinstance(m, NumberText) and id(m) not in self.numbers:
+                    self.numbers[id(m)] = m
+                    m._first_seen = stage
                 if isinstance(m, Text):
                     self.texts.setdefault(id(m), m)
 
@@ -94,6 +151,12 @@ class _Recorder:
                 # a text faded to (near) zero is not on screen for the reader
                 if isinstance(m, Text) and len(m.submobjects) and m.get_fill_opacity() > 0.05:
                     seen_texts.append(m)
+        for t in seen_texts:
+            size = effective_font_size(t)
+            if size < MIN_TEXT_SIZE - 0.05 and t.original_text.strip():
+                entry = (t.original_text, round(size, 1))
+                if entry not in {e[1:] for e in self.small_texts}:
+                    self.small_texts.append((self.plays, *entry))
         if len(seen_texts) < 2:
             return
         boxes = np.array([_bbox(t) for t in seen_texts])
@@ -130,16 +193,41 @@ def _recording(recorder: _Recorder):
     original_add, original_play, original_section = Scene.add, Scene.play, Scene.next_section
     original_frame, original_static = CairoRenderer.update_frame, CairoRenderer.save_static_frame_data
 
+    original_remove, original_sound = Scene.remove, Scene.add_sound
+
     def add(self, *mobjects):
-        recorder.walk(mobjects)
+        beat = getattr(self, "stage", None)
+        recorder.walk(mobjects, getattr(beat, "id", None) if hasattr(beat, "spoken") else None)
+        if not recorder.in_play and _visible(mobjects):
+            recorder.changes.append(Change("add", self.time, self.time, _stage_name(self),
+                                           ", ".join(repr(m) for m in mobjects)[:120]))
         return original_add(self, *mobjects)
 
+    def remove(self, *mobjects):
+        if not recorder.in_play and _visible([m for m in mobjects if m in self.mobjects]):
+            recorder.changes.append(Change("remove", self.time, self.time, _stage_name(self),
+                                           ", ".join(repr(m) for m in mobjects)[:120]))
+        return original_remove(self, *mobjects)
+
     def play(self, *args, **kwargs):
-        result = original_play(self, *args, **kwargs)
+        start, stage = self.time, _stage_name(self)
+        recorder.in_play += 1
+        try:
+            result = original_play(self, *args, **kwargs)
+        finally:
+            recorder.in_play -= 1
+        if not all(_is_wait(a) for a in args):
+            recorder.changes.append(Change("play", start, self.time, stage,
+                                           ", ".join(type(a).__name__ for a in args)[:120]))
         recorder.plays += 1
-        recorder.walk(self.mobjects)
+        beat = getattr(self, "stage", None)
+        recorder.walk(self.mobjects, getattr(beat, "id", None) if hasattr(beat, "spoken") else None)
         recorder.check_layout(self)
         return result
+
+    def add_sound(self, sound_file, time_offset=0, gain=None, **kwargs):
+        # recorded, not mixed: the harness writes no video, so it needs no sound track
+        recorder.sounds.append((str(sound_file), self.time + time_offset))
 
     def next_section(self, name="unnamed", *args, **kwargs):
         # recorded here: without video output Manim drops every (empty) section
@@ -147,11 +235,13 @@ def _recording(recorder: _Recorder):
         return original_section(self, name, *args, **kwargs)
 
     Scene.add, Scene.play, Scene.next_section = add, play, next_section
+    Scene.remove, Scene.add_sound = remove, add_sound
     CairoRenderer.update_frame, CairoRenderer.save_static_frame_data = _no_frame, _no_static_frame
     try:
         yield
     finally:
         Scene.add, Scene.play, Scene.next_section = original_add, original_play, original_section
+        Scene.remove, Scene.add_sound = original_remove, original_sound
         CairoRenderer.update_frame, CairoRenderer.save_static_frame_data = original_frame, original_static
 
 
@@ -167,7 +257,32 @@ class BuiltScene:
     duration: float
     pixel_width: int
     pixel_height: int
+    beats: list = field(default_factory=list)          # scenes.style.Beat, in order
+    transitions: list = field(default_factory=list)    # scenes.style.Transition, in order
+    changes: list = field(default_factory=list)        # Change, in order
+    sounds: list = field(default_factory=list)         # (file, scene time)
+    small_texts: list = field(default_factory=list)    # (play, text, size) below MIN_TEXT_SIZE
     _frame: np.ndarray | None = None
+
+    @property
+    def unstaged_changes(self) -> list:
+        """Visible changes that belong to no beat and no named transition (want [])."""
+        return [c for c in self.changes if c.stage is None]
+
+    def beat_of(self, text_part: str):
+        """The first beat whose text contains `text_part` (AssertionError when none does)."""
+        for beat in self.beats:
+            if text_part in beat.text:
+                return beat
+        raise AssertionError(f"no beat says {text_part!r}; beats: {[b.text[:50] for b in self.beats]}")
+
+    def changes_in(self, beat) -> list:
+        """The visible changes that play during `beat`."""
+        return [c for c in self.changes if c.stage == f"beat:{beat.id}"]
+
+    def numbers_in(self, beat) -> list:
+        """NumberTexts first shown by a play of `beat` (by the recorder's first sighting)."""
+        return [m for m in self.numbers if getattr(m, "_first_seen", None) == beat.id]
 
     def by_tag(self, tag: str) -> dict:
         """{index: NumberText} for numbers with this tag (the last one wins for repeated indices)."""
@@ -249,7 +364,7 @@ def build_scene(scene_cls, sentence: str | None = None, *, pixel_height: int = 2
         "progress_bar": "none",
         "preview": False,
     }
-    with tempconfig(options), lesson_sentence(sentence), _recording(recorder):
+    with tempconfig(options), lesson_sentence(sentence), silent_voice(), _recording(recorder):
         scene = scene_cls(skip_animations=True)
         scene.render()
         subs = [(s.start.total_seconds(), s.end.total_seconds(), s.content)
@@ -265,28 +380,55 @@ def build_scene(scene_cls, sentence: str | None = None, *, pixel_height: int = 2
             duration=float(scene.time),
             pixel_width=pixel_width,
             pixel_height=pixel_height,
+            beats=list(getattr(scene, "beats", [])),
+            transitions=list(getattr(scene, "transitions", [])),
+            changes=list(recorder.changes),
+            sounds=list(recorder.sounds),
+            small_texts=list(recorder.small_texts),
         )
         built.last_frame()  # render while the low-resolution config is active
     return built
 
 
-__all__ = ["BuiltScene", "build_scene", "lesson_sentence", "hex_to_rgb", "blend"]
+__all__ = ["BuiltScene", "Change", "build_scene", "lesson_sentence", "silent_voice", "hex_to_rgb", "blend",
+           "assert_builds_cleanly", "assert_beats", "assert_matrix_on_screen", "built", "effective_font_size"]
 
 
-def assert_builds_cleanly(b: BuiltScene, *, min_sections: int = 2, min_subcaptions: int = 3) -> None:
+def assert_builds_cleanly(b: BuiltScene, *, min_sections: int = 2, min_beats: int = 3) -> None:
     """What every scene owes a viewer: numbers shown by the one display rule and registered,
-    nothing off the 16:9 frame, no text on text, one section per shot, and a subtitle track of
-    the notes' sentences, one after another, never overlapping, ending inside the video."""
+    nothing off the 16:9 frame, no text on text, no text below the legibility floor, one section
+    per shot, and narration in beats (assert_beats)."""
     assert b.format_mismatches() == []
     assert b.unregistered_numbers == []            # every decimal went through get_number
     assert b.out_of_frame == []
     assert b.text_overlaps == []
+    assert b.small_texts == [], f"texts below MIN_TEXT_SIZE={MIN_TEXT_SIZE}: {b.small_texts[:8]}"
     assert len(b.sections) >= min_sections
-    subs = b.subcaptions
-    assert len(subs) >= min_subcaptions
-    assert all(end > start for start, end, _ in subs)
-    assert all(nxt[0] >= cur[1] - 1e-9 for cur, nxt in zip(subs, subs[1:]))
-    assert subs[-1][1] <= b.duration + 1e-6
+    assert_beats(b, min_beats=min_beats)
+
+
+def assert_beats(b: BuiltScene, *, min_beats: int = 3) -> None:
+    """The beat contract (NARRATION.md): every visible change starts inside a beat or a named
+    transition; beats never overlap; each beat's speech lies inside it and its sound is placed where
+    it starts; a number-dense beat holds at least 2 s after the speech; the subtitles are the beats'
+    text at the beats' times, one after another, inside the video."""
+    beats = b.beats
+    assert len(beats) >= min_beats, f"{len(beats)} beats"
+    assert b.unstaged_changes == [], f"changes outside any beat or transition: {b.unstaged_changes[:5]}"
+    eps = 1e-6
+    for cur, nxt in zip(beats, beats[1:]):
+        assert cur.end <= nxt.start + eps, f"{cur.id} ends at {cur.end} after {nxt.id} starts at {nxt.start}"
+    for beat in beats:
+        assert beat.start - eps <= beat.speech_start <= beat.speech_end <= beat.end + eps, beat
+        if beat.new_numbers >= 20:
+            assert beat.end - beat.speech_end >= 2.0 - eps, f"{beat.id}: {beat.new_numbers} new numbers"
+    for t in b.transitions:
+        assert all(not (bt.start + eps < t.end and t.start < bt.end - eps) for bt in beats), t
+    assert b.sounds == [(bt.audio, bt.speech_start) for bt in beats]
+    subs = [(round(s, 3), round(e, 3), text) for s, e, text in b.subcaptions]
+    assert subs == [(round(bt.start, 3), round(bt.end, 3), bt.text) for bt in beats]
+    assert beats[-1].end <= b.duration + eps
+    assert len({bt.id for bt in beats}) == len(beats)
 
 
 def assert_matrix_on_screen(b, tag, expected):

@@ -43,6 +43,7 @@ from scenes.tiny_common import get_label
 class AlphaOne(Scene):
     def construct(self):
         self.add_subcaption("alpha one", duration=1)
+        self.add_sound("assets/tone_long.wav")       # "speech" from 0 to 0.8 s, inside its cue
         self.play(FadeIn(get_label("A1")), run_time=1)
         self.wait(0.4)
 
@@ -51,6 +52,7 @@ class AlphaTwo(Scene):
     def construct(self):
         self.wait(0.2)
         self.add_subcaption("alpha two", duration=0.6)
+        self.add_sound("assets/tone_short.wav", time_offset=0)    # 0.2 to 0.7 s
         self.play(FadeIn(get_label("A2")), run_time=1)
 '''
 
@@ -85,6 +87,26 @@ a = p.parse_args()
 open(a.out, "w").write(json.dumps({"fake": True}))
 '''
 
+# The scenes' sound, as written above: (scene, file, start, seconds) in scene time. AlphaOne's sound
+# ends 0.6 s before its picture does: a stitch that copied the sound streams would start AlphaTwo's
+# sound 0.6 s early.
+SOUNDS = [("AlphaOne", "tone_long.wav", Fraction(0), Fraction(4, 5)),
+          ("AlphaTwo", "tone_short.wav", Fraction(1, 5), Fraction(1, 2))]
+TONE_RATE = 22050
+
+
+def write_tone(path: Path, seconds: Fraction) -> None:
+    import wave
+
+    import numpy as np
+    t = np.arange(int(seconds * TONE_RATE)) / TONE_RATE
+    with wave.open(str(path), "wb") as w:
+        w.setnchannels(1)
+        w.setsampwidth(2)
+        w.setframerate(TONE_RATE)
+        w.writeframes((0.5 * 32767 * np.sin(2 * np.pi * 440 * t)).astype("<i2").tobytes())
+
+
 # Caption cues as written in the scene code above: (scene, text, start, end) in scene time.
 CUES = [
     ("AlphaOne", "alpha one", Fraction(0), Fraction(1)),
@@ -110,6 +132,9 @@ def write_project(root: Path) -> None:
     (root / "scenes" / "tiny_alpha.py").write_text(ALPHA)
     (root / "scenes" / "tiny_beta.py").write_text(BETA.format(word="B1"))
     (root / "scenes" / "tiny_broken.py").write_text(BROKEN)
+    (root / "assets").mkdir()
+    for _, name, _, seconds in SOUNDS:
+        write_tone(root / "assets" / name, seconds)
     (root / "fakews").mkdir()
     (root / "fakews" / "__main__.py").write_text(FAKE_WORKSHEET)
 
@@ -227,6 +252,50 @@ def test_subtitles_are_shifted_by_the_scenes_before_them(built):
         vtt = (q / f"{name}.vtt").read_text()
         assert vtt.startswith("WEBVTT\n") and vtt.count(" --> ") == len(want)
     assert "beta &amp; &lt;one&gt;" in (q / "beta.vtt").read_text()
+
+
+def decoded_sound(path: Path):
+    """(mono float samples, rate) of a file's sound track, decoded with PyAV."""
+    import numpy as np
+    with av.open(str(path)) as c:
+        stream = c.streams.audio[0]
+        rate = stream.codec_context.sample_rate
+        chunks = [f.to_ndarray().astype(float).mean(axis=0) for f in c.decode(stream)]
+    return np.concatenate(chunks), rate
+
+
+def rms(samples, rate, start, end) -> float:
+    import numpy as np
+    part = samples[int(float(start) * rate):int(float(end) * rate)]
+    return float(np.sqrt(np.mean(part ** 2))) if len(part) else 0.0
+
+
+def test_stitched_sound_lasts_as_long_as_the_picture_and_each_sound_stays_in_its_scene(built):
+    _, out, _ = built
+    q = out / "lesson" / "l"
+    stems = ["01_AlphaOne", "02_AlphaTwo", "03_BetaOne"]
+    lengths = {s: frames_and_length(scene_video(out, s))[1] for s in stems}
+    for name, scenes in [("alpha", stems[:2]), ("series", stems)]:
+        samples, rate = decoded_sound(q / f"{name}.mp4")
+        picture = sum(lengths[s] for s in scenes)
+        assert abs(Fraction(len(samples), rate) - picture) <= FRAME, name
+        offset, loud, quiet = Fraction(0), [], []
+        for stem in scenes:
+            ends = [(offset + start, offset + start + secs) for scene, _, start, secs in SOUNDS
+                    if stem.endswith(scene)]
+            for a, b in ends:
+                loud.append(rms(samples, rate, a + Fraction(1, 20), b - Fraction(1, 20)))
+            quiet_from = max([b for _, b in ends], default=offset) + Fraction(1, 10)
+            quiet.append(rms(samples, rate, quiet_from, offset + lengths[stem] - Fraction(1, 20)))
+            offset += lengths[stem]
+        assert min(loud) > 0.1 and max(quiet) < 0.01, (name, loud, quiet)
+    # The chapter without sound gets none; the sound inside a cue is where its subtitle is.
+    with av.open(str(q / "beta.mp4")) as c:
+        assert not c.streams.audio
+    cues = expected_cues(out, stems[:2])
+    samples, rate = decoded_sound(q / "alpha.mp4")
+    for text, start, end in cues:
+        assert rms(samples, rate, start + Fraction(1, 10), min(end, start + Fraction(2, 5))) > 0.1, text
 
 
 # ---------------------------------------------------------------- failures, missing scenes

@@ -14,6 +14,13 @@ if ! pkg-config --exists pangocairo 2>/dev/null; then
     exit 1
   fi
 fi
+# manim-voiceover imports pysox, which looks for the sox program at import and complains on every
+# render without it; the lesson does not use sox (Piper writes the WAVs), so it is only installed
+# where that is cheap (root with apt), and its absence is never an error.
+if ! command -v sox >/dev/null && [ "$(id -u)" = "0" ] && command -v apt-get >/dev/null; then
+  DEBIAN_FRONTEND=noninteractive apt-get install -y -qq sox >/dev/null 2>&1 \
+    || { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq sox >/dev/null 2>&1; } || true
+fi
 
 PYTHON=${PYTHON:-python3}
 if [ ! -x .venv/bin/python ]; then

@@ -1,0 +1,222 @@
+"""Narration: the spoken-form rules (hand-written expectations), the LESSON_VOICE switch and its
+errors, a person's recordings replacing beats, the content cache, and one real Piper synthesis."""
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+import wave
+from pathlib import Path
+
+import numpy as np
+import pytest
+from manim import Circle, Create
+
+from narration import speech
+from narration.spoken import decimal_words, number_words, spoken_form
+from narration.voice import (RECORDING_RATES, VoiceError, audio_key, estimated_seconds, fingerprint,
+                             voice_from_env)
+from scenes.style import LessonScene
+from tests.scene_harness import assert_beats, build_scene
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+# ------------------------------------------------------------------ spoken forms
+
+@pytest.mark.parametrize("written,spoken", [
+    ("W_Q", "W Q"),
+    ("W_K and W_V", "W K and W V"),
+    ("÷ √2", "divided by root two"),
+    ("√4", "root four"),
+    ("[10, 4]", "ten by four"),
+    ("[1, 20]", "one by twenty"),
+    ("[n_heads × d_v, d_model]", "n heads times d v by d model"),
+    ("ΔE", "delta E"),
+    ("E′ = E + ΔE", "E prime equals E plus delta E"),
+    ("α¹₁₀,ⱼ", "alpha, head one, row ten, source j"),
+    ("q¹₁₀", "q, head one, row ten"),
+    ("k²ⱼ", "k, head two, row j"),
+    ("H¹ and H²", "H, head one and H, head two"),
+    ("W_O¹", "W O, head one"),
+    ("m₁₀", "m, row ten"),
+    ("αᵢⱼ", "alpha, row i, source j"),
+    ("QKᵀ", "Q K transpose"),
+    ("0.718", "zero point seven one eight"),
+    ("2.400", "two point four"),
+    ("-0.300", "minus zero point three"),
+    ("−2.3", "minus two point three"),
+    ("1.000", "one"),
+    ("3.293 ± 0.008", "three point two nine three plus or minus zero point zero zero eight"),
+    ("8.9e-16", "eight point nine times ten to the minus sixteen"),
+    ("61%", "sixty-one percent"),
+    ("1,321,120", "one million three hundred twenty-one thousand one hundred twenty"),
+    ("64×16", "sixty-four by sixteen"),
+    ("the <UNK> bank", "the unknown bank"),
+    ("§3.2.2", "section three point two point two"),
+    ("Voita et al. (2019)", "Voita and colleagues (twenty nineteen)"),
+    ("A[10, :]", "A, row ten"),
+    ("m₁₀ = Σⱼ α₁₀,ⱼ vⱼ", "m, row ten equals the sum over j of alpha, row ten, source j v, row j"),
+    ("Head 1 puts most of its weight on river: 0.718.",
+     "Head one puts most of its weight on river: zero point seven one eight."),
+])
+def test_spoken_forms(written, spoken):
+    assert spoken_form(written) == spoken
+
+
+@pytest.mark.parametrize("n,words", [(0, "zero"), (7, "seven"), (15, "fifteen"), (20, "twenty"),
+                                     (64, "sixty-four"), (100, "one hundred"), (256, "two hundred fifty-six"),
+                                     (4096, "four thousand ninety-six"), (-3, "minus three"),
+                                     (2_000_000, "two million")])
+def test_number_words(n, words):
+    assert number_words(n) == words
+
+
+def test_decimals_drop_only_the_display_padding():
+    assert decimal_words("0.050") == "zero point zero five"
+    assert decimal_words("10.0") == "ten"
+    assert decimal_words(".5") == "point five"
+
+
+# ------------------------------------------------------------------ the switch
+
+def test_default_and_named_voices():
+    assert voice_from_env({}).kind == "piper"
+    assert voice_from_env({"LESSON_VOICE": "none"}).kind == "none"
+    assert voice_from_env({"LESSON_VOICE": "piper"}).kind == "piper"
+
+
+def write_wav(path: Path, seconds: float, rate: int = 22050, width: int = 2, channels: int = 1,
+              tone: bool = True) -> Path:
+    n = int(seconds * rate)
+    t = np.arange(n) / rate
+    samples = (0.3 * 32767 * np.sin(2 * np.pi * 220 * t)).astype("<i2") if tone else np.zeros(n, "<i2")
+    with wave.open(str(path), "wb") as w:
+        w.setnchannels(channels)
+        w.setsampwidth(width)
+        w.setframerate(rate)
+        data = np.repeat(samples, channels) if width == 2 else np.zeros(n * channels * width, "u1")
+        w.writeframes(data.tobytes())
+    return path
+
+
+@pytest.mark.parametrize("make,says", [
+    (lambda d: d / "nowhere", "does not exist"),
+    (lambda d: write_wav(d / "file.wav", 0.1), "is not a folder"),
+])
+def test_a_bad_voice_value_names_itself_and_what_is_allowed(tmp_path, make, says):
+    value = str(make(tmp_path))
+    with pytest.raises(VoiceError) as err:
+        voice_from_env({"LESSON_VOICE": value})
+    message = str(err.value)
+    assert says in message and value in message and "piper, none, or a folder" in message
+    assert "\n" not in message
+
+
+def test_an_unknown_word_is_a_missing_folder():
+    with pytest.raises(VoiceError, match="'espeak': does not exist; allowed: piper, none"):
+        voice_from_env({"LESSON_VOICE": "espeak"})
+
+
+@pytest.mark.parametrize("name,write,says", [
+    ("Setup-01.wav", lambda p: write_wav(p, 0.5, rate=16000), "sample rate 16,000 Hz"),
+    ("Setup-01.wav", lambda p: p.write_bytes(b"RIFF not really"), "unreadable recording"),
+    ("Setup-01.wav", lambda p: write_wav(p, 0.5, width=1), "8-bit"),
+    ("Setup-01.mp3", lambda p: p.write_bytes(b"ID3"), ".mp3 audio"),
+])
+def test_a_bad_recording_names_the_file_and_what_is_allowed(tmp_path, name, write, says):
+    write(tmp_path / name)
+    with pytest.raises(VoiceError) as err:
+        voice_from_env({"LESSON_VOICE": str(tmp_path)})
+    message = str(err.value)
+    assert says in message and name in message and "16-bit PCM WAV" in message and "\n" not in message
+
+
+def test_recordings_are_read_by_beat_id_and_other_files_ignored(tmp_path):
+    for rate in RECORDING_RATES:
+        write_wav(tmp_path / f"Demo-{rate}.wav", 0.25, rate=rate, channels=2)
+    (tmp_path / "README.txt").write_text("my takes")
+    choice = voice_from_env({"LESSON_VOICE": str(tmp_path)})
+    assert choice.kind == "recordings" and sorted(choice.recordings) == [f"Demo-{r}" for r in RECORDING_RATES]
+    assert all(r.seconds == pytest.approx(0.25, abs=1e-3) for r in choice.recordings.values())
+    assert fingerprint(choice)["recordings"]["Demo-22050"] == choice.recordings["Demo-22050"].sha256
+
+
+def test_a_bad_voice_stops_a_render_before_anything_is_written(tmp_path):
+    scene = tmp_path / "s.py"
+    scene.write_text("from scenes.style import LessonScene\n\nclass S(LessonScene):\n"
+                     "    def construct(self):\n        with self.beat('Hello.'):\n            self.wait(1)\n")
+    env = {**os.environ, "LESSON_VOICE": str(tmp_path / "missing"), "PYTHONPATH": str(ROOT)}
+    r = subprocess.run([sys.executable, "-m", "lesson_build", "--out", str(tmp_path / "out")],
+                       cwd=ROOT, env=env, capture_output=True, text=True)
+    assert r.returncode == 2
+    assert r.stderr.strip().count("\n") == 0 and "LESSON_VOICE" in r.stderr and "does not exist" in r.stderr
+    assert not (tmp_path / "out").exists()
+
+
+# ------------------------------------------------------------------ recordings replace beats
+
+class Recorded(LessonScene):
+    def construct(self):
+        with self.beat("Short."):
+            self.play(Create(Circle()))
+        with self.beat("Another short sentence."):
+            self.wait(0.2)
+
+
+def test_a_recording_replaces_its_beat_and_the_beat_stretches_to_fit(tmp_path, monkeypatch):
+    write_wav(tmp_path / "Recorded-01.wav", 4.0, rate=44100)
+    monkeypatch.setattr("tests.scene_harness.silent_voice", _voice(str(tmp_path), tmp_path / "cache"))
+    b = build_scene(Recorded, pixel_height=180)
+    first, second = b.beats
+    assert first.source == "recording" and Path(first.audio) == (tmp_path / "Recorded-01.wav").resolve()
+    assert first.speech_end - first.speech_start == pytest.approx(4.0, abs=1e-3)
+    assert first.end - first.start >= 4.0 + LessonScene.PAUSE_S
+    # no recording for beat 2: Piper speaks it (synthesized once, then cached)
+    assert second.source == "piper"
+    assert_beats(b, min_beats=2)
+
+
+def _voice(value, cache):
+    from contextlib import contextmanager
+
+    @contextmanager
+    def voice():
+        old = {k: os.environ.get(k) for k in ("LESSON_VOICE", "LESSON_VOICE_CACHE")}
+        os.environ.update({"LESSON_VOICE": value, "LESSON_VOICE_CACHE": str(cache)})
+        try:
+            yield
+        finally:
+            for k, v in old.items():
+                if v is None:
+                    os.environ.pop(k, None)
+                else:
+                    os.environ[k] = v
+    return voice
+
+
+# ------------------------------------------------------------------ Piper and the cache
+
+def test_piper_speaks_a_short_sentence_once_and_then_reads_it_from_the_cache(tmp_path):
+    text = spoken_form("Head 1 reads river.")
+    before = dict(speech.STATS)
+    path = speech.speech_file("piper", text, tmp_path)
+    with wave.open(str(path)) as w:
+        rate, frames = w.getframerate(), w.getnframes()
+        samples = np.frombuffer(w.readframes(frames), dtype="<i2").astype(float)
+    assert rate == 22050 and 0.8 < frames / rate < 4.0
+    rms = np.sqrt(np.mean(samples ** 2))
+    assert rms > 500                                   # speech, not silence
+    assert speech.STATS["synthesized"] == before["synthesized"] + 1
+    again = speech.speech_file("piper", text, tmp_path)
+    assert again == path and speech.STATS["synthesized"] == before["synthesized"] + 1
+    assert speech.STATS["cached"] == before["cached"] + 1
+    # the estimate the silent voice uses is near Piper's real length
+    assert estimated_seconds(text) == pytest.approx(frames / rate, rel=0.35)
+
+
+def test_the_audio_key_changes_with_text_voice_and_settings():
+    a = audio_key("piper", "one", {"v": 1})
+    assert a == audio_key("piper", "one", {"v": 1})
+    assert len({a, audio_key("piper", "two", {"v": 1}), audio_key("none", "one", {"v": 1}),
+                audio_key("piper", "one", {"v": 2})}) == 4
