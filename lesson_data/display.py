@@ -23,6 +23,24 @@ def fmt(x: float, places: int = PLACES) -> str:
     return _drop_negative_zero(f"{float(x):.{places}f}")
 
 
+def places_for(values, most: int = PLACES) -> int:
+    """The fewest decimals (0..most) that show every value exactly, else `most`: a hand-chosen
+    one-decimal input reads 2.3, not 2.300, and a computed weight keeps three places. One count for
+    a whole table, so its decimal points line up.
+
+    >>> places_for([2.3, 0.0, -0.1]), places_for([1.0, 4.0]), places_for([0.7181])
+    (1, 0, 3)
+    """
+    import numpy as np
+
+    arr = np.asarray(values, dtype=float).ravel()
+    arr = arr[np.isfinite(arr)]
+    for places in range(most + 1):
+        if np.all(np.abs(np.round(arr, places) - arr) <= 1e-9 * np.maximum(1.0, np.abs(arr))):
+            return places
+    return most
+
+
 def fmt_int(n: int) -> str:
     """Integer with thousands separators: 2332832 -> "2,332,832"."""
     return f"{int(n):,}"
@@ -50,4 +68,4 @@ def fmt_sci(x: float, places: int = 1) -> str:
     return f"{mantissa}e{int(exponent)}"
 
 
-__all__ = ["PLACES", "fmt", "fmt_int", "fmt_pct", "fmt_sci"]
+__all__ = ["PLACES", "fmt", "fmt_int", "fmt_pct", "fmt_sci", "places_for"]

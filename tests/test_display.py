@@ -67,3 +67,16 @@ def test_fmt_sci_zero_and_non_finite():
     assert fmt_sci(-0.0) == "0"
     assert fmt_sci(float("inf")) == "inf"
     assert fmt_sci(float("nan")) == "nan"
+
+
+def test_places_for_gives_each_table_its_own_precision():
+    from lesson_data.display import places_for
+    from lesson_data.worksheet import compute_worksheet
+    ws = compute_worksheet("river")
+    assert places_for([2.3, 0.0, -0.1]) == 1          # hand-chosen inputs: one decimal
+    assert places_for([1.0, 4.0, 0.0]) == 0
+    assert places_for([0.5, 0.25]) == 2
+    assert places_for([0.7181, 1.0]) == 3             # anything finer: the display rule's three
+    assert places_for(ws.E) == 1                      # E = token rows + position rows, tenths
+    assert places_for(ws.heads[0].weights[-1]) == 3   # computed weights
+    assert places_for([]) == 0

@@ -1,0 +1,276 @@
+"""Attention drawn as what it is: arrows from each source word to the receiver, width = weight.
+
+    row = get_token_row(ws.tokens, receiver=ws.n)              # the sentence, positions 1..n
+    arrows = get_attention_arrows(row, ws.heads[0].weights[-1], color=head_color(1))
+    scene.play(FadeIn(row)); scene.play(arrows.create())
+    arrows.arrow(j)          # the arrow from source j (zero-based), None for a future source
+
+One arrow per source the receiver may read (sources 1..receiver, the receiver itself as a small
+loop), none for future sources: the mask is seen, not said. An arrow's stroke width and opacity
+grow with its weight (the same weight draws the same arrow in every head and scene; a weight of
+zero still draws a hairline, because every readable source is read). Head 1's arrows arc above the
+words, head 2's below them, clear of the position numbers. Rows of 1–20 words fit the safe width:
+on one line at the largest size from `font_size` down to the legibility floor, else on two (or, for
+twenty long words, three) lines.
+
+Weights come from the data layer (the worksheet's A, a word example's illustrative weights, a
+trained model's exported final-query row); nothing is computed here but the picture.
+"""
+from __future__ import annotations
+
+import numpy as np
+from manim import (
+    DOWN,
+    LEFT,
+    PI,
+    RIGHT,
+    UP,
+    ArcBetweenPoints,
+    Create,
+    DashedVMobject,
+    LaggedStart,
+    Rectangle,
+    VGroup,
+    VMobject,
+)
+
+from scenes.style import (
+    BODY_SIZE,
+    DIM_TEXT_COLOR,
+    HIGHLIGHT_OPACITY,
+    MASK_COLOR,
+    MIN_TEXT_SIZE,
+    RECEIVER_COLOR,
+    SAFE_WIDTH,
+    TEXT_COLOR,
+    align_baseline,
+    baseline_y,
+    get_text,
+)
+
+# Stroke width and opacity of an arrow of weight w (0..1): monotone, the same in every scene.
+MIN_STROKE = 0.8
+MAX_STROKE = 14.0
+MIN_OPACITY = 0.3
+
+
+def arrow_stroke(weight: float) -> float:
+    """Stroke width for a weight in [0, 1] (a weight of 1 draws the widest arrow)."""
+    return MIN_STROKE + (MAX_STROKE - MIN_STROKE) * float(np.clip(weight, 0.0, 1.0))
+
+
+def arrow_opacity(weight: float) -> float:
+    return MIN_OPACITY + (1 - MIN_OPACITY) * float(np.sqrt(np.clip(weight, 0.0, 1.0)))
+
+
+class TokenRow(VGroup):
+    """Built by get_token_row. Parts: `words` (one Text per token), `boxes` (one frame per token;
+    the receiver's in the receiver colour), `positions` (one-based numbers below the words, or an
+    empty group), `blank` (the dashed next-word slot, or an empty group), `lines` (how many lines:
+    1 or 2), `receiver` (one-based, or None), `n`, `font_size`."""
+
+    def token(self, j: int) -> VGroup:
+        """Box and word of token j (zero-based)."""
+        return VGroup(self.boxes[j], self.words[j])
+
+    def word_top(self, j: int) -> np.ndarray:
+        box = self.boxes[j]
+        return np.array([box.get_center()[0], box.get_top()[1], 0.0])
+
+    def word_bottom(self, j: int) -> np.ndarray:
+        """Below the word and its position number, so arrows underneath stay clear of both."""
+        box = self.boxes[j]
+        bottom = box.get_bottom()[1]
+        if len(self.positions):
+            bottom = min(bottom, self.positions[j].get_bottom()[1])
+        return np.array([box.get_center()[0], bottom - 0.04, 0.0])
+
+    def line_of(self, j: int) -> int:
+        return sum(1 for start in self.starts if start <= j) - 1
+
+    def get_future_mask(self) -> VGroup:
+        """Dim boxes over the tokens after the receiver: sources the receiver cannot read."""
+        masks = VGroup()
+        if self.receiver is None:
+            return masks
+        for j in range(self.receiver, self.n):
+            box = self.boxes[j]
+            masks.add(Rectangle(width=box.width, height=box.height).move_to(box)
+                      .set_fill(MASK_COLOR, 0.85).set_stroke(width=0))
+        return masks
+
+
+def _layout_words(tokens, font_size):
+    words = [get_text(t, font_size=font_size) for t in tokens]
+    ref = get_text("Mx", font_size=font_size)
+    box_h = ref.height * 1.9
+    boxes = [Rectangle(width=max(w.width + 0.22, box_h * 0.9), height=box_h) for w in words]
+    return words, boxes, ref
+
+
+def _row_width(boxes, gap):
+    return sum(b.width for b in boxes) + gap * max(0, len(boxes) - 1)
+
+
+def _pack(boxes, gap, max_width, extra):
+    """Start index of each line when boxes fill lines of max_width in order (the last line also
+    holds `extra`, the blank slot)."""
+    starts, width = [0], 0.0
+    for j, box in enumerate(boxes):
+        add = box.width + (gap if j > starts[-1] else 0.0)
+        if j > starts[-1] and width + add > max_width:
+            starts.append(j)
+            width = box.width
+        else:
+            width += add
+    if width + extra > max_width and len(boxes) - starts[-1] > 1:
+        starts.append(len(boxes) - 1)
+    return starts
+
+
+def get_token_row(tokens, *, receiver: int | None = None, font_size: float = BODY_SIZE - 4,
+                  positions: bool = True, blank: bool = False, max_width: float = SAFE_WIDTH,
+                  gap: float = 0.14, future: bool = False) -> TokenRow:
+    """The sentence as word boxes on one line (more when even the legibility floor does not fit).
+
+    receiver: one-based position drawn in the receiver colour (None: no receiver). blank: a dashed
+    slot after the last token (the unknown next word, which has no query). future: dim the tokens
+    after the receiver (when the row shows a longer sentence than the receiver may read).
+    """
+    tokens = list(tokens)
+    if not 1 <= len(tokens) <= 20:
+        raise ValueError(f"a token row holds 1 to 20 tokens, got {len(tokens)}")
+    sizes = [s for s in np.arange(font_size, MIN_TEXT_SIZE - 1e-9, -1.0)] or [MIN_TEXT_SIZE]
+    extra = 1.3 if blank else 0.0
+    chosen = None
+    # fewest lines first (one line at any legible size beats two larger lines), then the largest size
+    for n_lines in (1, 2, 3):
+        for size in sizes:
+            words, boxes, ref = _layout_words(tokens, size)
+            starts = _pack(boxes, gap, max_width, extra)
+            if len(starts) <= n_lines:
+                chosen = size
+                break
+        if chosen is not None:
+            break
+    if chosen is None:
+        raise ValueError(f"{len(tokens)} tokens do not fit three lines at the legibility floor")
+    row = TokenRow()
+    row.n, row.receiver, row.font_size, row.starts = len(tokens), receiver, chosen, starts
+    row.lines = len(starts)
+    box_group, word_group = VGroup(*boxes), VGroup(*words)
+    for j, box in enumerate(boxes):
+        if receiver is not None and j == receiver - 1:
+            box.set_stroke(RECEIVER_COLOR, 3).set_fill(RECEIVER_COLOR, HIGHLIGHT_OPACITY)
+        else:
+            box.set_stroke(DIM_TEXT_COLOR, 1.5).set_fill(opacity=0)
+    previous = None
+    for a, b in zip(starts, [*starts[1:], len(boxes)]):
+        line = VGroup(*boxes[a:b]).arrange(RIGHT, buff=gap)
+        if previous is not None:   # room between the lines for arrows and the position numbers
+            line.next_to(previous, DOWN, buff=1.1, aligned_edge=LEFT)
+        previous = line
+    for word, box in zip(words, boxes):
+        word.move_to(box)
+        align_baseline(word, baseline_y(get_text("Mx", font_size=chosen).move_to(box)))
+    row.boxes, row.words = box_group, word_group
+    row.add(box_group, word_group)
+    row.positions = VGroup()
+    if positions:
+        for j, box in enumerate(boxes):
+            row.positions.add(get_text(str(j + 1), font_size=MIN_TEXT_SIZE, color=DIM_TEXT_COLOR)
+                              .next_to(box, DOWN, buff=0.08))
+        row.add(row.positions)
+    row.blank = VGroup()
+    if blank:
+        slot = DashedVMobject(Rectangle(width=1.1, height=boxes[0].height), num_dashes=24)
+        slot.set_stroke(DIM_TEXT_COLOR, 1.5).next_to(boxes[-1], RIGHT, buff=gap)
+        mark = get_text("___", font_size=chosen, color=DIM_TEXT_COLOR).move_to(slot)
+        row.blank = VGroup(slot, mark)
+        row.add(row.blank)
+    row.future = row.get_future_mask() if future else VGroup()
+    if future:
+        row.add(row.future)
+    return row
+
+
+class AttentionArrows(VGroup):
+    """Built by get_attention_arrows. Parts: `arrows` (VGroup in source order), `sources` (the
+    zero-based source index of each arrow), `weights` (the full-precision weight of each), `color`,
+    `side` (UP: above the words, DOWN: below), `receiver` (zero-based)."""
+
+    def arrow(self, j: int):
+        """The arrow from source j (zero-based), or None for a source the receiver cannot read."""
+        return self._by_source.get(j)
+
+    def create(self, lag_ratio: float = 0.08, run_time: float = 1.5):
+        """Draw every arrow, the strongest last so the eye ends on it."""
+        order = np.argsort(self.weights, kind="stable")
+        return LaggedStart(*(Create(self.arrows[k]) for k in order), lag_ratio=lag_ratio, run_time=run_time)
+
+    def strongest(self, k: int = 1) -> list[int]:
+        """Zero-based sources of the k largest weights (ties: the earlier source first)."""
+        order = sorted(range(len(self.sources)), key=lambda i: (-self.weights[i], self.sources[i]))
+        return [self.sources[i] for i in order[:k]]
+
+
+def _tip(curve: VMobject, width: float, color: str, opacity: float) -> None:
+    size = 0.1 + 0.012 * width
+    curve.add_tip(tip_length=size, tip_width=size * 0.9)
+    curve.get_tip().set_fill(color, opacity=opacity).set_stroke(color, 0, opacity=opacity)
+
+
+def get_attention_arrows(row: TokenRow, weights, *, receiver: int | None = None, color: str = TEXT_COLOR,
+                         side=UP, angle: float = PI / 2.6, tips: bool = True) -> AttentionArrows:
+    """Arrows into the receiver from every source it may read, for one head's row of weights.
+
+    weights: the receiver's attention row (length >= receiver; entries after the receiver, the
+    future, are never read). receiver: one-based (default: the row's receiver). side: UP or DOWN.
+    """
+    receiver = receiver if receiver is not None else row.receiver
+    if receiver is None or not 1 <= receiver <= row.n:
+        raise ValueError(f"receiver {receiver!r} is not a position of the row (1..{row.n})")
+    weights = np.asarray(weights, dtype=float)
+    if weights.ndim != 1 or len(weights) < receiver:
+        raise ValueError(f"need a row of at least {receiver} weights, got shape {weights.shape}")
+    r = receiver - 1
+    below = np.allclose(side, DOWN)
+    anchor = row.word_bottom if below else row.word_top
+    sign = 1 if below else -1
+    group = AttentionArrows()
+    group.arrows, group.sources, group.weights = VGroup(), [], []
+    group.color, group.side, group.receiver, group._by_source = color, side, r, {}
+    end_base = anchor(r)
+    for j in range(receiver):
+        w = float(weights[j])
+        width, opacity = arrow_stroke(w), arrow_opacity(w)
+        if j == r:   # the receiver reads itself: a small loop over its own box
+            half = min(0.16, row.boxes[r].width / 3)
+            start, end = end_base + LEFT * half, end_base + RIGHT * half
+            curve = ArcBetweenPoints(start, end, angle=sign * 1.5 * PI)
+        else:
+            start = anchor(j)
+            # land a little left of centre, spread by distance, so tips stay readable
+            end = end_base + LEFT * min(0.12, 0.02 * (r - j))
+            same_line = row.line_of(j) == row.line_of(r)
+            if same_line:
+                curve = ArcBetweenPoints(start, end, angle=sign * angle)
+            else:  # a source on the first line, the receiver on the second
+                start = row.word_bottom(j)
+                end = row.word_top(r) + LEFT * min(0.12, 0.02 * (r - j))
+                curve = ArcBetweenPoints(start, end, angle=-PI / 8)
+        curve.set_stroke(color, width, opacity=opacity)
+        if tips:
+            _tip(curve, width, color, opacity)
+        curve.weight, curve.source = w, j
+        group.arrows.add(curve)
+        group.sources.append(j)
+        group.weights.append(w)
+        group._by_source[j] = curve
+    group.weights = np.array(group.weights)
+    group.add(group.arrows)
+    return group
+
+
+__all__ = ["TokenRow", "AttentionArrows", "get_token_row", "get_attention_arrows", "arrow_stroke",
+           "arrow_opacity", "MIN_STROKE", "MAX_STROKE"]

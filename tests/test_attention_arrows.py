@@ -1,0 +1,100 @@
+"""The attention-arrow block: one arrow per readable source, none for the future, widths ordered as
+the weights, clear of the words and their position numbers, for any sentence of 1–20 words."""
+from __future__ import annotations
+
+import random
+
+import numpy as np
+import pytest
+from manim import DOWN, UP
+
+from lesson_data.worksheet import VOCAB, compute_worksheet
+from scenes.blocks.attention_arrows import (MAX_STROKE, MIN_STROKE, arrow_opacity, arrow_stroke,
+                                            get_attention_arrows, get_token_row)
+from scenes.style import MIN_TEXT_SIZE, SAFE_WIDTH, head_color
+from tests.scene_harness import effective_font_size
+
+
+def random_sentences(count=40, seed=7):
+    rng = random.Random(seed)
+    out = [" ".join(rng.choice(VOCAB) for _ in range(rng.randint(1, 20))) for _ in range(count)]
+    return out + [" ".join(["fisherman"] * 20), "river", " ".join(["deposited"] * 11)]
+
+
+@pytest.mark.parametrize("sentence", ["river", "cheque"])
+@pytest.mark.parametrize("head", [0, 1])
+def test_one_arrow_per_readable_source_with_widths_ordered_as_the_weights(sentence, head):
+    ws = compute_worksheet(sentence)
+    row = get_token_row(ws.tokens, receiver=ws.n)
+    weights = ws.heads[head].weights[-1]
+    arrows = get_attention_arrows(row, weights, color=head_color(head + 1), side=(UP, DOWN)[head])
+    assert arrows.sources == list(range(ws.n))
+    assert [a.weight for a in arrows.arrows] == list(weights)          # unrounded, from A
+    widths = np.array([a.get_stroke_width() for a in arrows.arrows])
+    opacities = np.array([a.get_stroke_opacity() for a in arrows.arrows])
+    order = np.argsort(weights, kind="stable")
+    assert np.all(np.diff(widths[order]) >= 0) and np.all(np.diff(opacities[order]) >= 0)
+    # the strongest source draws the widest arrow: head 1 river -> river (0.718), by hand from A
+    assert arrows.strongest(1) == [int(np.argmax(weights))]
+    assert widths.max() == pytest.approx(arrow_stroke(weights.max()))
+
+
+def test_an_earlier_receiver_gets_no_arrow_from_a_future_source():
+    ws = compute_worksheet("river")
+    row = get_token_row(ws.tokens, receiver=4, future=True)
+    arrows = get_attention_arrows(row, ws.heads[0].weights[3], color=head_color(1))
+    assert arrows.sources == [0, 1, 2, 3]
+    assert all(arrows.arrow(j) is None for j in range(4, ws.n))
+    assert len(row.future) == ws.n - 4                                  # the future is seen, dimmed
+    # the masked weights are exactly zero and never drawn
+    assert np.all(ws.heads[0].weights[3, 4:] == 0.0)
+
+
+def test_width_and_opacity_are_monotone_and_bounded():
+    w = np.linspace(0, 1, 101)
+    s = np.array([arrow_stroke(x) for x in w])
+    o = np.array([arrow_opacity(x) for x in w])
+    assert np.all(np.diff(s) > 0) and np.all(np.diff(o) > 0)
+    assert s[0] == MIN_STROKE > 0 and s[-1] == MAX_STROKE and o[-1] == 1.0
+    assert arrow_stroke(0.5) == pytest.approx((MIN_STROKE + MAX_STROKE) / 2)   # linear in the weight
+
+
+@pytest.mark.parametrize("side", [UP, DOWN])
+def test_arrows_stay_clear_of_the_words_and_the_position_numbers(side):
+    ws = compute_worksheet("river")
+    row = get_token_row(ws.tokens, receiver=ws.n)
+    arrows = get_attention_arrows(row, ws.heads[0].weights[-1], side=side)
+    word_top = max(b.get_top()[1] for b in row.boxes)
+    label_bottom = min(p.get_bottom()[1] for p in row.positions)
+    for a in arrows.arrows:
+        ys = a.get_all_points()[:, 1]
+        if np.allclose(side, UP):
+            assert ys.min() >= word_top - 1e-6, a.source
+        else:
+            assert ys.max() <= label_bottom + 1e-6, a.source
+
+
+@pytest.mark.parametrize("sentence", random_sentences())
+def test_any_sentence_of_one_to_twenty_words_fits_legibly(sentence):
+    tokens = sentence.split()
+    row = get_token_row(tokens, receiver=len(tokens), blank=True)
+    assert row.width <= SAFE_WIDTH + 1e-6
+    assert row.font_size >= MIN_TEXT_SIZE
+    assert all(effective_font_size(t) >= MIN_TEXT_SIZE - 1e-6 for t in [*row.words, *row.positions])
+    one_line = sum(b.width for b in row.boxes) + 0.14 * (len(tokens) - 1) + 1.3 <= SAFE_WIDTH
+    assert (row.lines == 1) == one_line and row.lines <= 3
+    for a, b in zip(row.starts, [*row.starts[1:], row.n]):          # every line fits on its own
+        assert row.boxes[b - 1].get_right()[0] - row.boxes[a].get_left()[0] <= SAFE_WIDTH + 1e-6
+    weights = np.full(len(tokens), 1 / len(tokens))
+    arrows = get_attention_arrows(row, weights)
+    assert arrows.sources == list(range(len(tokens)))
+
+
+def test_rows_outside_one_to_twenty_tokens_are_refused():
+    with pytest.raises(ValueError, match="1 to 20 tokens"):
+        get_token_row([])
+    with pytest.raises(ValueError, match="1 to 20 tokens"):
+        get_token_row(["the"] * 21)
+    row = get_token_row(["the", "river"], receiver=2)
+    with pytest.raises(ValueError, match="at least 2 weights"):
+        get_attention_arrows(row, [1.0])
