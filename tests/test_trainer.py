@@ -65,6 +65,22 @@ def test_final_query_logits_equal_last_row_of_full_path(name):
 
 
 @pytest.mark.parametrize("name,heads", [("one_head", 1), ("four_heads", 4)])
+def test_final_query_weights_come_with_the_same_logits(name, heads):
+    """forward_with_weights is forward's own computation: identical logits, and the receiver's weights
+    (zero on PAD slots) equal the full-sequence path's last row."""
+    torch.manual_seed(4)
+    model = build_model(name, get_config("full")).eval()
+    x = _batch_with_padding()
+    with torch.no_grad():
+        logits, w = model.forward_with_weights(x)
+        _, full = model.forward_full(x)
+        assert torch.equal(logits, model(x))
+    assert w.shape == (3, heads, 64)
+    assert (w[(x == PAD)[:, None, :].expand_as(w)] == 0).all()
+    torch.testing.assert_close(w, full[:, :, -1], rtol=0, atol=1e-6)
+
+
+@pytest.mark.parametrize("name,heads", [("one_head", 1), ("four_heads", 4)])
 def test_no_weight_on_future_or_pad_and_rows_sum_to_one(name, heads):
     torch.manual_seed(2)
     model = build_model(name, get_config("full")).eval()

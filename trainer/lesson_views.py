@@ -235,7 +235,7 @@ def attention_payload(models: dict, cfg: Config, tok, test_stories: list[list[in
             _, full = model.forward_full(full_x)                   # (1, h, n, n): inspection path
             full_logits = torch.stack([model.forward_full(windows[i:i + 1])[0][0, -1] for i in range(n)])
         full = full[0]
-        diff = (heads - full).abs()                                # (h, n, n)
+        diff = (heads.double() - full.double()).abs()              # (h, n, n), exact differences
         payload["models"][name] = {
             "title": MODEL_TITLES[name],
             "n_heads": weights.shape[0],
@@ -245,12 +245,12 @@ def attention_payload(models: dict, cfg: Config, tok, test_stories: list[list[in
         }
         payload["checks"][name] = {
             "last_row_max_abs_diff_vs_full_sequence": diff[:, n - 1].max().item(),
-            "logits_max_abs_diff_vs_full_sequence_last_row": (logits - full_logits).abs().max().item(),
+            "logits_max_abs_diff_vs_full_sequence_last_row": (logits.double() - full_logits.double()).abs().max().item(),
             "full_sequence_rows_max_abs_diff": diff.amax(dim=(1, 2)).tolist(),
             "full_sequence_rows_max_abs_diff_at": [int(d.amax(dim=1).argmax()) for d in diff],
         }
     payload["checks"]["about"] = (
-        "Measured while exporting. last_row…: the final query of the full story against the last row of "
+        "Measured while exporting. last_row...: the final query of the full story against the last row of "
         "the full-sequence inspection path (forward_full); logits...: every window's final-query logits "
         "against forward_full's last row on the same window; full_sequence_rows...: per head, how far the "
         "full-sequence path's rows (queries the model never computes, except the last) are from these rows, "
