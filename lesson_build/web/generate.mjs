@@ -11,7 +11,7 @@
 // Bad arguments: one line naming the value and what is allowed, exit 2.
 
 import { spawnSync } from "node:child_process";
-import { existsSync, readFileSync, realpathSync } from "node:fs";
+import { existsSync, readFileSync, realpathSync, statSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 
@@ -36,7 +36,7 @@ function parseArgs(argv) {
     if (arg === "--help" || arg === "-h") { opts.help = true; continue; }
     if (!takes.has(arg)) throw new UsageError(`unrecognized argument ${JSON.stringify(arg)}; allowed: ${[...takes, "--json"].join(", ")}`);
     if (value === null) {
-      if (i + 1 >= argv.length) throw new UsageError(`${arg} needs a value`);
+      if (i + 1 >= argv.length || takes.has(argv[i + 1]) || argv[i + 1] === "--json") throw new UsageError(`${arg} needs a value`);
       value = argv[++i];
     }
     opts[arg.slice(2)] = value;
@@ -68,8 +68,10 @@ function fresh(dir) {
   const source = readJSON(CHECKPOINTS);
   if (!web || !web.models) return false;
   if (!source) return true;                        // no checkpoints to compare with: use what is there
-  return Object.entries(source.models).every(([name, entry]) =>
-    web.models[name]?.source?.sha256 === entry.sha256 && existsSync(path.join(dir, web.models[name].file)));
+  return Object.entries(source.models).every(([name, entry]) => {
+    const file = web.models[name] && path.join(dir, web.models[name].file);
+    return web.models[name]?.source?.sha256 === entry.sha256 && existsSync(file) && statSync(file).size === web.models[name].bytes;
+  });
 }
 
 function convert(dir) {

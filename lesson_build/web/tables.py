@@ -67,19 +67,42 @@ def node_changes(node: str | None = None) -> set[int]:
     return set(json.loads(proc.stdout))
 
 
-def generate(node: str | None = None) -> str:
-    import tokenizers
+def oniguruma_classes() -> tuple[list[tuple[int, int]], list[tuple[int, int]]]:
+    """Oniguruma's \\w and \\s as `tokenizers` compiles them, as inclusive code-point ranges."""
+    chars = _chars()
+    return _ranges(_class_members(r"\w", chars)), _ranges(_class_members(r"\s", chars))
+
+
+def unchanged_by_tokenizers(points) -> set[int]:
+    """Which of `points` tokenizers' NFKC + Lowercase leave as they are (each character alone,
+    NUL-separated: NUL composes with nothing and maps to itself)."""
     from tokenizers import normalizers
 
-    chars = _chars()
-    word = _ranges(_class_members(r"\w", chars))
-    space = _ranges(_class_members(r"\s", chars))
-    # Each character alone, NUL-separated (NUL composes with nothing and maps to itself).
+    chars = [chr(c) for c in points if c and not 0xD800 <= c <= 0xDFFF]
     norm = normalizers.Sequence([normalizers.NFKC(), normalizers.Lowercase()])
     singles = norm.normalize_str("\0".join(chars)).split("\0")
     assert len(singles) == len(chars)
-    unchanged = {ord(c) for c, n in zip(chars, singles) if n == c}
-    as_is = sorted(unchanged & node_changes(node))
+    return {ord(c) for c, n in zip(chars, singles) if n == c}
+
+
+def parse(text: str) -> dict:
+    """The arrays of a generated file, as lists of ints (for checks)."""
+    import re
+
+    out = {}
+    for name in ("WORD_RANGES", "SPACE_RANGES", "NORMALIZE_AS_IS"):
+        body = re.search(rf"export const {name} = \[(.*?)\];", text, re.S).group(1)
+        out[name] = [int(x, 16) for x in re.findall(r"0x[0-9a-f]+", body)]
+    out["TOKENIZERS_VERSION"] = re.search(r'TOKENIZERS_VERSION = "([^"]+)"', text).group(1)
+    return out
+
+
+def generate(node: str | None = None) -> str:
+    import tokenizers
+
+    word, space = oniguruma_classes()
+    changed = node_changes(node)
+    as_is = sorted(unchanged_by_tokenizers(changed))
 
     def flat(ranges):
         items = [f"0x{a:x},0x{b:x}" for a, b in ranges]
