@@ -316,6 +316,19 @@ def get_caption(text: str, font_size: float = CAPTION_SIZE, color: str = TEXT_CO
     return caption
 
 
+FINE_PRINT_SIZE = MIN_TEXT_SIZE
+
+
+def get_fine_print(text: str, max_width: float = SAFE_WIDTH, font_size: float = FINE_PRINT_SIZE,
+                   color: str = DIM_TEXT_COLOR) -> Text:
+    """The notes' caveat in their own words, small and dim but legible (never below the floor):
+    what the picture must not be taken to claim. Wrapped to `max_width`; the scene places it."""
+    lines = wrap_lines(text, font_size, max_width)
+    note = get_text("\n".join(lines), font_size=font_size, color=color, line_spacing=0.8)
+    note.sentence = text
+    return note
+
+
 def fit_content(mobject, width: float = SAFE_WIDTH, height: float = CONTENT_HEIGHT, center=True):
     """Scale `mobject` down (never up) to fit the content zone between title and caption."""
     factor = min(1.0, width / max(mobject.width, 1e-9), height / max(mobject.height, 1e-9))
@@ -398,7 +411,9 @@ class LessonScene(VoiceoverScene):
     SOME_NUMBERS = 8
     SOME_LOOK_S = 1.0
     PAUSE_S = 0.35              # the breath between two sentences
-    CAPTION_FADE_S = 0.25
+    CAPTION_FADE_S = 0.25       # the caption fades in as the voice starts...
+    CAPTION_OUT_S = 0.08        # ...and leaves quickly at the beat's end: a frame 0.1 s before a
+                                # cue ends still shows the whole caption (../tools/cue_frames.py)
     MIN_BEAT_S = 1.2
 
     def setup(self):
@@ -442,11 +457,11 @@ class LessonScene(VoiceoverScene):
         looking = (self.DENSE_LOOK_S if beat.new_numbers >= self.NUMBER_DENSE
                    else self.SOME_LOOK_S if beat.new_numbers >= self.SOME_NUMBERS else self.PAUSE_S)
         beat.look = max(looking, look or 0.0)
-        tail = self.CAPTION_FADE_S if self.current_caption is not None else 0.0
+        tail = self.CAPTION_OUT_S if self.current_caption is not None else 0.0
         hold = max(beat.look, beat.start + self.MIN_BEAT_S - tail - self.time)
         self.wait(hold)
         if self.current_caption is not None:
-            self.play(FadeOut(self.current_caption), run_time=self.CAPTION_FADE_S)
+            self.play(FadeOut(self.current_caption), run_time=self.CAPTION_OUT_S)
             self.current_caption = None
         beat.end = self.time
         self.add_subcaption(beat.text, duration=beat.end - beat.start, offset=beat.start - beat.end)
@@ -532,6 +547,6 @@ __all__ = [
     "MARGIN", "count_word", "FRAME_WIDTH", "FRAME_HEIGHT", "SAFE_WIDTH", "CAPTION_TOP", "TITLE_BOTTOM",
     "CONTENT_TOP", "CONTENT_BOTTOM", "CONTENT_HEIGHT", "CONTENT_CENTER", "sup", "sub",
     "format_shape", "baseline_y", "align_baseline", "get_text", "NumberText", "get_number", "get_title", "wrap_lines",
-    "get_caption", "fit_content", "reading_time", "scene_worksheet", "LessonScene", "Beat", "Transition",
+    "get_caption", "get_fine_print", "FINE_PRINT_SIZE", "fit_content", "reading_time", "scene_worksheet", "LessonScene", "Beat", "Transition",
     "PLACES", "fmt",
 ]

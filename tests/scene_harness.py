@@ -431,15 +431,19 @@ def assert_beats(b: BuiltScene, *, min_beats: int = 3) -> None:
     assert len({bt.id for bt in beats}) == len(beats)
 
 
-def assert_matrix_on_screen(b, tag, expected):
-    """Every entry of `expected` is on screen under `tag`, at its index, unrounded, shown by fmt."""
+def assert_matrix_on_screen(b, tag, expected, places=None):
+    """Every entry of `expected` is on screen under `tag`, at its index, unrounded, shown by fmt
+    with the table's own precision (display.places_for), or with `places` when given."""
+    from lesson_data.display import places_for
+
     expected = np.atleast_2d(np.asarray(expected, dtype=float))
+    places = places_for(expected) if places is None else places
     shown = b.by_tag(tag)
     want = {(i, j) for i in range(expected.shape[0]) for j in range(expected.shape[1])}
     assert set(shown) == want, f"{tag}: indices on screen {sorted(shown)} != {sorted(want)}"
     for (i, j), m in shown.items():
         assert m.value == expected[i, j], f"{tag}[{i},{j}] = {m.value} != {expected[i, j]}"
-        assert m.original_text == fmt(expected[i, j]), f"{tag}[{i},{j}] shows {m.original_text!r}"
+        assert m.original_text == fmt(expected[i, j], places), f"{tag}[{i},{j}] shows {m.original_text!r}"
 
 
 _BUILT: dict = {}

@@ -116,7 +116,7 @@ def test_a_beat_lasts_its_speech_plus_a_look_time_for_what_it_newly_shows(good):
     first, second, third = good.beats
     # one object or one number: the breath between sentences
     assert first.new_numbers == 0 and first.end - first.speech_end == pytest.approx(
-        LessonScene.PAUSE_S + LessonScene.CAPTION_FADE_S, abs=1e-6)
+        LessonScene.PAUSE_S + LessonScene.CAPTION_OUT_S, abs=1e-6)
     assert second.new_numbers == 1
     # 24 new numbers: at least 2 s of looking after the speech
     assert third.new_numbers == 24 and third.end - third.speech_end >= 2.0
@@ -126,7 +126,7 @@ def test_animations_longer_than_the_speech_stretch_the_beat():
     b = build_scene(LongBody, pixel_height=180)
     (beat,) = b.beats
     assert beat.speech_end - beat.speech_start < 2
-    assert beat.end - beat.start >= 6 + LessonScene.CAPTION_FADE_S
+    assert beat.end - beat.start >= 6 + LessonScene.CAPTION_OUT_S
 
 
 def test_subtitles_are_the_beats_text_at_the_beats_times(good):
@@ -138,8 +138,9 @@ def test_subtitles_are_the_beats_text_at_the_beats_times(good):
 
 def test_one_caption_at_a_time_the_old_one_out_before_the_new_one_in(good):
     # caption in at the beat's start, out at its end, then the next beat's in: never two at once
-    caption_plays = [c for c in good.changes if c.what in ("FadeIn", "FadeOut")
-                     and c.end - c.start == pytest.approx(LessonScene.CAPTION_FADE_S)]
+    caption_plays = [c for c in good.changes
+                     if (c.what, round(c.end - c.start, 6)) in (("FadeIn", LessonScene.CAPTION_FADE_S),
+                                                                ("FadeOut", LessonScene.CAPTION_OUT_S))]
     kinds = [c.what for c in caption_plays]
     assert kinds == ["FadeIn", "FadeOut"] * len(good.beats)
     for beat, (fade_in, fade_out) in zip(good.beats, zip(caption_plays[::2], caption_plays[1::2])):

@@ -13,6 +13,7 @@ from __future__ import annotations
 import numpy as np
 from manim import LEFT, RIGHT, UP, Line, Rectangle, VGroup
 
+from lesson_data.display import places_for
 from scenes.style import (
     BRACKET_COLOR,
     BUFF_SMALL,
@@ -105,7 +106,7 @@ def get_labeled_matrix(
     *,
     name: str | None = None,
     tag: str | None = None,
-    places: int = PLACES,
+    places: int | None = PLACES,
     font_size: float = NUMBER_SIZE,
     label_size: float = SMALL_SIZE,
     name_size: float = LABEL_SIZE,
@@ -116,11 +117,15 @@ def get_labeled_matrix(
     bracket_color: str = BRACKET_COLOR,
     h_buff: float = 0.22,
     v_buff: float = 0.16,
+    dim_zeros: bool = False,
 ) -> LabeledMatrix:
     """A LabeledMatrix of `values` (2-D; a 1-D input is one row).
 
     row_labels / col_labels: strings (or None); name: shown above the column labels, e.g. "E  [10, 4]";
     column_colors: one colour per column for the numbers (e.g. head colours).
+    places: decimals for every entry; None = the table's own precision (display.places_for: a
+    hand-chosen one-decimal input reads 2.3, not 2.300). dim_zeros: exact zeros in the dim colour,
+    so the entries that matter stand out.
     """
     values = np.asarray(values, dtype=float)
     if values.ndim == 1:
@@ -128,11 +133,18 @@ def get_labeled_matrix(
     if values.ndim != 2:
         raise ValueError(f"get_labeled_matrix needs a 1-D or 2-D array, got shape {values.shape}")
     n_rows, n_cols = values.shape
+    if places is None:
+        places = places_for(values)
+
+    def entry_color(i, j):
+        if dim_zeros and values[i, j] == 0.0:
+            return DIM_TEXT_COLOR
+        return column_colors[j] if column_colors is not None else color
 
     grid = [
         [
             get_number(values[i, j], places, tag=tag, index=(i, j), font_size=font_size,
-                       color=(column_colors[j] if column_colors is not None else color))
+                       color=entry_color(i, j))
             for j in range(n_cols)
         ]
         for i in range(n_rows)

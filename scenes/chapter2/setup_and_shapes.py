@@ -25,11 +25,13 @@ from manim import (
     LaggedStart,
     Polygon,
     Rectangle,
+    ReplacementTransform,
     SurroundingRectangle,
     VGroup,
 )
 
 from lesson_data.worksheet import AXES
+from scenes.blocks.attention_arrows import TokenRow, get_token_row
 from scenes.blocks.labeled_matrix import get_labeled_matrix, get_row_vector
 from scenes.blocks.shape_box import get_shape_box
 from scenes.style import (
@@ -53,6 +55,7 @@ from scenes.style import (
     count_word,
     fit_content,
     format_shape,
+    get_fine_print,
     get_number,
     get_text,
     get_title,
@@ -83,117 +86,133 @@ def join_words(words: list[str]) -> str:
 # ============================================================================================
 
 
-def get_prefix_strip(ws) -> VGroup:
-    """The prefix as boxed tokens with positions 1..n below, then the blank slot (no query)."""
-    words = display_words(ws)
-    tokens = VGroup()
-    for word in words:
-        text = get_text(word, font_size=BODY_SIZE - 2)
-        box = Rectangle(width=text.width + 0.24, height=0.62).set_stroke(DIM_TEXT_COLOR, 1.5)
-        tokens.add(VGroup(box, text))
-    blank_text = get_text("___", font_size=BODY_SIZE - 2, color=DIM_TEXT_COLOR)
-    blank_box = DashedVMobject(Rectangle(width=1.0, height=0.62), num_dashes=24)
-    blank_box.set_stroke(DIM_TEXT_COLOR, 1.5)
-    blank = VGroup(blank_box, blank_text)
-    row = VGroup(*tokens, blank).arrange(RIGHT, buff=0.1)
-    for token in row:
-        token[1].move_to(token[0])
-    if row.width > SAFE_WIDTH:
-        row.scale_to_fit_width(SAFE_WIDTH)
-    positions = VGroup()
-    for p, token in enumerate(tokens, start=1):
-        positions.add(get_text(str(p), font_size=SMALL_SIZE, color=DIM_TEXT_COLOR).next_to(token, DOWN, buff=0.12))
-    strip = VGroup(row, positions)
-    strip.tokens, strip.blank, strip.positions = tokens, blank, positions
-    return strip
-
-
 class Setup(LessonScene):
+    """Scene 5: the prefix, its positions, the receiver, the blank with no query; the words become
+    the row labels of E = token rows + position rows."""
+
     def construct(self):
-        ws = scene_worksheet()
-        self.ws = ws
-        n = ws.n
+        ws = self.ws = scene_worksheet()
         title = get_title("The two-head worksheet: setup")
-        self.play(FadeIn(title))
-
-        # --- Shot 1: the prefix, its positions and the receiver ---------------------------------
+        with self.transition("title"):
+            self.play(FadeIn(title))
+        # --- Shot 1: the prefix, its positions, the receiver, the blank -------------------------
         self.shot("prefix")
-        strip = get_prefix_strip(ws).move_to(CONTENT_CENTER + UP * 0.6)
-        self.strip = strip
-        self.play(LaggedStart(*(FadeIn(t, shift=0.2 * UP) for t in strip.tokens), lag_ratio=0.15),
-                  run_time=2.0)
-        self.play(FadeIn(strip.blank))
-        self.caption(f"The prefix is “{ws.text} ___”.")
-        self.play(LaggedStart(*(FadeIn(p) for p in strip.positions), lag_ratio=0.1), run_time=1.2)
-        self.show_receiver(strip, ws)
-        self.show_no_query(strip)
-
-        # --- Shot 2: E = token rows + position rows ---------------------------------------------
+        self.show_prefix(ws)
+        self.show_positions(ws)
+        self.show_receiver(ws)
+        self.show_blank()
+        # --- Shot 2: each word a row of four numbers; E = token rows + position rows ------------
         self.shot("embedding rows")
-        self.finish_reading()
-        self.play(FadeOut(VGroup(strip, self.receiver_marks, self.no_query)))
-        sum_group = self.get_embedding_sum(ws)
-        self.embedding_sum = sum_group
-        token_m, plus, pos_m, equals, e_m = sum_group
-        self.caption("E contains position-aware embedding rows, not token IDs.")
-        self.play(FadeIn(token_m))
-        self.play(FadeIn(plus), FadeIn(pos_m))
-        self.play(FadeIn(equals), FadeIn(e_m))
-        self.caption(f"E = token rows + position rows: shape {format_shape(ws.E.shape)}.")
+        self.show_rows_become_tables(ws)
+        self.show_sum(ws)
+        self.show_receiver_row(ws)
+        self.show_invented_axes()
 
-        # the receiver's row in all three: its token row plus position row n
-        boxes = VGroup(token_m.get_row_box(n - 1, include_label=True), pos_m.get_row_box(n - 1, include_label=True),
-                       e_m.get_row_box(n - 1))
-        self.receiver_rows = boxes
-        self.play(LaggedStart(*(Create(b) for b in boxes), lag_ratio=0.3), run_time=1.5)
-        self.caption(f"Row {n} of E is the receiver “{ws.tokens[-1]}”: its token row plus position row {n}.")
-
-        # the axes are invented; glue is the toy feature of function words
-        glue = list(AXES).index("glue")
-        glue_box = token_m.get_column_box(glue, color=TEXT_COLOR, fill_opacity=0.0)
-        self.play(Indicate(token_m.col_labels, color=RECEIVER_COLOR, scale_factor=1.1))
-        self.caption("The water, finance, person and glue axes are invented for teaching; "
-                     "glue is our toy feature for function words such as “the”.")
-        self.play(Create(glue_box))
-        self.finish_reading(extra=1.0)
-
-    # shots ------------------------------------------------------------------------------------
-    def show_receiver(self, strip, ws):
-        n = ws.n
-        receiver = strip.tokens[n - 1]
-        fill = receiver[0].copy().set_stroke(RECEIVER_COLOR, 3).set_fill(RECEIVER_COLOR, HIGHLIGHT_OPACITY)
-        label = get_text("receiver", font_size=LABEL_SIZE, color=RECEIVER_COLOR).next_to(receiver, UP, buff=0.2)
-        self.receiver_marks = VGroup(fill, label)
-        self.play(FadeIn(fill), FadeIn(label, shift=0.2 * DOWN))
-        self.caption(f"The final known token, {ws.tokens[-1]} at slot {ws.receiver}, is the receiver.")
-
-    def show_no_query(self, strip):
-        label = VGroup(*(get_text(t, font_size=LABEL_SIZE, color=DIM_TEXT_COLOR)
-                         for t in ("no query", "yet"))).arrange(DOWN, buff=0.06)
-        label.next_to(strip.blank, DOWN, buff=0.2)
-        self.no_query = label
-        self.play(FadeIn(label, shift=0.2 * UP))
-        self.caption("The blank has no query yet.")
+    # pictures ---------------------------------------------------------------------------------
+    def get_prefix(self, ws) -> TokenRow:
+        return get_token_row(display_words(ws), blank=True).move_to(CONTENT_CENTER + UP * 0.4)
 
     @staticmethod
-    def get_embedding_sum(ws) -> VGroup:
+    def get_tables(ws) -> VGroup:
+        """token rows + position rows = E, each [n, 4], the words and positions as row labels; the
+        axis names once, over the token rows (the three tables share their columns and rows)."""
         n = ws.n
-        kw = dict(font_size=NUMBER_SIZE)
-        token_m = get_labeled_matrix(ws.token_rows, list(ws.tokens), list(AXES),
-                                     name=f"token rows  {format_shape(ws.token_rows.shape)}", tag="token_rows", **kw)
-        pos_m = get_labeled_matrix(ws.position_rows, [str(p) for p in range(1, n + 1)], list(AXES),
+        kw = dict(places=None, dim_zeros=True, font_size=NUMBER_SIZE, label_size=LABEL_SIZE, v_buff=0.08)
+        token_m = get_labeled_matrix(ws.token_rows, display_words(ws), list(AXES), tag="token_rows",
+                                     name=f"token rows  {format_shape(ws.token_rows.shape)}", **kw)
+        pos_m = get_labeled_matrix(ws.position_rows, [str(p) for p in range(1, n + 1)], None,
                                    name=f"position rows  {format_shape(ws.position_rows.shape)}",
                                    tag="position_rows", **kw)
-        e_m = get_labeled_matrix(ws.E, None, list(AXES), name=f"E  {format_shape(ws.E.shape)}", tag="E", **kw)
+        e_m = get_labeled_matrix(ws.E, None, None, name=f"E  {format_shape(ws.E.shape)}", tag="E", **kw)
         plus = get_text("+", font_size=BODY_SIZE + 6)
         equals = get_text("=", font_size=BODY_SIZE + 6)
-        group = VGroup(token_m, plus, pos_m, equals, e_m).arrange(RIGHT, buff=0.3)
-        fit_content(group)
+        group = VGroup(token_m, plus, pos_m, equals, e_m).arrange(RIGHT, buff=0.3, aligned_edge=DOWN)
+        for m in (pos_m, e_m):        # one line of names over the three tables
+            m.name_label.set_y(token_m.name_label.get_y())
+        group.move_to(CONTENT_CENTER + UP * 0.3)     # room below for the fine print
         # operators on the matrices' middle row, not on the middle of the labels
         middle = (token_m.cell_center(0, 0)[1] + token_m.cell_center(n - 1, 0)[1]) / 2
         plus.set_y(middle)
         equals.set_y(middle)
+        group.token_m, group.pos_m, group.e_m, group.plus, group.equals = token_m, pos_m, e_m, plus, equals
         return group
+
+    # beats ------------------------------------------------------------------------------------
+    def show_prefix(self, ws):
+        prefix = self.prefix = self.get_prefix(ws)
+        with self.beat(f"Here is our sentence: “{ws.text}”, and then a blank.",
+                       spoken=f"Here is our sentence: {ws.text}, and then a blank."):
+            self.play(LaggedStart(*(FadeIn(VGroup(b, w), shift=0.2 * UP)
+                                    for b, w in zip(prefix.boxes, prefix.words)), lag_ratio=0.12),
+                      run_time=2.0)
+            self.play(FadeIn(prefix.blank))
+
+    def show_positions(self, ws):
+        with self.beat(f"Every token has a position, from 1 to {ws.n}."):
+            self.play(LaggedStart(*(FadeIn(p, shift=0.1 * UP) for p in self.prefix.positions),
+                                  lag_ratio=0.1), run_time=1.5)
+
+    def show_receiver(self, ws):
+        n = ws.n
+        box = self.prefix.boxes[n - 1]
+        fill = box.copy().set_stroke(RECEIVER_COLOR, 3).set_fill(RECEIVER_COLOR, HIGHLIGHT_OPACITY)
+        label = get_text("receiver", font_size=LABEL_SIZE, color=RECEIVER_COLOR).next_to(box, UP, buff=0.2)
+        self.receiver_marks = VGroup(fill, label)
+        with self.beat(f"The last known token, “{ws.tokens[-1]}” at position {n}, is the receiver: "
+                       "it gathers information from the tokens before it."):
+            self.play(FadeIn(fill), FadeIn(label, shift=0.2 * DOWN))
+
+    def show_blank(self):
+        label = VGroup(*(get_text(t, font_size=LABEL_SIZE, color=DIM_TEXT_COLOR)
+                         for t in ("no query", "yet"))).arrange(DOWN, buff=0.06)
+        self.no_query = label.next_to(self.prefix.blank, DOWN, buff=0.2)
+        with self.beat("The blank is the word we want to predict. It has no query yet."):
+            self.play(FadeIn(label, shift=0.2 * UP), Indicate(self.prefix.blank, color=TEXT_COLOR))
+
+    def show_rows_become_tables(self, ws):
+        tables = self.tables = self.get_tables(ws)
+        self.embedding_sum = tables
+        token_m, pos_m = tables.token_m, tables.pos_m
+        prefix = self.prefix
+        with self.beat("Each token becomes a row of four numbers, and so does each position."):
+            # the words and position numbers travel to become the tables' row labels
+            self.play(FadeOut(VGroup(prefix.boxes, prefix.blank, self.receiver_marks, self.no_query)),
+                      *(ReplacementTransform(w, label) for w, label in zip(prefix.words, token_m.row_labels)),
+                      *(ReplacementTransform(p, label) for p, label in zip(prefix.positions, pos_m.row_labels)),
+                      run_time=1.6)
+            self.play(FadeIn(VGroup(token_m.brackets, token_m.entries, token_m.col_labels, token_m.name_label)),
+                      FadeIn(VGroup(pos_m.brackets, pos_m.entries, pos_m.col_labels, pos_m.name_label)))
+
+    def show_sum(self, ws):
+        tables = self.tables
+        with self.beat(f"Add them, and you get E: one position-aware row per token, "
+                       f"shape {format_shape(ws.E.shape)}."):
+            self.play(FadeIn(tables.plus), FadeIn(tables.equals), FadeIn(tables.e_m, shift=0.3 * LEFT))
+            note = self.fine_print = get_fine_print(
+                "E contains position-aware embedding rows, not token IDs.")
+            note.next_to(tables, DOWN, buff=0.12).align_to(tables, LEFT)
+            self.play(FadeIn(note))
+
+    def show_receiver_row(self, ws):
+        n = ws.n
+        t = self.tables
+        boxes = VGroup(t.token_m.get_row_box(n - 1, include_label=True),
+                       t.pos_m.get_row_box(n - 1, include_label=True), t.e_m.get_row_box(n - 1))
+        self.receiver_rows = boxes
+        with self.beat(f"Row {n} of E is the receiver: the row of “{ws.tokens[-1]}” plus position row {n}."):
+            self.play(LaggedStart(*(Create(b) for b in boxes), lag_ratio=0.3), run_time=1.5)
+
+    def show_invented_axes(self):
+        token_m = self.tables.token_m
+        glue_box = token_m.get_column_box(list(AXES).index("glue"), color=TEXT_COLOR, fill_opacity=0.0)
+        note = get_fine_print("The water, finance, person and glue axes are invented for teaching; "
+                              "glue is our toy feature for function words such as “the”.")
+        note.next_to(self.tables, DOWN, buff=0.12).align_to(self.tables, LEFT)
+        with self.beat("The four columns are invented for teaching: water, finance, person, and glue, "
+                       "our toy feature for little words like “the”."):
+            self.play(Indicate(token_m.col_labels, color=RECEIVER_COLOR, scale_factor=1.1))
+            self.play(Create(glue_box), FadeOut(self.fine_print), FadeIn(note))
+        self.glue_box = glue_box
 
 
 # ============================================================================================
