@@ -77,6 +77,27 @@ def head_color(index: int) -> str:
     return HEAD_COLORS.get(index, WIDE_HEAD_COLOR)
 
 
+def hex_rgb(color: str) -> tuple[int, int, int]:
+    """'#56B4E9' -> (86, 180, 233): the one colour parser of the scenes."""
+    c = str(color).lstrip("#")
+    return tuple(int(c[k:k + 2], 16) for k in (0, 2, 4))
+
+
+def rgb_hex(rgb) -> str:
+    r, g, b = (int(round(float(c))) for c in rgb)
+    return f"#{r:02X}{g:02X}{b:02X}"
+
+
+def blend_colors(color: str, t: float, background: str = None) -> str:
+    """`background` (default: the scene's) moved toward `color` by t in [0, 1]: heat-map cells."""
+    import numpy as np
+
+    bg = np.array(hex_rgb(background or THEME.background), dtype=float)
+    fg = np.array(hex_rgb(color), dtype=float)
+    t = float(np.clip(t, 0.0, 1.0))
+    return rgb_hex(bg * (1 - t) + fg * t)
+
+
 FONT = "DejaVu Sans"
 
 # Font sizes (Manim font_size units). NUMBER=16 keeps three [10, 4] matrices side by side in 16:9.
@@ -541,7 +562,7 @@ class LessonScene(VoiceoverScene):
 
 __all__ = [
     "THEME", "Theme", "BACKGROUND", "TEXT_COLOR", "DIM_TEXT_COLOR", "HEAD_COLORS", "head_color",
-    "WIDE_HEAD_COLOR", "RECEIVER_COLOR", "SOURCE_COLOR", "MASK_COLOR", "POSITIVE_COLOR",
+    "hex_rgb", "rgb_hex", "blend_colors", "WIDE_HEAD_COLOR", "RECEIVER_COLOR", "SOURCE_COLOR", "MASK_COLOR", "POSITIVE_COLOR",
     "NEGATIVE_COLOR", "BRACKET_COLOR", "HIGHLIGHT_OPACITY", "FONT", "TITLE_SIZE", "BODY_SIZE",
     "CAPTION_SIZE", "LABEL_SIZE", "NUMBER_SIZE", "SMALL_SIZE", "MIN_TEXT_SIZE", "MIN_CAPTION_SIZE", "BUFF_SMALL", "BUFF", "BUFF_LARGE",
     "MARGIN", "count_word", "FRAME_WIDTH", "FRAME_HEIGHT", "SAFE_WIDTH", "CAPTION_TOP", "TITLE_BOTTOM",
