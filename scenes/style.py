@@ -26,7 +26,7 @@ from manim import (
     config,
 )
 
-from lesson_data.display import PLACES, fmt
+from lesson_data.display import PLACES, fmt, fmt_int
 from narration.speech import LessonSpeechService  # first: quiets pysox before manim-voiceover loads
 from narration.spoken import spoken_form
 from narration.voice import SAMPLE_RATE, voice_from_env
@@ -242,6 +242,26 @@ class NumberText(Text):
         number = template.copy()
         number._set_number(value, places, tag, index)
         return number
+
+
+class CountText(NumberText):
+    """A whole number on screen with thousands separators (display.fmt_int: 2332832 -> "2,332,832"):
+    the same NumberText, with `.value` the exact integer it shows."""
+
+    rule = staticmethod(lambda value, places=0: fmt_int(value))
+
+    def __init__(self, value, places: int = 0, **kwargs):
+        if int(value) != value:
+            raise ValueError(f"a count must be a whole number, got {value!r}")
+        super().__init__(int(value), 0, **kwargs)
+
+
+def get_count(value: int, *, tag: str | None = None, index=None, font_size: float = NUMBER_SIZE,
+              color: str = TEXT_COLOR, **kwargs) -> CountText:
+    """A count (parameters, tokens, scalars) through the display rule for whole numbers."""
+    if int(value) != value:
+        raise ValueError(f"a count must be a whole number, got {value!r}")
+    return CountText.make(int(value), 0, tag=tag, index=index, font_size=font_size, color=color, **kwargs)
 
 
 def get_number(value: float, places: int = PLACES, *, tag: str | None = None, index=None,
@@ -567,7 +587,7 @@ __all__ = [
     "CAPTION_SIZE", "LABEL_SIZE", "NUMBER_SIZE", "SMALL_SIZE", "MIN_TEXT_SIZE", "MIN_CAPTION_SIZE", "BUFF_SMALL", "BUFF", "BUFF_LARGE",
     "MARGIN", "count_word", "FRAME_WIDTH", "FRAME_HEIGHT", "SAFE_WIDTH", "CAPTION_TOP", "TITLE_BOTTOM",
     "CONTENT_TOP", "CONTENT_BOTTOM", "CONTENT_HEIGHT", "CONTENT_CENTER", "sup", "sub",
-    "format_shape", "baseline_y", "align_baseline", "get_text", "NumberText", "get_number", "get_title", "wrap_lines",
+    "format_shape", "baseline_y", "align_baseline", "get_text", "NumberText", "CountText", "get_count", "get_number", "get_title", "wrap_lines",
     "get_caption", "get_fine_print", "FINE_PRINT_SIZE", "fit_content", "reading_time", "scene_worksheet", "LessonScene", "Beat", "Transition",
     "PLACES", "fmt",
 ]
