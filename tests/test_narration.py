@@ -2,6 +2,7 @@
 errors, a person's recordings replacing beats, the content cache, and one real Piper synthesis."""
 from __future__ import annotations
 
+import json
 import os
 import subprocess
 import sys
@@ -220,3 +221,36 @@ def test_the_audio_key_changes_with_text_voice_and_settings():
     assert a == audio_key("piper", "one", {"v": 1})
     assert len({a, audio_key("piper", "two", {"v": 1}), audio_key("none", "one", {"v": 1}),
                 audio_key("piper", "one", {"v": 2})}) == 4
+
+
+# ------------------------------------------------------------------ the recording script and report
+
+def fake_manifests(root: Path, quality: str = "m") -> None:
+    from lesson_build.catalog import all_scenes
+    scenes = root / "lesson" / quality / "scenes"
+    scenes.mkdir(parents=True)
+    for s in all_scenes():
+        beats = [{"id": f"{s.name}-{k:02d}", "text": f"Line {k} of {s.name}.", "spoken": "one two three four",
+                  "start": 2.0 * k, "end": 2.0 * k + 2, "speech_start": 2.0 * k, "speech_end": 2.0 * k + 1.6}
+                 for k in (1, 2)]
+        (scenes / f"{s.number:02d}_{s.name}.beats.json").write_text(
+            json.dumps({"scene": s.name, "duration": 6.0, "beats": beats}))
+
+
+def test_the_recording_script_lists_every_beat_id_with_its_line(tmp_path):
+    from lesson_build.catalog import all_scenes
+    from lesson_build.narration import report, script
+    fake_manifests(tmp_path)
+    text = script(tmp_path, "m")
+    for s in all_scenes():
+        assert f"- `{s.name}-01` (1.6 s now): Line 1 of {s.name}." in text
+    assert text.count("`") == 2 * 2 * len(all_scenes()) + 2        # every id once, plus the .wav note
+    # 21 scenes x 2 beats x 4 words over 21 x 2 x 1.6 s of speech: 2.5 words a second, by hand
+    last = report(tmp_path, "m").splitlines()[-1].split()
+    assert last[:6] == ["all", "42", "67.2", "126.0", "168", "2.50"]
+
+
+def test_the_script_without_a_render_is_one_line_and_exit_2(tmp_path):
+    r = subprocess.run([sys.executable, "-m", "lesson_build.narration", "script", "--out", str(tmp_path)],
+                       cwd=ROOT, capture_output=True, text=True)
+    assert r.returncode == 2 and r.stderr.count("\n") == 1 and "render first" in r.stderr
