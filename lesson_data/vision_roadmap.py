@@ -64,6 +64,42 @@ class VisionRoadmap:
         return tuple((a, b) for a in range(n) for b in range(a + 1, n)
                      if np.array_equal(self.flattened[a], self.flattened[b]))
 
+    @property
+    def stripe_pair(self) -> tuple[int, int]:
+        """The first identical pair whose pixels are not all dark (zero-based): the pair the lesson
+        follows, because the same patch row for two places in the image is why position rows exist.
+        Here (0, 2): patches 1 and 3, the two halves of the stripe."""
+        for a, b in self.identical_patches:
+            if self.flattened[a].any():
+                return a, b
+        raise ValueError("no identical pair of patches with lit pixels")
+
+    @property
+    def dark_patches(self) -> tuple[int, ...]:
+        """Patches (zero-based) whose pixels are all 0: the projection sends them to the zero row.
+        Here (1, 3): patches 2 and 4."""
+        return tuple(k for k in range(len(self.flattened)) if not self.flattened[k].any())
+
+    def read_rows(self, k: int) -> tuple[int, ...]:
+        """Zero-based rows of the projection that patch k reads: its non-zero pixels. A pixel of 0
+        multiplies its row by 0, so patch k's row is the pixel-weighted sum of these rows alone."""
+        return tuple(int(i) for i in np.flatnonzero(self.flattened[k]))
+
+    def projection_terms(self, k: int) -> np.ndarray:
+        """[P², 4]: pixel i of patch k times row i of the projection. Column j sums to
+        patch_rows[k, j] (the row-times-column sweep, one term per pixel)."""
+        return _frozen(self.flattened[k][:, None] * self.projection)
+
+    @property
+    def attention_range(self) -> tuple[float, float]:
+        """Smallest and largest encoder attention weight (untrained: all close to 1/5)."""
+        return float(self.encoder_attention.min()), float(self.encoder_attention.max())
+
+    @property
+    def predicted(self) -> int:
+        """Index into classes of the larger probability (ties: the first class)."""
+        return int(np.argmax(self.probabilities))
+
 
 def _frozen(arr) -> np.ndarray:
     out = np.array(arr, dtype=np.float64)  # always a fresh copy

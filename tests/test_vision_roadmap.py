@@ -65,3 +65,46 @@ def test_the_module_owns_the_illustration():
 
 def v_seed():
     return vision_roadmap().seed
+
+
+def test_the_stripe_pair_and_the_dark_patches_by_hand():
+    v = vision_roadmap()
+    # the stripe sits in columns 3-4 (one-based), inside the left patches 1 and 3; 2 and 4 are dark
+    assert v.stripe_pair == (0, 2)
+    assert v.dark_patches == (1, 3)
+    np.testing.assert_array_equal(v.patch_rows[1], np.zeros(4))
+    np.testing.assert_array_equal(v.patch_rows[3], np.zeros(4))
+
+
+def test_patch_1_reads_eight_rows_of_the_projection_and_sums_them_by_hand():
+    v = vision_roadmap()
+    # patch 1 read row by row is [0, 0, 1, 1] four times: pixels 3, 4, 7, 8, 11, 12, 15, 16 (one-based)
+    assert v.read_rows(0) == (2, 3, 6, 7, 10, 11, 14, 15)
+    assert v.read_rows(1) == ()
+    terms = v.projection_terms(0)
+    assert terms.shape == (16, 4)
+    # a dark pixel contributes a zero row; a lit one (value 1) contributes its projection row unchanged
+    np.testing.assert_array_equal(terms[[0, 1, 4, 5, 8, 9, 12, 13]], np.zeros((8, 4)))
+    np.testing.assert_array_equal(terms[list(v.read_rows(0))], v.projection[list(v.read_rows(0))])
+    # column 1 worked by hand from the projection's entries: 0.1 - 0.5 + 0.5 - 0.2 + 0.3 + 0.4 + 0.0 + 0.1
+    assert [v.projection[i, 0] for i in v.read_rows(0)] == [0.1, -0.5, 0.5, -0.2, 0.3, 0.4, 0.0, 0.1]
+    assert math.fsum(terms[:, 0]) == pytest.approx(0.7, abs=1e-12)
+    # all four columns, by hand: patch 1's row is [0.7, 0.4, 0.8, -0.6]
+    np.testing.assert_allclose(terms.sum(axis=0), [0.7, 0.4, 0.8, -0.6], rtol=0, atol=1e-12)
+    # second method: an explicit loop over pixels and columns equals the data layer's patch row
+    loop = [math.fsum(v.flattened[0][i] * v.projection[i, j] for i in range(16)) for j in range(4)]
+    np.testing.assert_allclose(loop, v.patch_rows[0], rtol=0, atol=1e-12)
+
+
+def test_untrained_attention_is_nearly_even_and_the_untrained_classifier_prefers_the_wrong_class():
+    v = vision_roadmap()
+    lo, hi = v.attention_range
+    assert lo == v.encoder_attention.min() and hi == v.encoder_attention.max()
+    # five rows: an even split would be 1/5 each; these are within 0.01 of it
+    assert 0.19 < lo < 0.2 < hi < 0.21
+    # the image is the vertical stripe (label 0); the untrained model gives it about 0.336 and 0.664
+    # to the horizontal stripe (logits -1.151 and -0.467: the second is larger)
+    assert v.classes[v.label] == "vertical stripe"
+    assert v.logits[1] > v.logits[0]
+    assert v.predicted == 1 != v.label
+    assert round(float(v.probabilities[0]), 3) == 0.336
