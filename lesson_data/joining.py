@@ -1,0 +1,200 @@
+"""What chapter 2's joining scenes (12-15) decide from the numbers, in float64 (no Manim).
+
+The scenes only lay these out; every choice that depends on the numbers is made here, with tests:
+
+  carried_axes          what each value (message) coordinate carries: W_V copies "water" into it
+  dominant_axis         which carried coordinate of a row is largest ("water" for river's head 1)
+  strongest_source      a head's most-read source at the receiver (ties: the earlier source)
+  contrast_sources      the two sources the wide-head walk follows (river and fisherman)
+  score_split           one source's score in each head, their sum in the wide head, the weights
+  change_word           "rises" / "falls" / "stays at", judged on the displayed digits
+  pool_on_sources       an attention row shown as named sources plus "others" (the rest pooled)
+  sum_of_shown          what the displayed (rounded) parts add up to (1.003 for the probabilities)
+  off_carrier_entries   the W_O entries that write a head coordinate into another axis (mixing)
+  relu_zeroed           the hidden units ReLU sets to zero
+  word_groups           the sentence words and the candidate next words, as vocabulary indices
+  shown_rows            which rows of an [n, 4] table fit a screen (the last ones: the receiver's)
+  same_receiver_rows    whether two worksheets give the receiver the same q, k and v
+"""
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+import numpy as np
+
+from lesson_data.display import fmt, places_for
+from lesson_data.worksheet import AXES, CANDIDATES, VOCAB
+
+
+def carried_axes(W_V, axes=AXES) -> tuple[str, ...]:
+    """The input axes each value coordinate copies: one name per column of W_V [4, d].
+
+    A column reading one axis carries that axis ("water"); one reading several carries their
+    names joined with "+"; an all-zero column carries nothing ("-").
+    """
+    W_V = np.asarray(W_V, dtype=float)
+    names = []
+    for k in range(W_V.shape[1]):
+        read = [axes[i] for i in range(W_V.shape[0]) if W_V[i, k] != 0]
+        names.append("+".join(read) if read else "-")
+    return tuple(names)
+
+
+def dominant_axis(vector, names) -> str:
+    """The name of the largest coordinate (by absolute value; ties: the first)."""
+    v = np.abs(np.asarray(vector, dtype=float).ravel())
+    return names[int(np.argmax(v))]
+
+
+def strongest_source(weights) -> int:
+    """Zero-based source with the largest weight (ties: the earlier source)."""
+    w = np.asarray(weights, dtype=float).ravel()
+    return int(np.argmax(w))          # argmax returns the first of equal maxima
+
+
+def contrast_sources(ws) -> tuple[int, ...]:
+    """The sources the wide-head comparison follows at the receiver, zero-based: head 1's
+    strongest source, then the wide head's strongest; when that is the same source, the one whose
+    weight the wide head raises most (ties: the earlier). A one-token prefix has one source."""
+    h1 = ws.heads[0].weights[-1]
+    wide = ws.wide_head.weights[-1]
+    first = strongest_source(h1)
+    if len(h1) == 1:
+        return (first,)
+    second = strongest_source(wide)
+    if second == first:
+        gain = np.array(wide - h1, dtype=float)
+        gain[first] = -np.inf
+        second = int(np.argmax(gain))
+    return (first, second)
+
+
+@dataclass(frozen=True)
+class ScoreSplit:
+    """One source's score at the receiver: each narrow head's raw dot product, their sum (the wide
+    head's raw score: its query and key are the two heads' side by side), each scaled score and
+    the weights after each softmax."""
+
+    source: int                            # zero-based
+    head_scores: tuple[float, float]       # q¹·k¹ⱼ, q²·k²ⱼ
+    wide_score: float                      # q·kⱼ of the wide head = the sum of the two
+    head_scaled: tuple[float, float]       # each ÷ √2
+    wide_scaled: float                     # ÷ √4
+    head_weights: tuple[float, float]
+    wide_weight: float
+
+
+def score_split(ws, j: int) -> ScoreSplit:
+    h1, h2 = ws.heads
+    wide = ws.wide_head
+    return ScoreSplit(
+        source=j,
+        head_scores=(float(h1.scores[-1, j]), float(h2.scores[-1, j])),
+        wide_score=float(wide.scores[-1, j]),
+        head_scaled=(float(h1.scaled[-1, j]), float(h2.scaled[-1, j])),
+        wide_scaled=float(wide.scaled[-1, j]),
+        head_weights=(float(h1.weights[-1, j]), float(h2.weights[-1, j])),
+        wide_weight=float(wide.weights[-1, j]),
+    )
+
+
+def change_word(before: float, after: float, places: int = 3) -> str:
+    """How a shown number moved: "rises", "falls", or "stays at" when the display is the same."""
+    if fmt(before, places) == fmt(after, places):
+        return "stays at"
+    return "rises" if after > before else "falls"
+
+
+@dataclass(frozen=True)
+class SourceRow:
+    """One attention row shown as a few named sources plus "others".
+
+    sources: the named sources (zero-based), in the order given; shown: their weights;
+    others: math.fsum of every remaining weight; n_others: how many; largest_other: the remaining
+    source with the largest weight (ties: the earlier; None when nothing remains), and its weight;
+    total: math.fsum of the whole row.
+    """
+
+    sources: tuple[int, ...]
+    shown: tuple[float, ...]
+    others: float
+    n_others: int
+    largest_other: int | None
+    largest_other_weight: float
+    total: float
+
+    @property
+    def segments(self) -> list[float]:
+        """The pieces of the row's stacked bar: the named sources, then others."""
+        return [*self.shown, self.others]
+
+
+def pool_on_sources(weights, sources) -> SourceRow:
+    """The row's weights on `sources` (the same sources for every row of a table, so a column
+    always means one source) and the rest pooled into "others"."""
+    w = np.asarray(weights, dtype=float).ravel()
+    sources = tuple(int(j) for j in sources)
+    if not sources or len(set(sources)) != len(sources) or not all(0 <= j < len(w) for j in sources):
+        raise ValueError(f"sources must be distinct positions of a row of {len(w)}, got {sources}")
+    rest = [j for j in range(len(w)) if j not in sources]
+    largest = max(rest, key=lambda j: (w[j], -j)) if rest else None
+    return SourceRow(
+        sources=sources,
+        shown=tuple(float(w[j]) for j in sources),
+        others=math.fsum(w[j] for j in rest),
+        n_others=len(rest),
+        largest_other=largest,
+        largest_other_weight=float(w[largest]) if rest else 0.0,
+        total=math.fsum(w),
+    )
+
+
+def sum_of_shown(values, places: int | None = None) -> float:
+    """What the displayed parts add up to: each value rounded as the screen shows it (fmt with
+    `places`, default the values' own precision), then summed. 1.003 for river's twenty
+    probabilities, whose full-precision sum is 1."""
+    values = np.asarray(values, dtype=float).ravel()
+    places = places_for(values) if places is None else places
+    return math.fsum(float(fmt(v, places)) for v in values)
+
+
+def off_carrier_entries(W_O, carried) -> list[tuple[int, int]]:
+    """Entries (i, j) of W_O [joined coordinates, axes] that write joined coordinate i into an
+    axis other than the one it carries (`carried[i]`, e.g. head 2's "person" into "water"):
+    where W_O mixes instead of putting each coordinate back on its own axis."""
+    W_O = np.asarray(W_O, dtype=float)
+    return [(i, j) for i in range(W_O.shape[0]) for j in range(W_O.shape[1])
+            if W_O[i, j] != 0 and AXES[j] != carried[i]]
+
+
+def relu_zeroed(pre_activation) -> list[int]:
+    """Hidden units whose pre-activation is negative: ReLU sets them to zero."""
+    return [u for u, v in enumerate(np.asarray(pre_activation, dtype=float)) if v < 0]
+
+
+def word_groups() -> tuple[list[int], list[int]]:
+    """(the sentence words, the candidate next words) as vocabulary indices, in vocabulary order."""
+    candidates = [VOCAB.index(w) for w in CANDIDATES]
+    return [i for i in range(len(VOCAB)) if i not in candidates], candidates
+
+
+def shown_rows(n: int, most: int = 10) -> list[int]:
+    """Rows (zero-based) of an [n, 4] table that a screen shows: all of them up to `most`, else the
+    last `most`, which end with the receiver's row."""
+    if n < 1 or most < 1:
+        raise ValueError(f"need n >= 1 and most >= 1, got n={n}, most={most}")
+    return list(range(max(0, n - most), n))
+
+
+def same_receiver_rows(a, b) -> bool:
+    """True when both worksheets give the receiver identical q, k and v in both heads."""
+    return all(np.array_equal(getattr(ha, f)[-1], getattr(hb, f)[-1])
+               for ha, hb in zip(a.heads, b.heads) for f in ("Q", "K", "V"))
+
+
+__all__ = [
+    "carried_axes", "dominant_axis", "strongest_source", "contrast_sources", "ScoreSplit", "score_split",
+    "change_word", "SourceRow", "pool_on_sources", "sum_of_shown", "off_carrier_entries", "relu_zeroed",
+    "word_groups", "shown_rows", "same_receiver_rows",
+]

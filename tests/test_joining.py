@@ -1,0 +1,201 @@
+"""lesson_data.joining: the choices scenes 12-15 make from the numbers, checked by hand or by a
+second method (never against the helpers' own output)."""
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pytest
+
+from lesson_data.joining import (
+    carried_axes,
+    change_word,
+    contrast_sources,
+    dominant_axis,
+    off_carrier_entries,
+    pool_on_sources,
+    relu_zeroed,
+    same_receiver_rows,
+    score_split,
+    shown_rows,
+    strongest_source,
+    sum_of_shown,
+    word_groups,
+)
+from lesson_data.worksheet import VOCAB, W_O, W_V1, W_V2, compute_worksheet
+
+S20 = ("the fisherman sat beside the river bank and watched the boats and she deposited the cheque "
+       "at the bank and")
+
+
+def test_carried_axes_name_what_each_value_coordinate_copies():
+    assert carried_axes(W_V1) == ("water", "finance")
+    assert carried_axes(W_V2) == ("person", "glue")
+    assert carried_axes(np.hstack([W_V1, W_V2])) == ("water", "finance", "person", "glue")
+    mixed = np.array([[1, 0], [0.5, 0], [0, 0], [0, 0]])
+    assert carried_axes(mixed) == ("water+finance", "-")
+
+
+def test_dominant_axis_and_strongest_source_by_hand():
+    # river, head 1: m¹ = Σ α v, river₆ (v = [3.1, -0.1]) has weight 0.718: water dominates
+    river, cheque = compute_worksheet("river"), compute_worksheet("cheque")
+    assert dominant_axis(river.heads[0].messages[-1], ("water", "finance")) == "water"
+    assert dominant_axis(cheque.heads[0].messages[-1], ("water", "finance")) == "finance"
+    assert dominant_axis([-3.0, 2.0], ("a", "b")) == "a"           # by size, not sign
+    assert strongest_source([0.2, 0.4, 0.4]) == 1                    # ties: the earlier source
+    assert river.tokens[strongest_source(river.heads[0].weights[-1])] == "river"
+    assert cheque.tokens[strongest_source(cheque.heads[1].weights[-1])] == "she"
+
+
+def test_contrast_sources_river_by_hand():
+    # head 1's scores 2.3·(water + finance): river₆ 2.3·3.0 = 6.9 is its largest. The wide head adds
+    # head 2's 2.3·person: fisherman₂ 2.3·2.1 + 2.3·2.1 = 9.66 beats river's 6.9 + 0.
+    ws = compute_worksheet("river")
+    assert [ws.tokens[j] + str(j + 1) for j in contrast_sources(ws)] == ["river6", "fisherman2"]
+
+
+def test_contrast_sources_cheque_falls_back_to_the_largest_gain():
+    # cheque₄ is the strongest in head 1 (2.3·2.9) and in the wide head (6.67 + 0.23 = 6.9 against
+    # she₁'s 0.23 + 6.21 = 6.44): the second source is the one the wide head lifts most, she₁
+    ws = compute_worksheet("cheque")
+    h1, wide = ws.heads[0].weights[-1], ws.wide_head.weights[-1]
+    assert np.argmax(h1) == np.argmax(wide) == 3
+    gains = {j: wide[j] - h1[j] for j in range(ws.n) if j != 3}
+    assert max(gains, key=gains.get) == 0
+    assert contrast_sources(ws) == (3, 0)
+
+
+def test_contrast_sources_short_prefixes():
+    assert contrast_sources(compute_worksheet("the")) == (0,)
+    two = contrast_sources(compute_worksheet("river the"))
+    assert len(two) == 2 and set(two) == {0, 1}
+    assert len(set(contrast_sources(compute_worksheet(S20)))) == 2
+
+
+@pytest.mark.parametrize("sentence", ["river", "cheque", S20])
+def test_score_split_the_wide_score_is_the_sum_of_both_dot_products(sentence):
+    ws = compute_worksheet(sentence)
+    q1, q2 = ws.heads[0].Q[-1], ws.heads[1].Q[-1]
+    for j in range(ws.n):
+        s = score_split(ws, j)
+        k1, k2 = ws.heads[0].K[j], ws.heads[1].K[j]
+        # a second method: the dot products from the Q and K rows, and the wide head's own q·k
+        assert s.head_scores == pytest.approx((q1 @ k1, q2 @ k2), abs=1e-12)
+        assert s.wide_score == pytest.approx(q1 @ k1 + q2 @ k2, abs=1e-12)
+        assert s.wide_score == pytest.approx(ws.wide_head.Q[-1] @ ws.wide_head.K[j], abs=1e-12)
+        assert s.wide_scaled == pytest.approx(s.wide_score / 2, abs=1e-12)
+        assert s.head_scaled == pytest.approx((s.head_scores[0] / math.sqrt(2), s.head_scores[1] / math.sqrt(2)),
+                                              abs=1e-12)
+
+
+def test_score_split_river_by_hand():
+    ws = compute_worksheet("river")
+    river, fisherman = score_split(ws, 5), score_split(ws, 1)
+    # river₆: e = [3.1, -0.1, 0, 0.1]; q¹ = [2.3, 2.3] on (water, finance): 2.3·3.0 = 6.9; q² = [2.3, 0]
+    # on (person, glue): 2.3·0 = 0
+    assert river.head_scores == pytest.approx((6.9, 0.0), abs=1e-12)
+    assert river.wide_scaled == pytest.approx(3.45, abs=1e-12)
+    # fisherman₂: e = [2.0, 0.1, 2.1, 0]: 2.3·2.1 in both heads
+    assert fisherman.head_scores == pytest.approx((4.83, 4.83), abs=1e-12)
+    assert fisherman.wide_scaled == pytest.approx(4.83, abs=1e-12)
+    assert (fmt3(river.head_weights[0]), fmt3(river.wide_weight)) == ("0.718", "0.178")
+    assert (fmt3(fisherman.head_weights[0]), fmt3(fisherman.wide_weight)) == ("0.166", "0.708")
+
+
+def fmt3(x):
+    return f"{x:.3f}"
+
+
+def test_change_word_judges_the_displayed_digits():
+    assert change_word(0.166, 0.708) == "rises"
+    assert change_word(0.718, 0.178) == "falls"
+    assert change_word(0.1231, 0.1234) == "stays at"       # both show 0.123
+    assert change_word(0.1231, 0.1234, places=4) == "rises"
+
+
+def test_pool_on_sources_by_hand():
+    w = [0.1, 0.5, 0.05, 0.25, 0.1]
+    row = pool_on_sources(w, (3, 1))
+    assert row.shown == (0.25, 0.5)
+    assert row.others == pytest.approx(0.1 + 0.05 + 0.1, abs=1e-15)
+    assert row.n_others == 3
+    assert row.largest_other == 0                 # 0.1 at sources 0 and 4: the earlier
+    assert row.largest_other_weight == 0.1
+    assert row.total == pytest.approx(1.0, abs=1e-15)
+    assert row.segments == [0.25, 0.5, row.others]
+    whole = pool_on_sources([1.0], (0,))
+    assert whole.n_others == 0 and whole.largest_other is None and whole.others == 0.0
+    for bad in ((), (1, 1), (5,)):
+        with pytest.raises(ValueError, match="distinct positions"):
+            pool_on_sources(w, bad)
+
+
+@pytest.mark.parametrize("sentence", ["river", "cheque"])
+def test_pool_on_sources_every_row_sums_to_one(sentence):
+    ws = compute_worksheet(sentence)
+    sources = contrast_sources(ws)
+    for head in (ws.wide_head, *ws.heads):
+        row = pool_on_sources(head.weights[-1], sources)
+        plain = 0.0                                # a second method: a plain loop
+        for j, w in enumerate(head.weights[-1]):
+            if j not in sources:
+                plain += w
+        assert row.others == pytest.approx(plain, abs=1e-12)
+        assert row.n_others == ws.n - 2
+        assert row.total == pytest.approx(1.0, abs=1e-12)
+
+
+def test_pool_on_sources_cheque_wide_head_shows_the_hidden_tie():
+    # wide head, cheque: she₁ (shown) and deposited₂ (pooled) both score 0.23 + 6.21 = 0 + 5.29 + 1.15
+    # = 6.44: equal weights, so the largest of the others equals a shown weight
+    ws = compute_worksheet("cheque")
+    row = pool_on_sources(ws.wide_head.weights[-1], contrast_sources(ws))
+    assert row.largest_other == 1
+    assert fmt3(row.largest_other_weight) == fmt3(row.shown[1]) == "0.257"
+
+
+def test_sum_of_shown_river_probabilities_by_hand():
+    ws = compute_worksheet("river")
+    p = ws.mlp.probabilities
+    # the screen shows 0.610 0.192 0.120 0.049 0.006 0.006 0.004 0.004 for the eight candidates and
+    # 0.001 for fisherman, 0.001 (0.00066 rounds up) for each of the eleven other sentence words
+    shown = [f"{x:.3f}" for x in p]
+    assert shown[12:] == ["0.610", "0.192", "0.120", "0.049", "0.006", "0.006", "0.004", "0.004"]
+    assert shown[:12] == ["0.001"] * 12
+    assert sum_of_shown(p, 3) == pytest.approx(0.991 + 0.012, abs=1e-12)
+    assert f"{sum_of_shown(p, 3):.3f}" == "1.003"
+    assert sum_of_shown([2.3, 0.1]) == pytest.approx(2.4, abs=1e-12)       # own precision: tenths
+
+
+def test_off_carrier_entries_find_where_W_O_mixes():
+    carried = carried_axes(np.hstack([W_V1, W_V2]))
+    # W_O is the identity except row 3 (head 2's person), which also writes 0.25 into water
+    assert off_carrier_entries(W_O, carried) == [(2, 0)]
+    assert off_carrier_entries(np.eye(4), carried) == []
+
+
+def test_relu_zeroed_river_by_hand():
+    ws = compute_worksheet("river")
+    # e′₁₀ = [3.005, -0.018, 1.552, 2.838]: unit 2 is finance = -0.018 < 0; unit 6 is
+    # -water + finance - 0.5 = -3.523 < 0
+    assert relu_zeroed(ws.mlp.pre_activation) == [1, 5]
+    assert relu_zeroed([0.0, 1.0, -1e-9]) == [2]
+
+
+def test_word_groups_split_the_vocabulary():
+    words, candidates = word_groups()
+    assert [VOCAB[i] for i in candidates] == ["water", "boats", "fish", "ducks", "teller", "clerk", "queue", "money"]
+    assert len(words) == 12 and VOCAB[words[0]] == "the" and VOCAB[words[-1]] == "at"
+
+
+def test_shown_rows():
+    assert shown_rows(10) == list(range(10))
+    assert shown_rows(3) == [0, 1, 2]
+    assert shown_rows(20) == list(range(10, 20))
+    with pytest.raises(ValueError):
+        shown_rows(0)
+
+
+def test_same_receiver_rows():
+    assert same_receiver_rows(compute_worksheet("river"), compute_worksheet("cheque"))
+    assert not same_receiver_rows(compute_worksheet("river"), compute_worksheet("the river bank"))
