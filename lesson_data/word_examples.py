@@ -6,12 +6,18 @@ is a token ("we treat punctuation as a token in this illustration"). The blank a
 ("___" or "…") is the unknown next word: it is not a token and has no query.
 
 Every role is a *possible* reading, not a job assigned to a trained head and not attention measured
-in our trained model (lesson notes, paragraphs 1–5). Pure Python: no numpy, torch or manim.
+in our trained model (lesson notes, paragraphs 1–5). The chapter-1 pictures draw those readings as
+arrows whose width is a weight: the weights here are ILLUSTRATIVE, hand-chosen for the picture (every
+known row gets some weight, the plausible useful sources the most), and the scenes say so on screen.
+Where a picture shows what a head carries, the example also holds illustrative value rows (one short
+row per token over named features) and `contributions` / `message` mix them with a reading's weights.
+Pure Python: no numpy, torch or manim.
 """
 from __future__ import annotations
 
+import math
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 BLANKS = ("___", "…")                     # the unknown next word, as the worksheet writes it
 _TOKEN = re.compile(r"[^\W_]+(?:['’][^\W_]+)?|[.,;:!?]")
@@ -50,6 +56,24 @@ class Source:
 
 
 @dataclass(frozen=True)
+class Reading:
+    """One head's possible reading of an example, for a picture: ILLUSTRATIVE weights, hand-chosen.
+
+    `head` is 0 for "one head" (a single head doing all the work) and 1, 2, 3 for the heads of a
+    multi-head picture (each head keeps its number, and so its colour, across the chapter). `weights`
+    holds one weight per known position 1..receiver (the receiver reads itself too): all positive (no
+    row is masked or at exactly zero), summing to one, and every `useful` source weighs more than every
+    other row. `role` is a possible role, never an assigned job.
+    """
+
+    head: int
+    role: str
+    useful: tuple[int, ...]       # one-based positions of the plausible useful sources
+    weights: tuple[float, ...]    # one per known position, in order
+    illustrative: bool = True
+
+
+@dataclass(frozen=True)
 class WordExample:
     key: str
     text: str                       # as the worksheet writes it (with its blank, if any)
@@ -60,6 +84,9 @@ class WordExample:
     continuation: str | None = None   # one possible continuation, as the notes write it
     heads: int = 0                  # how many heads the illustration draws (0: not fixed)
     illustrative: bool = True       # possible readings, not measured attention
+    readings: tuple[Reading, ...] = ()   # illustrative weights for the arrows (see Reading)
+    features: tuple[str, ...] = ()       # names of the illustrative value coordinates
+    values: tuple[tuple[float, ...], ...] = ()   # one illustrative value row per known token, in [0, 1]
 
     def __post_init__(self):
         tokens = self.tokens
@@ -72,6 +99,17 @@ class WordExample:
             if tokens[s.position - 1] != s.word:
                 raise ValueError(f"{self.key}: token {s.position} is {tokens[s.position - 1]!r}, "
                                  f"not the source {s.word!r}")
+        for r in self.readings:
+            _check_reading(self, r)
+        if len({r.head for r in self.readings}) != len(self.readings):
+            raise ValueError(f"{self.key}: two readings for one head")
+        if self.values:
+            if len(self.values) != len(tokens):
+                raise ValueError(f"{self.key}: {len(self.values)} value rows for {len(tokens)} tokens")
+            for p, row in enumerate(self.values, start=1):
+                if len(row) != len(self.features) or not all(0.0 <= v <= 1.0 for v in row):
+                    raise ValueError(f"{self.key}: value row {p} {row!r} needs {len(self.features)} "
+                                     "entries in [0, 1]")
 
     @property
     def tokens(self) -> tuple[str, ...]:
@@ -96,6 +134,46 @@ class WordExample:
         raise KeyError(f"{self.key}: no source with role {role!r}; roles are "
                        f"{', '.join(s.role for s in self.sources)}")
 
+    def reading(self, head: int) -> Reading:
+        """The illustrative reading of head `head` (0: the one head of a one-head picture)."""
+        for r in self.readings:
+            if r.head == head:
+                return r
+        raise KeyError(f"{self.key}: no reading for head {head}; heads are "
+                       f"{', '.join(str(r.head) for r in self.readings)}")
+
+    def word_at(self, position: int) -> str:
+        return self.tokens[position - 1]
+
+
+def _check_reading(ex: WordExample, r: Reading) -> None:
+    where = f"{ex.key}, head {r.head}"
+    if len(r.weights) != ex.receiver:
+        raise ValueError(f"{where}: {len(r.weights)} weights for the {ex.receiver} known positions")
+    if not all(w > 0.0 for w in r.weights):
+        raise ValueError(f"{where}: every known row is read, so every weight is positive: {r.weights}")
+    if abs(math.fsum(r.weights) - 1.0) > 1e-12:
+        raise ValueError(f"{where}: weights sum to {math.fsum(r.weights)!r}, not one")
+    if not r.useful or not all(1 <= p <= ex.receiver for p in r.useful):
+        raise ValueError(f"{where}: useful sources {r.useful} are not in the known prefix 1..{ex.receiver}")
+    others = [w for p, w in enumerate(r.weights, start=1) if p not in r.useful]
+    if others and min(r.weights[p - 1] for p in r.useful) <= max(others):
+        raise ValueError(f"{where}: a useful source must weigh more than every other row")
+
+
+def contributions(ex: WordExample, reading: Reading) -> tuple[tuple[float, ...], ...]:
+    """What each known row sends into the head's message: its weight times its value row,
+    one row per position 1..receiver (the scaled copies the picture moves into the message slot)."""
+    if not ex.values:
+        raise ValueError(f"{ex.key}: the example has no value rows")
+    return tuple(tuple(w * v for v in ex.values[p]) for p, w in enumerate(reading.weights))
+
+
+def message(ex: WordExample, reading: Reading) -> tuple[float, ...]:
+    """The head's message at the receiver: the sum of the contributions, coordinate by coordinate."""
+    parts = contributions(ex, reading)
+    return tuple(math.fsum(row[k] for row in parts) for k in range(len(ex.features)))
+
 
 # ---------------------------------------------------------------------------------------------
 # The examples (WORKSHEET.md, "Word-only examples")
@@ -111,6 +189,25 @@ COAT = WordExample(
         Source("hooded", 4, "detail"),
     ),
     heads=3,
+    # Illustrative weights over Maya, wore, a, hooded, red, wool, coat (hand-chosen for the picture).
+    readings=(
+        # one head, one set of weights: it splits them between the three describing words
+        Reading(0, "colour, material and detail", (4, 5, 6), (0.04, 0.03, 0.03, 0.27, 0.29, 0.28, 0.06)),
+        Reading(1, "colour", (5,), (0.03, 0.02, 0.02, 0.06, 0.76, 0.06, 0.05)),
+        Reading(2, "material", (6,), (0.03, 0.03, 0.02, 0.05, 0.06, 0.76, 0.05)),
+        Reading(3, "detail", (4,), (0.03, 0.02, 0.03, 0.76, 0.06, 0.05, 0.05)),
+    ),
+    # Illustrative value rows: what each row could send, on three named features.
+    features=("colour", "material", "detail"),
+    values=(
+        (0.0, 0.0, 0.2),   # Maya
+        (0.0, 0.2, 0.0),   # wore
+        (0.1, 0.1, 0.1),   # a
+        (0.0, 0.0, 1.0),   # hooded
+        (1.0, 0.0, 0.0),   # red
+        (0.0, 1.0, 0.0),   # wool
+        (0.2, 0.2, 0.2),   # coat
+    ),
 )
 
 SUBJECT_AGREEMENT = WordExample(
@@ -124,6 +221,20 @@ SUBJECT_AGREEMENT = WordExample(
     next_word="bark",
     not_next_word="barks",
     continuation="The dogs near the gate usually bark at visitors",
+    heads=2,
+    # Illustrative weights over The, dogs, near, the, gate, usually: one head reads the subject, a
+    # second the place; both useful sources lie in the known prefix.
+    readings=(
+        Reading(1, "subject", (2,), (0.05, 0.62, 0.06, 0.05, 0.12, 0.10)),
+        Reading(2, "place", (5,), (0.05, 0.10, 0.12, 0.05, 0.58, 0.10)),
+    ),
+)
+
+# Illustrative weights over Ravi, dropped/washed, the, glass, ., It (the same in both sentences: the
+# arrows are a schematic, not a promise that a trained map stays unchanged after the substitution).
+_RAVI_READINGS = (
+    Reading(1, "referent", (4,), (0.08, 0.07, 0.05, 0.62, 0.06, 0.12)),
+    Reading(2, "event", (2,), (0.08, 0.60, 0.04, 0.12, 0.06, 0.10)),
 )
 
 EVENT_AND_REFERENCE = WordExample(
@@ -136,7 +247,53 @@ EVENT_AND_REFERENCE = WordExample(
     ),
     next_word="broke",
     heads=2,
+    readings=_RAVI_READINGS,
 )
+
+EVENT_SUBSTITUTED = WordExample(
+    key="ravi_washed",
+    text="Ravi washed the glass . It ___",
+    receiver=6,
+    sources=(
+        Source("glass", 4, "referent"),
+        Source("washed", 2, "event"),
+    ),
+    next_word="gleamed",
+    heads=2,
+    readings=_RAVI_READINGS,
+)
+
+
+@dataclass(frozen=True)
+class Substitution:
+    """One word of an example swapped for another: which clue stays and which changes (storyboard,
+    scene 3: "the object clue stays, the event clue changes")."""
+
+    before: WordExample
+    after: WordExample
+    position: int          # the one-based position whose word changes
+
+    def __post_init__(self):
+        a, b = self.before.tokens, self.after.tokens
+        changed = [p for p, (x, y) in enumerate(zip(a, b), start=1) if x != y]
+        if len(a) != len(b) or changed != [self.position]:
+            raise ValueError(f"{self.before.key} -> {self.after.key}: exactly position {self.position} "
+                             f"must change, got {changed}")
+
+    @property
+    def kept(self) -> tuple[Source, ...]:
+        """The sources whose word stays (the object clue)."""
+        return tuple(s for s in self.after.sources if s.position != self.position)
+
+    @property
+    def changed(self) -> tuple[Source, Source]:
+        """(before, after): the source at the swapped position (the event clue)."""
+        old = next(s for s in self.before.sources if s.position == self.position)
+        new = next(s for s in self.after.sources if s.position == self.position)
+        return old, new
+
+
+SUBSTITUTION = Substitution(EVENT_AND_REFERENCE, EVENT_SUBSTITUTED, position=2)
 
 LATER_LAYER = WordExample(
     key="later_layer",
@@ -147,7 +304,58 @@ LATER_LAYER = WordExample(
 )
 
 WORD_EXAMPLES: dict[str, WordExample] = {e.key: e for e in (COAT, SUBJECT_AGREEMENT, EVENT_AND_REFERENCE,
-                                                            LATER_LAYER)}
+                                                            EVENT_SUBSTITUTED, LATER_LAYER)}
+
+
+# ---------------------------------------------------------------------------------------------
+# Heads that overlap, and a head that can be pruned (scene 4; lesson notes, paragraph 5)
+# ---------------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class HeadPatterns:
+    """ILLUSTRATIVE attention patterns of a few heads over the same sources, for the picture "some
+    heads overlap or can be pruned" (Voita et al., 2019). Not measured: hand-chosen so that two
+    heads read almost alike."""
+
+    heads: tuple[int, ...]                     # head numbers (their colours)
+    patterns: tuple[tuple[float, ...], ...]    # one weight row per head, each summing to one
+
+    def __post_init__(self):
+        if len(self.heads) != len(self.patterns) or len(self.heads) < 2:
+            raise ValueError("need one pattern per head, and at least two heads")
+        for h, row in zip(self.heads, self.patterns):
+            if len(row) != len(self.patterns[0]) or not all(w > 0 for w in row) or \
+                    abs(math.fsum(row) - 1.0) > 1e-12:
+                raise ValueError(f"head {h}: a pattern is positive, sums to one and has one weight per source")
+
+    def distance(self, a: int, b: int) -> float:
+        """Total variation distance between the patterns of heads a and b: half the sum of the
+        absolute differences (0: identical, 1: disjoint)."""
+        pa, pb = self.patterns[self.heads.index(a)], self.patterns[self.heads.index(b)]
+        return 0.5 * math.fsum(abs(x - y) for x, y in zip(pa, pb))
+
+    @property
+    def closest_pair(self) -> tuple[int, int]:
+        """The two heads whose patterns overlap most (the smallest distance; ties: the earlier pair)."""
+        pairs = [(a, b) for i, a in enumerate(self.heads) for b in self.heads[i + 1:]]
+        return min(pairs, key=lambda ab: self.distance(*ab))
+
+    @property
+    def prunable(self) -> int:
+        """The head the picture fades out: the later head of the closest pair (its partner reads
+        almost the same sources)."""
+        return self.closest_pair[1]
+
+
+OVERLAPPING_HEADS = HeadPatterns(
+    heads=(1, 2, 3),
+    patterns=(
+        (0.10, 0.60, 0.10, 0.10, 0.10),
+        (0.10, 0.10, 0.10, 0.60, 0.10),
+        (0.10, 0.10, 0.15, 0.55, 0.10),
+    ),
+)
 
 
 def word_example(key: str) -> WordExample:
@@ -159,6 +367,7 @@ def word_example(key: str) -> WordExample:
 
 
 __all__ = [
-    "BLANKS", "tokenize_words", "Source", "WordExample", "COAT", "SUBJECT_AGREEMENT",
-    "EVENT_AND_REFERENCE", "LATER_LAYER", "WORD_EXAMPLES", "word_example",
+    "BLANKS", "tokenize_words", "Source", "Reading", "WordExample", "contributions", "message", "COAT",
+    "SUBJECT_AGREEMENT", "EVENT_AND_REFERENCE", "EVENT_SUBSTITUTED", "Substitution", "SUBSTITUTION",
+    "LATER_LAYER", "WORD_EXAMPLES", "word_example", "HeadPatterns", "OVERLAPPING_HEADS",
 ]

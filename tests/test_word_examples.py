@@ -9,11 +9,19 @@ import pytest
 from lesson_data.word_examples import (
     COAT,
     EVENT_AND_REFERENCE,
+    EVENT_SUBSTITUTED,
     LATER_LAYER,
+    OVERLAPPING_HEADS,
     SUBJECT_AGREEMENT,
+    SUBSTITUTION,
     WORD_EXAMPLES,
+    HeadPatterns,
+    Reading,
     Source,
+    Substitution,
     WordExample,
+    contributions,
+    message,
     tokenize_words,
     word_example,
 )
@@ -100,9 +108,125 @@ def test_examples_are_frozen_and_validated():
 
 
 def test_lookup_by_key():
-    assert set(WORD_EXAMPLES) == {"coat", "dogs", "ravi", "later_layer"}
+    assert set(WORD_EXAMPLES) == {"coat", "dogs", "ravi", "ravi_washed", "later_layer"}
     assert word_example("ravi") is EVENT_AND_REFERENCE
-    with pytest.raises(ValueError, match="unknown word example 'cat'; allowed: coat, dogs, ravi, later_layer"):
+    with pytest.raises(ValueError, match="unknown word example 'cat'; allowed: coat, dogs, ravi, "
+                                         "ravi_washed, later_layer"):
         word_example("cat")
     with pytest.raises(KeyError, match="no source with role 'size'"):
         COAT.source("size")
+
+
+# ---- illustrative readings (the arrows' weights) and what a head carries ----------------------
+
+
+@pytest.mark.parametrize("ex", [COAT, SUBJECT_AGREEMENT, EVENT_AND_REFERENCE, EVENT_SUBSTITUTED],
+                         ids=lambda e: e.key)
+def test_readings_read_every_known_row_and_favour_their_useful_sources(ex):
+    assert ex.readings and all(r.illustrative for r in ex.readings)
+    for r in ex.readings:
+        # one weight per known row, the receiver included; none masked, none at exactly zero
+        assert len(r.weights) == ex.receiver
+        assert min(r.weights) > 0
+        # a second method: sum by hand-rounded hundredths (every weight is a whole number of them)
+        assert sum(round(100 * w) for w in r.weights) == 100
+        assert all(abs(100 * w - round(100 * w)) < 1e-9 for w in r.weights)
+        ranked = sorted(range(1, ex.receiver + 1), key=lambda p: -r.weights[p - 1])
+        assert set(ranked[:len(r.useful)]) == set(r.useful)
+
+
+def test_coat_readings_one_head_splits_three_heads_each_lean_on_one_word():
+    one = COAT.reading(0)
+    assert one.useful == (4, 5, 6)                          # hooded, red, wool
+    # each of the three describing words gets between a quarter and a third of the one head's weight
+    assert all(0.25 <= one.weights[p - 1] <= 1 / 3 for p in one.useful)
+    by_head = {h: COAT.word_at(COAT.reading(h).useful[0]) for h in (1, 2, 3)}
+    assert by_head == {1: "red", 2: "wool", 3: "hooded"}
+    assert [COAT.reading(h).role for h in (1, 2, 3)] == ["colour", "material", "detail"]
+    # the roles match the example's sources
+    assert {s.role: s.word for s in COAT.sources} == {COAT.reading(h).role: by_head[h] for h in (1, 2, 3)}
+
+
+def test_coat_messages_worked_by_hand():
+    assert COAT.features == ("colour", "material", "detail")
+    # one head: colour = 0.03·0.1 (a) + 0.29·1 (red) + 0.06·0.2 (coat) = 0.305
+    #           material = 0.03·0.2 (wore) + 0.03·0.1 (a) + 0.28·1 (wool) + 0.06·0.2 = 0.301
+    #           detail = 0.04·0.2 (Maya) + 0.03·0.1 (a) + 0.27·1 (hooded) + 0.06·0.2 = 0.293
+    assert message(COAT, COAT.reading(0)) == pytest.approx((0.305, 0.301, 0.293), abs=1e-12)
+    # head 1 (colour): 0.02·0.1 + 0.76·1 + 0.05·0.2 = 0.772 colour; material 0.02·0.2 + 0.02·0.1
+    # + 0.06·1 + 0.05·0.2 = 0.076; detail 0.03·0.2 + 0.02·0.1 + 0.06·1 + 0.05·0.2 = 0.078
+    assert message(COAT, COAT.reading(1)) == pytest.approx((0.772, 0.076, 0.078), abs=1e-12)
+    assert message(COAT, COAT.reading(2)) == pytest.approx((0.072, 0.778, 0.068), abs=1e-12)
+    assert message(COAT, COAT.reading(3)) == pytest.approx((0.073, 0.067, 0.779), abs=1e-12)
+    # each of the three heads carries its own feature at more than twice the one head's strength
+    for h, k in ((1, 0), (2, 1), (3, 2)):
+        assert message(COAT, COAT.reading(h))[k] > 2 * message(COAT, COAT.reading(0))[k]
+
+
+def test_contributions_are_the_weight_times_the_value_row():
+    parts = contributions(COAT, COAT.reading(1))
+    assert len(parts) == COAT.receiver and all(len(row) == 3 for row in parts)
+    assert parts[4] == (0.76, 0.0, 0.0)                     # red: 0.76 · (1, 0, 0)
+    assert parts[6] == pytest.approx((0.01, 0.01, 0.01))    # coat: 0.05 · (0.2, 0.2, 0.2)
+    # the message is their column sums (a second method: plain sum instead of fsum)
+    for k in range(3):
+        assert sum(row[k] for row in parts) == pytest.approx(message(COAT, COAT.reading(1))[k], abs=1e-15)
+    with pytest.raises(ValueError, match="has no value rows"):
+        contributions(SUBJECT_AGREEMENT, SUBJECT_AGREEMENT.reading(1))
+
+
+def test_dogs_two_heads_read_the_subject_and_the_place_both_in_the_prefix():
+    ex = SUBJECT_AGREEMENT
+    assert ex.word_at(ex.reading(1).useful[0]) == "dogs"
+    assert ex.word_at(ex.reading(2).useful[0]) == "gate"
+    # the subject head still reads gate, weakly: not masked, not zero
+    assert 0 < ex.reading(1).weights[4] < ex.reading(1).weights[1]
+    assert all(p < ex.receiver for r in ex.readings for p in r.useful)
+
+
+def test_the_substitution_keeps_the_object_clue_and_changes_the_event_clue():
+    assert EVENT_SUBSTITUTED.text == "Ravi washed the glass . It ___"
+    # by hand: only the second word differs
+    before, after = EVENT_AND_REFERENCE.text.split(), EVENT_SUBSTITUTED.text.split()
+    assert [i + 1 for i, (a, b) in enumerate(zip(before, after)) if a != b] == [2]
+    assert SUBSTITUTION.position == 2
+    assert [s.word for s in SUBSTITUTION.kept] == ["glass"]
+    old, new = SUBSTITUTION.changed
+    assert (old.word, new.word, old.role, new.role) == ("dropped", "washed", "event", "event")
+    assert (EVENT_AND_REFERENCE.next_word, EVENT_SUBSTITUTED.next_word) == ("broke", "gleamed")
+    # the schematic arrows are the same in both sentences (the caveat is about exactly that)
+    assert EVENT_SUBSTITUTED.readings == EVENT_AND_REFERENCE.readings
+    with pytest.raises(ValueError, match="exactly position 3 must change"):
+        Substitution(EVENT_AND_REFERENCE, EVENT_SUBSTITUTED, position=3)
+
+
+def test_readings_are_validated():
+    def ex(*readings, values=(), features=()):
+        return WordExample(key="bad", text="a b c", receiver=3, sources=(), readings=readings,
+                           values=values, features=features)
+
+    with pytest.raises(ValueError, match="2 weights for the 3 known positions"):
+        ex(Reading(1, "r", (1,), (0.5, 0.5)))
+    with pytest.raises(ValueError, match="every weight is positive"):
+        ex(Reading(1, "r", (1,), (0.6, 0.4, 0.0)))
+    with pytest.raises(ValueError, match="sum to"):
+        ex(Reading(1, "r", (1,), (0.6, 0.3, 0.2)))
+    with pytest.raises(ValueError, match="must weigh more than every other row"):
+        ex(Reading(1, "r", (1,), (0.4, 0.4, 0.2)))
+    with pytest.raises(ValueError, match="two readings for one head"):
+        ex(Reading(1, "r", (1,), (0.6, 0.2, 0.2)), Reading(1, "s", (2,), (0.2, 0.6, 0.2)))
+    with pytest.raises(ValueError, match=r"value row 2 .* needs 1 entries in \[0, 1\]"):
+        ex(values=((0.5,), (1.5,), (0.0,)), features=("f",))
+    with pytest.raises(KeyError, match="no reading for head 4"):
+        COAT.reading(4)
+
+
+def test_overlapping_heads_prune_the_later_of_the_closest_pair():
+    h = OVERLAPPING_HEADS
+    # by hand: heads 2 and 3 differ by 0.05 on sources 3 and 4 -> distance (0.05 + 0.05) / 2 = 0.05;
+    # heads 1 and 2 differ by 0.5 on sources 2 and 4 -> 0.5; heads 1 and 3: (0.5 + 0.05 + 0.45) / 2 = 0.5
+    assert h.distance(2, 3) == pytest.approx(0.05)
+    assert h.distance(1, 2) == pytest.approx(0.5) and h.distance(1, 3) == pytest.approx(0.5)
+    assert h.closest_pair == (2, 3) and h.prunable == 3
+    with pytest.raises(ValueError, match="sums to one"):
+        HeadPatterns(heads=(1, 2), patterns=((0.5, 0.5), (0.5, 0.6)))
