@@ -399,7 +399,12 @@ def single_head_reference(sentence: str = "river") -> SingleHeadReference:
 class TwoSourceIllustration:
     """Invented values: one head shares one weight per source across all value coordinates;
     two heads may weight the sources differently per coordinate. The two-head weights are
-    illustrative choices, not computed from any model."""
+    illustrative choices, not computed from any model.
+
+    The picture (chapter 1, scene 4): the two sources' value rows, arrows into the receiver whose
+    widths are the weights, each value scaled by its weight moving into the receiver's message.
+    With two heads, coordinate `coordinates[k]` is head `coordinate_heads[k]`'s one-coordinate value,
+    mixed with that head's own weights."""
 
     sources: tuple[str, str]
     value_rows: dict  # word -> [2] value row
@@ -410,6 +415,11 @@ class TwoSourceIllustration:
     two_head_weights: dict  # coordinate -> (w_river, w_fisherman)
     two_head_message: np.ndarray  # [2]; coordinate c uses its own weights
     illustrative: bool = True
+    receiver: str = "the"  # the word that reads the two sources (the river sentence's receiver)
+    one_head_products: np.ndarray = None  # [2 sources, 2]: weight times value row, per source
+    two_head_products: np.ndarray = None  # [2 sources, 2]: entry (s, k) = head k's weight for s times V[s, k]
+    coordinate_heads: tuple[int, int] = (1, 2)  # which head carries each coordinate
+    most_different: int = 1  # the coordinate where the two messages differ most
 
 
 def two_source_illustration() -> TwoSourceIllustration:
@@ -419,10 +429,14 @@ def two_source_illustration() -> TwoSourceIllustration:
     one_message = np.array(one) @ V
     two = {"a": (0.8, 0.2), "b": (0.2, 0.8)}  # illustrative: head a favours river, head b fisherman
     two_message = np.array([np.array(two[c]) @ V[:, k] for k, c in enumerate(("a", "b"))])
+    one_products = np.array(one)[:, None] * V
+    two_products = np.array([[two[c][s] * V[s, k] for k, c in enumerate(("a", "b"))] for s in range(2)])
     return TwoSourceIllustration(
         sources=sources, value_rows={s: V[i] for i, s in enumerate(sources)}, V=V,
         coordinates=("a", "b"), one_head_weights=one, one_head_message=_frozen(one_message),
         two_head_weights=two, two_head_message=_frozen(two_message),
+        one_head_products=_frozen(one_products), two_head_products=_frozen(two_products),
+        most_different=int(np.argmax(np.abs(two_message - one_message))),
     )
 
 

@@ -395,6 +395,15 @@ def test_two_source_illustration_by_hand():
     np.testing.assert_allclose(t.two_head_message, [8.4, 6.6], rtol=0, atol=1e-14)
     for weights in t.two_head_weights.values():
         assert sum(weights) == pytest.approx(1.0)
+    # the scaled copies: 0.8·[10, 1] = [8, 0.8], 0.2·[2, 8] = [0.4, 1.6]; their column sums are the message
+    np.testing.assert_allclose(t.one_head_products, [[8.0, 0.8], [0.4, 1.6]], rtol=0, atol=1e-15)
+    np.testing.assert_allclose(t.one_head_products.sum(axis=0), t.one_head_message, rtol=0, atol=1e-14)
+    # two heads: head 1 (a) 0.8·10, 0.2·2; head 2 (b) 0.2·1, 0.8·8
+    np.testing.assert_allclose(t.two_head_products, [[8.0, 0.2], [0.4, 6.4]], rtol=0, atol=1e-15)
+    np.testing.assert_allclose(t.two_head_products.sum(axis=0), t.two_head_message, rtol=0, atol=1e-14)
+    assert t.coordinate_heads == (1, 2) and t.receiver == "the"
+    # the messages agree on a (8.4 both) and differ on b (2.4 vs 6.6)
+    assert t.coordinates[t.most_different] == "b"
 
 
 def test_bias_illustration_by_hand():
