@@ -1,4 +1,5 @@
-"""`python -m lesson_build [--quality l|h] [--jobs N] [--chapters 1,2] [--out renders]`
+"""`python -m lesson_build [--quality l|m|h] [--jobs N] [--chapters 1,2] [--out renders]`
+   `python -m lesson_build serve [--port 8000] [--out renders]`   (the built page on localhost)
 
 Renders every scene of the catalog (only those whose inputs changed), stitches chapters and the
 series with chapter marks and subtitles, and writes renders/index.html. Exit 1 if anything failed,
@@ -47,9 +48,13 @@ def _jobs(text: str) -> int:
 
 
 def main(argv: list[str] | None = None) -> int:
+    argv = sys.argv[1:] if argv is None else list(argv)
+    if argv[:1] == ["serve"]:
+        from lesson_build.serve import main as serve
+        return serve(argv[1:])
     parser = _Parser(prog="python -m lesson_build", description=__doc__.split("\n\n")[1])
-    parser.add_argument("--quality", choices=["l", "h"], default="l",
-                        help="l = 854x480 15fps (default), h = 1920x1080 60fps")
+    parser.add_argument("--quality", choices=["l", "m", "h"], default="m",
+                        help="l = 854x480 15fps, m = 1280x720 30fps (default), h = 1920x1080 60fps")
     parser.add_argument("--jobs", type=_jobs, default=2, help="scenes rendered in parallel (default 2)")
     parser.add_argument("--chapters", type=_chapters, default=None, help="e.g. 1,2 (default: all)")
     parser.add_argument("--out", type=Path, default=PROJECT_ROOT / "renders",

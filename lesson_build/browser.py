@@ -8,17 +8,18 @@ NUL bytes on file descriptors 3 and 4).
         value = tab.evaluate("document.title")
         tab.screenshot(Path("page.png"))
 
+Events (console messages, exceptions, log entries) are kept: `tab.enable_events()`, then
+`tab.console_errors()` lists the errors the page reported.
+
 Also a check of a built page: `python -m lesson_build.browser renders/index.html [--screenshot x.png]`
-serves the folder on 127.0.0.1, waits until every <video> has metadata and every <track> has
-loaded, and prints what it found.
+serves the folder on 127.0.0.1 (lesson_build.serve: byte ranges, module types), waits until every
+<video> has metadata and every <track> has loaded, and prints what it found.
 """
 from __future__ import annotations
 
 import base64
 import contextlib
 import fcntl
-import functools
-import http.server
 import json
 import os
 import select
@@ -26,9 +27,10 @@ import shutil
 import subprocess
 import sys
 import tempfile
-import threading
 import time
 from pathlib import Path
+
+from lesson_build.serve import serving
 
 CHROMIUM_CANDIDATES = ("chromium", "chromium-browser", "google-chrome", "google-chrome-stable")
 FLAGS = [
@@ -74,6 +76,32 @@ class Tab:
                                f"{reply['exceptionDetails'].get('exception', {}).get('description', '')}")
         return reply["result"].get("value")
 
+    def enable_events(self) -> None:
+        """Start collecting this tab's console calls, exceptions and log entries."""
+        self.call("Runtime.enable")
+        self.call("Log.enable")
+
+    def events(self, method: str | None = None) -> list[dict]:
+        return [e for e in self.browser.events
+                if e.get("sessionId") == self.session and (method is None or e.get("method") == method)]
+
+    def console_errors(self) -> list[str]:
+        """One line per error the page reported: console.error/assert, uncaught exceptions, and
+        error-level log entries (failed loads among them)."""
+        out = []
+        for e in self.events():
+            p = e.get("params", {})
+            if e["method"] == "Runtime.consoleAPICalled" and p.get("type") in ("error", "assert"):
+                out.append("console.error: " + " ".join(str(a.get("value", a.get("description", "")))
+                                                          for a in p.get("args", [])))
+            elif e["method"] == "Runtime.exceptionThrown":
+                d = p.get("exceptionDetails", {})
+                out.append(f"exception: {d.get('text')} {d.get('exception', {}).get('description', '')}".strip())
+            elif e["method"] == "Log.entryAdded" and p.get("entry", {}).get("level") == "error":
+                entry = p["entry"]
+                out.append(f"log ({entry.get('source')}): {entry.get('text')} {entry.get('url', '')}".strip())
+        return out
+
     def wait_for(self, expression: str, timeout: float = 20.0, interval: float = 0.1):
         """Poll `expression` until it is truthy; return its value (BrowserError on timeout)."""
         deadline = time.monotonic() + timeout
@@ -111,6 +139,7 @@ class Chromium:
         self.window = window
         self._next_id = 0
         self._buffer = b""
+        self.events: list[dict] = []     # every message that was not a reply (see Tab.events)
 
     def __enter__(self) -> "Chromium":
         self._profile = tempfile.TemporaryDirectory(prefix="lesson_build-chromium-")
@@ -165,6 +194,9 @@ class Chromium:
             while b"\0" in self._buffer:
                 raw, self._buffer = self._buffer.split(b"\0", 1)
                 reply = json.loads(raw)
+                if "method" in reply and "id" not in reply:
+                    self.events.append(reply)
+                    continue
                 if reply.get("id") == self._next_id:
                     if "error" in reply:
                         raise BrowserError(f"{method}: {reply['error'].get('message')}")
@@ -179,33 +211,22 @@ class Chromium:
                     raise BrowserError(f"chromium exited: {self._stderr_tail()}")
                 self._buffer += chunk
 
-    def open(self, url: str) -> Tab:
+    def open(self, url: str, events: bool = False) -> Tab:
+        """A new tab on `url`; events=True collects console and log events from the first byte."""
         target = self.call("Target.createTarget", {"url": "about:blank"})["targetId"]
         session = self.call("Target.attachToTarget", {"targetId": target, "flatten": True})["sessionId"]
         tab = Tab(self, session)
         tab.call("Emulation.setDeviceMetricsOverride", {"width": self.window[0], "height": self.window[1],
                                                         "deviceScaleFactor": 1, "mobile": False})
+        if events:
+            tab.enable_events()
         tab.call("Page.navigate", {"url": url})
         return tab
 
 
-@contextlib.contextmanager
 def serve(folder: Path):
     """Serve `folder` on 127.0.0.1 (a free port) for the duration; yields the base URL."""
-    handler = functools.partial(_QuietHandler, directory=str(folder))
-    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
-    try:
-        yield f"http://127.0.0.1:{server.server_address[1]}"
-    finally:
-        server.shutdown()
-        server.server_close()
-
-
-class _QuietHandler(http.server.SimpleHTTPRequestHandler):
-    def log_message(self, *args) -> None:
-        pass
+    return serving(Path(folder))
 
 
 # What the page check reads back once every video and track has settled.
@@ -218,7 +239,10 @@ PAGE_STATE = """
   return {
     chapters: [...document.querySelectorAll('section.chapter')].map(s => ({
       id: s.id, heading: s.querySelector('h2').textContent,
-      scenes: [...s.querySelectorAll('ul.scenes li')].map(li => li.textContent.trim()),
+      scenes: [...s.querySelectorAll('ol.scenes li')].map(li => li.textContent.trim()),
+      transcript: [...s.querySelectorAll('.transcript button.cue')].map(b => ({
+        start: parseFloat(b.dataset.start), end: parseFloat(b.dataset.end),
+        text: b.querySelector('.text').textContent })),
       video: s.querySelector('video') ? s.querySelector('video').id : null })),
     videos: videos.map(v => ({
       id: v.id, duration: v.duration, error: v.error ? v.error.code : null,
@@ -226,7 +250,7 @@ PAGE_STATE = """
       tracks: [...v.querySelectorAll('track')].map(t => ({
         file: t.dataset.file, readyState: t.readyState, mode: t.track.mode,
         cues: t.track.cues ? t.track.cues.length : null })) })),
-    worksheet: document.getElementById('worksheet') ? document.getElementById('worksheet').href : null,
+    worksheet: document.getElementById('worksheet-link') ? document.getElementById('worksheet-link').href : null,
   };
 })()
 """

@@ -10,7 +10,10 @@ Outputs, for quality q (l or h), under `out` (default renders/):
     lesson/q/<slug>.png / <slug>.gif          thumbnail and a few-second preview
     lesson/q/<slug>.json                      what the chapter was stitched from
     lesson/q/series.{mp4,srt,vtt,json}        the whole series, one chapter mark per scene
-    index.html                                every chapter, playable, with subtitles
+    index.html                                the web lesson: chapters with transcripts, the
+                                              worksheet explorer, the trained-model demo (page.py)
+    web/                                      its scripts and styles (lesson_build/web/)
+    web/models/                               the checkpoints as float16 .bin + manifest.json
     worksheet.json                            `python -m lesson_data export`, when that CLI exists
 
 A chapter is stitched only from a complete set of its scenes, the series only from every chapter.
@@ -35,9 +38,10 @@ from typing import Callable, Sequence
 from lesson_build import media, page
 from lesson_build.catalog import CHAPTERS, Chapter
 from lesson_build.render import QUALITY_FLAGS, SceneJob, SceneResult, prepare, render
+from lesson_build.web import site, weights
 
 SERIES_TITLE = "Multi-head attention"
-QUALITY_LABELS = {"l": "480p15 (-ql)", "h": "1080p60 (-qh)"}
+QUALITY_LABELS = {"l": "480p15 (-ql)", "m": "720p30 (-qm)", "h": "1080p60 (-qh)"}
 # A scene outside --chapters whose video is missing or stale: left alone, not rendered.
 NOT_SELECTED = "not selected, needs a render"
 # Bumped when stitching changes in a way that makes old chapter files stale.
@@ -64,6 +68,7 @@ class BuildReport:
     series: StitchResult | None
     worksheet: str                     # "written" | "skipped: ..." | "failed: ..."
     index: Path | None
+    web: str = ""                      # the page's scripts and models: "ready ..." | "failed: ..."
 
     @property
     def failed(self) -> list[str]:
@@ -73,6 +78,8 @@ class BuildReport:
             bad.append("series")
         if self.worksheet.startswith("failed"):
             bad.append("worksheet export")
+        if self.web.startswith("failed"):
+            bad.append("web page")
         return bad
 
     @property
@@ -175,6 +182,8 @@ def summary(report: BuildReport) -> str:
         where = f"{c.video}  {_fmt_s(c.duration)}, {len(c.marks)} marks" if c.video else c.note
         out.append(f"{c.slug:<10} {c.status.upper() if c.status == 'failed' else c.status:<11} {where}")
     out.append(f"worksheet  {report.worksheet}")
+    if report.web:
+        out.append(f"web        {report.web}")
     if report.index:
         out.append(f"index      {report.index}")
     failures = [r for r in report.scenes if r.status == "failed"]
@@ -257,11 +266,19 @@ def build(catalog: Sequence[Chapter] = CHAPTERS, *, root: Path = Path("."), out:
         series = stitch_set(quality_dir, "series", series_title, scene_results,
                             [r.job.entry.title for r in scene_results], previews=False, log=log)
 
-    # ---- worksheet and index page
+    # ---- worksheet, the page's scripts and models, and the index page
     out.mkdir(parents=True, exist_ok=True)
     worksheet_status, worksheet = export_worksheet(root, out, worksheet_module)
     if not worksheet_status.startswith("written"):
         log(f"  note: worksheet {worksheet_status}")
+    try:
+        assets = site.build(root, out, log=log)
+        web_status = (f"ready: {len(assets.models['models'])} models in {assets.folder / 'models'}" if assets.models
+                      else f"ready without the demo: {assets.models_note}")
+    except (weights.WeightsError, OSError) as exc:
+        assets = page.WebAssets(out / "web", None, f"the checkpoints could not be converted: {exc}")
+        web_status = f"failed: {exc}"
+        log(f"  web page: FAILED: {exc}")
     index = out / "index.html"
     rows = []
     scene_status = {(r.job.chapter.number, r.job.entry.number): r for r in scene_results}
@@ -277,13 +294,15 @@ def build(catalog: Sequence[Chapter] = CHAPTERS, *, root: Path = Path("."), out:
             v = st.video
             rows.append(page.ChapterRow(ch, scenes, video=v, vtt=v.with_suffix(".vtt"),
                                         srt=v.with_suffix(".srt"), poster=v.with_suffix(".png"),
-                                        gif=v.with_suffix(".gif")))
+                                        gif=v.with_suffix(".gif"), duration=st.duration))
         else:
             rows.append(page.ChapterRow(ch, scenes, note=st.note))
     html_text = page.render_index(
         index, series_title=series_title, quality_label=label, chapters=rows,
         series_video=series.video, series_vtt=series.video.with_suffix(".vtt") if series.video else None,
         series_poster=next((r.poster for r in rows if r.poster), None),
-        series_note=series.note, worksheet=worksheet, generated=time.strftime("%Y-%m-%d %H:%M"))
+        series_note=series.note, worksheet=worksheet, generated=time.strftime("%Y-%m-%d %H:%M"),
+        web=assets, series_srt=series.video.with_suffix(".srt") if series.video else None,
+        series_duration=series.duration)
     media.write_text_atomic(index, html_text)
-    return BuildReport(quality, scene_results, chapter_results, series, worksheet_status, index)
+    return BuildReport(quality, scene_results, chapter_results, series, worksheet_status, index, web_status)

@@ -27,7 +27,9 @@ from lesson_build import media
 from lesson_build.catalog import Chapter, SceneEntry
 from lesson_build.inputs import input_hash
 
-QUALITY_FLAGS = {"l": "-ql", "h": "-qh"}
+# l: 854x480 15 fps (drafts) · m: 1280x720 30 fps (the default: what a viewer watches) · h: 1920x1080 60 fps.
+# The encoder settings for all three are manim.cfg's [video_encoder.options].
+QUALITY_FLAGS = {"l": "-ql", "m": "-qm", "h": "-qh"}
 
 
 @dataclass

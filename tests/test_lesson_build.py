@@ -441,14 +441,22 @@ def test_index_page_plays_every_chapter_with_subtitles(built, via, tmp_path):
         assert all(s.title in text for s, text in zip(ch.scenes, listed["scenes"]))
     q = out / "lesson" / "l"
     by_id = {v["id"]: v for v in state["videos"]}
-    assert set(by_id) == {"video-series", "video-alpha", "video-beta"}
-    for name in ["series", "alpha", "beta"]:
+    assert set(by_id) == {"video-alpha", "video-beta"}      # one player per chapter
+    for listed, name in zip(state["chapters"], ["alpha", "beta"]):
         v = by_id[f"video-{name}"]
         assert v["error"] is None and v["duration"] > 0
         assert abs(Fraction(v["duration"]) - frames_and_length(q / f"{name}.mp4")[1]) <= FRAME
         (track,) = v["tracks"]
         assert track["readyState"] == 2, track          # 2 = LOADED
-        assert track["cues"] == len(list(srt.parse((q / f"{name}.srt").read_text())))
+        cues = list(srt.parse((q / f"{name}.srt").read_text()))
+        assert track["cues"] == len(cues)
+        # The transcript beside the player: the same lines at the same times.
+        assert [t["text"] for t in listed["transcript"]] == [c.content for c in cues]
+        assert [t["start"] for t in listed["transcript"]] == pytest.approx(
+            [c.start.total_seconds() for c in cues], abs=1e-3)
+    # The whole series is a download (with its subtitles), not a third player.
+    index = (out / "index.html").read_text()
+    assert 'href="lesson/l/series.mp4"' in index and 'href="lesson/l/series.vtt"' in index
     assert state["worksheet"].endswith("worksheet.json")
     assert shot.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
 

@@ -1,0 +1,136 @@
+// The trained-model demo: chapter 3's seed-11 checkpoints continue a prompt in this page.
+// model.mjs is the forward pass (typed arrays, no runtime library, nothing leaves the page);
+// the weights are web/models/*.bin, fetched when the demo is first used. The time of every model
+// call is measured here with performance.now() and shown.
+
+import { buildModel, generateSteps, median } from "./model.mjs";
+import { WordTokenizer, detokenize } from "./tokenizer.mjs";
+import { h } from "./explorer.mjs";
+
+const MODELS_URL = new URL("./models/", import.meta.url);
+
+async function fetchOk(url, as) {
+  const reply = await fetch(url);
+  if (!reply.ok) throw new Error(`${url.pathname.split("/").pop()}: HTTP ${reply.status}`);
+  return as === "json" ? reply.json() : reply.arrayBuffer();
+}
+
+export function mount(root = document.getElementById("demo")) {
+  if (!root || !root.querySelector("#demo-form")) return null;
+  const $ = (sel) => root.querySelector(sel);
+  const form = $("#demo-form"), select = $("#demo-model"), prompt = $("#demo-prompt");
+  const tokensIn = $("#demo-tokens"), tempIn = $("#demo-temperature"), seedIn = $("#demo-seed");
+  const status = $("#demo-status"), seen = $("#demo-seen"), output = $("#demo-output");
+  const latency = $("#demo-latency"), run = $("#demo-run");
+
+  let manifest = null, tok = null;
+  const models = new Map();           // name -> Promise<model>
+  let busy = false;
+
+  const setStatus = (text, state) => { status.textContent = text; root.dataset.state = state; };
+
+  // The manifest and tokenizer (~0.1 MB); the model options and presets are already in the page.
+  async function boot() {
+    if (manifest) return;
+    const m = await fetchOk(new URL("manifest.json", MODELS_URL), "json");
+    tok = WordTokenizer.fromJSON(await fetchOk(new URL(m.tokenizer.file, MODELS_URL), "json"));
+    manifest = m;
+    showSeen();
+    if (!busy) setStatus("Ready. The weights load when you first generate.", "ready");
+  }
+
+  function load(name) {
+    if (!models.has(name)) {
+      const entry = manifest.models[name];
+      setStatus(`Loading ${entry.title} (${(entry.bytes / 1e6).toFixed(1)} MB)…`, "running");
+      const started = performance.now();
+      models.set(name, fetchOk(new URL(entry.file, MODELS_URL)).then((buffer) => {
+        const model = buildModel(entry, buffer);
+        model.loadMs = performance.now() - started;
+        return model;
+      }));
+      models.get(name).catch(() => models.delete(name));
+    }
+    return models.get(name);
+  }
+
+  /** The prompt as the model reads it: <BOS>, then one chip per token, words outside the vocabulary as <UNK>. */
+  function showSeen() {
+    if (!tok) return;
+    const pieces = tok.encodePieces(prompt.value);
+    seen.replaceChildren(h("span", { class: "token" }, "<BOS>"), ...pieces.map(([piece, id]) => id === tok.unk
+      ? h("span", { class: "token unk", title: `"${piece}" is not among the ${tok.size} words the model knows` }, "<UNK>")
+      : h("span", { class: "token" }, tok.idToToken(id))));
+    const unknown = pieces.filter(([, id]) => id === tok.unk).length;
+    seen.dataset.unk = String(unknown);
+  }
+
+  function readOptions() {
+    const tokens = Number(tokensIn.value), temperature = Number(tempIn.value), seed = Number(seedIn.value);
+    if (!(Number.isInteger(tokens) && tokens >= 1 && tokens <= 500)) throw new RangeError(`tokens ${JSON.stringify(tokensIn.value)}: use a whole number from 1 to 500`);
+    if (!(Number.isFinite(temperature) && temperature >= 0)) throw new RangeError(`temperature ${JSON.stringify(tempIn.value)}: use 0 (greedy) or a number > 0`);
+    if (!Number.isSafeInteger(seed)) throw new RangeError(`seed ${JSON.stringify(seedIn.value)}: use a whole number`);
+    return { tokens, temperature, seed };
+  }
+
+  async function generate() {
+    if (busy) return;
+    let options;
+    try { options = readOptions(); } catch (err) { setStatus(err.message, "error"); return; }
+    busy = true;
+    run.disabled = true;
+    setStatus("Starting…", "running");
+    try {
+      await boot();
+      const name = select.value;
+      const model = await load(name);
+      const title = manifest.models[name].title;
+      setStatus(`${title}: generating…`, "running");
+      output.replaceChildren(h("span", { class: "prompt" }, prompt.value), " ");
+      const words = [], times = [];
+      const gen = h("span", { class: "generated" });
+      output.append(gen);
+      for (const step of generateSteps(model, tok, prompt.value, options)) {
+        times.push(step.ms);
+        if (step.end) break;
+        words.push(step.token);
+        gen.textContent = detokenize(words);
+        await new Promise((resolve) => setTimeout(resolve, 0));    // let the page paint each word
+      }
+      const med = median(times), mean = times.reduce((a, b) => a + b, 0) / times.length;
+      output.dataset.continuation = detokenize(words);
+      output.dataset.model = name;
+      latency.dataset.median = String(med);
+      latency.dataset.mean = String(mean);
+      latency.dataset.calls = String(times.length);
+      latency.textContent = `${times.length} model calls, ${med.toFixed(3)} ms per token (median; mean ${mean.toFixed(3)} ms), ` +
+        `measured in this page · ${title}, ${options.temperature > 0 ? `temperature ${options.temperature}, seed ${options.seed}` : "greedy"}` +
+        ` · weights loaded in ${model.loadMs.toFixed(0)} ms`;
+      setStatus(`${title}: done.`, "done");
+    } catch (err) {
+      setStatus(`Could not run the model: ${err.message}`, "error");
+      console.error(err);
+    } finally {
+      busy = false;
+      run.disabled = false;
+    }
+  }
+
+  form.addEventListener("submit", (event) => { event.preventDefault(); generate(); });
+  root.querySelectorAll("#demo-presets button[data-preset]").forEach((b) => b.addEventListener("click", () => {
+    prompt.value = b.dataset.prompt;
+    tokensIn.value = b.dataset.tokens;
+    root.dataset.preset = b.dataset.preset;
+    showSeen();
+  }));
+  prompt.addEventListener("input", showSeen);
+  // Fetch the manifest and tokenizer (~0.1 MB) once the demo scrolls into view.
+  const observer = new IntersectionObserver((entries) => {
+    if (entries.some((e) => e.isIntersecting)) { observer.disconnect(); boot().catch((err) => setStatus(`Could not load the models: ${err.message}`, "error")); }
+  });
+  observer.observe(root);
+  root.dataset.ready = "true";
+  return { generate, boot };
+}
+
+mount();

@@ -1,0 +1,201 @@
+// The worksheet explorer: type or pick a sentence, see the two-head pass of chapter 2 recomputed.
+// All numbers come from worksheet.mjs (the port of lesson_data/worksheet.py) and are shown with
+// its `fmt`, the lesson's one display rule. A bad sentence shows the data layer's message and
+// leaves everything else as it was.
+
+import {
+  AXES, FORMAT, HEAD_NAMES, SENTENCES, VOCAB, CANDIDATES, WorksheetInputError, computeWorksheet, fmt, toPythonJSON,
+} from "./worksheet.mjs";
+
+const SVG = "http://www.w3.org/2000/svg";
+
+/** h("td", {class: "num"}, "1.000") -> element; children may be strings, nodes, arrays or null. */
+export function h(tag, attrs = {}, ...children) {
+  const el = tag.startsWith("svg:") ? document.createElementNS(SVG, tag.slice(4)) : document.createElement(tag);
+  for (const [k, v] of Object.entries(attrs ?? {})) {
+    if (v === null || v === undefined || v === false) continue;
+    if (k === "dataset") Object.assign(el.dataset, v);
+    else if (k.startsWith("on")) el.addEventListener(k.slice(2), v);
+    else el.setAttribute(k, v === true ? "" : String(v));
+  }
+  for (const c of children.flat(Infinity)) {
+    if (c === null || c === undefined || c === false) continue;
+    el.append(c instanceof Node ? c : document.createTextNode(String(c)));
+  }
+  return el;
+}
+
+const num = (x) => h("td", { class: "num" }, fmt(x));
+const last = (rows) => rows[rows.length - 1];
+
+function matrixTable(caption, rowLabels, columns, rows, { receiver = null } = {}) {
+  return h("div", { class: "scroll-x" }, h("table", { class: "matrix" },
+    caption ? h("caption", { class: "meta" }, caption) : null,
+    h("thead", {}, h("tr", {}, columns.map((c, i) => h("th", { class: i < rowLabels[0].length ? "word" : null, scope: "col" }, c)))),
+    h("tbody", {}, rows.map((row, i) => h("tr", { class: receiver === i ? "receiver" : null },
+      rowLabels[i].map((label, k) => h(k === 0 ? "th" : "td", { class: "word", scope: k === 0 ? "row" : null }, label)),
+      row.map((x) => num(x)))))));
+}
+
+// ---- the arrows: both heads' attention rows at the receiver, width = weight
+
+function arrows(sheet) {
+  const n = sheet.n, tokens = sheet.tokens;
+  const longest = Math.max(...tokens.map((t) => t.length));
+  const step = Math.max(64, 9 * longest + 16), pad = step / 2 + 8;
+  const width = pad * 2 + step * (n - 1);
+  const rise = (j) => Math.min(22 + 11 * (n - 1 - j), 180);
+  const arcRoom = rise(0) * 0.75 + 14;
+  const yTok = arcRoom + 44, yW1 = yTok - 26, yW2 = yTok + 34;
+  const height = yTok + 60 + arcRoom;
+  const x = (j) => pad + j * step;
+  const maxWidth = 14;
+  const svg = h("svg:svg", { class: "arrows", viewBox: `0 0 ${width} ${height}`, role: "img",
+    "aria-label": `Attention weights of the receiver (position ${n}) in head 1 (above) and head 2 (below)` });
+  const defs = h("svg:defs");
+  svg.append(defs);
+  sheet.heads.forEach((head, k) => {
+    const color = k === 0 ? "var(--head1)" : "var(--head2)";
+    defs.append(h("svg:marker", { id: `arrow-${k + 1}`, viewBox: "0 0 10 10", refX: 8, refY: 5, markerWidth: 9,
+      markerHeight: 9, markerUnits: "userSpaceOnUse", orient: "auto-start-reverse" },
+    h("svg:path", { d: "M0,0 L10,5 L0,10 z", fill: color })));
+    const row = head.weights[n - 1];
+    const up = k === 0 ? -1 : 1;
+    const y0 = k === 0 ? yW1 - 14 : yW2 + 8;
+    // Thin arcs first, so a heavy one is never hidden under a hairline.
+    const order = [...row.keys()].sort((a, b) => row[a] - row[b]);
+    for (const j of order) {
+      const w = row[j];
+      const strokeWidth = Math.max(maxWidth * w, 0.6);
+      let d;
+      if (j === n - 1) {
+        d = `M${x(j) - 10},${y0} C${x(j) - 26},${y0 + up * 46} ${x(j) + 26},${y0 + up * 46} ${x(j) + 10},${y0}`;
+      } else {
+        const r = rise(j);
+        d = `M${x(j)},${y0} C${x(j)},${y0 + up * r} ${x(n - 1)},${y0 + up * r} ${x(n - 1)},${y0}`;
+      }
+      svg.append(h("svg:path", { d, fill: "none", stroke: color, "stroke-width": strokeWidth.toFixed(2),
+        "stroke-opacity": 0.85, "marker-end": `url(#arrow-${k + 1})`, class: "arc", "data-head": k + 1,
+        "data-source": j + 1, "data-weight": w },
+      h("svg:title", {}, `head ${k + 1} (${head.name}): ${tokens[j]} (position ${j + 1}) → receiver, weight ${fmt(w)}`)));
+      svg.append(h("svg:text", { x: x(j), y: k === 0 ? yW1 : yW2, "text-anchor": "middle", class: "weight",
+        fill: color, "data-head": k + 1 }, fmt(w)));
+    }
+  });
+  tokens.forEach((t, j) => {
+    svg.append(h("svg:text", { x: x(j), y: yTok + 5, "text-anchor": "middle", class: "tok",
+      fill: j === n - 1 ? "var(--receiver)" : "var(--text)" }, t));
+    svg.append(h("svg:text", { x: x(j), y: yTok + 19, "text-anchor": "middle", class: "weight", fill: "var(--dim)" }, String(j + 1)));
+  });
+  return svg;
+}
+
+// ---- one head at the receiver
+
+function headPanel(sheet, head) {
+  const n = sheet.n, r = n - 1, d = head.Q[0].length;
+  const coords = Array.from({ length: d }, (_, c) => `${String.fromCharCode(97 + c)}`);
+  const cls = `head${head.index}`;
+  const rows = sheet.tokens.map((t, j) => [
+    ...head.K[j], ...head.V[j], head.scaled[r][j], head.weights[r][j],
+  ]);
+  return h("div", { class: "panel", "data-head": head.index },
+    h("h3", { class: cls }, `Head ${head.index} · ${head.name}`),
+    h("p", {}, `Query at the receiver (position ${n}, "${sheet.tokens[r]}"): q = E`, h("sub", {}, n), " W", h("sub", {}, "Q"),
+      " = [", head.Q[r].map((x) => fmt(x)).join(", "), "]"),
+    matrixTable(`Keys, values and the receiver's row: score = q·k / √${d} = q·k / ${fmt(head.scale)}; weight = softmax over positions 1–${n}`,
+      sheet.tokens.map((t, j) => [String(j + 1), t]),
+      ["p", "token", ...coords.map((c) => `k.${c}`), ...coords.map((c) => `v.${c}`), "score", "weight"],
+      rows, { receiver: r }),
+    h("p", {}, `Message H`, h("sup", {}, head.index), ` = Σ weight × v = [`,
+      h("span", { class: "num", "data-message": head.index }, head.messages[r].map((x) => fmt(x)).join(", ")), "]"));
+}
+
+function render(sheet, out) {
+  const n = sheet.n, r = n - 1;
+  const positions = sheet.tokens.map((t, j) => [String(j + 1), t]);
+  const mlp = sheet.mlp;
+  const top = mlp.ranked[0][1];
+  out.replaceChildren(
+    h("div", { class: "panel full" },
+      h("h3", {}, `Tokens (n = ${n}); the receiver is position ${n}`),
+      h("div", { class: "tokens", id: "explorer-tokens" }, sheet.tokens.map((t, j) =>
+        h("span", { class: j === r ? "token receiver" : "token" }, t, h("sub", {}, j + 1)))),
+      h("h3", {}, "E = token rows + position rows"),
+      matrixTable(null, positions, ["p", "token", ...AXES], sheet.E, { receiver: r })),
+    h("div", { class: "panels two" }, sheet.heads.map((head) => headPanel(sheet, head))),
+    h("div", { class: "panel full" },
+      h("h3", {}, "Both attention rows at the receiver: ", h("span", { class: "head1" }, "head 1 above"), ", ",
+        h("span", { class: "head2" }, "head 2 below"), h("span", { class: "meta" }, " (arrow width = weight; each row sums to 1)")),
+      arrows(sheet)),
+    h("div", { class: "panels two" },
+      h("div", { class: "panel" }, h("h3", {}, `The receiver's row, position ${n}`),
+        matrixTable("ΔE = concat(H¹, H²) · W_O;  E′ = E + ΔE", [["H¹, H² joined"], ["ΔE"], ["E"], ["E′"]],
+          ["", ...AXES],
+          [sheet.H_joined[r], sheet.delta_E[r], sheet.E[r], sheet.E_prime[r]], { receiver: 3 }),
+        h("p", { class: "prediction" }, "Prediction: ", h("strong", { id: "explorer-prediction" }, sheet.prediction),
+          h("span", { class: "meta" }, ` (probability ${fmt(mlp.ranked[0][1])})`))),
+      h("div", { class: "panel", id: "explorer-probabilities" },
+        h("h3", {}, "Next-word probabilities (the prediction MLP on E′", h("sub", {}, n), ")"),
+        h("div", { class: "bars" }, mlp.ranked.map(([word, p], i) => [
+          h("span", { class: i === 0 ? "word top" : "word", "data-word": word }, word),
+          h("span", { class: i === 0 ? "p num top" : "p num", "data-p": word }, fmt(p)),
+          h("div", { class: "track" }, h("div", { class: "bar", style: `width:${(100 * p / top).toFixed(2)}%` })),
+        ])))));
+}
+
+export function mount(root = document.getElementById("explorer")) {
+  if (!root) return null;
+  const form = root.querySelector("#explorer-form");
+  const input = root.querySelector("#explorer-input");
+  const message = root.querySelector("#explorer-message");
+  const out = root.querySelector("#explorer-output");
+  const vocab = root.querySelector("#explorer-vocab");
+  const download = root.querySelector("#explorer-download");
+  let current = null;
+
+  function show(text) {
+    let sheet;
+    try {
+      sheet = computeWorksheet(text);
+    } catch (err) {
+      if (!(err instanceof WorksheetInputError)) throw err;
+      message.textContent = err.message;
+      message.dataset.word = err.word ?? "";
+      message.hidden = false;
+      return false;                                    // the last good result stays on the page
+    }
+    message.hidden = true;
+    message.textContent = "";
+    current = sheet;
+    render(sheet, out);
+    root.dataset.sentence = sheet.name;
+    return true;
+  }
+
+  form.addEventListener("submit", (event) => { event.preventDefault(); show(input.value); });
+  root.querySelectorAll("button[data-preset]").forEach((b) => b.addEventListener("click", () => {
+    input.value = SENTENCES[b.dataset.preset];
+    show(b.dataset.preset);
+  }));
+  vocab.replaceChildren(...VOCAB.map((word) => h("button", {
+    type: "button", class: CANDIDATES.includes(word) ? "candidate" : null, title: `append "${word}"`,
+    onclick: () => { input.value = `${input.value.trim()} ${word}`.trim(); show(input.value); },
+  }, word)));
+  download.addEventListener("click", () => {
+    if (!current) return;
+    const doc = { format: FORMAT, axes: [...AXES], vocab: [...VOCAB], candidates: [...CANDIDATES],
+      head_names: [...HEAD_NAMES], sentences: { [current.name]: current } };
+    const url = URL.createObjectURL(new Blob([toPythonJSON(doc) + "\n"], { type: "application/json" }));
+    const a = h("a", { href: url, download: `worksheet-${current.name.replace(/[^a-z]+/g, "-")}.json` });
+    document.body.append(a);
+    a.click();
+    a.remove();
+    setTimeout(() => URL.revokeObjectURL(url), 1000);
+  });
+  show(input.value || "river");
+  root.dataset.ready = "true";
+  return { show };
+}
+
+mount();
