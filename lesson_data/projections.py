@@ -1,0 +1,97 @@
+"""What a projection reads, decided from its numbers (scenes 7 and 16 draw these; nothing here draws).
+
+    axes_read(W_K1)                 -> ("water", "finance")       the rows with a non-zero entry
+    copied_axes(W_K1)               -> ("water", "finance")       each output column copies one axis
+    dot_terms(e_row, W_Q1[:, 0])    -> four DotTerm(axis, e, w, product, counts)
+    shown_rows(20)                  -> [0, 1, 2, 3, None, 15, ..., 19]  at most ten rows, None = "⋮"
+    most_shifted_source(bias)       -> zero-based source whose weight the bias moves most
+    offset_heads(4, 2)              -> (1, 1, 2, 2)               the head each bias offset belongs to
+
+Row-vector convention: a [4, d] projection W maps a row e (one value per axis) to e · W. Pure
+numpy, no Manim; the worksheet's hand-chosen matrices are in lesson_data.worksheet.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from lesson_data.worksheet import AXES
+
+
+def axes_read(W, axes=AXES) -> tuple[str, ...]:
+    """The input axes a [len(axes), d] projection reads: the rows with any non-zero entry."""
+    W = np.asarray(W, dtype=float)
+    if W.ndim != 2 or W.shape[0] != len(axes):
+        raise ValueError(f"need a [{len(axes)}, d] projection, got shape {W.shape}")
+    return tuple(a for a, row in zip(axes, W) if np.any(row != 0.0))
+
+
+def copied_axes(W, axes=AXES) -> tuple[str, ...] | None:
+    """When every output column of W is a one-hot column (a single 1, zeros elsewhere), e · W copies
+    one input axis into each output coordinate: the axis of each column, in column order. Else None
+    (the projection mixes axes, and a picture of columns sliding over would be wrong)."""
+    W = np.asarray(W, dtype=float)
+    if W.ndim != 2 or W.shape[0] != len(axes):
+        raise ValueError(f"need a [{len(axes)}, d] projection, got shape {W.shape}")
+    picked = []
+    for k in range(W.shape[1]):
+        column = W[:, k]
+        ones = np.flatnonzero(column == 1.0)
+        if len(ones) != 1 or np.count_nonzero(column) != 1:
+            return None
+        picked.append(axes[int(ones[0])])
+    return tuple(picked)
+
+
+@dataclass(frozen=True)
+class DotTerm:
+    """One term e[i] × w[i] of a dot product; `counts` is False when the product is exactly zero."""
+
+    axis: str
+    e: float
+    w: float
+    product: float
+    counts: bool
+
+
+def dot_terms(row, column, axes=AXES) -> list[DotTerm]:
+    """The terms of row · column, one per axis (the sum is the caller's array entry, computed once
+    in the data layer; these terms only show where it comes from)."""
+    row = np.asarray(row, dtype=float).ravel()
+    column = np.asarray(column, dtype=float).ravel()
+    if row.shape != column.shape or len(row) != len(axes):
+        raise ValueError(f"row {row.shape} and column {column.shape} must both have {len(axes)} entries")
+    return [DotTerm(a, float(e), float(w), float(e * w), bool(e * w != 0.0))
+            for a, e, w in zip(axes, row, column)]
+
+
+def shown_rows(n: int, most: int = 10) -> list[int | None]:
+    """The rows of an [n, ·] table that fit on screen: all of them when n <= most; else the first
+    few, None (drawn "⋮"), and the last rows, the receiver among them: `most` slots in all."""
+    if n < 1 or most < 3:
+        raise ValueError(f"need n >= 1 and most >= 3, got n={n}, most={most}")
+    if n <= most:
+        return list(range(n))
+    head = (most - 1) // 2
+    tail = most - 1 - head
+    return [*range(head), None, *range(n - tail, n)]
+
+
+def most_shifted_source(bias) -> int:
+    """Zero-based source whose receiver weight the query bias moves most (ties: the earlier)."""
+    shift = np.abs(np.asarray(bias.weights_with, dtype=float) - np.asarray(bias.weights_without, dtype=float))
+    return int(np.argmax(shift))
+
+
+def offset_heads(d_model: int, num_heads: int) -> tuple[int, ...]:
+    """The (one-based) head each of the d_model query, key or value offsets belongs to: PyTorch
+    splits each projection's output coordinates into num_heads consecutive slices."""
+    if num_heads < 1 or d_model % num_heads:
+        raise ValueError(f"d_model={d_model} is not divisible by num_heads={num_heads}")
+    width = d_model // num_heads
+    return tuple(1 + k // width for k in range(d_model))
+
+
+__all__ = ["axes_read", "copied_axes", "DotTerm", "dot_terms", "shown_rows", "most_shifted_source",
+           "offset_heads"]

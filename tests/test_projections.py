@@ -1,0 +1,101 @@
+"""lesson_data.projections: what a projection reads, worked by hand from the worksheet's matrices."""
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from lesson_data.projections import (
+    axes_read,
+    copied_axes,
+    dot_terms,
+    most_shifted_source,
+    offset_heads,
+    shown_rows,
+)
+from lesson_data.worksheet import W_K1, W_K2, W_O, W_Q1, W_Q2, W_V1, W_V2, bias_illustration, compute_worksheet
+
+
+def test_axes_read_by_hand():
+    # W_Q¹ = [[0,0],[0,0],[0,0],[1,1]]: only glue's row is non-zero; W_K¹ keeps water and finance
+    assert axes_read(W_Q1) == ("glue",)
+    assert axes_read(W_Q2) == ("glue",)
+    assert axes_read(W_K1) == axes_read(W_V1) == ("water", "finance")
+    assert axes_read(W_K2) == axes_read(W_V2) == ("person", "glue")
+    assert axes_read(np.zeros((4, 2))) == ()
+    assert axes_read(W_O) == ("water", "finance", "person", "glue")   # 4 rows, all non-zero
+    with pytest.raises(ValueError, match=r"\[4, d\]"):
+        axes_read(np.zeros((3, 2)))
+
+
+def test_copied_axes_only_for_one_hot_columns():
+    assert copied_axes(W_K1) == ("water", "finance")
+    assert copied_axes(W_K2) == ("person", "glue")
+    # W_Q¹ copies glue into both coordinates: each column is one-hot
+    assert copied_axes(W_Q1) == ("glue", "glue")
+    # W_Q²'s second column is all zeros: it copies nothing
+    assert copied_axes(W_Q2) is None
+    # a mixing column (0.25 of one axis plus another) is not a copy
+    assert copied_axes(np.array([[1, 0.25], [0, 1], [0, 0], [0, 0]])) is None
+    assert copied_axes(np.array([[2, 0], [0, 1], [0, 0], [0, 0]])) is None
+
+
+def test_copied_axes_agree_with_the_worksheet_products():
+    # second method: K = E · W_K really is the named columns of E, for both sentences
+    axes = ["water", "finance", "person", "glue"]
+    for sentence in ("river", "cheque"):
+        ws = compute_worksheet(sentence)
+        for head, W in zip(ws.heads, (W_K1, W_K2)):
+            cols = [axes.index(a) for a in copied_axes(W)]
+            np.testing.assert_array_equal(head.K, ws.E[:, cols])
+            np.testing.assert_array_equal(head.V, ws.E[:, cols])
+
+
+def test_dot_terms_river_receiver_by_hand():
+    ws = compute_worksheet("river")
+    e10 = ws.E[-1]                       # the + position 10: [0, 0, 0, 2.4 - 0.1]
+    terms = dot_terms(e10, W_Q1[:, 0])
+    assert [t.axis for t in terms] == ["water", "finance", "person", "glue"]
+    assert [t.e for t in terms] == [0.0, 0.0, 0.0, pytest.approx(2.3)]
+    assert [t.w for t in terms] == [0.0, 0.0, 0.0, 1.0]
+    assert [t.counts for t in terms] == [False, False, False, True]
+    # the one counting term is the worksheet's query coordinate
+    assert sum(t.product for t in terms) == ws.heads[0].Q[-1, 0]
+    # head 2, coordinate b: W_Q²'s column b is all zeros, so nothing counts and q²₁₀(b) = 0
+    assert not any(t.counts for t in dot_terms(e10, W_Q2[:, 1]))
+    assert ws.heads[1].Q[-1, 1] == 0.0
+    with pytest.raises(ValueError):
+        dot_terms([1, 2, 3], [1, 2, 3])
+
+
+@pytest.mark.parametrize("n, want", [
+    (1, [0]),
+    (10, list(range(10))),
+    (11, [0, 1, 2, 3, None, 6, 7, 8, 9, 10]),
+    (20, [0, 1, 2, 3, None, 15, 16, 17, 18, 19]),
+])
+def test_shown_rows_by_hand(n, want):
+    rows = shown_rows(n)
+    assert rows == want
+    assert len(rows) <= 10 and rows[-1] == n - 1          # the receiver's row is always shown
+
+
+def test_shown_rows_rejects_nonsense():
+    with pytest.raises(ValueError):
+        shown_rows(0)
+
+
+def test_most_shifted_source_river_is_river():
+    bias = bias_illustration("river")
+    j = most_shifted_source(bias)
+    assert compute_worksheet("river").tokens[j] == "river"
+    # second method: compare every source's shift by hand
+    shifts = [abs(a - b) for a, b in zip(bias.weights_with, bias.weights_without)]
+    assert all(shifts[j] >= s for s in shifts)
+
+
+def test_offset_heads_split_each_projection_into_slices():
+    assert offset_heads(4, 2) == (1, 1, 2, 2)
+    assert offset_heads(4, 1) == (1, 1, 1, 1)
+    assert offset_heads(6, 3) == (1, 1, 2, 2, 3, 3)
+    with pytest.raises(ValueError):
+        offset_heads(4, 3)
