@@ -5,15 +5,24 @@ These live in the data layer, not in the scenes, so that scenes only display num
   unshifted_softmax_row  the softmax without subtracting the max (shown once: same weights)
   pool_attention_row     a row cut down to its largest sources plus "others"
   rounding_differences   where adding the displayed products would change a shown digit
+  choose_walk_sources    which products the message walk writes out (top, sign, small weight)
+  score_walk_sources     which scores the weights walk writes out
+  rounded_parts_sum      what displayed parts add up to; rounding_shows_in_sum: whether it differs
+  product_rounding_gaps  where a product differs from the product of the displayed factors
+  value_axes             what each projected coordinate carries (water, finance, ...)
+  read_message           a message's largest coordinate and the source it mostly comes from
+  early_row_example      a receiver row to show the causal mask on
 """
 from __future__ import annotations
 
 import math
 from dataclasses import dataclass
+from decimal import Decimal
 
 import numpy as np
 
-from lesson_data.display import fmt
+from lesson_data.display import PLACES, fmt, places_for
+from lesson_data.worksheet import AXES
 
 
 def message_terms(head, i: int) -> np.ndarray:
@@ -35,9 +44,8 @@ def unshifted_softmax_row(head, i: int) -> tuple[np.ndarray, float, np.ndarray]:
 def rounding_differences(head, i: int) -> list[int]:
     """The message coordinates where adding the *displayed* (rounded) products gives other digits
     than the full-precision sum that is shown."""
-    shown = [[float(fmt(x)) for x in row] for row in message_terms(head, i)[: i + 1]]
-    added = [fmt(math.fsum(col)) for col in zip(*shown)]
-    return [k for k, (a, m) in enumerate(zip(added, head.messages[i])) if a != fmt(m)]
+    terms = message_terms(head, i)[: i + 1]
+    return [k for k in range(terms.shape[1]) if rounding_shows_in_sum(terms[:, k], head.messages[i, k])]
 
 
 @dataclass(frozen=True)
@@ -80,3 +88,146 @@ def pool_attention_row(weights, top: int = 2) -> PooledRow:
         total=math.fsum(w),
         display_ties=tuple(j for j in rest if fmt(w[j]) == last_shown),
     )
+
+
+# ---------------------------------------------------------------------------------------------
+# The walk's choices: which sources to write out, what the rounding does, what a message carries.
+# Decided here from the numbers, so the scenes only show them (and tests can check the choices).
+# ---------------------------------------------------------------------------------------------
+
+
+def shows_negative(x: float, places: int = PLACES) -> bool:
+    """Does x read as a negative number on screen? (The display rule decides: -0.0004 shows 0.000.)"""
+    return fmt(x, places).startswith("-")
+
+
+def ranked_sources(weights, i: int) -> list[int]:
+    """Receiver i's readable sources 0..i, largest weight first (equal weights: the earlier source)."""
+    w = np.asarray(weights, dtype=float).ravel()
+    return sorted(range(i + 1), key=lambda j: (-w[j], j))
+
+
+def score_walk_sources(head, i: int, count: int = 1) -> list[int]:
+    """The sources whose score the weights walk writes out: the one that wins the softmax first,
+    then the receiver itself (a source of its own)."""
+    top = ranked_sources(head.weights[i], i)[0]
+    return ([top] + ([i] if i != top else []))[:count]
+
+
+@dataclass(frozen=True)
+class WalkedSource:
+    """One source whose scalar–vector product the message walk writes out.
+
+    j: zero-based source; reasons: what it shows — "top" (the largest weight), "sign" (a value
+    coordinate below zero gives a product below zero: the sign comes from the value), "small" (a
+    weight below an even share, 1 / (i + 1), on a value with no zero coordinate: the whole vector
+    shrinks)."""
+
+    j: int
+    reasons: tuple[str, ...]
+
+
+def _product_shows_negative(head, i: int, j: int) -> bool:
+    return any(shows_negative(p) for p in head.weights[i, j] * head.V[j])
+
+
+def choose_walk_sources(head, i: int, count: int = 3) -> list[WalkedSource]:
+    """Which sources the message walk expands, largest weight first: the top source; then, unless
+    the top source already shows it, a source whose product has a coordinate that reads negative
+    (the most negative such product); then a small weight on a value row with every coordinate
+    non-zero (the largest smallest coordinate, so every coordinate visibly shrinks). At most `count`."""
+    w, V = head.weights[i], head.V
+    ranked = ranked_sources(w, i)
+    top = ranked[0]
+    chosen = [WalkedSource(top, ("top", "sign") if _product_shows_negative(head, i, top) else ("top",))]
+    if not _product_shows_negative(head, i, top):
+        signed = [j for j in ranked[1:] if _product_shows_negative(head, i, j)]
+        if signed:
+            j = min(signed, key=lambda j: (min(w[j] * V[j]), j))
+            chosen.append(WalkedSource(j, ("sign",)))
+    taken = {c.j for c in chosen}
+    even = 1.0 / (i + 1)
+    small = [j for j in ranked if j not in taken and w[j] < even and np.all(V[j] != 0.0)]
+    if small:
+        j = max(small, key=lambda j: (float(np.min(np.abs(V[j]))), w[j], -j))
+        chosen.append(WalkedSource(j, ("small",)))
+    return chosen[:count]
+
+
+def rounded_parts_sum(values, places: int = PLACES) -> Decimal:
+    """What the *displayed* parts add up to, exactly (decimal arithmetic on the shown digits)."""
+    return sum((Decimal(fmt(x, places)) for x in np.asarray(values, dtype=float).ravel()), Decimal(0))
+
+
+def rounding_shows_in_sum(values, total: float, places: int = PLACES) -> bool:
+    """Would adding the displayed parts give other digits than the displayed full-precision total?"""
+    return rounded_parts_sum(values, places) != Decimal(fmt(total, places))
+
+
+@dataclass(frozen=True)
+class ProductRounding:
+    """A product whose displayed value differs from the product of the displayed factors:
+    exact = α·v_k unrounded (what the lesson shows, rounded once); from_shown = (α as shown) ×
+    (v_k as shown), what a calculator gives from the screen, exact in `from_shown_places` decimals."""
+
+    coordinate: int
+    exact: float
+    from_shown: float
+    from_shown_places: int
+
+
+def product_rounding_gaps(alpha: float, value, places: int = PLACES,
+                          value_places: int | None = None) -> list[ProductRounding]:
+    """The coordinates where fmt(α·v_k) differs from fmt(shown α × shown v_k)."""
+    value = np.asarray(value, dtype=float).ravel()
+    vp = places_for(value) if value_places is None else value_places
+    gaps = []
+    for k, v in enumerate(value):
+        exact = float(alpha) * float(v)
+        from_shown = float(Decimal(fmt(alpha, places)) * Decimal(fmt(v, vp)))
+        if fmt(exact, places) != fmt(from_shown, places):
+            gaps.append(ProductRounding(k, exact, from_shown, places + vp))
+    return gaps
+
+
+def value_axes(W, axes=AXES) -> list[str | None]:
+    """What each coordinate of a projection carries: the one input axis its column copies (a
+    single non-zero entry), else None. W_V¹ = [[1,0],[0,1],[0,0],[0,0]] -> ["water", "finance"]."""
+    W = np.asarray(W, dtype=float)
+    names = []
+    for c in range(W.shape[1]):
+        rows = np.flatnonzero(W[:, c])
+        names.append(axes[int(rows[0])] if len(rows) == 1 else None)
+    return names
+
+
+@dataclass(frozen=True)
+class MessageReading:
+    """What receiver i's message mostly holds: its largest coordinate (by magnitude), the source
+    whose product contributes most to that coordinate, and that product's share of it."""
+
+    coordinate: int
+    source: int
+    share: float
+
+    @property
+    def mostly_one_source(self) -> bool:
+        """More than half of the coordinate comes from that one source."""
+        return self.share > 0.5
+
+
+def read_message(head, i: int) -> MessageReading:
+    m = head.messages[i]
+    k = int(np.argmax(np.abs(m)))
+    terms = message_terms(head, i)[: i + 1, k]
+    j = int(np.argmax(terms * np.sign(m[k]) if m[k] != 0 else np.abs(terms)))
+    share = float(terms[j] / m[k]) if m[k] != 0 else 0.0
+    return MessageReading(k, j, share)
+
+
+def early_row_example(n: int) -> int | None:
+    """A receiver row (zero-based) to show the causal mask on: row 3 when there are at least four
+    tokens, else the second-to-last row; None when no source is ever blocked (one token)."""
+    if n < 2:
+        return None
+    return min(2, n - 2)

@@ -28,3 +28,120 @@ def test_pooling_keeps_the_row_total():
     p = pool_attention_row(row, top=3)
     assert len(p.top) == 3 and p.n_others == 7
     assert math.fsum(p.segments) == pytest.approx(1.0, abs=1e-15)
+
+
+# ------------------------------------------------------------------ the walk's choices, by hand
+
+from decimal import Decimal
+from types import SimpleNamespace
+
+from lesson_data.walkthrough import (
+    MessageReading,
+    WalkedSource,
+    choose_walk_sources,
+    early_row_example,
+    product_rounding_gaps,
+    ranked_sources,
+    read_message,
+    rounded_parts_sum,
+    rounding_differences,
+    rounding_shows_in_sum,
+    score_walk_sources,
+    shows_negative,
+    value_axes,
+)
+
+
+def fake_head(row, V):
+    """A one-receiver head: the last row of A is `row` (earlier rows unused), V as given."""
+    row, V = np.asarray(row, float), np.asarray(V, float)
+    n = len(row)
+    weights = np.zeros((n, n))
+    weights[-1] = row
+    return SimpleNamespace(weights=weights, V=V, messages=weights @ V)
+
+
+def test_shows_negative_follows_the_display_rule():
+    assert shows_negative(-0.0006) and shows_negative(-2.0)
+    assert not shows_negative(-0.0004)          # shows 0.000: no sign on screen
+    assert not shows_negative(0.0)
+
+
+def test_ranked_sources_largest_first_ties_earlier_first_future_never():
+    w = [0.1, 0.5, 0.2, 0.5]
+    assert ranked_sources(w, 3) == [1, 3, 2, 0]
+    assert ranked_sources(w, 2) == [1, 2, 0]    # source 4 is in receiver 3's future
+
+
+def test_walk_sources_top_then_sign_then_small_by_hand():
+    # top: source 1 (0.6 × [2, 1], nothing negative); sign: source 2 (0.05 × -1 = -0.05);
+    # small: source 4 (0.05 < 1/4, value [0.4, 0.8] has no zero; source 3 has 0.3 >= 1/4)
+    head = fake_head([0.6, 0.05, 0.3, 0.05], [[2, 1], [-1, 0.5], [1, 1], [0.4, 0.8]])
+    assert choose_walk_sources(head, 3) == [WalkedSource(0, ("top",)), WalkedSource(1, ("sign",)),
+                                            WalkedSource(3, ("small",))]
+    assert choose_walk_sources(head, 3, count=1) == [WalkedSource(0, ("top",))]
+
+
+def test_walk_sources_top_shows_the_sign_itself_and_small_skips_a_zero_coordinate():
+    # top [3, -0.1] × 0.7: -0.07 reads negative; source 3's value has a zero, so source 2 is "small"
+    head = fake_head([0.7, 0.1, 0.2], [[3, -0.1], [0.5, 0.5], [1, 0]])
+    assert choose_walk_sources(head, 2) == [WalkedSource(0, ("top", "sign")), WalkedSource(1, ("small",))]
+
+
+def test_river_head_1_walks_river_and_bank():
+    head = compute_worksheet("river").heads[0]
+    # river (6) has the largest weight and value [3.1, -0.1]; bank (7) [0.7, 0.7] under 0.053 < 1/10
+    assert choose_walk_sources(head, 9) == [WalkedSource(5, ("top", "sign")), WalkedSource(6, ("small",))]
+    assert score_walk_sources(head, 9) == [5]
+    assert score_walk_sources(head, 9, count=2) == [5, 9]
+
+
+def test_rounded_parts_sum_adds_the_shown_digits():
+    assert rounded_parts_sum([0.3334, 0.3333, 0.3333]) == Decimal("0.999")
+    assert rounding_shows_in_sum([0.3334, 0.3333, 0.3333], 1.0)
+    assert not rounding_shows_in_sum([0.5, 0.25, 0.25], 1.0)
+    assert rounded_parts_sum([0.25, 0.25], places=1) == Decimal("0.4")   # 0.2 + 0.2 (half-even on binary)
+
+
+def test_river_rounding_shows_in_the_weights_and_the_message():
+    head = compute_worksheet("river").heads[0]
+    # shown weights 0.006 0.166 0.009 0.012 0.008 0.718 0.053 0.005 0.017 0.005 add to 0.999
+    assert rounded_parts_sum(head.weights[9]) == Decimal("0.999")
+    # coordinate b of the message: the shown products add to -0.017, the message shows -0.018
+    assert rounding_differences(head, 9) == [1]
+
+
+def test_product_rounding_gap_river_by_hand():
+    # 0.71765 × 3.1 = 2.224715 shows 2.225; 0.718 × 3.1 = 2.2258 shows 2.226.
+    # 0.71765 × -0.1 = -0.071765 and 0.718 × -0.1 = -0.0718 both show -0.072: no gap.
+    gaps = product_rounding_gaps(0.71765, [3.1, -0.1])
+    assert len(gaps) == 1 and gaps[0].coordinate == 0
+    assert gaps[0].exact == pytest.approx(2.224715, abs=1e-12)
+    assert gaps[0].from_shown == pytest.approx(2.2258, abs=1e-12) and gaps[0].from_shown_places == 4
+    assert product_rounding_gaps(0.5, [0.2, 0.4]) == []
+
+
+def test_value_axes_name_the_copied_input_axis():
+    assert value_axes([[1, 0], [0, 1], [0, 0], [0, 0]]) == ["water", "finance"]
+    assert value_axes([[0, 0], [0, 0], [1, 0], [0, 1]]) == ["person", "glue"]
+    assert value_axes([[1, 1], [0, 0], [0, 0], [1, 0]]) == [None, "water"]   # a mixed column carries no one axis
+
+
+def test_read_message_by_hand():
+    # m = 0.2 [1, 0] + 0.8 [2, 0.5] = [1.8, 0.4]: coordinate a, mostly source 2 (1.6 / 1.8)
+    reading = read_message(fake_head([0.2, 0.8], [[1, 0], [2, 0.5]]), 1)
+    assert (reading.coordinate, reading.source) == (0, 1)
+    assert reading.share == pytest.approx(1.6 / 1.8) and reading.mostly_one_source
+    assert not MessageReading(0, 1, 0.4).mostly_one_source
+
+
+def test_river_messages_are_mostly_water_from_river_and_person_from_fisherman():
+    ws = compute_worksheet("river")
+    one, two = (read_message(h, 9) for h in ws.heads)
+    # head 1: 0.718 × 3.1 = 2.225 of 2.617 (water); head 2: 0.693 × 2.1 = 1.455 of 1.552 (person)
+    assert (one.coordinate, one.source) == (0, 5) and one.share == pytest.approx(2.2247 / 2.6168, abs=1e-3)
+    assert (two.coordinate, two.source) == (0, 1) and two.share == pytest.approx(1.4553 / 1.5520, abs=1e-3)
+
+
+def test_early_row_example():
+    assert [early_row_example(n) for n in (1, 2, 3, 4, 10, 20)] == [None, 0, 1, 2, 2, 2]
