@@ -1,16 +1,21 @@
 # The two commands of the README. Each creates .venv on first use.
 VENV    := .venv
 PY      := $(VENV)/bin/python
-QUALITY ?= l
+QUALITY ?= m
+PORT    ?= 8000
 
-.PHONY: lesson test
+.PHONY: lesson test serve
 
 $(VENV)/.installed: pyproject.toml tools/setup.sh
 	bash tools/setup.sh
 
-# Render every scene of the series to renders/ (QUALITY=l default, QUALITY=h for 1080p60).
+# Render every scene of the series to renders/ (QUALITY=m 720p30 default, QUALITY=h 1080p60, QUALITY=l 480p15 drafts).
 lesson: $(VENV)/.installed
 	$(PY) -m lesson_build --quality $(QUALITY)
 
 test: $(VENV)/.installed
 	$(PY) -m pytest
+
+# The built page on http://127.0.0.1:$(PORT)/ (Ctrl-C stops); any static host serves renders/ as well.
+serve: $(VENV)/.installed
+	$(PY) -m lesson_build serve --port $(PORT)

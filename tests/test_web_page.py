@@ -320,3 +320,55 @@ def test_opened_from_disk_the_videos_play_and_the_modules_say_they_need_http(sit
           return { videos: v.length, notices: [...document.querySelectorAll('[data-needs-http]')].filter(e => !e.hidden).length,
                    transcript: document.querySelectorAll('.transcript button.cue').length }; })()""", timeout=30)
     assert state == {"videos": 2, "notices": 2, "transcript": 6}
+
+
+# ---------------------------------------------------------------- serving
+
+def test_the_server_sends_byte_ranges_and_module_types(tmp_path):
+    import urllib.error
+    import urllib.request
+
+    from lesson_build.serve import serving
+
+    (tmp_path / "clip.mp4").write_bytes(bytes(range(100)))
+    (tmp_path / "m.mjs").write_text("export const x = 1;\n")
+
+    def get(name, rng=None):
+        req = urllib.request.Request(f"{base}/{name}", headers={"Range": rng} if rng else {})
+        try:
+            with urllib.request.urlopen(req, timeout=10) as r:
+                return r.status, r.headers, r.read()
+        except urllib.error.HTTPError as e:
+            return e.code, e.headers, b""
+
+    with serving(tmp_path) as base:
+        assert get("clip.mp4", "bytes=10-19")[::2] == (206, bytes(range(10, 20)))
+        assert get("clip.mp4", "bytes=10-19")[1]["Content-Range"] == "bytes 10-19/100"
+        assert get("clip.mp4", "bytes=95-")[2] == bytes(range(95, 100))
+        assert get("clip.mp4", "bytes=-3")[2] == bytes([97, 98, 99])
+        assert get("clip.mp4", "bytes=100-")[0] == 416
+        status, headers, body = get("clip.mp4")
+        assert status == 200 and body == bytes(range(100))
+        assert get("m.mjs")[1]["Content-Type"].startswith("text/javascript")
+
+
+def test_serve_command_serves_the_folder_and_refuses_bad_arguments(site, tmp_path):
+    import subprocess
+    import sys
+    import urllib.request
+
+    proc = subprocess.Popen([sys.executable, "-m", "lesson_build", "serve", "--port", "0", "--out", str(site)],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=ROOT)
+    try:
+        line = proc.stdout.readline()
+        url = re.search(r"http://127\.0\.0\.1:\d+/", line).group(0)
+        with urllib.request.urlopen(url + "index.html", timeout=10) as r:
+            assert r.status == 200 and b"worksheet explorer" in r.read()
+    finally:
+        proc.terminate()
+        proc.wait(timeout=10)
+    for args, says in [(["--out", str(tmp_path)], "index.html does not exist"),
+                       (["--port", "http"], "'http' is not a port number")]:
+        bad = subprocess.run([sys.executable, "-m", "lesson_build", "serve", *args], capture_output=True,
+                             text=True, cwd=ROOT, timeout=30)
+        assert bad.returncode == 2 and says in bad.stderr and len(bad.stderr.strip().splitlines()) == 1, bad.stderr

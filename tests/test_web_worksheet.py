@@ -186,7 +186,8 @@ def test_cli_bad_input_is_one_line_and_exit_2(args, says):
 
 
 def test_errors_read_as_the_data_layers():
-    bad = ["the river dragon", "", "  \t ", " ".join(["bank"] * 21), "river's bank", 'a "quoted" word']
+    bad = ["the river dragon", "", "  \t ", " ".join(["bank"] * 21), "river's bank", 'a "quoted" word',
+           "the caf\u00e9", "zero\u200bwidth", "back\\slash", "it's \"both\"", "\U0001f600 fish"]
     got = json.loads(run_node(
         "const out = JSON.parse(fs.readFileSync(0, 'utf8')).map((s) => {\n"
         "  try { W.computeWorksheet(s); return null; } catch (e) { return [e.name, e.message, e.word]; } });\n"

@@ -195,6 +195,7 @@ export function mount(root = document.getElementById("explorer")) {
   });
   show(input.value || "river");
   root.dataset.ready = "true";
+  root.dataset.readyAt = performance.now().toFixed(1);   // ms since navigation: first interaction
   return { show };
 }
 

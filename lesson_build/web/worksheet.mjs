@@ -122,6 +122,9 @@ function pySplit(text) {
   return text.replace(STRIP, "").split(SPLIT).filter((w) => w.length > 0);
 }
 
+// What Python's str.isprintable() rejects: other (C*) and separator (Z*) characters, except space.
+const NOT_PRINTABLE = /[\p{Cc}\p{Cf}\p{Cs}\p{Co}\p{Cn}\p{Zl}\p{Zp}\p{Zs}]/u;
+
 /** Python's repr() of a str, for error messages that read the same as the data layer's. */
 export function pyRepr(text) {
   const quote = text.includes("'") && !text.includes('"') ? '"' : "'";
@@ -132,8 +135,10 @@ export function pyRepr(text) {
     else if (ch === "\n") out += "\\n";
     else if (ch === "\r") out += "\\r";
     else if (ch === "\t") out += "\\t";
-    else if (c < 0x20 || c === 0x7f) out += "\\x" + c.toString(16).padStart(2, "0");
-    else out += ch;
+    else if (ch !== " " && NOT_PRINTABLE.test(ch)) {
+      const hex = c.toString(16);
+      out += c < 0x100 ? "\\x" + hex.padStart(2, "0") : c < 0x10000 ? "\\u" + hex.padStart(4, "0") : "\\U" + hex.padStart(8, "0");
+    } else out += ch;
   }
   return out + quote;
 }
