@@ -524,3 +524,175 @@ def top_sources(row, k: int = 3) -> list[int]:
 def device_words(device: str) -> str:
     """The exported device string as prose ("1 threads" reads "1 thread")."""
     return re.sub(r"\b1 threads\b", "1 thread", device)
+
+
+# ---------------------------------------------------------------------------------------------
+# Helpers for chapter 3's pictures and sentences (decided from the exports; the scenes show them)
+# ---------------------------------------------------------------------------------------------
+
+
+def millions(count: int, places: int = 2) -> str:
+    """A parameter count as a person says it: 2,332,832 -> "2.33 million" (the display rule, fmt)."""
+    from lesson_data.display import fmt
+
+    return f"{fmt(count / 1e6, places)} million"
+
+
+def mean_gap(results: dict, better: str, worse: str, key: str = "test_loss") -> float:
+    """How much lower `better`'s mean is than `worse`'s (full precision: round the gap once, on screen,
+    not the two rounded means)."""
+    return spread(results, worse, key).mean - spread(results, better, key).mean
+
+
+def runs_apart(results: dict, low: str, high: str, key: str = "test_loss") -> bool:
+    """True when every run of `low` is below every run of `high`: the seeds do not overlap."""
+    return max(spread(results, low, key).values) < min(spread(results, high, key).values)
+
+
+def closest_runs(results: dict, low: str, high: str, key: str = "test_loss") -> tuple[float, float]:
+    """(highest run of `low`, lowest run of `high`): the two runs where the models come closest."""
+    return max(spread(results, low, key).values), min(spread(results, high, key).values)
+
+
+@dataclass(frozen=True)
+class LineEntry:
+    """One box of the story line: story positions first..last (zero-based, inclusive). A single token
+    when first == last, else a folded gap of last - first + 1 tokens."""
+    first: int
+    last: int
+
+    @property
+    def is_gap(self) -> bool:
+        return self.last > self.first
+
+    @property
+    def size(self) -> int:
+        return self.last - self.first + 1
+
+
+@dataclass(frozen=True, eq=False)
+class StoryLine:
+    """The receiver's window as a legible line: the tokens that matter, the rest folded into gaps.
+
+    entries       LineEntry boxes in story order; the receiver is the last entry
+    chosen        the positions that had to be shown (weight >= threshold in some head, and the receiver)
+    threshold     the weight that put a source on the line
+    weights(m, h) each entry's weight for one head: the token's, or the float64 sum over a gap's
+                  tokens (so a gap's arrow is as wide as the weight it holds); they sum to the row's sum
+    """
+    amap: AttentionMap
+    receiver: int
+    entries: tuple[LineEntry, ...]
+    chosen: tuple[int, ...]
+    threshold: float
+
+    def tokens(self) -> list[str]:
+        return [self.amap.tokens[e.first] if not e.is_gap else "⋯" for e in self.entries]
+
+    def index_of(self, position: int) -> int:
+        """The entry holding story position `position`."""
+        for k, e in enumerate(self.entries):
+            if e.first <= position <= e.last:
+                return k
+        raise ValueError(f"position {position} is not in the receiver's window")
+
+    def weights(self, model: str, head: int) -> np.ndarray:
+        row = self.amap.model(model).heads[head, self.receiver]
+        return np.array([math.fsum(float(row[j]) for j in range(e.first, e.last + 1)) for e in self.entries])
+
+
+def story_line(amap: AttentionMap, receiver: int, heads, *, threshold: float = 0.05,
+               max_entries: int = 18) -> StoryLine:
+    """Which tokens of the receiver's window to draw, at most `max_entries` boxes.
+
+    Every source with weight >= threshold in one of `heads` ((model, head) pairs) is shown, and the
+    receiver; the tokens between them are folded into gaps, and the smallest gaps are unfolded again
+    while the boxes fit (a one-token gap costs nothing to show; ties: the gap nearer the receiver first).
+    When the chosen tokens alone need more boxes, the threshold rises by half until they fit."""
+    heads = list(heads)
+    window = amap.sources[receiver]
+    lo = window[0]
+    while True:
+        chosen = {receiver} | {j for m, h in heads for j in window
+                               if amap.model(m).heads[h, receiver, j] >= threshold}
+        shown = sorted(chosen)
+        gaps = []                                    # (first, last) runs of positions not chosen
+        prev = lo - 1
+        for j in shown:
+            if j > prev + 1:
+                gaps.append((prev + 1, j - 1))
+            prev = j
+
+        def count(folded):
+            return len(shown) + sum(1 if g in folded else g[1] - g[0] + 1 for g in gaps)
+
+        folded = set(gaps)
+        for g in sorted(gaps, key=lambda g: (g[1] - g[0], -g[0])):
+            trial = folded - {g}
+            if count(trial) <= max_entries:
+                folded = trial
+        if count(folded) <= max_entries:
+            break
+        threshold *= 1.5
+    entries = []
+    for j in range(lo, receiver + 1):
+        gap = next((g for g in folded if g[0] <= j <= g[1]), None)
+        if gap is None:
+            entries.append(LineEntry(j, j))
+        elif j == gap[0]:
+            entries.append(LineEntry(*gap))
+    return StoryLine(amap, receiver, tuple(entries), tuple(shown), threshold)
+
+
+@dataclass(frozen=True)
+class HeadReading:
+    """What one head does at the receiver, in the terms a sentence can say:
+    kind  "repeated": its heaviest token occurs more than once and together gets the most weight;
+          "spread": no source gets `spread_below` or more;  "single": one source stands out
+    token, total, positions   the heaviest token (weights of its occurrences summed, float64) and where
+    top, top_weight           its single largest source"""
+    kind: str
+    token: str
+    total: float
+    positions: tuple[int, ...]
+    top: int
+    top_weight: float
+
+
+SPREAD_BELOW = 0.15
+
+
+def head_reading(amap: AttentionMap, model: str, head: int, receiver: int,
+                 spread_below: float = SPREAD_BELOW) -> HeadReading:
+    sources, w = amap.receiver_row(model, head, receiver)
+    totals: dict[str, list[float]] = {}
+    for j, x in zip(sources, w):
+        totals.setdefault(amap.tokens[j], []).append(float(x))
+    token = max(totals, key=lambda t: (math.fsum(totals[t]), -min(j for j in sources if amap.tokens[j] == t)))
+    positions = tuple(j for j in sources if amap.tokens[j] == token)
+    total = math.fsum(totals[token])
+    top, top_weight = amap.top(model, head, receiver, 1)[0]
+    if top_weight < spread_below:
+        kind = "spread"
+    elif len(positions) > 1 and total > top_weight + spread_below:
+        kind = "repeated"
+    else:
+        kind = "single"
+    return HeadReading(kind, token, total, positions, top, top_weight)
+
+
+def input_width(protocol: dict) -> int:
+    """The baseline's input: the window's rows laid end to end (context × d_model: 64 × 64 = 4,096)."""
+    return protocol["context"] * protocol["d_model"]
+
+
+def head_width(protocol: dict) -> int:
+    """Width of each of the multi-head model's heads (d_model / heads: 64 / 4 = 16)."""
+    C, h = protocol["d_model"], protocol["n_heads_multi"]
+    if C % h:
+        raise ValueError(f"d_model {C} is not a multiple of the head count {h}")
+    return C // h
+
+
+# The trainer's class of each model (trainer/model.py), for the diagrams' fine print.
+MODEL_CLASSES = {"mlp": "FixedWindowMLP", "one_head": "CausalAttentionLM", "four_heads": "MultiHeadAttentionLM"}
