@@ -1,17 +1,31 @@
-"""Chapter 2, scenes 5–7 (Setup, ShapeFlow, Projections): they build without LaTeX, and every number
-on screen is the data layer's number under the display rule — for both sentences."""
+"""Chapter 2, scenes 5–7 (Setup, ShapeFlow, Projections): they build without LaTeX, every number on
+screen is the data layer's number with its own precision — for both sentences (and a 20-word
+sentence where the layout depends on n) — and each picture appears in the beat of the sentence
+that names it."""
 from __future__ import annotations
 
 import numpy as np
 import pytest
 
-from lesson_data.display import fmt
+from lesson_data.display import fmt, places_for
+from lesson_data.projections import shown_rows
 from lesson_data.worksheet import AXES, compute_worksheet
-from scenes.chapter2.setup_and_shapes import Projections, Setup, ShapeFlow
-from scenes.style import BACKGROUND, HIGHLIGHT_OPACITY, RECEIVER_COLOR, format_shape, head_color
+from scenes.chapter2.setup_and_shapes import Projections, Setup, ShapeFlow, display_words
+from scenes.style import BACKGROUND, HIGHLIGHT_OPACITY, RECEIVER_COLOR, TEXT_COLOR, format_shape, head_color
 from tests.scene_harness import assert_builds_cleanly, assert_matrix_on_screen, blend, build_scene, built
 
 SENTENCES = ("river", "cheque")
+# twenty vocabulary words: the longest sentence the position table allows
+TWENTY = ("the fisherman sat beside the river bank and watched the water "
+          "boats fish ducks teller clerk queue money she at")
+
+
+def texts_of(b) -> set:
+    return {t.original_text for t in b.texts}
+
+
+def kinds(changes) -> str:
+    return " ".join(c.what for c in changes)
 
 
 def test_a_bad_sentence_switch_fails_with_the_data_layer_message():
@@ -23,7 +37,13 @@ def test_a_bad_sentence_switch_fails_with_the_data_layer_message():
 @pytest.mark.parametrize("scene_cls", [Setup, ShapeFlow, Projections], ids=lambda c: c.__name__)
 def test_scene_builds_cleanly(scene_cls, sentence):
     b = built(scene_cls, sentence)
-    assert_builds_cleanly(b, min_sections=2, min_subcaptions=3)
+    assert_builds_cleanly(b, min_sections=2, min_beats=8)
+
+
+@pytest.mark.parametrize("scene_cls", [ShapeFlow, Projections], ids=lambda c: c.__name__)
+def test_scene_builds_cleanly_for_twenty_words(scene_cls):
+    b = built(scene_cls, TWENTY)
+    assert_builds_cleanly(b, min_sections=2, min_beats=8)
 
 
 # ------------------------------------------------------------------------------------ Setup
@@ -36,38 +56,48 @@ def test_setup_shows_token_rows_position_rows_and_E(sentence):
     assert_matrix_on_screen(b, "token_rows", ws.token_rows)
     assert_matrix_on_screen(b, "position_rows", ws.position_rows)
     assert_matrix_on_screen(b, "E", ws.E)
-    token_m = b.scene.embedding_sum[0]
-    assert [t.original_text for t in token_m.row_labels] == list(ws.tokens)
+    token_m = b.scene.embedding_sum.token_m
+    # the words as written (the sentence's own capital) become the row labels
+    assert [t.original_text for t in token_m.row_labels] == display_words(ws)
+    assert [w.lower() for w in display_words(ws)] == list(ws.tokens)
     assert [t.original_text for t in token_m.col_labels] == list(AXES)
-    texts = {t.original_text for t in b.texts}
-    assert f"E  {format_shape(ws.E.shape)}" in texts
-    assert [str(p) for p in range(1, ws.n + 1)] == [t.original_text for t in b.scene.strip.positions]
-    said = " ".join(s[2] for s in b.subcaptions)
-    assert f"The prefix is “{ws.text} ___”." in said
-    assert f"The final known token, {ws.tokens[-1]} at slot {ws.n}, is the receiver." in said
-    assert "The blank has no query yet." in said
+    assert f"E  {format_shape(ws.E.shape)}" in texts_of(b)
+    assert [t.original_text for t in b.scene.prefix.positions] == [str(p) for p in range(1, ws.n + 1)]
+    b.beat_of(f"Here is our sentence: “{ws.text}”, and then a blank.")
+    b.beat_of(f"The last known token, “{ws.tokens[-1]}” at position {ws.n}, is the receiver")
+    b.beat_of("It has no query yet.")
+
+
+def test_setup_pictures_play_in_their_own_beats():
+    b = built(Setup, "river")
+    rows = b.beat_of("Each token becomes a row of four numbers")
+    tags = {m.tag for m in b.numbers_in(rows)}
+    assert tags == {"token_rows", "position_rows"}           # E is not shown a sentence early
+    assert {m.tag for m in b.numbers_in(b.beat_of("Add them, and you get E"))} == {"E"}
+    assert "LaggedStart" in kinds(b.changes_in(b.beat_of("Row 10 of E is the receiver")))   # the row boxes
+    assert "FadeIn" in kinds(b.changes_in(b.beat_of("The blank is the word we want to predict")))
 
 
 def test_setup_river_rows_worked_by_hand():
     b = built(Setup, "river")
     E = b.by_tag("E")
-    # position 6 is "river": token row [3, 0, 0, 0] + position row 6 [0.1, -0.1, 0, 0.1]
-    assert [E[(5, j)].original_text for j in range(4)] == ["3.100", "-0.100", "0.000", "0.100"]
+    # position 6 is "river": token row [3, 0, 0, 0] + position row 6 [0.1, -0.1, 0, 0.1], tenths as tenths
+    assert [E[(5, j)].original_text for j in range(4)] == ["3.1", "-0.1", "0.0", "0.1"]
     # the receiver "the" at 10: [0, 0, 0, 2.4] + [0, 0, 0, -0.1]
-    assert [E[(9, j)].original_text for j in range(4)] == ["0.000", "0.000", "0.000", "2.300"]
+    assert [E[(9, j)].original_text for j in range(4)] == ["0.0", "0.0", "0.0", "2.3"]
 
 
 def test_setup_cheque_rows_worked_by_hand():
     b = built(Setup, "cheque")
     E = b.by_tag("E")
     # position 4 is "cheque": [0, 3, 0, 0] + position row 4 [0, -0.1, 0.1, 0]
-    assert [E[(3, j)].original_text for j in range(4)] == ["0.000", "2.900", "0.100", "0.000"]
-    assert [t.original_text for t in b.scene.embedding_sum[0].row_labels][:2] == ["she", "deposited"]
+    assert [E[(3, j)].original_text for j in range(4)] == ["0.0", "2.9", "0.1", "0.0"]
+    assert [t.original_text for t in b.scene.embedding_sum.token_m.row_labels][:2] == ["She", "deposited"]
 
 
 def test_setup_last_frame_highlights_the_receiver_row():
     b = built(Setup, "river")
-    e_m = b.scene.embedding_sum[4]
+    e_m = b.scene.embedding_sum.e_m
     n = b.scene.ws.n
     # between two digits of the receiver's row: highlight colour over the background
     x = (e_m.cell(n - 1, 0).get_right()[0] + e_m.cell(n - 1, 1).get_left()[0]) / 2
@@ -81,32 +111,78 @@ def test_setup_last_frame_highlights_the_receiver_row():
 # -------------------------------------------------------------------------------- ShapeFlow
 
 
-@pytest.mark.parametrize("sentence", SENTENCES)
+@pytest.mark.parametrize("sentence", [*SENTENCES, TWENTY])
 def test_shape_flow_labels_every_stage_with_its_shape(sentence):
     ws = compute_worksheet(sentence)
     b = built(ShapeFlow, sentence)
-    texts = {t.original_text for t in b.texts}
+    texts = texts_of(b)
     h1 = ws.heads[0]
     expected_shapes = {
-        format_shape(ws.E.shape),                          # E, ΔE, E′, concat
-        f"each {format_shape(h1.Q.shape)}",                # Q, K, V per head
+        format_shape(ws.E.shape),                          # E, ΔE, E′, the concat
+        f"each {format_shape(h1.W_Q.shape)}",              # W_Q, W_K, W_V per head, drawn as shapes
+        format_shape(h1.Q.shape),                          # Q, K, V, H per head
         format_shape(h1.scores.shape),                     # QKᵀ and A
-        format_shape(h1.messages.shape),                   # H
         format_shape(ws.W_O.shape),
         format_shape((1, ws.E.shape[1])),                  # the last row
         f"{format_shape((1, len(ws.mlp.probabilities)))} words",
+        "in general [n_heads × d_v, d_model]",
     }
     assert expected_shapes <= texts
-    for label in ("Q¹", "K¹", "V¹", "Q²", "K²", "V²", "Q¹K¹ᵀ", "Q²K²ᵀ", "A¹", "A²",
-                  "H¹ = A¹V¹", "H² = A²V²", "W_O", "ΔE", "E′ = E + ΔE", "MLP"):
+    for label in ("W_Q¹", "W_K¹", "W_V¹", "W_Q²", "W_K²", "W_V²", "Q¹", "K¹", "V¹", "Q²", "K²", "V²",
+                  "Q¹K¹ᵀ", "Q²K²ᵀ", "A¹", "A²", "H¹", "H²", "[H¹ | H²]", "W_O", "ΔE", "E′", "MLP",
+                  "residual: + E", "E"):
         assert label in texts, label
     assert f"÷√{h1.Q.shape[1]}" in texts
     assert b.numbers == []                                  # a shapes-only scene shows no numbers
+    # the stated shapes are the data layer's: [n, 2] per head, [n, n] weights, [n, 4] joined
+    assert h1.Q.shape == (ws.n, 2) and h1.weights.shape == (ws.n, ws.n) and ws.H_joined.shape == (ws.n, 4)
+
+
+def test_shape_flow_river_shapes_worked_by_hand():
+    b = built(ShapeFlow, "river")
+    words = [bt.text for bt in b.beats]
+    # ten tokens of four numbers; two heads of width two; twenty vocabulary words
+    assert "We follow one sentence, with no batch axis: E is [10, 4], one row per token." in words
+    assert "Q times K transpose, [10, 2] by [2, 10], gives [10, 10] scores." in words
+    assert "The MLP gives each of the twenty vocabulary words a probability: p is [1, 20]." in words
+    assert b.beat_of("Q times K transpose").spoken == (
+        "Q times K transpose, ten by two times two by ten, gives ten by ten scores.")
+
+
+def test_shape_flow_pictures_play_in_their_own_beats():
+    b = built(ShapeFlow, "river")
+    # V's own path (W_V → V, around the scores) is drawn when the sentence names Q, K and V
+    assert "Create" in kinds(b.changes_in(b.beat_of("gives each head a Q, a K and a V")))
+    # the projection matrices appear with the sentence that names them, growing out of E
+    assert "GrowArrow" in kinds(b.changes_in(b.beat_of("Each head has its own W_Q, W_K and W_V")))
+    # the residual path from E is drawn in the residual's sentence; the MLP in the last-row one;
+    # p [1, 20] only in the last sentence
+    assert "Create" in kinds(b.changes_in(b.beat_of("The residual adds E back")))
+    last_row = kinds(b.changes_in(b.beat_of("Only its last row")))
+    assert "ReplacementTransform" in last_row and "GrowArrow" in last_row
+    assert "GrowArrow" in kinds(b.changes_in(b.beat_of("The MLP gives each of")))
+    assert b.beats[-1].text.startswith("The MLP gives each of")
+    # between the lanes and the joining, a named transition keeps E and the messages
+    assert "keep E and the messages" in [t.name for t in b.transitions]
+
+
+def test_shape_flow_keeps_E_in_view_for_the_residual():
+    b = built(ShapeFlow, "river")
+    scene = b.scene
+    on_screen = {id(m) for top in scene.mobjects for m in top.get_family()}
+    assert id(scene.e_box.box) in on_screen
+    # the residual starts over E and ends in the sum
+    residual = scene.parts["residual"]
+    start = residual.legs[0].get_start()
+    assert abs(start[0] - scene.e_box.box.get_x()) < 1e-6
+    assert np.linalg.norm(residual.tip.get_end() - scene.parts["plus"].circle.get_top()) < 0.05
+    # E's box is drawn in the last frame
+    assert np.abs(b.pixel(scene.e_box.box.get_center()) - blend(TEXT_COLOR, BACKGROUND, 0.25)).max() <= 3
 
 
 def test_shape_flow_last_frame_colours_the_two_heads_in_the_concat():
     b = built(ShapeFlow, "river")
-    concat = b.scene.chain[0]
+    concat = b.scene.parts["concat"]
     for half, index in zip(concat.halves, (1, 2)):
         want = blend(head_color(index), BACKGROUND, 0.6)
         assert np.abs(b.pixel(half.get_center()) - want).max() <= 3
@@ -121,46 +197,88 @@ def test_projections_show_the_receiver_row_W_Q_and_both_queries(sentence):
     b = built(Projections, sentence)
     n = ws.n
     assert_matrix_on_screen(b, "E_row", ws.E[n - 1])
+    assert_matrix_on_screen(b, "E_rows", ws.E)
     for head in ws.heads:
         h = head.index
         assert_matrix_on_screen(b, f"W_Q{h}", head.W_Q)
         assert_matrix_on_screen(b, f"W_K{h}", head.W_K)
         assert_matrix_on_screen(b, f"q{h}", head.Q[n - 1])
-        # the written-out dot products: e_n[i] × W_Q[i, k] for every i, = q[k]
-        for k in range(head.Q.shape[1]):
-            terms = [(b.by_tag(f"dot_e{h}")[(k, i)], b.by_tag(f"dot_w{h}")[(k, i)]) for i in range(4)]
-            assert [e.value for e, _ in terms] == list(ws.E[n - 1])
-            assert [w.value for _, w in terms] == list(head.W_Q[:, k])
-            result = b.by_tag(f"dot_q{h}")[k]
-            assert result.value == head.Q[n - 1, k]
-            # a second method: the shown terms' unrounded products add up to the shown result
-            assert sum(e.value * w.value for e, w in terms) == pytest.approx(result.value, abs=1e-12)
+        assert_matrix_on_screen(b, f"K{h}", head.K)
+    # the one written-out dot product: e_n[i] × W_Q¹[i, a] for every i, = q¹_n(a)
+    head = ws.heads[0]
+    terms = [(b.by_tag("dot_e1")[(0, i)], b.by_tag("dot_w1")[(0, i)]) for i in range(4)]
+    assert [e.value for e, _ in terms] == list(ws.E[n - 1])
+    assert [w.value for _, w in terms] == list(head.W_Q[:, 0])
+    assert all(e.places == places_for(ws.E[n - 1]) and w.places == places_for(head.W_Q) for e, w in terms)
+    result = b.by_tag("dot_q1")[0]
+    assert result.value == head.Q[n - 1, 0]
+    # a second method: the shown terms' unrounded products add up to the shown result
+    assert sum(e.value * w.value for e, w in terms) == pytest.approx(result.value, abs=1e-12)
 
 
 def test_projections_river_queries_worked_by_hand():
     b = built(Projections, "river")
     # e10 = [0, 0, 0, 2.3]; W_Q¹ reads glue into both coordinates, W_Q² into the first only
-    assert [b.by_tag("q1")[(0, k)].original_text for k in range(2)] == ["2.300", "2.300"]
-    assert [b.by_tag("q2")[(0, k)].original_text for k in range(2)] == ["2.300", "0.000"]
+    assert [b.by_tag("q1")[(0, k)].original_text for k in range(2)] == ["2.3", "2.3"]
+    assert [b.by_tag("q2")[(0, k)].original_text for k in range(2)] == ["2.3", "0.0"]
+    assert [b.by_tag("E_row")[(0, k)].original_text for k in range(4)] == ["0.0", "0.0", "0.0", "2.3"]
+    # the written-out line: 0.0 × 0 + 0.0 × 0 + 0.0 × 0 + 2.3 × 1 = 2.3
+    assert [b.by_tag("dot_w1")[(0, i)].original_text for i in range(4)] == ["0", "0", "0", "1"]
+    assert b.by_tag("dot_q1")[0].original_text == "2.3"
+    # K¹ is E's water and finance columns: river's row 6 reads 3.1, -0.1
+    assert [b.by_tag("K1")[(5, j)].original_text for j in range(2)] == ["3.1", "-0.1"]
+    assert [b.by_tag("K2")[(1, j)].original_text for j in range(2)] == ["2.1", "0.0"]   # fisherman: person, glue
 
 
 def test_projections_name_the_axes_each_head_reads():
     b = built(Projections, "river")
-    texts = {t.original_text for t in b.texts}
-    assert "keys and values read\nwater + finance" in texts
-    assert "keys and values read\nperson + glue" in texts
-    said = " ".join(s[2] for s in b.subcaptions)
-    assert "selecting water and finance" in said and "selecting person and glue" in said
+    layout = b.scene.reads
+    assert [t.original_text for t in layout.heads[0].k.col_labels] == ["water", "finance"]
+    assert [t.original_text for t in layout.heads[1].k.col_labels] == ["person", "glue"]
+    b.beat_of("So head 1 reads water and finance; head 2 reads person and glue, from every source row.")
+    texts = texts_of(b)
+    for caveat in ("Query/key width is two per head here; Part II’s single-head toy used three.",
+                   "W_K and W_V are distinct parameters with equal numerical entries in this worksheet. "
+                   "They need not be equal in a trained model.",
+                   "These sparse matrices are hand-chosen; learned projections need not be sparse or interpretable."):
+        assert any(caveat in t.replace("\n", " ") for t in texts), caveat
+    assert "K¹ = V¹  [10, 2]" in texts and "K² = V²  [10, 2]" in texts
+
+
+def test_projections_pictures_play_in_their_own_beats():
+    b = built(Projections, "river")
+    dot = b.beat_of("A query coordinate is this row times one column of W_Q")
+    assert {"dot_e1", "dot_w1", "dot_q1"} <= {m.tag for m in b.numbers_in(dot)}
+    assert {m.tag for m in b.numbers_in(b.beat_of("Head 1’s W_K has ones at water and finance"))} >= {"K1", "W_K1"}
+    assert "K2" not in {m.tag for m in b.numbers_in(b.beat_of("Head 1’s W_K has ones"))}
+    assert {m.tag for m in b.numbers_in(b.beat_of("Head 2’s W_K keeps person and glue"))} >= {"K2", "W_K2"}
+    # the columns of E travel into K (a transform, not a fade)
+    assert "ReplacementTransform" in kinds(b.changes_in(b.beat_of("Head 2’s W_K keeps")))
+    # one query coordinate is written out; the other three appear in the next beat, not before
+    assert {m.tag for m in b.numbers_in(b.beat_of("The other coordinates work the same way"))} == {"q1", "q2"}
+
+
+def test_projections_twenty_words_show_the_first_and_last_rows():
+    ws = compute_worksheet(TWENTY)
+    b = built(Projections, TWENTY)
+    rows = [r for r in shown_rows(ws.n) if r is not None]
+    assert rows[-1] == ws.n - 1 and len(rows) == 9
+    for tag, array in (("E_rows", ws.E), ("K1", ws.heads[0].K), ("K2", ws.heads[1].K)):
+        shown = b.by_tag(tag)
+        assert set(shown) == {(r, j) for r in rows for j in range(array.shape[1])}, tag
+        for (r, j), m in shown.items():
+            assert m.value == array[r, j] and m.original_text == fmt(array[r, j], places_for(array))
+    assert "⋮" in texts_of(b)
 
 
 def test_projections_last_frame_highlights_the_rows_each_head_reads():
     b = built(Projections, "river")
-    for head, panel in zip(b.scene.ws.heads, b.scene.kv_panels):
-        w_k = panel.w_k
+    for head, group in zip(b.scene.ws.heads, b.scene.reads.heads):
+        w_k = group.w_k
         for i, axis in enumerate(AXES):
             x = (w_k.cell(i, 0).get_right()[0] + w_k.cell(i, 1).get_left()[0]) / 2
             got = b.pixel((x, w_k.cell_center(i, 0)[1]))
-            if axis in panel.reads:
+            if axis in group.reads:
                 want = blend(head_color(head.index), BACKGROUND, HIGHLIGHT_OPACITY)
             else:
                 want = blend(BACKGROUND, BACKGROUND, 1.0)

@@ -15,29 +15,37 @@ from manim import (
     LEFT,
     RIGHT,
     UP,
-    Arrow,
     Create,
-    DashedVMobject,
     FadeIn,
     FadeOut,
     GrowArrow,
     Indicate,
     LaggedStart,
-    Polygon,
-    Rectangle,
     ReplacementTransform,
     SurroundingRectangle,
     VGroup,
 )
 
+from lesson_data.display import fmt, places_for
+from lesson_data.projections import axes_read, copied_axes, dot_terms, shown_rows
 from lesson_data.worksheet import AXES
+from narration.spoken import spoken_form
 from scenes.blocks.attention_arrows import TokenRow, get_token_row
+from scenes.blocks.elided_matrix import get_row_elided_matrix
+from scenes.blocks.flow_arrow import get_arrow
 from scenes.blocks.labeled_matrix import get_labeled_matrix, get_row_vector
 from scenes.blocks.shape_box import get_shape_box
+from scenes.blocks.shape_flow import (
+    get_column_strip,
+    get_concat_box,
+    get_masked_box,
+    get_plus_node,
+    get_routed_arrow,
+    get_row_strip,
+)
 from scenes.style import (
     BODY_SIZE,
     BUFF,
-    BUFF_LARGE,
     BUFF_SMALL,
     CONTENT_BOTTOM,
     CONTENT_CENTER,
@@ -45,15 +53,15 @@ from scenes.style import (
     DIM_TEXT_COLOR,
     HIGHLIGHT_OPACITY,
     LABEL_SIZE,
-    MASK_COLOR,
     NUMBER_SIZE,
     RECEIVER_COLOR,
     SAFE_WIDTH,
     SMALL_SIZE,
     TEXT_COLOR,
     LessonScene,
+    align_baseline,
+    baseline_y,
     count_word,
-    fit_content,
     format_shape,
     get_fine_print,
     get_number,
@@ -70,11 +78,6 @@ def display_words(ws) -> list[str]:
     """The prefix as written (original case) when it lines up with the tokens, else the tokens."""
     words = ws.text.split()
     return words if len(words) == ws.n else list(ws.tokens)
-
-
-def selected_axes(W) -> list[str]:
-    """The input axes a [4, d] projection reads: the rows with any non-zero entry."""
-    return [AXES[i] for i in range(len(AXES)) if np.any(np.asarray(W)[i] != 0)]
 
 
 def join_words(words: list[str]) -> str:
@@ -222,203 +225,344 @@ class Setup(LessonScene):
 FLOW_UNIT = 0.13   # scene units per array row/column in the shape boxes
 
 
-def get_arrow(start, end, color=DIM_TEXT_COLOR) -> Arrow:
-    # a fixed tip, so short and long arrows look alike
-    return Arrow(start, end, buff=0.1, stroke_width=3, tip_length=0.16, max_tip_length_to_length_ratio=0.5,
-                 max_stroke_width_to_length_ratio=20, color=color)
-
-
-def get_qkv_trio(head, n: int) -> VGroup:
-    """Q, K, V of one head as three thin boxes with one shared shape label ("each [n, d]")."""
+def get_w_stack(head) -> VGroup:
+    """W_Q, W_K, W_V of one head: three [4, d] boxes stacked, names on the left, one shape label."""
     color = head_color(head.index)
     h = sup(head.index)
-    boxes = VGroup(*(
-        get_shape_box(f"{name}{h}", None, color=color, width=FLOW_UNIT * m.shape[1], height=FLOW_UNIT * m.shape[0])
-        for name, m in (("Q", head.Q), ("K", head.K), ("V", head.V))
-    )).arrange(RIGHT, buff=0.14, aligned_edge=DOWN)
-    shapes = {head.Q.shape, head.K.shape, head.V.shape}
-    text = f"each {format_shape(head.Q.shape)}" if len(shapes) == 1 else "  ".join(
-        format_shape(s) for s in (head.Q.shape, head.K.shape, head.V.shape))
+    boxes = VGroup()
+    for name, W in (("W_Q", head.W_Q), ("W_K", head.W_K), ("W_V", head.W_V)):
+        box = get_shape_box(f"{name}{h}", W.shape, color=color, unit=FLOW_UNIT)
+        box.remove(box.shape_label)
+        box.name_label.next_to(box.box, LEFT, buff=0.1)
+        boxes.add(box)
+    boxes.arrange(DOWN, buff=0.1, aligned_edge=RIGHT)
+    shapes = {W.shape for W in (head.W_Q, head.W_K, head.W_V)}
+    text = f"each {format_shape(head.W_Q.shape)}" if len(shapes) == 1 else "  ".join(
+        format_shape(W.shape) for W in (head.W_Q, head.W_K, head.W_V))
     label = get_text(text, font_size=SMALL_SIZE, color=DIM_TEXT_COLOR).next_to(boxes, DOWN, buff=BUFF_SMALL)
-    trio = VGroup(boxes, label)
-    trio.boxes, trio.shape_label = boxes, label
-    return trio
+    label.align_to(boxes, RIGHT)
+    stack = VGroup(boxes, label)
+    stack.boxes, stack.shape_label = boxes, label
+    stack.w_q, stack.w_k, stack.w_v = boxes
+    return stack
 
 
-def get_masked_box(name: str, shape, color) -> VGroup:
-    """A square attention-shaped box with its future (upper) triangle in the mask colour."""
-    box = get_shape_box(name, shape, color=color, unit=FLOW_UNIT)
-    r = box.box
-    tri = Polygon(r.get_corner(UP + LEFT), r.get_corner(UP + RIGHT), r.get_corner(DOWN + RIGHT))
-    tri.set_stroke(width=0).set_fill(MASK_COLOR, 1.0)
-    box.add(tri)
-    box.mask_triangle = tri
-    return box
-
-
-def get_head_lane(head, n: int) -> VGroup:
-    """Q,K,V → QKᵀ → (÷√d, mask, softmax) → A → H = AV for one head, left to right."""
+def get_head_lane(head) -> VGroup:
+    """One head left to right: W stack → Q, K → QKᵀ → (÷√d, mask, softmax) → A · V = H, with V's
+    own path from W_V under the lane, so V waits for the weights and then feeds H."""
     color = head_color(head.index)
     h = sup(head.index)
     d_k = head.Q.shape[1]
-    trio = get_qkv_trio(head, n)
+    stack = get_w_stack(head)
+    q = get_shape_box(f"Q{h}", head.Q.shape, color=color, unit=FLOW_UNIT)
+    k = get_shape_box(f"K{h}", head.K.shape, color=color, unit=FLOW_UNIT)
+    qk = VGroup(q, k).arrange(RIGHT, buff=0.3, aligned_edge=DOWN)
     scores = get_shape_box(f"Q{h}K{h}ᵀ", head.scores.shape, color=color, unit=FLOW_UNIT)
-    weights = get_masked_box(f"A{h}", head.weights.shape, color)
-    messages = get_shape_box(f"H{h} = A{h}V{h}", head.messages.shape, color=color, unit=FLOW_UNIT)
+    weights = get_masked_box(f"A{h}", head.weights.shape, color=color, unit=FLOW_UNIT)
+    v = get_shape_box(f"V{h}", head.V.shape, color=color, unit=FLOW_UNIT)
+    messages = get_shape_box(f"H{h}", head.messages.shape, color=color, unit=FLOW_UNIT)
     steps = VGroup(*(get_text(t, font_size=SMALL_SIZE, color=TEXT_COLOR)
                      for t in (f"÷√{d_k}", "mask", "softmax"))).arrange(DOWN, buff=0.06)
-    lane = VGroup(trio, scores, weights, messages).arrange(RIGHT, buff=0.9)
-    # the softmax step needs a longer arrow with its three-step label above
-    weights.shift(RIGHT * 0.6)
-    messages.shift(RIGHT * 0.6)
-    a1 = get_arrow(trio.boxes.get_right(), scores.box.get_left())
-    a2 = get_arrow(scores.box.get_right(), weights.box.get_left())
-    a3 = get_arrow(weights.box.get_right(), messages.box.get_left())
-    steps.next_to(a2, UP, buff=0.08)
-    lane.add(a1, a2, a3, steps)
-    lane.trio, lane.scores, lane.weights, lane.messages = trio, scores, weights, messages
-    lane.arrows, lane.steps = VGroup(a1, a2, a3), steps
+    dot = get_text("·", font_size=BODY_SIZE)
+    equals = get_text("=", font_size=BODY_SIZE)
+    parts = [stack, qk, scores, weights, dot, v, equals, messages]
+    gaps = [0.8, 0.8, steps.width + 0.6, 0.25, 0.25, 0.3, 0.3]
+    x = 0.0
+    for part, gap in zip(parts, [*gaps, 0.0]):
+        core = part.boxes if part is stack else (part.box if hasattr(part, "box") else part)
+        if part is qk:
+            core = VGroup(q.box, k.box)
+        part.shift(RIGHT * (x - core.get_left()[0]) + UP * (0 - core.get_center()[1]))
+        x = core.get_right()[0] + gap
+    lane = VGroup(stack, qk, scores, weights, dot, v, equals, messages)
+    a_in = get_arrow(stack.boxes.get_right(), q.box.get_left())
+    a_scores = get_arrow(k.box.get_right(), scores.box.get_left())
+    a_soft = get_arrow(scores.box.get_right(), weights.box.get_left())
+    steps.next_to(a_soft, UP, buff=0.08)
+    # V's own path: out of W_V, under everything between, up into V's shape label
+    y_route = min(m.get_bottom()[1] for m in (stack, qk, scores, weights)) - 0.18
+    start = stack.w_v.box.get_right()
+    x_turn = start[0] + 0.22
+    end = v.shape_label.get_bottom() + DOWN * 0.04
+    v_path = get_routed_arrow([start, [x_turn, start[1], 0], [x_turn, y_route, 0], [end[0], y_route, 0], end],
+                              color=color)
+    lane.add(a_in, a_scores, a_soft, steps, v_path)
+    lane.stack, lane.q, lane.k, lane.qk, lane.v = stack, q, k, qk, v
+    lane.scores, lane.weights, lane.messages, lane.steps = scores, weights, messages, steps
+    lane.dot, lane.equals, lane.v_path = dot, equals, v_path
+    lane.a_in, lane.a_scores, lane.a_soft = a_in, a_scores, a_soft
     return lane
 
 
-def get_row_strip(box, color=RECEIVER_COLOR) -> Rectangle:
-    """The receiver's (last) row of a shape box, drawn as a strip along its bottom."""
-    r = box.box if hasattr(box, "box") else box
-    strip = Rectangle(width=r.width, height=FLOW_UNIT).set_stroke(color, 2).set_fill(color, 0.6)
-    return strip.move_to(r.get_bottom(), aligned_edge=DOWN)
+def layout_chain(stages, gaps, y: float = 0.0) -> None:
+    """Place stages left to right by their core boxes (`.box`, else the stage itself) on one line;
+    each gap is widened until the neighbours' labels (wider than their boxes) stay apart."""
+    def core(s):
+        return s.box if hasattr(s, "box") else s
+
+    x = 0.0
+    for k, stage in enumerate(stages):
+        stage.shift(RIGHT * (x - core(stage).get_left()[0]) + UP * (y - core(stage).get_center()[1]))
+        if k < len(gaps):
+            nxt = stages[k + 1]
+            overhang = (max(0, stage.get_right()[0] - core(stage).get_right()[0])
+                        + max(0, (nxt.width - core(nxt).width) / 2))
+            x = core(stage).get_right()[0] + max(gaps[k], overhang + 0.25)
 
 
 class ShapeFlow(LessonScene):
+    """Scene 6: the shapes of the whole layer for one sentence: E → per-head W, Q, K, V → QKᵀ → A →
+    A·V = H → [H¹ | H²] · W_O = ΔE → E′ = E + ΔE (E still in view) → last row → MLP → p."""
+
     def construct(self):
-        ws = scene_worksheet()
-        self.ws = ws
-        n, d_model = ws.E.shape
-        h1, h2 = ws.heads
-        title = get_title("Shape flow: one sentence, two heads")
-        self.play(FadeIn(title))
-
-        # --- Shot 1: E, one sentence, no batch axis -----------------------------------------------
+        ws = self.ws = scene_worksheet()
+        self.title = get_title("Shape flow: one sentence, two heads")
+        with self.transition("title"):
+            self.play(FadeIn(self.title))
+        self.build_lanes(ws)
+        # --- Shot 1: one sentence, no batch axis ------------------------------------------------
         self.shot("one sentence")
-        e_box = get_shape_box("E", ws.E.shape, unit=FLOW_UNIT)
-        lanes = VGroup(get_head_lane(h1, n), get_head_lane(h2, n)).arrange(DOWN, buff=0.75, aligned_edge=LEFT)
-        flow = VGroup(e_box, lanes).arrange(RIGHT, buff=1.0)
-        fit_content(flow)
-        e_box.set_y(lanes.get_center()[1])
-        self.e_box, self.lanes = e_box, lanes
-        self.play(FadeIn(e_box))
-        self.caption(f"One sentence, without a batch axis: E has shape {format_shape(ws.E.shape)}.")
-
-        # --- Shot 2: per-head Q, K, V ---------------------------------------------------------------
+        self.show_e(ws)
+        # --- Shot 2: each head's projections --------------------------------------------------
         self.shot("projections")
-        feeds = VGroup(*(get_arrow(e_box.box.get_right(), lane.trio.boxes.get_left(), color=head_color(k + 1))
-                         for k, lane in enumerate(lanes)))
-        self.play(*(GrowArrow(a) for a in feeds), *(FadeIn(lane.trio) for lane in lanes))
-        self.feeds = feeds
-        self.caption(f"Each head has separate W_Q, W_K and W_V of shape {format_shape(h1.W_Q.shape)}, "
-                     f"producing Q, K and V each {format_shape(h1.Q.shape)}.")
-
-        # --- Shot 3: scores ----------------------------------------------------------------------
+        self.show_projection_matrices(ws)
+        self.show_qkv(ws)
+        # --- Shot 3: scores and weights keep the [n, n] shape ----------------------------------
         self.shot("scores")
-        self.play(*(GrowArrow(lane.arrows[0]) for lane in lanes), *(FadeIn(lane.scores) for lane in lanes))
-        kt = (h1.K.shape[1], h1.K.shape[0])
-        self.caption(f"QKᵀ multiplies {format_shape(h1.Q.shape)} by {format_shape(kt)} "
-                     f"to give {format_shape(h1.scores.shape)} scores.")
-
-        # --- Shot 4: scale, mask, softmax keep the shape ------------------------------------------
-        self.shot("softmax")
-        self.play(*(GrowArrow(lane.arrows[1]) for lane in lanes), *(FadeIn(lane.steps) for lane in lanes))
-        self.play(*(FadeIn(lane.weights) for lane in lanes))
-        self.caption("Scaling, causal masking and row-wise softmax preserve that shape. "
-                     "A has one row per receiver and one column per source.")
-
-        # --- Shot 5: messages, and which labels mean what ------------------------------------------
+        self.show_scores(ws)
+        self.show_weights(ws)
+        self.show_rows_and_columns(ws)
+        # --- Shot 4: messages, and which labels mean what --------------------------------------
         self.shot("messages")
-        self.play(*(GrowArrow(lane.arrows[2]) for lane in lanes), *(FadeIn(lane.messages) for lane in lanes))
-        self.caption(f"H = AV multiplies {format_shape(h1.weights.shape)} by {format_shape(h1.V.shape)} "
-                     f"to produce {format_shape(h1.messages.shape)}: one message per receiver.")
-        lane = lanes[0]
-        strips = VGroup(*(get_row_strip(b) for b in lane.trio.boxes), get_row_strip(lane.weights),
-                        get_row_strip(lane.messages))
-        h = sup(1)
-        legend = get_text(f"row {n}:  q{h}{sub(n)}, k{h}{sub(n)}, v{h}{sub(n)}, m{h}{sub(n)}  each "
-                          f"{format_shape((1, h1.Q.shape[1]))}", font_size=SMALL_SIZE, color=RECEIVER_COLOR)
-        legend.move_to((lanes[0].get_bottom() + lanes[1].get_top()) / 2).align_to(lanes, LEFT)
-        self.receiver_strips, self.legend = strips, legend
-        self.play(FadeIn(strips), FadeIn(legend))
-        self.caption("A head-specific superscript labels a head; a subscript still labels a token. "
-                     f"The final receiver’s q, k, v and message rows are each {format_shape((1, h1.Q.shape[1]))}.")
-
-        # --- Shot 6: join the heads, project, add, predict ----------------------------------------
+        self.show_messages(ws)
+        self.show_indices(ws)
+        # --- Shot 5: join, project, add E back, predict ----------------------------------------
         self.shot("joining")
-        self.finish_reading()
-        self.show_joining(ws)
+        self.build_chain(ws)
+        self.show_concat(ws)
+        self.show_output_projection(ws)
+        self.show_general_w_o(ws)
+        self.show_residual(ws)
+        self.show_last_row(ws)
+        self.show_probabilities(ws)
 
-    def show_joining(self, ws):
+    # pictures ---------------------------------------------------------------------------------
+    def build_lanes(self, ws):
+        e_box = get_shape_box("E", ws.E.shape, unit=FLOW_UNIT)
+        lanes = VGroup(*(get_head_lane(head) for head in ws.heads)).arrange(DOWN, buff=0.55, aligned_edge=LEFT)
+        flow = VGroup(e_box, lanes).arrange(RIGHT, buff=1.0)
+        flow.move_to(CONTENT_CENTER)
+        e_box.set_y(lanes.get_center()[1])
+        feeds = VGroup(*(get_arrow(e_box.box.get_right(), lane.stack.boxes.get_left() + LEFT * 0.05,
+                                   color=head_color(head.index))
+                         for head, lane in zip(ws.heads, lanes)))
+        self.e_box, self.lanes, self.feeds = e_box, lanes, feeds
+
+    @staticmethod
+    def get_indices_legend(ws, lane):
+        n = ws.n
+        h1 = ws.heads[0]
+        h = sup(h1.index)
+        strips = VGroup(*(get_row_strip(b) for b in (lane.q, lane.k, lane.v, lane.messages)))
+        legend = get_text(f"row {n}:  q{h}{sub(n)}, k{h}{sub(n)}, v{h}{sub(n)}, m{h}{sub(n)}, each "
+                          f"{format_shape((1, h1.Q.shape[1]))}", font_size=LABEL_SIZE, color=RECEIVER_COLOR)
+        return strips, legend
+
+    # beats ------------------------------------------------------------------------------------
+    def show_e(self, ws):
+        n, d = ws.E.shape
+        with self.beat(f"We follow one sentence, with no batch axis: E is {format_shape(ws.E.shape)}, "
+                       "one row per token."):
+            self.play(FadeIn(self.e_box, shift=0.2 * RIGHT))
+
+    def show_projection_matrices(self, ws):
+        h1 = ws.heads[0]
+        with self.beat(f"Each head has its own W_Q, W_K and W_V, each {format_shape(h1.W_Q.shape)}."):
+            self.play(*(GrowArrow(a) for a in self.feeds),
+                      *(FadeIn(lane.stack, shift=0.15 * RIGHT) for lane in self.lanes), run_time=1.2)
+
+    def show_qkv(self, ws):
+        h1 = ws.heads[0]
+        with self.beat(f"E times them gives each head a Q, a K and a V, each {format_shape(h1.Q.shape)}."):
+            self.play(*(GrowArrow(lane.a_in) for lane in self.lanes),
+                      *(FadeIn(lane.qk, shift=0.15 * RIGHT) for lane in self.lanes), run_time=1.0)
+            self.play(*(Create(lane.v_path) for lane in self.lanes),
+                      *(FadeIn(lane.v, shift=0.1 * UP) for lane in self.lanes), run_time=1.4)
+
+    def show_scores(self, ws):
+        h1 = ws.heads[0]
+        kt = (h1.K.shape[1], h1.K.shape[0])
+        with self.beat(f"Q times K transpose, {format_shape(h1.Q.shape)} by {format_shape(kt)}, "
+                       f"gives {format_shape(h1.scores.shape)} scores.",
+                       spoken=f"Q times K transpose, {spoken_form(format_shape(h1.Q.shape))} times "
+                              f"{spoken_form(format_shape(kt))}, gives "
+                              f"{spoken_form(format_shape(h1.scores.shape))} scores."):
+            self.play(*(GrowArrow(lane.a_scores) for lane in self.lanes),
+                      *(FadeIn(lane.scores, shift=0.15 * RIGHT) for lane in self.lanes))
+
+    def show_weights(self, ws):
+        h1 = ws.heads[0]
+        with self.beat(f"Scaling by √{h1.Q.shape[1]}, the causal mask and the row softmax keep that shape: "
+                       f"A is {format_shape(h1.weights.shape)} too."):
+            self.play(*(GrowArrow(lane.a_soft) for lane in self.lanes),
+                      *(FadeIn(lane.steps) for lane in self.lanes))
+            self.play(*(FadeIn(VGroup(lane.weights.box, lane.weights.name_label, lane.weights.shape_label),
+                               shift=0.15 * RIGHT) for lane in self.lanes))
+            self.play(*(FadeIn(lane.weights.mask_triangle) for lane in self.lanes))
+
+    def show_rows_and_columns(self, ws):
+        a = self.lanes[0].weights
+        row = get_row_strip(a, color=RECEIVER_COLOR, opacity=0.5)
+        column = get_column_strip(a, 0, color=TEXT_COLOR, opacity=0.35)
+        self.a_strips = VGroup(row, column)
+        with self.beat("Each row of A is a receiver, each column a source; "
+                       "the dark triangle is the future, which no receiver may read."):
+            self.play(FadeIn(row))
+            self.play(FadeIn(column))
+            self.play(Indicate(a.mask_triangle, color=TEXT_COLOR, scale_factor=1.05))
+
+    def show_messages(self, ws):
+        h1 = ws.heads[0]
+        with self.beat(f"A times V gives H, {format_shape(h1.messages.shape)}: one message per receiver.",
+                       look=0.6):
+            self.play(FadeOut(self.a_strips),
+                      *(FadeIn(VGroup(lane.dot, lane.equals)) for lane in self.lanes))
+            self.play(*(Indicate(lane.v, color=head_color(head.index), scale_factor=1.1)
+                        for head, lane in zip(ws.heads, self.lanes)))
+            self.play(*(FadeIn(lane.messages, shift=0.15 * RIGHT) for lane in self.lanes))
+
+    def show_indices(self, ws):
+        n = ws.n
+        strips, legend = self.get_indices_legend(ws, self.lanes[0])
+        legend.move_to((self.lanes[0].get_bottom() + self.lanes[1].get_top()) / 2)
+        legend.align_to(self.lanes[0].qk, LEFT)
+        self.receiver_strips, self.legend = strips, legend
+        h = sup(1)
+        with self.beat(f"Superscripts name the head, subscripts the token: q{h}{sub(n)} is head 1’s query "
+                       f"for token {n}, one row of Q{h}."):
+            self.play(LaggedStart(*(FadeIn(s) for s in strips), lag_ratio=0.2), FadeIn(legend))
+
+    def build_chain(self, ws):
         n, d_model = ws.E.shape
         h1, h2 = ws.heads
-        keep = VGroup(self.lanes[0].messages, self.lanes[1].messages)
-        drop = VGroup(self.e_box, self.feeds, self.receiver_strips, self.legend,
-                      *(VGroup(*(m for m in lane if m is not lane.messages)) for lane in self.lanes))
-        self.play(FadeOut(drop), keep.animate.arrange(DOWN, buff=0.4).to_edge(LEFT, buff=0.6).set_y(CONTENT_CENTER[1]))
-
-        concat = get_shape_box(f"concat [H{sup(1)} | H{sup(2)}]", ws.H_joined.shape, unit=FLOW_UNIT)
-        half = concat.box.width * h1.messages.shape[1] / ws.H_joined.shape[1]
-        left_half = Rectangle(width=half, height=concat.box.height).set_stroke(width=0)
-        left_half.set_fill(head_color(1), 0.6).move_to(concat.box, aligned_edge=LEFT)
-        right_half = Rectangle(width=concat.box.width - half, height=concat.box.height).set_stroke(width=0)
-        right_half.set_fill(head_color(2), 0.6).move_to(concat.box, aligned_edge=RIGHT)
-        concat.box.set_fill(opacity=0)
-        concat.add_to_back(left_half, right_half)
-        concat.halves = VGroup(left_half, right_half)
+        concat = get_concat_box(f"[H{sup(1)} | H{sup(2)}]", ws.H_joined.shape, unit=FLOW_UNIT,
+                                widths=(h1.messages.shape[1], h2.messages.shape[1]),
+                                colors=(head_color(1), head_color(2)))
         w_o = get_shape_box("W_O", ws.W_O.shape, unit=FLOW_UNIT)
         delta = get_shape_box("ΔE", ws.delta_E.shape, unit=FLOW_UNIT)
-        e_prime = get_shape_box("E′ = E + ΔE", ws.E_prime.shape, unit=FLOW_UNIT)
+        plus = get_plus_node()
+        e_prime = get_shape_box("E′", ws.E_prime.shape, unit=FLOW_UNIT)
         last = get_shape_box(f"e′{sub(n)}", (1, d_model), unit=FLOW_UNIT)
         mlp = get_shape_box("MLP", None, width=0.9, height=0.7, name_inside=True)
         vocab = len(ws.mlp.probabilities)
         probs = get_shape_box("p", (1, vocab), unit=FLOW_UNIT, shape_text=f"{format_shape((1, vocab))} words")
-        # concat · W_O = ΔE, then arrows: + E (residual), last row, MLP, probabilities
-        stages = [concat, w_o, delta, e_prime, last, mlp, probs]
-        links = ["·", "=", "+ E", "last row", "", ""]
+        stages = [concat, w_o, delta, plus, e_prime, last, mlp, probs]
+        layout_chain(stages, [0.5, 0.5, 0.55, 0.55, 1.1, 0.7, 0.7])
         chain = VGroup(*stages)
-        x = 0.0
-        for k, stage in enumerate(stages):
-            stage.shift(RIGHT * (x - stage.box.get_left()[0]) + UP * (0 - stage.box.get_center()[1]))
-            if k < len(links):
-                # the gap must hold the link and keep this label clear of the next one
-                nxt = stages[k + 1]
-                overhang = max(0, (stage.width - stage.box.width) / 2) + max(0, (nxt.width - nxt.box.width) / 2)
-                gap = max(0.55 if links[k] in ("·", "=") else 1.0, overhang + 0.3,
-                          get_text(links[k] or "·", font_size=SMALL_SIZE).width + 0.5)
-                x = stage.box.get_right()[0] + gap
-        fit_content(chain, width=SAFE_WIDTH)
-        chain.shift(UP * (CONTENT_CENTER[1] - concat.box.get_center()[1]))
-        connectors = VGroup()
-        for k, link in enumerate(links):
-            left, right = stages[k].box.get_right(), stages[k + 1].box.get_left()
-            if link in ("·", "="):
-                connectors.add(get_text(link, font_size=BODY_SIZE).move_to((left + right) / 2))
-            else:
-                arrow = get_arrow(left, right)
-                if link:
-                    arrow = VGroup(arrow, get_text(link, font_size=SMALL_SIZE, color=DIM_TEXT_COLOR)
-                                   .next_to(arrow, UP, buff=0.06))
-                connectors.add(arrow)
-        self.chain, self.chain_links = chain, connectors
+        # E keeps its place at the left; the chain fills the rest of the width at E's height
+        left = self.e_box.get_right()[0] + 0.9
+        chain.shift(RIGHT * (left - chain.get_left()[0]) + UP * (self.e_box.box.get_y() - concat.box.get_y()))
+        if chain.get_right()[0] > SAFE_WIDTH / 2:
+            raise ValueError(f"the joining chain is {chain.get_right()[0] - SAFE_WIDTH / 2:.2f} too wide")
 
-        self.play(keep.animate.move_to(concat.box), run_time=1.0)
-        self.play(FadeOut(keep), FadeIn(concat))
-        self.caption(f"H¹ and H² concatenate to {format_shape(ws.H_joined.shape)}.")
-        self.play(FadeIn(connectors[0]), FadeIn(w_o))
-        self.play(FadeIn(connectors[1]), FadeIn(delta))
-        self.caption(f"W_O {format_shape(ws.W_O.shape)} gives ΔE {format_shape(ws.delta_E.shape)}, "
-                     f"then E′ = E + ΔE is also {format_shape(ws.E_prime.shape)}.")
-        self.play(FadeIn(connectors[2]), FadeIn(e_prime))
-        self.play(FadeIn(connectors[3]), FadeIn(last))
-        self.play(FadeIn(connectors[4]), FadeIn(mlp), FadeIn(connectors[5]), FadeIn(probs))
-        self.caption(f"Its last row {format_shape((1, d_model))} feeds the prediction MLP. In general W_O is "
-                     "[n_heads × d_v, d_model], not an inverse of the input projections.")
-        self.finish_reading(extra=1.0)
+        def core(s):
+            return s.box if hasattr(s, "box") else s.circle
+
+        def between(a, b):
+            return (core(a).get_right() + core(b).get_left()) / 2
+
+        dot = get_text("·", font_size=BODY_SIZE).move_to(between(concat, w_o))
+        equals = get_text("=", font_size=BODY_SIZE).move_to(between(w_o, delta))
+        a_plus = get_arrow(core(delta).get_right(), core(plus).get_left())
+        a_sum = get_arrow(core(plus).get_right(), core(e_prime).get_left())
+        a_last = get_arrow(core(e_prime).get_right(), core(last).get_left())
+        last_label = get_text("last row", font_size=SMALL_SIZE, color=DIM_TEXT_COLOR).next_to(a_last, UP, buff=0.06)
+        a_mlp = get_arrow(core(last).get_right(), core(mlp).get_left())
+        a_p = get_arrow(core(mlp).get_right(), core(probs).get_left())
+        # the residual: from E, over the attention update, into the sum
+        top = max(m.get_top()[1] for m in (self.e_box, concat, w_o, delta)) + 0.35
+        start = self.e_box.name_label.get_top() + UP * 0.06
+        end = plus.circle.get_top()
+        residual = get_routed_arrow([start, [start[0], top, 0], [end[0], top, 0], end])
+        residual_label = get_text("residual: + E", font_size=SMALL_SIZE, color=DIM_TEXT_COLOR)
+        residual_label.next_to(residual.legs[1], UP, buff=0.06)
+        general = get_text("in general [n_heads × d_v, d_model]", font_size=SMALL_SIZE, color=TEXT_COLOR)
+        lowest = min(s.get_bottom()[1] for s in (concat, w_o, delta))
+        general.move_to([w_o.box.get_x(), lowest - 0.25, 0])
+        if general.get_left()[0] < self.e_box.get_right()[0] + 0.1:
+            general.shift(RIGHT * (self.e_box.get_right()[0] + 0.1 - general.get_left()[0]))
+        self.chain = VGroup(concat, w_o, delta, plus, e_prime, last, mlp, probs)
+        self.parts = dict(concat=concat, w_o=w_o, delta=delta, plus=plus, e_prime=e_prime, last=last, mlp=mlp,
+                          probs=probs, dot=dot, equals=equals, a_plus=a_plus, a_sum=a_sum, a_last=a_last,
+                          last_label=last_label, a_mlp=a_mlp, a_p=a_p, residual=residual,
+                          residual_label=residual_label, general=general)
+
+    def show_concat(self, ws):
+        p = self.parts
+        keep = VGroup(self.title, self.e_box, *(lane.messages for lane in self.lanes))
+        self.clear_stage(keep, name="keep E and the messages")
+        h1, h2 = ws.heads
+        with self.beat(f"The two messages join side by side: [H{sup(1)} | H{sup(2)}] is "
+                       f"{format_shape(ws.H_joined.shape)}.",
+                       spoken=f"The two messages join side by side: H one and H two together are "
+                              f"{spoken_form(format_shape(ws.H_joined.shape))}."):
+            concat = p["concat"]
+            self.play(*(ReplacementTransform(lane.messages.box, half) for lane, half in zip(self.lanes, concat.halves)),
+                      *(FadeOut(VGroup(lane.messages.name_label, lane.messages.shape_label)) for lane in self.lanes),
+                      run_time=1.2)
+            self.play(FadeIn(VGroup(concat.box, concat.name_label, concat.shape_label)))
+
+    def show_output_projection(self, ws):
+        p = self.parts
+        with self.beat(f"Times W_O, {format_shape(ws.W_O.shape)}, gives the update ΔE, "
+                       f"{format_shape(ws.delta_E.shape)}."):
+            self.play(FadeIn(p["dot"]), FadeIn(p["w_o"], shift=0.15 * RIGHT))
+            self.play(FadeIn(p["equals"]), FadeIn(p["delta"], shift=0.15 * RIGHT))
+
+    def show_general_w_o(self, ws):
+        p = self.parts
+        n_heads, d_v, d_model = len(ws.heads), ws.heads[0].V.shape[1], ws.E.shape[1]
+        with self.beat(f"W_O is square here only because {count_word(n_heads)} heads of width "
+                       f"{count_word(d_v)} join to width {count_word(d_model)}; in general it is "
+                       "[n_heads × d_v, d_model].",
+                       spoken=f"W O is square here only because {count_word(n_heads)} heads of width "
+                              f"{count_word(d_v)} join to width {count_word(d_model)}. In general, it has "
+                              "n heads times d v rows, and d model columns."):
+            note = get_fine_print("W_O still learns to mix head outputs into embedding coordinates. "
+                                  "It is not an inverse of the input projections.")
+            note.to_edge(LEFT, buff=0.6).set_y(CONTENT_BOTTOM + 0.35)
+            self.w_o_note = note
+            self.play(Indicate(p["w_o"], color=RECEIVER_COLOR, scale_factor=1.1), FadeIn(p["general"]))
+            self.play(FadeIn(note))
+
+    def show_residual(self, ws):
+        p = self.parts
+        with self.beat(f"The residual adds E back: E′ = E + ΔE, still {format_shape(ws.E_prime.shape)}."):
+            self.play(FadeOut(p["general"]), FadeOut(self.w_o_note),
+                      Indicate(self.e_box, color=RECEIVER_COLOR, scale_factor=1.1))
+            self.play(Create(p["residual"]), FadeIn(p["residual_label"]), GrowArrow(p["a_plus"]),
+                      FadeIn(p["plus"]), run_time=1.4)
+            self.play(GrowArrow(p["a_sum"]), FadeIn(p["e_prime"], shift=0.15 * RIGHT))
+
+    def show_last_row(self, ws):
+        p = self.parts
+        n, d = ws.E.shape
+        strip = get_row_strip(p["e_prime"])
+        with self.beat(f"Only its last row, e′{sub(n)}, {format_shape((1, d))}, goes on to the prediction MLP."):
+            self.play(FadeIn(strip))
+            moving = strip.copy()
+            self.play(GrowArrow(p["a_last"]), FadeIn(p["last_label"]),
+                      ReplacementTransform(moving, p["last"].box), run_time=1.2)
+            self.play(FadeIn(VGroup(p["last"].name_label, p["last"].shape_label)),
+                      GrowArrow(p["a_mlp"]), FadeIn(p["mlp"]))
+        self.e_prime_strip = strip
+
+    def show_probabilities(self, ws):
+        p = self.parts
+        vocab = len(ws.mlp.probabilities)
+        with self.beat(f"The MLP gives each of the {count_word(vocab)} vocabulary words a probability: "
+                       f"p is {format_shape((1, vocab))}.", look=1.0):
+            self.play(GrowArrow(p["a_p"]), FadeIn(p["probs"], shift=0.15 * RIGHT))
 
 
 # ============================================================================================
@@ -426,36 +570,34 @@ class ShapeFlow(LessonScene):
 # ============================================================================================
 
 
-def get_dot_product_line(ws, head, k: int) -> VGroup:
-    """q^h_n[k] = Σ_i e_n[i] × W_Q^h[i, k] written out term by term, = the worksheet's Q[n-1, k]."""
-    n, h = ws.n, head.index
-    e_row, color = ws.E[n - 1], head_color(h)
-    coord = "ab"[k] if head.Q.shape[1] <= 2 else str(k + 1)
-    parts = [get_text(f"q{sup(h)}{sub(n)} ({coord})  =", font_size=LABEL_SIZE, color=color)]
-    for i in range(len(e_row)):
-        if i:
-            parts.append(get_text("+", font_size=LABEL_SIZE))
-        parts.append(VGroup(
-            get_number(e_row[i], tag=f"dot_e{h}", index=(k, i), color=RECEIVER_COLOR),
-            get_text("×", font_size=SMALL_SIZE),
-            get_number(head.W_Q[i, k], tag=f"dot_w{h}", index=(k, i), color=color),
-        ).arrange(RIGHT, buff=0.06))
-    parts.append(get_text("=", font_size=LABEL_SIZE))
-    result = get_number(head.Q[n - 1, k], tag=f"dot_q{h}", index=k, font_size=NUMBER_SIZE + 2, color=color)
-    parts.append(result)
-    line = VGroup(*parts).arrange(RIGHT, buff=0.14)
-    line.result = result
-    return line
+def coordinate_names(d: int) -> list[str]:
+    """A head's own coordinates: a, b for width two (the worksheet), else 1..d."""
+    return ["a", "b"] if d == 2 else [str(k + 1) for k in range(d)]
+
+
+def get_receiver_row(ws) -> VGroup:
+    """e_n, the receiver's row of E, with the axes over its four numbers (its own precision)."""
+    n = ws.n
+    e = get_row_vector(ws.E[n - 1], list(AXES), tag="E_row", color=RECEIVER_COLOR, places=None, dim_zeros=True,
+                       label_size=LABEL_SIZE)
+    label = get_text(f"e{sub(n)}: the receiver “{display_words(ws)[-1]}”", font_size=LABEL_SIZE,
+                     color=RECEIVER_COLOR)
+    label.next_to(e.brackets, LEFT, buff=BUFF)
+    group = VGroup(label, e)
+    group.vector, group.label = e, label
+    return group
 
 
 def get_query_panel(ws, head) -> VGroup:
-    """W_Q^h (rows: input axes) → q^h_n, the head's one query at the receiver."""
+    """W_Q^h (rows: the input axes) → q^h_n, the head's query at the receiver."""
     n, h, color = ws.n, head.index, head_color(head.index)
-    coords = ["a", "b"] if head.W_Q.shape[1] == 2 else [str(k + 1) for k in range(head.W_Q.shape[1])]
+    coords = coordinate_names(head.W_Q.shape[1])
     w_q = get_labeled_matrix(head.W_Q, list(AXES), coords, name=f"W_Q{sup(h)}  {format_shape(head.W_Q.shape)}",
-                             tag=f"W_Q{h}", color=color, name_color=color)
+                             tag=f"W_Q{h}", color=color, name_color=color, places=None, dim_zeros=True,
+                             label_size=LABEL_SIZE)
     q = get_row_vector(head.Q[n - 1], coords, name=f"q{sup(h)}{sub(n)}  {format_shape((1, head.Q.shape[1]))}",
-                       tag=f"q{h}", color=color, name_color=color)
+                       tag=f"q{h}", color=color, name_color=color, places=None, dim_zeros=True,
+                       label_size=LABEL_SIZE)
     panel = VGroup(w_q, q).arrange(RIGHT, buff=0.9)
     q.set_y(w_q.get_center()[1])
     arrow = get_arrow(w_q.get_right(), q.brackets.get_left(), color=color)
@@ -464,104 +606,240 @@ def get_query_panel(ws, head) -> VGroup:
     return panel
 
 
-def get_key_value_panel(head) -> VGroup:
-    """W_K^h (= W_V^h when their entries are equal) with the rows it reads highlighted."""
-    h, color = head.index, head_color(head.index)
-    same = np.array_equal(head.W_K, head.W_V)
-    name = f"W_K{sup(h)} = W_V{sup(h)}" if same else f"W_K{sup(h)}"
-    coords = ["a", "b"] if head.W_K.shape[1] == 2 else None
-    w_k = get_labeled_matrix(head.W_K, list(AXES), coords, name=f"{name}  {format_shape(head.W_K.shape)}",
-                             tag=f"W_K{h}", color=color, name_color=color)
-    reads = selected_axes(head.W_K)
-    who = "keys and values" if same else "keys"
-    note = get_text(f"{who} read\n{' + '.join(reads)}", font_size=LABEL_SIZE, color=color)
-    note.next_to(w_k, RIGHT, buff=BUFF)
-    panel = VGroup(w_k, note)
-    panel.w_k, panel.note, panel.reads = w_k, note, reads
-    return panel
+def get_dot_product_line(ws, head, k: int) -> VGroup:
+    """q^h_n(k) = e_n · column k of W_Q^h, term by term; terms whose product is zero are dimmed.
+    The result is the worksheet's Q[n-1, k] (rounded once, at display)."""
+    n, h, color = ws.n, head.index, head_color(head.index)
+    e_places, w_places = places_for(ws.E[n - 1]), places_for(head.W_Q)
+    coord = coordinate_names(head.Q.shape[1])[k]
+    parts = [get_text(f"q{sup(h)}{sub(n)}({coord})  =", font_size=LABEL_SIZE, color=color)]
+    for i, term in enumerate(dot_terms(ws.E[n - 1], head.W_Q[:, k])):
+        if i:
+            parts.append(get_text("+", font_size=LABEL_SIZE, color=DIM_TEXT_COLOR))
+        e_color, w_color = (RECEIVER_COLOR, color) if term.counts else (DIM_TEXT_COLOR, DIM_TEXT_COLOR)
+        parts.append(VGroup(
+            get_number(term.e, e_places, tag=f"dot_e{h}", index=(k, i), color=e_color, font_size=LABEL_SIZE),
+            get_text("×", font_size=LABEL_SIZE, color=DIM_TEXT_COLOR),
+            get_number(term.w, w_places, tag=f"dot_w{h}", index=(k, i), color=w_color, font_size=LABEL_SIZE),
+        ).arrange(RIGHT, buff=0.08))
+    parts.append(get_text("=", font_size=LABEL_SIZE))
+    result = get_number(head.Q[n - 1, k], places_for(head.Q[n - 1]), tag=f"dot_q{h}", index=k,
+                        font_size=LABEL_SIZE + 2, color=color)
+    parts.append(result)
+    line = VGroup(*parts).arrange(RIGHT, buff=0.14)
+    y = baseline_y(parts[0])
+    for part in parts[1:]:
+        for t in (part if isinstance(part, VGroup) else [part]):
+            if t.original_text not in ("+", "×", "="):
+                align_baseline(t, y)
+    line.result = result
+    return line
 
 
-def get_read_boxes(panel) -> VGroup:
-    """Highlight boxes over the rows (input axes) a key/value panel reads; call after layout."""
-    color = panel.w_k.cell(0, 0).get_color()
-    return VGroup(*(panel.w_k.get_row_box(list(AXES).index(a), color=color, include_label=True)
-                    for a in panel.reads))
+def get_reads_layout(ws) -> VGroup:
+    """E (words as row labels), each head's W_K^h (rows: the input axes) in one column, and each
+    K^h = E·W_K^h with its rows level with E's; K's columns named by the axis each copies when W_K^h
+    copies axes (lesson_data.projections)."""
+    rows = shown_rows(ws.n)
+    kw = dict(places=None, dim_zeros=True, v_buff=0.08, label_size=SMALL_SIZE)
+    e_m = get_row_elided_matrix(ws.E, rows, display_words(ws), list(AXES), name=f"E  {format_shape(ws.E.shape)}",
+                                tag="E_rows", **kw)
+    groups = VGroup()
+    for head in ws.heads:
+        h, color = sup(head.index), head_color(head.index)
+        copies = copied_axes(head.W_K)
+        coords = coordinate_names(head.W_K.shape[1])
+        w_k = get_labeled_matrix(head.W_K, list(AXES), coords, name=f"W_K{h}", tag=f"W_K{head.index}",
+                                 color=color, name_color=color, places=None, dim_zeros=True, label_size=SMALL_SIZE,
+                                 v_buff=0.06)
+        k_m = get_row_elided_matrix(head.K, rows, None, list(copies) if copies else coords,
+                                    name=f"K{h}  {format_shape(head.K.shape)}", tag=f"K{head.index}",
+                                    color=color, name_color=color, label_color=color, **kw)
+        group = VGroup(w_k, k_m)
+        group.w_k, group.k, group.copies = w_k, k_m, copies
+        group.reads = axes_read(head.W_K)
+        groups.add(group)
+    w_column = VGroup(*(g.w_k for g in groups)).arrange(DOWN, buff=0.3, aligned_edge=RIGHT)
+    k_columns = VGroup(*(g.k for g in groups)).arrange(RIGHT, buff=0.45)
+    layout = VGroup(e_m, w_column, k_columns).arrange(RIGHT, buff=0.55)
+    top = e_m.anchors[0][0].get_y()
+    for g in groups:      # K's rows level with E's rows
+        g.k.shift(UP * (top - g.k.anchors[0][0].get_y()))
+    w_column.align_to(e_m, UP)
+    layout.move_to(CONTENT_CENTER).align_to(UP * (CONTENT_TOP - 0.1), UP)
+    layout.e, layout.heads = e_m, groups
+    return layout
 
 
 class Projections(LessonScene):
+    """Scene 7: each head's query at the receiver is e_n · W_Q^h (one dot product per coordinate,
+    shown once); the keys are where the heads differ: head 1 reads water and finance, head 2 person
+    and glue, from every source row."""
+
     def construct(self):
-        ws = scene_worksheet()
-        self.ws = ws
-        n = ws.n
-        title = get_title("Projections: one query per head")
-        self.play(FadeIn(title))
+        ws = self.ws = scene_worksheet()
+        self.title = get_title("Projections: what each head reads")
+        with self.transition("title"):
+            self.play(FadeIn(self.title))
+        # --- Shot 1: the receiver's row, each head's W_Q, one query per head --------------------
+        self.shot("one query per head")
+        self.build_queries(ws)
+        self.show_receiver_row(ws)
+        self.show_query_matrices(ws)
+        self.show_dot_product(ws)
+        self.show_all_queries(ws)
+        self.show_query_width(ws)
+        # --- Shot 2: keys and values: what each head reads --------------------------------------
+        self.shot("what each head reads")
+        self.clear_stage(self.title)
+        self.reads = get_reads_layout(ws)
+        for head, group in zip(ws.heads, self.reads.heads):
+            self.show_keys(ws, head, group)
+        self.show_what_each_reads(ws)
+        self.show_values(ws)
+        self.show_separate_parameters()
+        self.show_hand_chosen(ws)
+        self.show_parallel(ws)
 
-        # --- Shot 1: the receiver's row and the two W_Q -------------------------------------------
-        self.shot("receiver row and W_Q")
-        e_vec = get_row_vector(ws.E[n - 1], list(AXES), tag="E_row", color=RECEIVER_COLOR)
-        e_label = get_text(f"e{sub(n)} = row {n} of E  {format_shape((1, ws.E.shape[1]))}\n"
-                           f"the receiver “{ws.tokens[-1]}”", font_size=LABEL_SIZE, color=RECEIVER_COLOR)
-        e_label.next_to(e_vec.brackets, LEFT, buff=BUFF)
-        e_row = VGroup(e_label, e_vec)
-        e_row.vector = e_vec
-        panels = VGroup(*(get_query_panel(ws, head) for head in ws.heads)).arrange(RIGHT, buff=1.2)
-        kv_panels = VGroup(*(get_key_value_panel(head) for head in ws.heads))
-        for kv, panel in zip(kv_panels, panels):
-            kv.move_to(panel, aligned_edge=LEFT)
-        layout = VGroup(e_row, panels, kv_panels).arrange(DOWN, buff=0.35)
-        for kv, panel in zip(kv_panels, panels):
-            kv.align_to(panel, LEFT)
-        fit_content(layout)
-        self.e_row, self.panels, self.kv_panels = e_row, panels, kv_panels
-        for panel in panels:  # the query entries appear only once they are computed
-            panel.q.entries.set_opacity(0)
-        self.play(FadeIn(e_row))
-        self.caption(f"E contains position-aware embedding rows, not token IDs; the receiver’s row is row {n}.")
-        self.play(*(FadeIn(VGroup(p.w_q, p.arrow, p.q.brackets, p.q.name_label, p.q.col_labels)) for p in panels))
-        self.caption("Each head learns its own W_Q, W_K and W_V, applied to the same input rows. "
-                     "W_Q reads all four input coordinates.")
+    # pictures ---------------------------------------------------------------------------------
+    def build_queries(self, ws):
+        e_row = get_receiver_row(ws)
+        panels = VGroup(*(get_query_panel(ws, head) for head in ws.heads)).arrange(RIGHT, buff=1.4)
+        line = get_dot_product_line(ws, ws.heads[0], 0)
+        layout = VGroup(e_row, panels, line).arrange(DOWN, buff=0.45)
+        layout.move_to(CONTENT_CENTER + UP * 0.25)
+        self.e_row, self.panels, self.dot_line = e_row, panels, line
 
-        # --- Shots 2–3: each query coordinate is a dot product with one column of W_Q -------------
-        for head, panel in zip(ws.heads, panels):
-            self.shot(f"query head {head.index}")
-            if head.index == 1:
-                self.caption("Each query coordinate is a dot product with one column of W_Q.")
-            self.show_query(ws, head, panel, kv_panels.get_center())
-        self.caption("At this receiver that produces one query per head. Superscripts label heads, not powers.")
+    def place_fine_print(self, *texts) -> VGroup:
+        note = VGroup(*(get_fine_print(t) for t in texts)).arrange(DOWN, buff=0.1, aligned_edge=LEFT)
+        return note.to_edge(LEFT, buff=0.6).align_to(UP * (CONTENT_BOTTOM + 0.02), DOWN)
 
-        # --- Shot 4: keys and values read different axes ------------------------------------------
-        self.shot("keys and values")
-        for kv in kv_panels:
-            kv.boxes = get_read_boxes(kv)
-            self.play(FadeIn(kv.w_k), FadeIn(kv.boxes), FadeIn(kv.note))
-        self.caption("; ".join(
-            (f"Head {head.index} uses W_K = W_V, selecting {join_words(kv.reads)}"
-             if np.array_equal(head.W_K, head.W_V) else f"Head {head.index}’s W_K selects {join_words(kv.reads)}")
-            for head, kv in zip(ws.heads, kv_panels)) + ".")
-        self.caption("W_K and W_V are distinct parameters with equal numerical entries in this worksheet. "
-                     "These sparse matrices are hand-chosen; learned projections need not be sparse or interpretable.")
+    # beats ------------------------------------------------------------------------------------
+    def show_receiver_row(self, ws):
+        with self.beat(f"The receiver “{display_words(ws)[-1]}” brings its row of E: e{sub(ws.n)}."):
+            self.play(FadeIn(self.e_row, shift=0.2 * DOWN))
 
-        # --- Shot 5: both heads, in parallel ------------------------------------------------------
-        self.shot("parallel")
-        self.caption(f"Both heads can read all {count_word(n)} known tokens and run in parallel. "
-                     "Training does not assign setting and person labels.")
-        self.finish_reading(extra=1.0)
+    def show_query_matrices(self, ws):
+        d, d_k = ws.heads[0].W_Q.shape
+        with self.beat(f"Each head has its own W_Q, {format_shape((d, d_k))}: {count_word(d)} numbers in, "
+                       f"{count_word(d_k)} out."):
+            self.play(*(FadeIn(VGroup(p.w_q, p.arrow, p.q.brackets, p.q.name_label, p.q.col_labels))
+                        for p in self.panels))
 
-    def show_query(self, ws, head, panel, where):
-        n, color = ws.n, head_color(head.index)
+    def show_dot_product(self, ws):
+        head, panel, line = ws.heads[0], self.panels[0], self.dot_line
+        color = head_color(head.index)
+        counting = [t.axis for t in dot_terms(ws.E[ws.n - 1], head.W_Q[:, 0]) if t.counts]
         row_box = self.e_row.vector.get_row_box(0, color=RECEIVER_COLOR)
-        lines = VGroup(*(get_dot_product_line(ws, head, k) for k in range(head.Q.shape[1])))
-        lines.arrange(DOWN, buff=0.35, aligned_edge=LEFT).move_to(where)
-        if lines.width > SAFE_WIDTH:
-            lines.scale_to_fit_width(SAFE_WIDTH)
-        self.play(Create(row_box))
-        for k, line in enumerate(lines):
-            col_box = panel.w_q.get_column_box(k, color=color)
-            self.play(Create(col_box), FadeIn(line), run_time=0.8)
-            self.wait(1.2)  # time to read the four products
-            cell = panel.q.cell(0, k)
-            self.play(cell.animate.set_opacity(1), Indicate(line.result, color=color, scale_factor=1.15),
-                      run_time=0.8)
-            self.play(FadeOut(col_box), run_time=0.4)
-        self.wait(0.6)
-        self.play(FadeOut(lines), FadeOut(row_box), run_time=0.6)
+        col_box = panel.w_q.get_column_box(0, color=color)
+        note = self.place_fine_print("W_Q reads all four input coordinates. "
+                                     "Each query coordinate is a dot product with one column of W_Q.")
+        self.fine_print = note
+        where = (f"only {join_words(counting)} counts here" if counting else "every term is zero here")
+        with self.beat(f"A query coordinate is this row times one column of W_Q, term by term: {where}."):
+            self.play(Create(row_box), Create(col_box))
+            self.play(FadeIn(line, shift=0.1 * UP), FadeIn(note), run_time=0.8)
+            self.play(ReplacementTransform(line.result.copy(), panel.q.cell(0, 0)), run_time=0.8)
+        self.query_boxes = VGroup(row_box, col_box)
+
+    def show_all_queries(self, ws):
+        n = ws.n
+        said = "; ".join(f"head {head.index}’s query is "
+                         + ", ".join(fmt(v, places_for(head.Q[n - 1])) for v in head.Q[n - 1])
+                         for head in ws.heads)
+        rest = [p.q.cell(0, k) for p in self.panels for k in range(p.q.n_cols)
+                if not (p is self.panels[0] and k == 0)]
+        with self.beat(f"The other coordinates work the same way: {said}."):
+            self.play(FadeOut(self.query_boxes), LaggedStart(*(FadeIn(c, scale=1.3) for c in rest),
+                                                              lag_ratio=0.25), run_time=1.2)
+
+    def show_query_width(self, ws):
+        d_k = ws.heads[0].Q.shape[1]
+        note = self.place_fine_print("Query/key width is two per head here; Part II’s single-head toy used three.",
+                                     "The head superscripts label heads, not powers.")
+        boxes = VGroup(*(SurroundingRectangle(VGroup(p.q.brackets, p.q.col_labels), buff=0.12,
+                                              color=head_color(head.index))
+                         for head, p in zip(ws.heads, self.panels)))
+        with self.beat(f"One query per head at the receiver, {count_word(d_k)} numbers each; "
+                       "the single-head toy used three."):
+            self.play(FadeOut(self.dot_line), ReplacementTransform(self.fine_print, note), Create(boxes))
+        self.fine_print = note
+
+    def show_keys(self, ws, head, group):
+        h, color = head.index, head_color(head.index)
+        e_m, w_k, k_m = self.reads.e, group.w_k, group.k
+        axes = list(AXES)
+        read_rows = VGroup(*(w_k.get_row_box(axes.index(a), color=color, include_label=True) for a in group.reads))
+        columns = VGroup(*(e_m.get_column_box(axes.index(a), color=color) for a in group.reads))
+        group.read_rows, group.columns = read_rows, columns
+        first = h == ws.heads[0].index
+        if group.copies:
+            what = (f"Head {h}’s W_K has ones at {join_words(list(group.copies))}: its keys are "
+                    f"the {join_words(list(group.copies))} columns of every row." if first else
+                    f"Head {h}’s W_K keeps {join_words(list(group.copies))}.")
+        else:
+            what = f"Head {h}’s W_K mixes {join_words(list(group.reads))} into its keys."
+        with self.beat(what):
+            if first:
+                self.play(FadeIn(VGroup(e_m.brackets, e_m.entries, e_m.row_labels, e_m.col_labels, e_m.name_label,
+                                        e_m.dots)), run_time=0.8)
+            self.play(FadeIn(w_k), Create(read_rows))
+            self.play(Create(columns))
+            frame = VGroup(k_m.brackets, k_m.col_labels, k_m.name_label, k_m.dots)
+            if group.copies:
+                sources = VGroup(*(e_m.column(axes.index(a)).copy() for a in group.copies))
+                targets = VGroup(*(k_m.column(c) for c in range(k_m.n_cols)))
+                self.play(FadeIn(frame), ReplacementTransform(sources, targets), run_time=1.4)
+            else:
+                self.play(FadeIn(frame), FadeIn(k_m.entries))
+
+    def show_what_each_reads(self, ws):
+        groups = self.reads.heads
+        said = "; ".join(f"head {head.index} reads {join_words(list(g.reads))}" for head, g in zip(ws.heads, groups))
+        with self.beat(f"So {said}, from every source row."):
+            self.play(*(Indicate(g.columns, color=head_color(head.index), scale_factor=1.04)
+                        for head, g in zip(ws.heads, groups)),
+                      *(Indicate(g.k.entries, color=head_color(head.index), scale_factor=1.04)
+                        for head, g in zip(ws.heads, groups)), run_time=1.2)
+
+    def show_values(self, ws):
+        same = [np.array_equal(head.W_K, head.W_V) for head in ws.heads]
+        renames = []
+        for head, g in zip(ws.heads, self.reads.heads):
+            if not np.array_equal(head.W_K, head.W_V):
+                continue
+            h, color = sup(head.index), head_color(head.index)
+            new_k = get_text(f"K{h} = V{h}  {format_shape(head.K.shape)}", font_size=LABEL_SIZE, color=color)
+            new_k.move_to(g.k.name_label)
+            renames.append(ReplacementTransform(g.k.name_label, new_k))
+        pairs = join_words([f"V{sup(head.index)} = K{sup(head.index)}" for head, same_here in zip(ws.heads, same)
+                            if same_here])
+        text = (f"W_V has the same entries as W_K here, so the values are the same columns: {pairs}."
+                if all(same) else "W_V has its own entries, so the values carry other columns.")
+        with self.beat(text):
+            if renames:
+                self.play(*renames)
+
+    def show_separate_parameters(self):
+        note = self.place_fine_print("W_K and W_V are distinct parameters with equal numerical entries in this "
+                                     "worksheet. They need not be equal in a trained model.")
+        with self.beat("They are still two separate parameters, and in a trained model they need not be equal."):
+            self.play(FadeOut(self.fine_print), FadeIn(note))
+        self.fine_print = note
+
+    def show_hand_chosen(self, ws):
+        names = join_words([f"“{head.name}”" for head in ws.heads])
+        note = self.place_fine_print("These sparse matrices are hand-chosen; learned projections need not be "
+                                     "sparse or interpretable.",
+                                     "Training can discover useful roles, but does not assign setting and person "
+                                     "labels or guarantee that the heads specialize this way.")
+        with self.beat(f"These sparse matrices are hand-chosen. Training does not hand out roles like {names}."):
+            self.play(FadeOut(self.fine_print), FadeIn(note))
+        self.fine_print = note
+
+    def show_parallel(self, ws):
+        groups = self.reads.heads
+        boxes = VGroup(*(SurroundingRectangle(g.k, buff=0.1, color=head_color(head.index))
+                         for head, g in zip(ws.heads, groups)))
+        with self.beat(f"Both heads read all {count_word(ws.n)} known tokens, side by side, in parallel.", look=1.0):
+            self.play(Create(boxes[0]), Create(boxes[1]), run_time=1.0)
