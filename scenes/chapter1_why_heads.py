@@ -1,9 +1,17 @@
 """Chapter 1, scenes 1–4: why several heads?
 
-The word-only examples (coat, dogs near the gate, Ravi's glass) come from
-`lesson_data.word_examples`; the numbers of scene 4 from `lesson_data.worksheet.two_source_illustration`.
-Captions follow the lesson notes (docs/lesson-notes.txt), paragraphs 1–5: the arrows are possible readings
-of plausible useful sources, not measured attention, and every other source still gets some weight.
+The word-only examples (coat, dogs near the gate, Ravi's glass), their ILLUSTRATIVE weights and value
+rows come from `lesson_data.word_examples`; the numbers of scene 4 from
+`lesson_data.worksheet.two_source_illustration`. Attention is drawn as arrows from each source word
+to the receiver whose width is the weight (`scenes.blocks.attention_arrows`), and what a head carries
+as a message slot beside the receiver filled by scaled copies of the values
+(`scenes.blocks.message_slot`). The notes' caveats (docs/lesson-notes.txt, paragraphs 1–6) appear as
+fine print in their own words; the general caveat is spoken once (scene 1) and then carried by a
+badge, the arrows note once (scene 1) and then carried by the legend.
+
+Colours: "one head" (a single head doing all the work) is the one-head colour in scenes 1 and 4
+(the wide head's colour of chapter 2); heads 1, 2 and 3 of a multi-head picture keep their colours
+through the chapter; words that no head relies on are drawn in grey, never in a head's colour.
 
     manim -pql scenes/chapter1_why_heads.py ThreeHeadsSevenRows
     manim -pql scenes/chapter1_why_heads.py TheReceiver
@@ -27,30 +35,43 @@ from manim import (
     Indicate,
     LaggedStart,
     Line,
-    Rectangle,
+    ReplacementTransform,
+    RoundedRectangle,
+    Square,
     SurroundingRectangle,
+    Transform,
+    TransformFromCopy,
     VGroup,
 )
 
-from lesson_data.word_examples import COAT, EVENT_AND_REFERENCE, SUBJECT_AGREEMENT, WordExample
+from lesson_data.display import places_for
+from lesson_data.word_examples import (
+    COAT,
+    EVENT_AND_REFERENCE,
+    OVERLAPPING_HEADS,
+    SUBJECT_AGREEMENT,
+    SUBSTITUTION,
+    WordExample,
+    contributions,
+)
 from lesson_data.worksheet import two_source_illustration
-from scenes.blocks.labeled_matrix import get_labeled_matrix, get_row_vector
-from scenes.blocks.scalar_vector_product import get_scalar_vector_product
+from scenes.blocks.attention_arrows import TokenRow, arrow_opacity, arrow_stroke, get_attention_arrows, get_token_row
+from scenes.blocks.flow_arrow import get_arrow
+from scenes.blocks.labeled_matrix import get_brackets, get_row_vector
+from scenes.blocks.message_slot import get_message_flow, get_message_slot, get_value_chip
 from scenes.style import (
     BODY_SIZE,
     BUFF,
     BUFF_SMALL,
     CONTENT_BOTTOM,
-    CONTENT_CENTER,
     CONTENT_TOP,
     DIM_TEXT_COLOR,
     HIGHLIGHT_OPACITY,
     LABEL_SIZE,
-    NEGATIVE_COLOR,
+    MIN_TEXT_SIZE,
     NUMBER_SIZE,
     RECEIVER_COLOR,
     SAFE_WIDTH,
-    SMALL_SIZE,
     TEXT_COLOR,
     THEME,
     WIDE_HEAD_COLOR,
@@ -58,176 +79,175 @@ from scenes.style import (
     align_baseline,
     baseline_y,
     count_word,
+    get_fine_print,
     get_number,
     get_text,
     get_title,
     head_color,
 )
 
-# The notes' caveat for the word-only examples (paragraph 1); on screen in scenes 1–3.
+# ---- the notes' caveats, in their own words (docs/lesson-notes.txt) ----------------------------
 CAVEAT = ("These next examples illustrate possible readings, not attention measured in our trained "
           "language model.")
-CAVEAT_BADGE = "illustration: possible readings, not measured attention"
+QUERY_NOTE = ("A query is a numerical vector, not an English question. Each source also has a numerical "
+              "key and value. In deeper layers, source rows can already contain context.")
 ARROWS_NOTE = ("The arrows highlight plausible useful sources; they do not mean all other sources are "
                "masked or have exactly zero weight.")
-# A third head needs a third Okabe–Ito colour; chapter 1 shows no signs, so the bluish green is free.
+DIVISION_NOTE = "This is a possible division of work, not three manually assigned jobs."
+PROJECTIONS_NOTE = "Head-specific projections can expose different matching and value features."
+SEVERAL_NOTE = ("A single head may also encode several attributes; the extra capability is independent "
+                "source weighting, not a rule that each head can understand only one concept.")
+ROLES_NOTE = "These semantic roles are illustrative, not measured trained heads."
+CONTEXT_NOTE = "Contextual input rows from earlier layers can help make these matches."
+SUBSTITUTION_NOTE = ("The arrows are a schematic of useful information, not a promise that a trained "
+                     "attention map remains unchanged after a word substitution.")
+SHARED_NOTE = ("One head can read several words and carry several features in its message. It uses one "
+               "shared set of source weights for all coordinates of that message.")
+JOINT_NOTE = "All head projections learn jointly from prediction loss."
+PRUNE_NOTE = ("Interpretable roles sometimes emerge, but some heads overlap or can be pruned; "
+              "see Voita et al. (2019).")
+CAPACITY_NOTE = "More heads are a capacity choice to test, not an automatic improvement."
+
+# The general caveat, carried after it is said (scene 1) by a badge under the title.
+CAVEAT_BADGE = "illustration: possible readings, not measured attention"
+NUMBERS_BADGE = "illustrative numbers, invented for this comparison"
+
+# "One head" (a single head doing all the work) is one colour through the chapter: the colour of the
+# one wide head of chapter 2. A third head needs a third Okabe–Ito colour; chapter 1 shows no signs,
+# so the bluish green is free.
+ONE_HEAD_COLOR = WIDE_HEAD_COLOR
 THIRD_HEAD_COLOR = THEME.positive
-FAINT_OPACITY = 0.45
+NOT_USED_COLOR = DIM_TEXT_COLOR       # a word the head does not rely on: grey, never a head's colour
 
 
-def role_head_color(k: int) -> str:
-    """Colour of head k (1-based) in the word-only illustrations."""
-    return THIRD_HEAD_COLOR if k == 3 else head_color(k)
+def chapter_head_color(head: int) -> str:
+    """Head 0 is "one head"; heads 1 and 2 the lesson's head colours; head 3 the bluish green."""
+    return {0: ONE_HEAD_COLOR, 3: THIRD_HEAD_COLOR}.get(head, head_color(head))
 
 
 # ============================================================================================
-# Shared builders: token strip, reading arcs, legend, badge
+# Shared builders
 # ============================================================================================
 
 
-def get_badge(text: str = CAVEAT_BADGE) -> VGroup:
-    """A small, persistent caveat under the title (the notes' 'illustrative' stays on screen)."""
-    label = get_text(text, font_size=SMALL_SIZE, color=DIM_TEXT_COLOR)
+def get_badge(text: str = CAVEAT_BADGE):
+    """A small, persistent caveat under the title (the notes' "illustrative" stays on screen)."""
+    label = get_text(text, font_size=MIN_TEXT_SIZE, color=DIM_TEXT_COLOR)
     frame = SurroundingRectangle(label, buff=0.08, corner_radius=0.06).set_stroke(DIM_TEXT_COLOR, 1)
     badge = VGroup(frame, label)
-    badge.move_to(CONTENT_TOP * UP + DOWN * badge.height / 2)
-    return badge
+    badge.label = label
+    return badge.move_to(CONTENT_TOP * UP + DOWN * badge.height / 2)
 
 
-def fit_below_badge(mob, badge, bottom: float = CONTENT_BOTTOM):
-    """Scale `mob` down (never up) into the space between the badge and `bottom`, and centre it there."""
-    top = badge.get_bottom()[1] - 0.2
-    factor = min(1.0, SAFE_WIDTH / mob.width, (top - bottom) / mob.height)
-    if factor < 1.0:
-        mob.scale(factor)
-    return mob.move_to(UP * (top + bottom) / 2)
-
-
-def place_in_box(text, box):
-    """Centre a word in its box on a common baseline (so “the”, “dogs” and “.” sit on one line)."""
-    ref = get_text("Mx", font_size=text.font_size).move_to(box)
-    text.set_x(box.get_x())
-    return align_baseline(text, baseline_y(ref))
-
-
-def get_token_strip(example: WordExample, font_size: float = BODY_SIZE - 4, *, positions=True,
-                    box_height: float = 0.56) -> VGroup:
-    """The example's known tokens as boxes (receiver in the receiver colour), its blank (if any) as a
-    dashed box, and the one-based positions below."""
-    tokens = VGroup()
-    for p, word in enumerate(example.tokens, start=1):
-        text = get_text(word, font_size=font_size)
-        box = Rectangle(width=max(text.width + 0.26, 0.5), height=box_height)
-        if p == example.receiver:
-            box.set_stroke(RECEIVER_COLOR, 3).set_fill(RECEIVER_COLOR, HIGHLIGHT_OPACITY)
-        else:
-            box.set_stroke(DIM_TEXT_COLOR, 1.5)
-        tokens.add(VGroup(box, text))
-    row = VGroup(*tokens)
-    blank = VGroup()
-    if example.has_blank:
-        blank_text = get_text("___", font_size=font_size, color=DIM_TEXT_COLOR)
-        blank_box = DashedVMobject(Rectangle(width=1.2, height=box_height), num_dashes=26)
-        blank_box.set_stroke(DIM_TEXT_COLOR, 1.5)
-        blank = VGroup(blank_box, blank_text)
-        row.add(blank)
-    row.arrange(RIGHT, buff=0.12)
-    for token in row:
-        place_in_box(token[1], token[0])
-    numbers = VGroup()
-    if positions:
-        for p, token in enumerate(tokens, start=1):
-            numbers.add(get_text(str(p), font_size=SMALL_SIZE, color=DIM_TEXT_COLOR)
-                        .next_to(token, DOWN, buff=0.1))
-    strip = VGroup(row, numbers)
-    strip.tokens, strip.blank, strip.positions, strip.example = tokens, blank, numbers, example
-    return strip
-
-
-def token_box(strip, position: int):
-    """The box of the token at a one-based position."""
-    return strip.tokens[position - 1][0]
-
-
-def get_reading_arc(strip, source: int, *, color=DIM_TEXT_COLOR, width=1.5, opacity=FAINT_OPACITY,
-                    below=False, angle=PI / 3):
-    """One arrow from a source row to the receiver, curving above (or below) the strip.
-
-    The receiver reads itself too: that arrow is a small loop over its own box.
-    """
-    receiver = strip.example.receiver
-    rbox = token_box(strip, receiver)
-    side = DOWN if below else UP
-    edge = (strip.get_bottom()[1] - 0.08) if below else None
-
-    def anchor(box, dx=0.0):
-        y = edge if below else box.get_top()[1] + 0.04
-        return np.array([box.get_center()[0] + dx, y, 0.0])
-
-    if source == receiver:
-        start, end = anchor(rbox, -0.16), anchor(rbox, 0.16)
-        arc = ArcBetweenPoints(start, end, angle=(1.4 * PI) * (1 if below else -1))
+def place_fine_print(note, left: float | None = None):
+    """The notes' words at the foot of the picture, just above the caption zone."""
+    note.set_y(CONTENT_BOTTOM + 0.05 + note.height / 2)
+    if left is None:
+        note.set_x(0)
     else:
-        # land left of the receiver's centre so the loop stays readable
-        start, end = anchor(token_box(strip, source)), anchor(rbox, -0.08)
-        arc = ArcBetweenPoints(start, end, angle=angle * (1 if below else -1))
-    arc.set_stroke(color, width, opacity=opacity)
-    arc.add_tip(tip_length=0.13 if width < 3 else 0.18, tip_width=0.11 if width < 3 else 0.16)
-    arc.get_tip().set_fill(color, opacity=opacity).set_stroke(color, 0, opacity=opacity)
-    arc.side = side
-    return arc
+        note.set_x(left + note.width / 2)
+    return note
 
 
-def get_reading_arcs(strip, highlights: dict, *, below=False, angle=PI / 3) -> VGroup:
-    """Faint arrows from EVERY known row (receiver included) to the receiver, and bright arrows in
-    a head's colour from the plausible useful sources in `highlights` ({position: colour})."""
-    receiver = strip.example.receiver
-    faint = VGroup(*(get_reading_arc(strip, p, below=below, angle=angle)
-                     for p in range(1, receiver + 1) if p not in highlights))
-    bright = VGroup(*(get_reading_arc(strip, p, color=c, width=4, opacity=1.0, below=below, angle=angle)
-                      for p, c in highlights.items()))
-    arcs = VGroup(faint, bright)
-    arcs.faint, arcs.bright = faint, bright
-    arcs.count = receiver  # one arrow per known row
-    return arcs
-
-
-def get_arrow_legend(color=head_color(1)) -> VGroup:
-    """Faint arrow = read, not masked, weight not zero; bright = a plausible useful source."""
-    def sample(c, w, o):
-        a = ArcBetweenPoints(LEFT * 0.3, RIGHT * 0.3, angle=-PI / 3).set_stroke(c, w, opacity=o)
-        a.add_tip(tip_length=0.13, tip_width=0.11)
-        a.get_tip().set_fill(c, opacity=o).set_stroke(c, 0, opacity=o)
+def get_width_legend(color: str, weights=(0.05, 0.7)):
+    """Two sample arrows (a light and a heavy weight, drawn as get_attention_arrows draws them):
+    the width is the weight, and a thin arrow is still read."""
+    def sample(w):
+        a = ArcBetweenPoints(LEFT * 0.32, RIGHT * 0.32, angle=-PI / 3)
+        a.set_stroke(color, arrow_stroke(w), opacity=arrow_opacity(w))
         return a
 
-    faint = VGroup(sample(DIM_TEXT_COLOR, 1.5, FAINT_OPACITY),
-                   get_text("every known row is read (not masked, weight not zero)", font_size=SMALL_SIZE,
-                            color=DIM_TEXT_COLOR)).arrange(RIGHT, buff=0.15)
-    bright = VGroup(sample(color, 4, 1.0),
-                    get_text("plausible useful source", font_size=SMALL_SIZE, color=TEXT_COLOR)
-                    ).arrange(RIGHT, buff=0.15)
-    legend = VGroup(bright, faint).arrange(RIGHT, buff=0.6)
-    legend.move_to((CONTENT_BOTTOM + 0.22) * UP)
+    thin, thick = sample(weights[0]), sample(weights[1])
+    text = get_text("arrow width = weight (illustrative); thin arrows are still read", font_size=MIN_TEXT_SIZE,
+                    color=DIM_TEXT_COLOR)
+    legend = VGroup(VGroup(thin, thick).arrange(RIGHT, buff=0.12), text).arrange(RIGHT, buff=0.2)
+    legend.samples, legend.text = VGroup(thin, thick), text
     return legend
 
 
-def get_role_label(k: int, role: str, word: str, color: str) -> VGroup:
-    """'head k' over 'possible role: role → word' in the head's colour."""
-    head = get_text(f"head {k}", font_size=LABEL_SIZE, color=color)
-    role_text = get_text(f"possible role: {role} → {word}", font_size=SMALL_SIZE + 1, color=color)
-    return VGroup(head, role_text).arrange(DOWN, aligned_edge=LEFT, buff=0.08)
+def get_head_label(head: int, role: str | None = None, word: str | None = None, *, title: str | None = None):
+    """'head k' (or a title) in the head's colour, optionally over 'possible role:' / 'role → word'."""
+    color = chapter_head_color(head)
+    lines = [get_text(title or (f"head {head}" if head else "one head"), font_size=LABEL_SIZE, color=color)]
+    if role:
+        lines.append(get_text("possible role:", font_size=MIN_TEXT_SIZE, color=color))
+        lines.append(get_text(f"{role} → {word}", font_size=MIN_TEXT_SIZE, color=color))
+    label = VGroup(*lines).arrange(DOWN, aligned_edge=LEFT, buff=0.06)
+    label.head_text, label.role_lines = lines[0], VGroup(*lines[1:])
+    return label
 
 
-def get_word_label(lines, color=TEXT_COLOR, font_size=SMALL_SIZE) -> VGroup:
-    return VGroup(*(get_text(t, font_size=font_size, color=color) for t in lines)).arrange(DOWN, buff=0.06)
+def get_word_label(lines, color=TEXT_COLOR, font_size=MIN_TEXT_SIZE):
+    return VGroup(*(get_text(t, font_size=font_size, color=color) for t in lines)).arrange(DOWN, buff=0.05)
 
 
-def show_caveat(scene: LessonScene, title_text: str) -> None:
-    """Title, the persistent badge and the notes' caveat sentence as the first caption."""
-    title = get_title(title_text)
-    scene.badge = get_badge()
-    scene.play(FadeIn(title), FadeIn(scene.badge))
-    scene.caption(CAVEAT)
+def get_positions(row: TokenRow):
+    """One-based position numbers under the words (drawn apart from the row, so they can leave before
+    arrows are drawn below the words)."""
+    return VGroup(*(get_text(str(j + 1), font_size=MIN_TEXT_SIZE, color=DIM_TEXT_COLOR)
+                    .next_to(row.boxes[j], DOWN, buff=0.08) for j in range(row.n)))
+
+
+def word_in_box(text: str, box, *, font_size: float, color=TEXT_COLOR):
+    """A word set in a box on the row's baseline (so it can replace the blank's mark)."""
+    word = get_text(text, font_size=font_size, color=color).move_to(box)
+    ref = get_text("Mx", font_size=font_size).move_to(box)
+    return align_baseline(word, baseline_y(ref))
+
+
+def get_prefix_bracket(row: TokenRow, last: int, text: str, y: float):
+    """A flat bracket under tokens 1..last at height y, labelled below."""
+    left, right = row.boxes[0].get_left()[0], row.boxes[last - 1].get_right()[0]
+    lines = VGroup(Line([left, y + 0.1, 0], [left, y, 0]), Line([left, y, 0], [right, y, 0]),
+                   Line([right, y, 0], [right, y + 0.1, 0])).set_stroke(TEXT_COLOR, 1.5)
+    label = get_text(text, font_size=MIN_TEXT_SIZE, color=TEXT_COLOR).next_to(lines, DOWN, buff=0.08)
+    bracket = VGroup(lines, label)
+    bracket.lines, bracket.label = lines, label
+    return bracket
+
+
+def get_vector_glyph(d: int, color: str, *, cell: float = 0.12, filled: bool = True):
+    """A schematic vector of d numbers (no digits): d small cells between brackets."""
+    cells = VGroup(*(Square(cell).set_stroke(color, 1.2).set_fill(color, 0.55 if filled else 0.0)
+                     for _ in range(d))).arrange(RIGHT, buff=0.04)
+    brackets = get_brackets(cell + 0.08, cells.width + 0.1, color=color, serif=0.05, stroke_width=1.5)
+    glyph = VGroup(brackets.move_to(cells), cells)
+    glyph.cells = cells
+    return glyph
+
+
+def swap_fine_print(scene, text: str | None, *, left: float | None = None):
+    """Animations that replace the fine print on screen with the notes' `text` (None: remove it)."""
+    anims = []
+    old = getattr(scene, "fine_print", None)
+    if old is not None:
+        anims.append(FadeOut(old))
+    scene.fine_print = None
+    if text:
+        scene.fine_print = place_fine_print(get_fine_print(text), left)
+        scene.fine_prints.append(scene.fine_print)
+        anims.append(FadeIn(scene.fine_print))
+    return anims
+
+
+class ChapterOneScene(LessonScene):
+    """Shared set-up: the fine print on screen and every fine print shown (for tests)."""
+
+    def setup(self):
+        super().setup()
+        self.fine_print = None
+        self.fine_prints = []
+        self.marks = {}          # picture name -> the id of the beat that first shows it (for tests)
+
+    def mark(self, name: str) -> None:
+        """Note that the picture `name` appears in the current beat."""
+        self.marks.setdefault(name, self.stage.id)
+
+    def show_title(self, text: str, badge: str | None = None):
+        self.title = get_title(text)
+        self.badge = get_badge(badge) if badge else None
+        with self.transition("title"):
+            self.play(FadeIn(self.title), *([FadeIn(self.badge)] if badge else []))
 
 
 # ============================================================================================
@@ -235,91 +255,249 @@ def show_caveat(scene: LessonScene, title_text: str) -> None:
 # ============================================================================================
 
 
-class ThreeHeadsSevenRows(LessonScene):
+def get_coat_row(ex: WordExample, font_size: float) -> TokenRow:
+    return get_token_row(ex.tokens, receiver=ex.receiver, font_size=font_size, positions=False)
+
+
+def get_value_chips(row: TokenRow, ex: WordExample, below, **kw) -> VGroup:
+    """Each token's illustrative value row as a small bar chart under its column."""
+    chips = VGroup()
+    for j, values in enumerate(ex.values):
+        chip = get_value_chip(values, **kw)
+        chip.next_to(below[j] if below is not None else row.boxes[j], DOWN, buff=0.12)
+        chip.set_x(row.boxes[j].get_x())
+        chips.add(chip)
+    return chips
+
+
+class ThreeHeadsSevenRows(ChapterOneScene):
+    """Scene 1: seven rows and a receiver; a query, keys and values; one head reads every row and
+    carries several features, splitting one set of weights; three heads each weight the rows their
+    own way, all at once, each carrying its feature nearly whole."""
+
     def construct(self):
-        ex = COAT
-        self.example = ex
-        n, receiver = ex.n, ex.receiver_word
-        # --- Shot 1: the caveat -----------------------------------------------------------------
-        self.shot("caveat")
-        show_caveat(self, f"Three heads, {count_word(n)} rows")
-
-        # --- Shot 2: seven rows, the receiver coat ---------------------------------------------
+        ex = self.example = COAT
+        self.show_title(f"Three heads, {count_word(ex.n)} rows")
+        # --- Shot 1: seven rows, the receiver, query, keys and values --------------------------
         self.shot("rows")
-        self.finish_reading()
-        strip = get_token_strip(ex).move_to(CONTENT_CENTER + DOWN * 0.2)
-        self.strip = strip
-        self.play(LaggedStart(*(FadeIn(t, shift=0.2 * UP) for t in strip.tokens), lag_ratio=0.12), run_time=1.6)
-        self.play(FadeIn(strip.positions))
-        receiver_label = get_text("receiver", font_size=LABEL_SIZE, color=RECEIVER_COLOR)
-        receiver_label.next_to(strip.positions[-1], DOWN, buff=0.12)
-        self.receiver_label = receiver_label
-        self.play(FadeIn(receiver_label, shift=0.2 * UP), Indicate(token_box(strip, ex.receiver),
-                                                                    color=RECEIVER_COLOR))
-        self.caption("A query is a numerical vector, not an English question. "
-                     "Each source also has a numerical key and value.")
-
-        # --- Shot 3: one head reads every row, several attributes at once ----------------------
+        self.show_phrase(ex)
+        self.show_receiver(ex)
+        self.show_query(ex)
+        self.show_keys_and_values(ex)
+        # --- Shot 2: one head reads every row and fills one message ----------------------------
         self.shot("one head")
-        self.finish_reading()
-        one_color = head_color(1)
-        arcs = get_reading_arcs(strip, {s.position: one_color for s in ex.sources})
-        self.one_head_arcs = arcs
-        label = get_text("one head", font_size=LABEL_SIZE, color=one_color)
-        label.next_to(strip.tokens, LEFT, buff=0.4)
-        legend = get_arrow_legend(one_color)
-        self.legend = legend
-        self.play(FadeIn(label), Create(arcs.faint), run_time=1.5)
-        self.play(Create(arcs.bright), FadeIn(legend), run_time=1.2)
-        self.caption(ARROWS_NOTE)
-        self.caption("One head can read several words and carry several features in its message. "
-                     "It uses one shared set of source weights for all coordinates of that message.")
-
-        # --- Shot 4: three heads, each reading all seven rows ----------------------------------
+        self.show_one_head(ex)
+        self.show_caveat()
+        self.show_useful_sources(ex)
+        self.show_scaled_values(ex)
+        self.show_one_message(ex)
+        self.show_several_features()
+        self.show_split_weight()
+        # --- Shot 3: three heads, each with its own weights, at the same time ------------------
         self.shot("three heads")
-        self.finish_reading()
-        self.play(FadeOut(VGroup(strip, arcs, label, receiver_label)))
-        rows = self.get_three_heads(ex, self.badge, self.legend.get_top()[1] + 0.15)
-        self.heads = rows
-        # parallel: all three heads appear together
-        self.play(*(FadeIn(VGroup(r.strip, r.label)) for r in rows))
-        self.play(*(Create(r.arcs.faint) for r in rows), run_time=1.5)
-        self.play(*(Create(r.arcs.bright) for r in rows), run_time=1.2)
-        self.caption("This is a possible division of work, not three manually assigned jobs.")
-        loops = [a for r in rows for a in r.arcs.faint if self.is_self_loop(a, r.strip)]
-        self.play(*(Indicate(token_box(r.strip, ex.receiver), color=RECEIVER_COLOR) for r in rows),
-                  *(a.animate.set_stroke(opacity=1.0) for a in loops))
-        self.caption(f"All three heads see all {count_word(n)} rows, including {receiver}.")
-        self.caption("Head-specific projections can expose different matching and value features.")
-        self.caption("A single head may also encode several attributes; the extra capability is independent "
-                     "source weighting, not a rule that each head can understand only one concept.")
-        self.caption("In deeper layers, source rows can already contain context.")
-        self.finish_reading(extra=1.0)
+        self.show_three_heads(ex)
+        self.show_roles(ex)
+        self.show_every_row_read(ex)
+        self.show_own_projections()
+        self.show_three_messages()
+        self.show_independent_weighting()
 
-    @staticmethod
-    def is_self_loop(arc, strip) -> bool:
-        box = token_box(strip, strip.example.receiver)
-        return abs(arc.get_start()[0] - box.get_center()[0]) < 0.3
+    # pictures ---------------------------------------------------------------------------------
+    def get_one_head_layout(self, ex):
+        row = get_coat_row(ex, BODY_SIZE)
+        positions = get_positions(row)
+        chips = get_value_chips(row, ex, positions, track_length=0.5, bar_height=0.08)
+        keys = VGroup(*(get_vector_glyph(len(ex.features), DIM_TEXT_COLOR, cell=0.11, filled=False)
+                        .next_to(chips[j], DOWN, buff=0.14).set_x(row.boxes[j].get_x()) for j in range(ex.n)))
+        r = ex.receiver - 1
+        query = get_vector_glyph(len(ex.features), RECEIVER_COLOR, cell=0.2)
+        query.next_to(row.boxes[r], RIGHT, buff=0.4)
+        query_label = get_text("query", font_size=MIN_TEXT_SIZE, color=RECEIVER_COLOR).next_to(query, DOWN, buff=0.12)
+        slot = get_message_slot(ex.features, color=ONE_HEAD_COLOR, title="one head’s message", gap=0.12)
+        slot.next_to(row.boxes[r], RIGHT, buff=0.45)
+        slot.shift(UP * (row.boxes[r].get_y() - slot.tracks.get_y()))
+        label = get_head_label(0).next_to(row.boxes[0], LEFT, buff=0.35)
+        value_label = get_text("values", font_size=MIN_TEXT_SIZE, color=DIM_TEXT_COLOR)
+        key_label = get_text("keys", font_size=MIN_TEXT_SIZE, color=DIM_TEXT_COLOR)
+        value_label.next_to(chips[0], LEFT, buff=0.3)
+        key_label.next_to(keys[0], LEFT, buff=0.3).align_to(value_label, RIGHT)
+        rlabel = get_text("receiver", font_size=MIN_TEXT_SIZE, color=RECEIVER_COLOR)
+        rlabel.next_to(keys[r], DOWN, buff=0.12)
+        group = VGroup(label, row, positions, chips, keys, query, query_label, slot, value_label, key_label, rlabel)
+        # as large as the space between the legend and the fine print allows
+        top = get_badge().get_bottom()[1] - 0.5 - 1.1     # the legend, then room for the arrows
+        bottom = CONTENT_BOTTOM + 0.75                    # two lines of fine print
+        factor = min((SAFE_WIDTH - 0.6) / group.width, (top - bottom) / group.height)
+        group.scale(factor).move_to(UP * (top + bottom) / 2).set_x(0)
+        layout = group
+        layout.row, layout.positions, layout.chips, layout.keys = row, positions, chips, keys
+        layout.query, layout.query_label, layout.slot, layout.label = query, query_label, slot, label
+        layout.value_label, layout.key_label, layout.receiver_label = value_label, key_label, rlabel
+        return layout
 
-    @staticmethod
-    def get_three_heads(ex, badge, bottom) -> VGroup:
-        """One strip per head, each with arrows from all rows; the head's possible role at the left."""
-        rows = VGroup()
-        for k, source in enumerate(ex.sources, start=1):
-            color = role_head_color(k)
-            strip = get_token_strip(ex, font_size=BODY_SIZE - 6, positions=False, box_height=0.46)
-            arcs = get_reading_arcs(strip, {source.position: color}, angle=PI / 4)
-            label = get_role_label(k, source.role, source.word, color)
-            label.next_to(strip, LEFT, buff=0.5)
-            row = VGroup(label, strip, arcs)
-            row.label, row.strip, row.arcs, row.source = label, strip, arcs, source
-            rows.add(row)
-        rows.arrange(DOWN, buff=0.22, aligned_edge=RIGHT)
-        left = min(r.label.get_left()[0] for r in rows)
-        for r in rows:
-            r.label.set_x(left + r.label.width / 2)
-        fit_below_badge(rows, badge, bottom)
-        return rows
+    def get_three_heads(self, ex):
+        """One row per head: its label, the words, the value chips, its arrows and its message slot."""
+        lanes = VGroup()
+        for head in (1, 2, 3):
+            reading = ex.reading(head)
+            color = chapter_head_color(head)
+            row = get_coat_row(ex, BODY_SIZE - 6)
+            chips = get_value_chips(row, ex, None)
+            arrows = get_attention_arrows(row, reading.weights, color=color, angle=PI / 5)
+            slot = get_message_slot(ex.features, color=color, title=None, track_length=1.0, bar_height=0.1,
+                                    gap=0.13)
+            slot.next_to(row.boxes[ex.receiver - 1], RIGHT, buff=0.4)
+            slot.shift(UP * (VGroup(row.boxes, chips).get_y() - slot.tracks.get_y()))
+            label = get_head_label(head, reading.role, ex.word_at(reading.useful[0]))
+            own = get_text("own W_Q, W_K, W_V", font_size=MIN_TEXT_SIZE, color=color)
+            own.next_to(label, DOWN, buff=0.06).align_to(label, LEFT)
+            column = VGroup(label, own)
+            column.next_to(row.boxes[0], LEFT, buff=0.45).set_y(VGroup(row.boxes, chips).get_y())
+            lane = VGroup(column, row, chips, arrows, slot)
+            lane.label, lane.row, lane.chips, lane.arrows, lane.slot = label, row, chips, arrows, slot
+            lane.reading, lane.own = reading, own
+            lanes.add(lane)
+        lanes.arrange(DOWN, buff=0.14, aligned_edge=RIGHT)
+        left = min(lane.label.get_left()[0] for lane in lanes)
+        for lane in lanes:
+            VGroup(lane.label, lane.own).shift(RIGHT * (left - lane.label.get_left()[0]))
+        top = self.badge.get_bottom()[1] - 0.1
+        bottom = CONTENT_BOTTOM + 0.55          # room for two lines of fine print
+        factor = min(1.0, (top - bottom) / lanes.height, SAFE_WIDTH / lanes.width)
+        lanes.scale(factor).move_to(UP * (top + bottom) / 2).set_x(0)
+        return lanes
+
+    # beats ------------------------------------------------------------------------------------
+    def show_phrase(self, ex):
+        layout = self.layout = self.get_one_head_layout(ex)
+        row = self.row = layout.row
+        with self.beat(f"Take the phrase “{ex.text}”."):
+            self.play(LaggedStart(*(FadeIn(row.token(j), shift=0.2 * UP) for j in range(row.n)), lag_ratio=0.12),
+                      run_time=1.6)
+
+    def show_receiver(self, ex):
+        layout, r = self.layout, ex.receiver - 1
+        with self.beat(f"{count_word(ex.n).capitalize()} tokens give {count_word(ex.n)} rows. The last, "
+                       f"“{ex.receiver_word}”, is the receiver."):
+            self.play(LaggedStart(*(FadeIn(p, shift=0.1 * UP) for p in layout.positions), lag_ratio=0.1),
+                      run_time=1.0)
+            self.play(FadeIn(layout.receiver_label, shift=0.1 * UP), Indicate(self.row.boxes[r], color=RECEIVER_COLOR))
+            self.mark("receiver label")
+
+    def show_query(self, ex):
+        layout = self.layout
+        with self.beat(f"“{ex.receiver_word.capitalize()}” asks with a query: a vector of numbers, not an "
+                       "English question."):
+            self.play(FadeIn(layout.query, shift=0.2 * RIGHT), FadeIn(layout.query_label),
+                      *swap_fine_print(self, QUERY_NOTE))
+            self.mark("query")
+
+    def show_keys_and_values(self, ex):
+        layout = self.layout
+        with self.beat("Every row has a key, which sets how much it is read, and a value: what it sends."):
+            self.play(LaggedStart(*(FadeIn(k) for k in layout.keys), lag_ratio=0.08), FadeIn(layout.key_label),
+                      run_time=1.0)
+            self.play(LaggedStart(*(FadeIn(c) for c in layout.chips), lag_ratio=0.08), FadeIn(layout.value_label),
+                      run_time=1.0)
+            self.mark("values")
+
+    def show_one_head(self, ex):
+        layout, row = self.layout, self.row
+        reading = ex.reading(0)
+        arrows = self.one_head_arrows = get_attention_arrows(row, reading.weights, color=ONE_HEAD_COLOR)
+        with self.beat(f"One head compares the query with every key, and reads all {count_word(ex.n)} rows."):
+            self.play(FadeIn(layout.label), Indicate(layout.keys, color=TEXT_COLOR, scale_factor=1.1),
+                      Indicate(layout.query, color=RECEIVER_COLOR))
+            self.play(arrows.create(run_time=1.8))
+
+    def show_caveat(self):
+        badge = self.badge = get_badge()
+        with self.beat("These arrows are possible readings, drawn for illustration, not attention measured in "
+                       "our trained model."):
+            self.play(FadeIn(badge, shift=0.2 * DOWN), *swap_fine_print(self, CAVEAT))
+
+    def show_useful_sources(self, ex):
+        reading = ex.reading(0)
+        arrows = self.one_head_arrows
+        legend = self.legend = get_width_legend(ONE_HEAD_COLOR)
+        legend.set_y(self.badge.get_bottom()[1] - 0.12 - legend.height / 2).set_x(0)
+        words = " and ".join([", ".join(ex.word_at(p) for p in reading.useful[:-1]), ex.word_at(reading.useful[-1])])
+        with self.beat(f"Thick arrows mark plausible useful sources: {words}. Thin ones are still read, "
+                       "just weakly."):
+            self.play(FadeIn(legend), *swap_fine_print(self, ARROWS_NOTE))
+            self.play(*(Indicate(arrows.arrow(p - 1), color=ONE_HEAD_COLOR, scale_factor=1.05)
+                        for p in reading.useful))
+
+    def show_scaled_values(self, ex):
+        layout = self.layout
+        flow = self.one_head_flow = get_message_flow(layout.chips, contributions(ex, ex.reading(0)), layout.slot)
+        with self.beat("Each value is scaled by its row’s weight: thick arrows keep much of it, thin ones "
+                       "very little."):
+            self.play(FadeOut(VGroup(layout.query, layout.query_label)))
+            self.play(flow.scale_copies(run_time=1.6))
+
+    def show_one_message(self, ex):
+        slot = self.layout.slot
+        with self.beat(f"The scaled values add up in the head’s message, beside “{ex.receiver_word}”."):
+            self.play(FadeIn(slot))
+            self.play(self.one_head_flow.move_copies(run_time=2.2))
+
+    def show_several_features(self):
+        slot = self.layout.slot
+        with self.beat("So one head can carry colour, material and detail at once."):
+            self.play(Indicate(slot.labels, color=TEXT_COLOR, scale_factor=1.1),
+                      *swap_fine_print(self, SHARED_NOTE))
+
+    def show_split_weight(self):
+        slot = self.layout.slot
+        with self.beat("But it has one set of weights, split three ways, so each feature arrives only in part."):
+            self.play(Indicate(slot.tracks, color=ONE_HEAD_COLOR, scale_factor=1.06))
+
+    def show_three_heads(self, ex):
+        lanes = self.lanes = self.get_three_heads(ex)
+        self.clear_stage(self.title, self.badge, name="three heads")
+        with self.beat("Three heads could each weight the rows in their own way, all at the same time."):
+            self.play(*(FadeIn(VGroup(lane.label.head_text, lane.row, lane.chips, lane.slot.tracks, lane.slot.labels))
+                        for lane in lanes))
+            # the same play draws all three heads: none waits for another
+            self.play(*(lane.arrows.create(run_time=1.8) for lane in lanes))
+
+    def show_roles(self, ex):
+        lanes = self.lanes
+        words = [ex.word_at(lane.reading.useful[0]) for lane in lanes]
+        with self.beat(f"Head 1 might lean on {words[0]}, head 2 on {words[1]}, head 3 on {words[2]}: a possible "
+                       "division of work."):
+            self.play(*(FadeIn(lane.label.role_lines) for lane in lanes), *swap_fine_print(self, DIVISION_NOTE))
+            self.play(*(Indicate(lane.arrows.arrow(lane.reading.useful[0] - 1), color=chapter_head_color(k + 1),
+                                 scale_factor=1.05) for k, lane in enumerate(lanes)))
+
+    def show_every_row_read(self, ex):
+        lanes, r = self.lanes, ex.receiver - 1
+        with self.beat(f"All three heads see all {count_word(ex.n)} rows, “{ex.receiver_word}” itself included."):
+            self.play(*(Indicate(lane.arrows.arrows, color=TEXT_COLOR, scale_factor=1.0) for lane in lanes),
+                      run_time=1.6)
+            self.play(*(Indicate(lane.row.boxes[r], color=RECEIVER_COLOR) for lane in lanes),
+                      *(Indicate(lane.arrows.arrow(r), color=TEXT_COLOR, scale_factor=1.3) for lane in lanes))
+
+    def show_own_projections(self):
+        lanes = self.lanes
+        with self.beat("Each head has its own projections, so it can match and carry different features."):
+            self.play(*(FadeIn(lane.own) for lane in lanes), *swap_fine_print(self, PROJECTIONS_NOTE))
+
+    def show_three_messages(self):
+        lanes = self.lanes
+        self.flows = [get_message_flow(lane.chips, contributions(self.example, lane.reading), lane.slot)
+                      for lane in lanes]
+        with self.beat("Scaled and added, each head’s message now carries its own feature almost whole."):
+            self.play(*(flow.scale_copies(run_time=1.2) for flow in self.flows))
+            self.play(*(flow.move_copies(run_time=2.0) for flow in self.flows))
+
+    def show_independent_weighting(self):
+        with self.beat("One head can still carry several attributes. What more heads add is independent "
+                       "source weighting."):
+            self.play(*swap_fine_print(self, SEVERAL_NOTE))
+            self.play(*(Indicate(flow.by_source[lane.reading.useful[0] - 1], color=TEXT_COLOR, scale_factor=1.1)
+                        for flow, lane in zip(self.flows, self.lanes)))
 
 
 # ============================================================================================
@@ -327,98 +505,137 @@ class ThreeHeadsSevenRows(LessonScene):
 # ============================================================================================
 
 
-def get_prefix_bracket(strip, last: int, text: str, y: float | None = None) -> VGroup:
-    """A flat bracket spanning tokens 1..last, at height y (default: just below the positions)."""
-    left = strip.tokens[0].get_left()[0]
-    right = strip.tokens[last - 1].get_right()[0]
-    y = strip.get_bottom()[1] - 0.15 if y is None else y
-    lines = VGroup(Line([left, y + 0.1, 0], [left, y, 0]), Line([left, y, 0], [right, y, 0]),
-                   Line([right, y, 0], [right, y + 0.1, 0])).set_stroke(TEXT_COLOR, 1.5)
-    label = get_text(text, font_size=SMALL_SIZE, color=TEXT_COLOR).next_to(lines, DOWN, buff=0.1)
-    return VGroup(lines, label)
+class TheReceiver(ChapterOneScene):
+    """Scene 2: the receiver is the last known token, not the unknown next word; one head reads the
+    plural subject (dogs supports bark, not barks; the nearer noun gate does not control agreement);
+    a second head reads gate for the place; both useful sources lie in the known prefix."""
 
-
-class TheReceiver(LessonScene):
     def construct(self):
-        ex = SUBJECT_AGREEMENT
-        self.example = ex
-        subject, nearer = ex.sources
-        # --- Shot 1: the caveat -----------------------------------------------------------------
-        self.shot("caveat")
-        show_caveat(self, "The receiver")
-
-        # --- Shot 2: the prefix, the receiver and the unknown next word ------------------------
+        ex = self.example = SUBJECT_AGREEMENT
+        self.show_title("The receiver", CAVEAT_BADGE)
+        # --- Shot 1: the prefix, the receiver and the unknown next word ------------------------
         self.shot("receiver")
-        self.finish_reading()
-        strip = get_token_strip(ex, font_size=BODY_SIZE - 2).move_to(CONTENT_CENTER + UP * 0.1)
-        self.strip = strip
-        self.play(LaggedStart(*(FadeIn(t, shift=0.2 * UP) for t in strip.tokens), lag_ratio=0.12), run_time=1.5)
-        self.play(FadeIn(strip.blank), FadeIn(strip.positions))
-        rbox = token_box(strip, ex.receiver)
-        receiver_label = get_word_label(["receiver:", "last known token"], RECEIVER_COLOR)
-        receiver_label.next_to(strip.positions[-1], DOWN, buff=0.12)
-        blank_label = get_word_label(["unknown next word:", "no query yet"], DIM_TEXT_COLOR)
-        blank_label.next_to(strip.blank, DOWN, buff=0.12).align_to(receiver_label, UP)
-        blank_label.shift(RIGHT * max(0.0, receiver_label.get_right()[0] + 0.2 - blank_label.get_left()[0]))
-        self.receiver_label, self.blank_label = receiver_label, blank_label
-        self.play(FadeIn(receiver_label), Indicate(rbox, color=RECEIVER_COLOR))
-        self.play(FadeIn(blank_label))
-        self.caption(f"The receiver is {ex.receiver_word}, the last known token—not the as-yet-unknown word "
-                     f"{ex.next_word}.")
-
-        # --- Shot 3: dogs controls agreement, gate does not ------------------------------------
-        self.shot("sources")
-        self.finish_reading()
-        color = head_color(1)
-        arcs = get_reading_arcs(strip, {subject.position: color})
-        self.arcs = arcs
-        self.play(Create(arcs.faint), run_time=1.2)
-        self.play(Create(arcs.bright), Indicate(token_box(strip, subject.position), color=color))
-        subject_label = get_word_label([subject.role], color).next_to(strip.positions[subject.position - 1],
-                                                                      DOWN, buff=0.12)
-        nearer_label = get_word_label([nearer.role, nearer.note.replace("subject ", "")], NEGATIVE_COLOR)
-        nearer_label.next_to(strip.positions[nearer.position - 1], DOWN, buff=0.12)
-        # keep the gate label clear of the receiver's label on its right
-        overlap = nearer_label.get_right()[0] + 0.2 - receiver_label.get_left()[0]
-        if overlap > 0:
-            nearer_label.shift(LEFT * overlap)
-        self.subject_label, self.nearer_label = subject_label, nearer_label
-        # outlines tie each label to its word
-        subject_mark = token_box(strip, subject.position).copy().set_fill(opacity=0).set_stroke(color, 3)
-        nearer_mark = token_box(strip, nearer.position).copy().set_fill(opacity=0).set_stroke(NEGATIVE_COLOR, 3)
-        legend = get_arrow_legend(color)
-        self.legend = legend
-        self.play(FadeIn(subject_label), FadeIn(subject_mark), FadeIn(legend))
-        self.caption(ARROWS_NOTE)
-        self.play(FadeIn(nearer_label), FadeIn(nearer_mark))
-
-        # --- Shot 4: one possible continuation -------------------------------------------------
-        self.shot("continuation")
-        self.finish_reading()
-        guess = place_in_box(get_text(ex.next_word, font_size=BODY_SIZE - 2, color=color), strip.blank[0])
-        wrong = get_text(ex.not_next_word, font_size=LABEL_SIZE, color=DIM_TEXT_COLOR)
-        wrong.next_to(strip.blank, UP, buff=0.45)
-        strike = Line(wrong.get_left(), wrong.get_right()).set_stroke(NEGATIVE_COLOR, 2.5)
-        possible = get_text("possible", font_size=SMALL_SIZE, color=color).next_to(strip.blank, RIGHT, buff=0.12)
-        self.guess, self.wrong = guess, VGroup(wrong, strike)
-        self.play(FadeOut(strip.blank[1]), FadeIn(guess), FadeIn(possible))
-        self.caption(f"“{ex.continuation}” is one possible continuation.")
-        self.play(FadeIn(wrong), Create(strike))
-        self.caption(f"{subject.word.capitalize()} supports {ex.next_word}, not {ex.not_next_word}; "
-                     f"the nearer singular noun {nearer.word} does not control subject agreement.")
-
-        # --- Shot 5: both sources lie in the known prefix --------------------------------------
+        self.show_phrase(ex)
+        self.show_receiver(ex)
+        self.show_blank()
+        # --- Shot 2: the subject controls agreement, the nearer noun does not ------------------
+        self.shot("agreement")
+        self.show_subject_head(ex)
+        self.show_nearer_noun(ex)
+        self.show_bark(ex)
+        self.show_continuation(ex)
+        # --- Shot 3: a second head; both sources lie in the known prefix -----------------------
         self.shot("known prefix")
-        self.finish_reading()
-        lowest = min(m.get_bottom()[1] for m in (subject_label, nearer_label, receiver_label, blank_label))
-        bracket = get_prefix_bracket(strip, ex.receiver, f"known prefix: positions 1–{ex.receiver}",
-                                     y=lowest - 0.15)
-        self.prefix_bracket = bracket
-        self.play(FadeIn(bracket))
-        self.play(*(Indicate(token_box(strip, s.position), color=TEXT_COLOR) for s in ex.sources))
-        self.caption("Both useful source words occur before the receiver.")
-        self.caption("These semantic roles are illustrative, not measured trained heads.")
-        self.finish_reading(extra=1.0)
+        self.show_place_head(ex)
+        self.show_known_prefix(ex)
+
+    # pictures ---------------------------------------------------------------------------------
+    def get_layout(self, ex):
+        row = get_token_row(ex.tokens, receiver=ex.receiver, font_size=BODY_SIZE, positions=False, blank=True)
+        row.move_to(UP * 0.15).set_x(0.6)
+        layout = VGroup(row)
+        layout.row, layout.positions = row, get_positions(row)
+        return layout
+
+    # beats ------------------------------------------------------------------------------------
+    def show_phrase(self, ex):
+        layout = self.layout = self.get_layout(ex)
+        row = self.row = layout.row
+        with self.beat(f"Next: “{' '.join(ex.tokens)}”, and then a blank."):
+            self.play(LaggedStart(*(FadeIn(row.token(j), shift=0.2 * UP) for j in range(row.n)), lag_ratio=0.12),
+                      run_time=1.5)
+            self.play(FadeIn(row.blank))
+
+    def show_receiver(self, ex):
+        r = ex.receiver - 1
+        label = self.receiver_label = get_word_label(["receiver:", "last known token"], RECEIVER_COLOR)
+        label.next_to(self.row.boxes[r], UP, buff=0.25)
+        with self.beat(f"The receiver is “{ex.receiver_word}”: the last known token, at position {ex.receiver}."):
+            self.play(LaggedStart(*(FadeIn(p) for p in self.layout.positions), lag_ratio=0.08), run_time=1.0)
+            self.play(FadeIn(label, shift=0.1 * DOWN), Indicate(self.row.boxes[r], color=RECEIVER_COLOR))
+
+    def show_blank(self):
+        label = self.blank_label = get_word_label(["unknown next word:", "no query yet"], DIM_TEXT_COLOR)
+        label.next_to(self.row.blank, UP, buff=0.25)
+        # clear of the receiver's label on its left
+        shift = self.receiver_label.get_right()[0] + 0.2 - label.get_left()[0]
+        if shift > 0:
+            label.shift(RIGHT * shift)
+        with self.beat("Not the blank: the next word is still unknown, so it has no query yet."):
+            self.play(FadeIn(label, shift=0.1 * DOWN), Indicate(self.row.blank, color=TEXT_COLOR))
+
+    def show_subject_head(self, ex):
+        reading = ex.reading(1)
+        color = chapter_head_color(1)
+        arrows = self.subject_arrows = get_attention_arrows(self.row, reading.weights, color=color)
+        label = self.subject_label = get_head_label(1, reading.role, ex.word_at(reading.useful[0]))
+        label.next_to(self.row.boxes[0], LEFT, buff=0.35).align_to(self.row.boxes, DOWN).shift(UP * 0.45)
+        legend = self.legend = get_width_legend(color)
+        legend.set_y(self.badge.get_bottom()[1] - 0.12 - legend.height / 2).set_x(0)
+        subject = ex.word_at(reading.useful[0])
+        with self.beat(f"One head might look back for the subject: “{subject}”, which is plural."):
+            self.play(FadeOut(VGroup(self.receiver_label, self.blank_label)), FadeIn(label), FadeIn(legend))
+            self.play(arrows.create())
+
+    def show_nearer_noun(self, ex):
+        gate = ex.source("nearer singular noun")
+        j = gate.position - 1
+        box = self.row.boxes[j]
+        mark = DashedVMobject(box.copy().set_fill(opacity=0).scale(1.12), num_dashes=22)
+        mark.set_stroke(NOT_USED_COLOR, 2.5)
+        label = get_word_label(["nearer noun:", "does not control", "agreement"], NOT_USED_COLOR)
+        label.next_to(self.layout.positions[j], DOWN, buff=0.12)
+        self.nearer = VGroup(mark, label)
+        with self.beat(f"The nearer noun, “{gate.word}”, is singular, but it does not control the verb."):
+            self.play(Create(mark), FadeIn(label, shift=0.1 * UP))
+
+    def show_bark(self, ex):
+        blank = self.row.blank
+        guess = self.guess = word_in_box(ex.next_word, blank[0], font_size=self.row.font_size,
+                                         color=chapter_head_color(1))
+        wrong = get_text(ex.not_next_word, font_size=LABEL_SIZE, color=DIM_TEXT_COLOR)
+        wrong.next_to(blank, DOWN, buff=0.2)
+        strike = Line(wrong.get_left(), wrong.get_right()).set_stroke(TEXT_COLOR, 2.5)
+        self.wrong = VGroup(wrong, strike)
+        subject = ex.word_at(ex.reading(1).useful[0])
+        with self.beat(f"So “{subject}” supports “{ex.next_word}”, not “{ex.not_next_word}”."):
+            self.play(FadeOut(blank[1]), FadeIn(guess))
+            self.play(FadeIn(wrong), Create(strike))
+
+    def show_continuation(self, ex):
+        rest = ex.continuation[len(" ".join(ex.tokens + (ex.next_word,))):].strip()
+        tail = self.tail = get_text(rest, font_size=self.row.font_size, color=DIM_TEXT_COLOR)
+        tail.next_to(self.row.blank, RIGHT, buff=0.2)
+        align_baseline(tail, baseline_y(self.guess))
+        possible = self.possible = get_text("one possible continuation", font_size=MIN_TEXT_SIZE, color=DIM_TEXT_COLOR)
+        possible.next_to(VGroup(self.row.blank, tail), UP, buff=0.2).align_to(self.row.blank, LEFT)
+        with self.beat(f"“{ex.continuation}” is one possible continuation."):
+            self.play(FadeIn(tail, shift=0.2 * LEFT), FadeIn(possible))
+
+    def show_place_head(self, ex):
+        reading = ex.reading(2)
+        color = chapter_head_color(2)
+        arrows = self.place_arrows = get_attention_arrows(self.row, reading.weights, color=color, side=DOWN)
+        label = self.place_label = get_head_label(2, reading.role, ex.word_at(reading.useful[0]))
+        label.next_to(self.row.boxes[0], LEFT, buff=0.35).align_to(self.row.boxes, UP).shift(DOWN * 0.55)
+        label.align_to(self.subject_label, LEFT)
+        place = ex.word_at(reading.useful[0])
+        with self.beat(f"A second head might read “{place}” for something else: where the dogs are."):
+            # the positions and the agreement notes have been said: they leave room for head 2's arrows
+            self.play(FadeOut(VGroup(self.layout.positions, self.nearer, self.wrong)), FadeIn(label),
+                      *swap_fine_print(self, ROLES_NOTE))
+            self.play(arrows.create())
+
+    def show_known_prefix(self, ex):
+        y = self.place_arrows.get_bottom()[1] - 0.15
+        bracket = self.prefix_bracket = get_prefix_bracket(self.row, ex.receiver,
+                                                           f"known prefix: positions 1–{ex.receiver}", y)
+        words = [ex.word_at(r.useful[0]) for r in ex.readings]
+        with self.beat(f"Both useful sources, “{words[0]}” and “{words[1]}”, come before the receiver, in the "
+                       "known prefix."):
+            self.play(FadeIn(bracket))
+            self.play(*(Indicate(self.row.token(r.useful[0] - 1), color=chapter_head_color(r.head))
+                        for r in ex.readings))
 
 
 # ============================================================================================
@@ -426,101 +643,198 @@ class TheReceiver(LessonScene):
 # ============================================================================================
 
 
-class ParallelHeads(LessonScene):
+class ParallelHeads(ChapterOneScene):
+    """Scene 3: the full stop is a token, It is receiver 6; two heads read the row at the same time
+    (the referent, the event) and bring what they found to It; swapping dropped for washed keeps
+    the object clue and changes the event clue (and a possible next word)."""
+
     def construct(self):
-        ex = EVENT_AND_REFERENCE
-        self.example = ex
-        referent, event = ex.source("referent"), ex.source("event")
-        # --- Shot 1: the caveat -----------------------------------------------------------------
-        self.shot("caveat")
-        show_caveat(self, "Parallel heads")
-
-        # --- Shot 2: punctuation is a token; It is receiver 6 ----------------------------------
+        ex = self.example = EVENT_AND_REFERENCE
+        self.show_title("Parallel heads", CAVEAT_BADGE)
+        # --- Shot 1: punctuation is a token; It is receiver 6 ----------------------------------
         self.shot("tokens")
-        self.finish_reading()
-        layout = self.get_layout(ex, referent, event)
-        strip, above, below = layout.strip, layout.above, layout.below
-        self.strip, self.arcs, self.head_labels = strip, VGroup(above, below), layout.labels
-        self.play(LaggedStart(*(FadeIn(t, shift=0.2 * UP) for t in strip.tokens), lag_ratio=0.12), run_time=1.5)
-        self.play(FadeIn(strip.blank), FadeIn(strip.positions))
-        punct = next(p for p, w in enumerate(ex.tokens, start=1) if not w[0].isalnum())
-        self.punctuation = punct
-        punct_label = get_word_label(["punctuation", "is a token"], TEXT_COLOR).next_to(
-            token_box(strip, punct), UP, buff=0.3)
-        receiver_label = get_word_label(["receiver", str(ex.receiver)], RECEIVER_COLOR).next_to(
-            token_box(strip, ex.receiver), UP, buff=0.3)
-        # the "." box is narrow and next to the receiver: spread the two labels apart
-        gap = punct_label.get_right()[0] + 0.2 - receiver_label.get_left()[0]
-        if gap > 0:
-            punct_label.shift(LEFT * gap / 2)
-            receiver_label.shift(RIGHT * gap / 2)
-        self.play(FadeIn(punct_label), Indicate(strip.tokens[punct - 1], color=TEXT_COLOR))
-        self.play(FadeIn(receiver_label), Indicate(token_box(strip, ex.receiver), color=RECEIVER_COLOR))
-        self.caption(f"We treat punctuation as a token in this illustration: {ex.receiver_word} is "
-                     f"receiver {ex.receiver}.")
-
-        # --- Shot 3: two heads, at the same time -----------------------------------------------
+        self.show_phrase(ex)
+        self.show_tokens(ex)
+        # --- Shot 2: two heads, at the same time -----------------------------------------------
         self.shot("two heads in parallel")
-        self.finish_reading()
-        self.play(FadeOut(punct_label), FadeOut(receiver_label))
-        label_1, label_2 = layout.labels
-        self.parallel_mark = layout.parallel
-        # the same plays draw both heads: neither waits for the other
-        self.play(FadeIn(label_1), FadeIn(label_2), Create(above.faint), Create(below.faint), run_time=1.5)
-        self.play(Create(above.bright), Create(below.bright), run_time=1.2)
-        self.play(FadeIn(layout.parallel), FadeIn(layout.legend))
-        self.caption("Both useful sources are in its known prefix. The two heads run in parallel, so the "
-                     "event head does not wait for the reference head’s result.")
-        self.caption(ARROWS_NOTE)
+        self.show_two_heads(ex)
+        self.show_roles(ex)
+        self.show_no_waiting()
+        # --- Shot 3: what the heads bring to It, and a possible next word ----------------------
+        self.shot("messages")
+        self.show_messages(ex)
+        self.show_next_word(ex)
+        # --- Shot 4: one word swapped ------------------------------------------------------------
+        self.shot("substitution")
+        self.show_substitution()
+        self.show_new_next_word()
+        self.show_schematic()
 
-        # --- Shot 4: a possible next word, and context from earlier layers ---------------------
-        self.shot("next word")
-        self.finish_reading()
-        guess = place_in_box(get_text(ex.next_word, font_size=BODY_SIZE - 2, color=TEXT_COLOR), strip.blank[0])
-        self.guess = guess
-        self.play(FadeOut(strip.blank[1]), FadeIn(guess), FadeIn(layout.possible))
-        self.caption("Contextual input rows from earlier layers can help make these matches. "
-                     "In deeper layers, source rows can already contain context.")
-        self.play(FadeIn(layout.context))
-        self.caption("The arrows are a schematic of useful information, not a promise that a trained "
-                     "attention map remains unchanged after a word substitution.")
-        self.finish_reading(extra=1.0)
-
-    def get_layout(self, ex, referent, event) -> VGroup:
-        """Strip in the middle, head 1's arrows above it, head 2's below, their labels at the left."""
-        strip = get_token_strip(ex, font_size=BODY_SIZE - 2).move_to(CONTENT_CENTER + DOWN * 0.05)
-        c1, c2 = head_color(1), head_color(2)
-        above = get_reading_arcs(strip, {referent.position: c1})
-        below = get_reading_arcs(strip, {event.position: c2}, below=True)
-        label_1 = get_role_label(1, referent.role, referent.word, c1)
-        label_2 = get_role_label(2, event.role, event.word, c2)
-        labels = VGroup(label_1, label_2)
-        for label, arcs in zip(labels, (above, below)):
-            label.next_to(strip.tokens, LEFT, buff=0.5).set_y(arcs.get_y())
-        labels[1].align_to(labels[0], LEFT)
-        parallel = self.get_parallel_mark(label_1, label_2)
-        possible = get_text("possible next word", font_size=SMALL_SIZE, color=TEXT_COLOR)
-        possible.next_to(strip.blank, RIGHT, buff=0.15)
-        context = get_text("input rows may already hold context from earlier layers", font_size=SMALL_SIZE,
-                           color=DIM_TEXT_COLOR).next_to(below, DOWN, buff=0.2).align_to(strip, LEFT)
-        layout = VGroup(strip, above, below, labels, parallel, possible, context)
-        if layout.width > SAFE_WIDTH:
-            layout.scale_to_fit_width(SAFE_WIDTH)
+    # pictures ---------------------------------------------------------------------------------
+    def get_layout(self, ex):
+        row = get_token_row(ex.tokens, receiver=ex.receiver, font_size=BODY_SIZE - 2, positions=False, blank=True)
+        row.move_to(DOWN * 0.05)
+        # the blank widens to hold the longest possible next word the scene will write in it
+        widest = max(get_text(w, font_size=row.font_size).width for w in
+                     (SUBSTITUTION.before.next_word, SUBSTITUTION.after.next_word))
+        if widest + 0.24 > row.blank.width:
+            row.blank[0].stretch_to_fit_width(widest + 0.24).next_to(row.boxes[-1], RIGHT, buff=0.14)
+            row.blank[1].move_to(row.blank[0])
+        heads = VGroup()
+        for r, side in zip(ex.readings, (UP, DOWN)):
+            color = chapter_head_color(r.head)
+            arrows = get_attention_arrows(row, r.weights, color=color, side=side)
+            label = get_head_label(r.head, r.role, ex.word_at(r.useful[0]))
+            label.next_to(row.boxes[0], LEFT, buff=0.5)
+            label.set_y(row.get_y() + (0.72 if side is UP else -0.72))
+            slot = self.get_word_slot(color)
+            heads.add(VGroup(arrows, label, slot))
+            heads[-1].arrows, heads[-1].label, heads[-1].slot, heads[-1].reading = arrows, label, slot, r
+        labels = VGroup(*(h.label for h in heads))
+        left = labels.get_left()[0]
+        for label in labels:
+            label.shift(RIGHT * (left - label.get_left()[0]))
+        x = row.blank.get_right()[0] + 0.4
+        for head, dy in zip(heads, (0.4, -0.4)):
+            head.slot.move_to([x + head.slot.width / 2, row.get_y() + dy, 0])
+        parallel = self.get_parallel_mark(heads[0].label, heads[1].label, row.get_y())
+        layout = VGroup(row, heads, parallel)
         layout.set_x(0)
-        legend = get_arrow_legend(c1)
-        layout.strip, layout.above, layout.below, layout.labels = strip, above, below, labels
-        layout.parallel, layout.possible, layout.context, layout.legend = parallel, possible, context, legend
+        layout.row, layout.heads, layout.parallel = row, heads, parallel
+        layout.positions = get_positions(row)
         return layout
 
     @staticmethod
-    def get_parallel_mark(label_1, label_2) -> VGroup:
-        """A bracket joining the two heads' labels: same step, no waiting."""
-        x = min(label_1.get_left()[0], label_2.get_left()[0]) - 0.2
+    def get_word_slot(color):
+        frame = RoundedRectangle(width=1.55, height=0.5, corner_radius=0.08).set_stroke(color, 2)
+        frame.set_fill(color, 0.12)
+        return frame
+
+    @staticmethod
+    def get_parallel_mark(label_1, label_2, y: float):
+        """A bracket joining the two heads' labels, "in parallel" between them: one step, no waiting."""
+        x = min(label_1.get_left()[0], label_2.get_left()[0]) - 0.15
         top, bottom = label_1.get_top()[1], label_2.get_bottom()[1]
         lines = VGroup(Line([x + 0.1, top, 0], [x, top, 0]), Line([x, top, 0], [x, bottom, 0]),
                        Line([x, bottom, 0], [x + 0.1, bottom, 0])).set_stroke(TEXT_COLOR, 1.5)
-        text = get_word_label(["in", "parallel"], TEXT_COLOR).next_to(lines, LEFT, buff=0.1)
-        return VGroup(lines, text)
+        text = get_text("in parallel", font_size=MIN_TEXT_SIZE, color=TEXT_COLOR)
+        text.move_to([x + 0.15 + text.width / 2, y, 0])
+        mark = VGroup(lines, text)
+        mark.lines, mark.text = lines, text
+        return mark
+
+    def word_copy(self, j: int, color: str, slot):
+        """Token j's word, in the head's colour, set in the head's message slot."""
+        return word_in_box(self.row.words[j].original_text, slot, font_size=self.row.font_size - 2, color=color)
+
+    # beats ------------------------------------------------------------------------------------
+    def show_phrase(self, ex):
+        layout = self.layout = self.get_layout(ex)
+        row = self.row = layout.row
+        with self.beat(f"Now: “{' '.join(ex.tokens)}”, and then a blank.",
+                       spoken=f"Now: {' '.join(ex.tokens[:4])}. {' '.join(ex.tokens[5:])}, and then a blank."):
+            self.play(LaggedStart(*(FadeIn(row.token(j), shift=0.2 * UP) for j in range(row.n)), lag_ratio=0.12),
+                      run_time=1.5)
+            self.play(FadeIn(row.blank))
+
+    def show_tokens(self, ex):
+        punct = self.punctuation = next(p for p, w in enumerate(ex.tokens, start=1) if not w[0].isalnum())
+        row, r = self.row, ex.receiver - 1
+        punct_label = get_word_label(["punctuation", "is a token"]).next_to(row.boxes[punct - 1], UP, buff=0.3)
+        receiver_label = get_word_label(["receiver", str(ex.receiver)], RECEIVER_COLOR).next_to(row.boxes[r], UP,
+                                                                                                 buff=0.3)
+        gap = punct_label.get_right()[0] + 0.2 - receiver_label.get_left()[0]
+        if gap > 0:   # the "." box is narrow and next to the receiver: spread the two labels apart
+            punct_label.shift(LEFT * gap / 2)
+            receiver_label.shift(RIGHT * gap / 2)
+        self.token_labels = VGroup(punct_label, receiver_label)
+        with self.beat(f"We treat the full stop as a token too, so “{ex.receiver_word}” is token {ex.receiver}: "
+                       "the receiver."):
+            self.play(LaggedStart(*(FadeIn(p) for p in self.layout.positions), lag_ratio=0.08), run_time=1.0)
+            self.play(FadeIn(punct_label), Indicate(row.token(punct - 1), color=TEXT_COLOR))
+            self.play(FadeIn(receiver_label), Indicate(row.boxes[r], color=RECEIVER_COLOR))
+
+    def show_two_heads(self, ex):
+        heads = self.layout.heads
+        self.legend = get_width_legend(chapter_head_color(1))
+        self.legend.set_y(self.badge.get_bottom()[1] - 0.12 - self.legend.height / 2).set_x(0)
+        with self.beat(f"Two heads read the row at the same time: one asks what “{ex.receiver_word}” refers "
+                       "to, one what happened."):
+            self.play(FadeOut(VGroup(self.layout.positions, self.token_labels)),
+                      *(FadeIn(h.label.head_text) for h in heads), FadeIn(self.legend))
+            # the same play draws both heads: neither waits for the other
+            self.play(*(h.arrows.create() for h in heads))
+
+    def show_roles(self, ex):
+        heads = self.layout.heads
+        referent, event = (ex.word_at(h.reading.useful[0]) for h in heads)
+        with self.beat(f"Head 1 finds “the {referent}”; head 2 finds the event, “{event}”."):
+            self.play(*(FadeIn(h.label.role_lines) for h in heads))
+            self.play(*(Indicate(h.arrows.arrow(h.reading.useful[0] - 1), color=chapter_head_color(h.reading.head),
+                                 scale_factor=1.05) for h in heads))
+
+    def show_no_waiting(self):
+        with self.beat("Neither waits for the other: the event head does not need the reference head’s result."):
+            self.play(FadeIn(self.layout.parallel))
+
+    def show_messages(self, ex):
+        heads = self.layout.heads
+        self.slot_words = VGroup(*(self.word_copy(h.reading.useful[0] - 1, chapter_head_color(h.reading.head),
+                                                  h.slot) for h in heads))
+        title = self.slot_title = get_text(f"what reaches “{ex.receiver_word}”", font_size=MIN_TEXT_SIZE,
+                                           color=TEXT_COLOR)
+        title.next_to(VGroup(*(h.slot for h in heads)), UP, buff=0.15)
+        with self.beat(f"Each head brings what it found to “{ex.receiver_word}”: the glass, and the dropping."):
+            self.play(FadeIn(VGroup(*(h.slot for h in heads))), FadeIn(title), *swap_fine_print(self, CONTEXT_NOTE))
+            self.play(*(TransformFromCopy(self.row.words[h.reading.useful[0] - 1], word)
+                        for h, word in zip(heads, self.slot_words)), run_time=1.4)
+
+    def show_next_word(self, ex):
+        blank = self.row.blank
+        guess = self.guess = word_in_box(ex.next_word, blank[0], font_size=self.row.font_size)
+        possible = self.possible = get_text("possible next word", font_size=MIN_TEXT_SIZE, color=DIM_TEXT_COLOR)
+        possible.next_to(blank, DOWN, buff=0.15).align_to(blank, LEFT)
+        with self.beat(f"Together they make a next word like “{ex.next_word}” likely."):
+            self.play(FadeOut(blank[1]), FadeIn(guess), FadeIn(possible))
+
+    def show_substitution(self):
+        old, new = SUBSTITUTION.changed
+        j = SUBSTITUTION.position - 1
+        heads = self.layout.heads
+        event = next(k for k, h in enumerate(heads) if h.reading.useful[0] == SUBSTITUTION.position)
+        new_word = word_in_box(new.word, self.row.boxes[j], font_size=self.row.font_size)
+        new_slot_word = word_in_box(new.word, heads[event].slot, font_size=self.row.font_size - 2,
+                                    color=chapter_head_color(heads[event].reading.head))
+        box = self.row.boxes[j]
+        wider = max(box.width, new_word.width + 0.22)
+        role = heads[event].label.role_lines[1]
+        new_role = get_text(f"{new.role} → {new.word}", font_size=MIN_TEXT_SIZE,
+                            color=chapter_head_color(heads[event].reading.head)).move_to(role, aligned_edge=LEFT)
+        with self.beat(f"Change one word: Ravi {new.word} the glass."):
+            self.play(box.animate.stretch_to_fit_width(wider), ReplacementTransform(self.row.words[j], new_word),
+                      Indicate(box, color=TEXT_COLOR))
+            self.play(ReplacementTransform(self.slot_words[event], new_slot_word), ReplacementTransform(role, new_role))
+        self.event, self.event_word = event, new_word
+        self.slot_words.submobjects[event] = new_slot_word
+        heads[event].label.role_lines.submobjects[1] = new_role
+
+    def show_new_next_word(self):
+        after = SUBSTITUTION.after
+        kept = SUBSTITUTION.kept[0]
+        new_guess = word_in_box(after.next_word, self.row.blank[0], font_size=self.row.font_size)
+        with self.beat(f"The object clue stays; the event clue changes, and the next word might be "
+                       f"“{after.next_word}”."):
+            self.play(Indicate(self.slot_words[1 - self.event], color=TEXT_COLOR))
+            self.play(Indicate(self.slot_words[self.event], color=TEXT_COLOR))
+            self.play(ReplacementTransform(self.guess, new_guess))
+        self.kept, self.first_guess, self.guess = kept, self.guess, new_guess
+
+    def show_schematic(self):
+        with self.beat("These arrows are only a sketch: a trained model’s attention need not stay the same "
+                       "after such a swap."):
+            self.play(*swap_fine_print(self, SUBSTITUTION_NOTE))
+            self.play(*(Indicate(h.arrows, color=chapter_head_color(h.reading.head), scale_factor=1.02)
+                        for h in self.layout.heads))
 
 
 # ============================================================================================
@@ -528,161 +842,369 @@ class ParallelHeads(LessonScene):
 # ============================================================================================
 
 
-def get_one_head_panel(ill) -> VGroup:
-    """One head: each source's ONE weight scales its whole value row; the products add to the message."""
-    color = WIDE_HEAD_COLOR
-    coords = list(ill.coordinates)
-    header = get_text(f"one head: one weight per source, shared by {' and '.join(coords)}",
-                      font_size=LABEL_SIZE, color=color)
-    products = VGroup()
-    for s, (word, alpha) in enumerate(zip(ill.sources, ill.one_head_weights)):
-        # no a/b labels here: the value rows above and the message below carry them
-        svp = get_scalar_vector_product(alpha, ill.value_rows[word], color=color, tag=f"one_{s}")
-        name = get_text(word, font_size=SMALL_SIZE + 1, color=DIM_TEXT_COLOR)
-        name.next_to(svp, LEFT, buff=0.2).set_y(svp.vector.cell_center(0, 0)[1])
-        row = VGroup(name, svp)
-        row.svp, row.name = svp, name
-        products.add(row)
-    products.arrange(DOWN, buff=0.3, aligned_edge=RIGHT)
-    message = get_row_vector(ill.one_head_message, coords, tag="one_message", color=color)
-    m_label = get_text("message  =  sum", font_size=SMALL_SIZE + 1, color=color)
-    m_row = VGroup(m_label, message).arrange(RIGHT, buff=0.2)
-    m_label.set_y(message.cell_center(0, 0)[1])
-    m_row.next_to(products, DOWN, buff=0.3).align_to(products, RIGHT)
-    half = (products[0].svp.product.width + 0.1) / 2
-    rule = Line(LEFT * half, RIGHT * half).set_stroke(DIM_TEXT_COLOR, 1.5)
-    rule.next_to(message, UP, buff=0.06).set_x(message.get_x())
-    panel = VGroup(header, products, rule, m_row)
-    header.next_to(products, UP, buff=0.3).align_to(products, LEFT)
-    panel.header, panel.products, panel.message, panel.message_row = header, products, message, m_row
-    return panel
+def get_weight_number(value: float, tag: str, index, color: str):
+    return get_number(value, places_for([value]), tag=tag, index=index, font_size=NUMBER_SIZE + 2, color=color)
 
 
-def get_two_head_panel(ill) -> VGroup:
-    """Two heads: coordinate a mixes the sources with one head's weights, b with the other's."""
-    header = get_text("two heads: each with its own source weights", font_size=LABEL_SIZE, color=TEXT_COLOR)
-    lines = VGroup()
-    V = np.asarray(ill.V, dtype=float)
-    for k, coord in enumerate(ill.coordinates):
-        color = head_color(k + 1)
-        weights = ill.two_head_weights[coord]
-        parts = [get_text(f"{coord} (head {k + 1}):", font_size=SMALL_SIZE + 1, color=color)]
-        for s, word in enumerate(ill.sources):
-            if s:
-                parts.append(get_text("+", font_size=LABEL_SIZE))
-            parts += [get_number(weights[s], tag="two_w", index=(k, s), color=color),
-                      get_text("·", font_size=LABEL_SIZE),
-                      get_number(V[s, k], tag="two_v", index=(k, s))]
-        parts += [get_text("=", font_size=LABEL_SIZE),
-                  get_number(ill.two_head_message[k], tag="two_terms_sum", index=k, color=color)]
-        line = VGroup(*parts).arrange(RIGHT, buff=0.1)
-        for p in parts[1:]:
-            p.set_y(parts[1].get_y())
-        lines.add(line)
-    lines.arrange(DOWN, buff=0.45, aligned_edge=LEFT)
-    message = get_row_vector(ill.two_head_message, list(ill.coordinates), tag="two_message",
-                             column_colors=[head_color(1), head_color(2)])
-    m_label = get_text("message", font_size=SMALL_SIZE + 1, color=TEXT_COLOR)
-    m_row = VGroup(m_label, message).arrange(RIGHT, buff=0.2)
-    m_label.set_y(message.cell_center(0, 0)[1])
-    m_row.next_to(lines, DOWN, buff=0.35).align_to(lines, RIGHT)
-    header.next_to(lines, UP, buff=0.3).align_to(lines, LEFT)
-    panel = VGroup(header, lines, m_row)
-    panel.header, panel.lines, panel.message, panel.message_row = header, lines, message, m_row
-    return panel
+def get_source_column(ill, *, tag: str, column_colors=None):
+    """The two sources, each a word box with its value row beside it."""
+    rows = VGroup()
+    for s, word in enumerate(ill.sources):
+        label = get_text(word, font_size=LABEL_SIZE)
+        box = SurroundingRectangle(label, buff=0.1).set_stroke(DIM_TEXT_COLOR, 1.5)
+        vec = get_row_vector(ill.V[s], list(ill.coordinates) if s == 0 else None, tag=tag, places=None,
+                             column_colors=column_colors)
+        # one tag for the whole [2, 2] table: row s of V
+        for k, cell in enumerate(vec.entries[0]):
+            cell.index = (s, k)
+        vec.next_to(box, RIGHT, buff=0.25)
+        vec.shift(UP * (box.get_y() - vec.cell_center(0, 0)[1]))
+        rows.add(VGroup(VGroup(box, label), vec))
+        rows[-1].word, rows[-1].vector = VGroup(box, label), vec
+    rows.arrange(DOWN, buff=0.55, aligned_edge=LEFT)
+    return rows
 
 
-class OneSharedWeight(LessonScene):
+def get_receiver_box(word: str):
+    label = get_text(word, font_size=LABEL_SIZE)
+    box = SurroundingRectangle(label, buff=0.12).set_stroke(RECEIVER_COLOR, 3).set_fill(RECEIVER_COLOR,
+                                                                                        HIGHLIGHT_OPACITY)
+    return VGroup(box, label)
+
+
+def get_flow_curve(start, end, weight: float, color: str, angle: float = 0.0):
+    """A source-to-receiver arrow drawn as the attention block draws one: width and opacity from the weight."""
+    curve = ArcBetweenPoints(start, end, angle=angle) if angle else Line(start, end)
+    curve.set_stroke(color, arrow_stroke(weight), opacity=arrow_opacity(weight))
+    size = 0.1 + 0.012 * arrow_stroke(weight)
+    curve.add_tip(tip_length=size, tip_width=size * 0.9)
+    curve.get_tip().set_fill(color, opacity=arrow_opacity(weight)).set_stroke(color, 0)
+    curve.weight = weight
+    return curve
+
+
+def get_product_line(alpha: float, vector, product, *, s: int, color: str):
+    """α × [v_a v_b] = [αv_a αv_b], each number with its own precision."""
+    a = get_weight_number(alpha, "one_w", s, color)
+    times = get_text("×", font_size=LABEL_SIZE)
+    vec = get_row_vector(vector, tag="one_v", places=None)
+    for k, cell in enumerate(vec.entries[0]):
+        cell.index = (s, k)
+    equals = get_text("=", font_size=LABEL_SIZE)
+    prod = get_row_vector(product, tag="one_product", places=places_for(product), color=color)
+    for k, cell in enumerate(prod.entries[0]):
+        cell.index = (s, k)
+    line = VGroup(a, times, vec, equals, prod).arrange(RIGHT, buff=0.15)
+    for m in (a, times, equals):
+        m.set_y(vec.cell_center(0, 0)[1])
+    line.alpha, line.vector, line.product = a, vec, prod
+    return line
+
+
+def get_sum_line(weights, values, total, *, k: int, color: str, coordinate: str, head: int):
+    """head h (coordinate): w₁·v₁ + w₂·v₂ = total, the weights in the head's colour."""
+    parts = [get_text(f"head {head} ({coordinate}):", font_size=MIN_TEXT_SIZE + 1, color=color)]
+    for s, (w, v) in enumerate(zip(weights, values)):
+        if s:
+            parts.append(get_text("+", font_size=LABEL_SIZE))
+        parts += [get_weight_number(w, "two_w", (k, s), color), get_text("·", font_size=LABEL_SIZE),
+                  get_number(v, places_for([v]), tag="two_v", index=(k, s), font_size=NUMBER_SIZE + 2)]
+    parts += [get_text("=", font_size=LABEL_SIZE),
+              get_number(total, places_for([total]), tag="two_terms_sum", index=k, font_size=NUMBER_SIZE + 2,
+                         color=color)]
+    line = VGroup(*parts).arrange(RIGHT, buff=0.1)
+    for p in parts[1:]:
+        p.set_y(parts[1].get_y())
+    line.total = parts[-1]
+    return line
+
+
+class OneSharedWeight(ChapterOneScene):
+    """Scene 4: one head scales each source's whole value row by one weight and sums them; two heads
+    weight the sources separately for their own coordinates; heads learn jointly from the loss, some
+    overlap or can be pruned (Voita et al., 2019); more heads are a capacity choice to test."""
+
     def construct(self):
-        ill = two_source_illustration()
-        self.ill = ill
-        title = get_title("One shared weight per head")
-        badge = get_badge("illustrative numbers, invented for this comparison")
-        self.badge = badge
-        self.play(FadeIn(title), FadeIn(badge))
-
-        # --- Shot 1: two sources, two value rows -----------------------------------------------
-        self.shot("value rows")
-        self.finish_reading()
-        values = get_labeled_matrix(ill.V, list(ill.sources), list(ill.coordinates),
-                                    name="value rows (illustrative)", tag="V")
-        one = get_one_head_panel(ill)
-        two = get_two_head_panel(ill)
-        panels = VGroup(one, two).arrange(RIGHT, buff=1.0, aligned_edge=UP)
-        two.message_row.set_y(one.message_row.get_y())  # the two messages side by side, to compare
-        layout = VGroup(values, panels).arrange(DOWN, buff=0.45)
-        fit_below_badge(layout, badge)
-        self.values, self.one_panel, self.two_panel = values, one, two
-        self.play(FadeIn(values))
-        self.caption("One head can read several words and carry several features in its message. "
-                     "These numbers are illustrative.")
-
-        # --- Shot 2: one head, one weight per source for every coordinate ----------------------
+        ill = self.ill = two_source_illustration()
+        self.show_title("One shared weight per head", NUMBERS_BADGE)
+        # --- Shot 1: one head, one weight per source ------------------------------------------
         self.shot("one head")
-        self.finish_reading()
-        self.play(FadeIn(one.header))
-        for row in one.products:
-            word = row.name.original_text
-            box = values.get_row_box(list(ill.sources).index(word), color=WIDE_HEAD_COLOR, include_label=True)
-            self.play(FadeIn(box), FadeIn(row), run_time=0.8)
-            self.wait(1.2)  # time to read the scalar-vector product
-            self.play(FadeOut(box), run_time=0.4)
-        self.play(FadeIn(one[2]), FadeIn(one.message_row))
-        self.caption("It uses one shared set of source weights for all coordinates of that message.")
-        weights = VGroup(*(row.svp.alpha for row in one.products))
-        self.play(Indicate(weights, color=WIDE_HEAD_COLOR, scale_factor=1.2))
-
-        # --- Shot 3: two heads weight the sources differently ----------------------------------
+        self.show_sources(ill)
+        self.show_one_head_weights(ill)
+        self.show_scaled_copies(ill)
+        self.show_one_message(ill)
+        self.show_shared_weight(ill)
+        # --- Shot 2: two heads, each coordinate its own weights --------------------------------
         self.shot("two heads")
-        self.finish_reading()
-        self.play(FadeIn(two.header))
-        for line in two.lines:
-            self.play(FadeIn(line), run_time=0.8)
-            self.wait(1.0)
-        self.play(FadeIn(two.message_row))
-        self.caption("The extra capability is independent source weighting, not a rule that each head can "
-                     "understand only one concept.")
-        b = 1  # the coordinate the two mixtures disagree on most
-        boxes = VGroup(one.message.get_cell_box(0, b, color=TEXT_COLOR),
-                       two.message.get_cell_box(0, b, color=head_color(2)))
-        self.compare_boxes = boxes
-        self.play(Create(boxes))
-        self.wait(1.5)
-
-        # --- Shot 4: how heads come to differ ---------------------------------------------------
+        self.show_two_heads(ill)
+        self.show_head_lines(ill)
+        self.show_difference(ill)
+        # --- Shot 3: how heads come to differ ----------------------------------------------------
         self.shot("learning")
-        self.finish_reading()
-        self.play(FadeOut(VGroup(values, one, two, boxes)))
-        points = fit_below_badge(self.get_learning_points(), self.badge)
-        self.learning_points = points
-        self.caption("All head projections learn jointly from prediction loss.")
-        self.play(FadeIn(points[0], shift=0.2 * UP))
-        self.caption("Interpretable roles sometimes emerge, but some heads overlap or can be pruned; "
-                     "see Voita et al. (2019).")
-        self.play(FadeIn(points[1], shift=0.2 * UP))
-        self.caption("More heads are a capacity choice to test, not an automatic improvement.")
-        self.play(FadeIn(points[2], shift=0.2 * UP))
-        self.finish_reading(extra=1.0)
+        self.show_heads_and_loss()
+        self.show_loss_flows_back()
+        self.show_overlap()
+        self.show_pruning()
+        self.show_capacity_choice()
 
-    @staticmethod
-    def get_learning_points() -> VGroup:
-        items = [
-            ("Heads learn jointly", "all head projections learn together from the prediction loss"),
-            ("Roles may overlap", "some heads overlap or can be pruned (Voita et al., 2019)"),
-            ("More heads: a capacity choice", "to test, not an automatic improvement"),
-        ]
-        points = VGroup()
-        for k, (head, body) in enumerate(items, start=1):
-            dot = get_text(f"{k}.", font_size=BODY_SIZE, color=role_head_color(k))
-            h = get_text(head, font_size=BODY_SIZE, color=TEXT_COLOR)
-            b = get_text(body, font_size=LABEL_SIZE, color=DIM_TEXT_COLOR)
-            text = VGroup(h, b).arrange(DOWN, aligned_edge=LEFT, buff=0.1)
-            points.add(VGroup(dot, text).arrange(RIGHT, aligned_edge=UP, buff=0.2))
-        return points.arrange(DOWN, aligned_edge=LEFT, buff=0.45)
+    # pictures ---------------------------------------------------------------------------------
+    def get_one_head_panel(self, ill):
+        sources = get_source_column(ill, tag="V")
+        receiver = get_receiver_box(ill.receiver).next_to(sources, RIGHT, buff=1.2).set_y(sources.get_y())
+        message = get_row_vector(ill.one_head_message, list(ill.coordinates), tag="one_message", places=None,
+                                 color=ONE_HEAD_COLOR)
+        message.next_to(receiver, RIGHT, buff=0.3).shift(UP * (receiver.get_y() - message.cell_center(0, 0)[1]))
+        m_label = get_text("message", font_size=MIN_TEXT_SIZE, color=ONE_HEAD_COLOR)
+        m_label.next_to(message.brackets, DOWN, buff=0.12)
+        arrows, weights = VGroup(), VGroup()
+        for s, row in enumerate(sources):
+            w = ill.one_head_weights[s]
+            start = row.vector.brackets.get_right() + RIGHT * 0.12
+            end = receiver.get_left() + (UP if s == 0 else DOWN) * 0.08
+            arrows.add(get_flow_curve(start, end, w, ONE_HEAD_COLOR))
+            num = get_weight_number(w, "one_arrow_w", s, ONE_HEAD_COLOR)
+            num.move_to(arrows[-1].point_from_proportion(0.45) + (UP if s == 0 else DOWN) * 0.22)
+            weights.add(num)
+        products = VGroup(*(get_product_line(ill.one_head_weights[s], ill.V[s], ill.one_head_products[s], s=s,
+                                             color=ONE_HEAD_COLOR) for s in range(len(ill.sources))))
+        products.arrange(DOWN, buff=0.2, aligned_edge=RIGHT)
+        products.next_to(VGroup(sources, receiver), DOWN, buff=0.5).align_to(sources, LEFT)
+        header = get_head_label(0)
+        panel = VGroup(header, sources, receiver, message, m_label, arrows, weights, products)
+        header.next_to(VGroup(sources, receiver, message), UP, buff=0.3).align_to(sources, LEFT)
+        panel.header, panel.sources, panel.receiver, panel.message = header, sources, receiver, message
+        panel.m_label, panel.arrows, panel.weights, panel.products = m_label, arrows, weights, products
+        return panel
+
+    def get_two_head_panel(self, ill):
+        colors = [chapter_head_color(h) for h in ill.coordinate_heads]
+        sources = get_source_column(ill, tag="V2", column_colors=colors)
+        receiver = get_receiver_box(ill.receiver).next_to(sources, RIGHT, buff=1.2).set_y(sources.get_y())
+        message = get_row_vector(ill.two_head_message, list(ill.coordinates), tag="two_message", places=None,
+                                 column_colors=colors)
+        message.next_to(receiver, RIGHT, buff=0.3).shift(UP * (receiver.get_y() - message.cell_center(0, 0)[1]))
+        m_label = get_text("messages", font_size=MIN_TEXT_SIZE, color=TEXT_COLOR)
+        m_label.next_to(message.brackets, DOWN, buff=0.12)
+        arrows = VGroup()
+        for k, (coord, head) in enumerate(zip(ill.coordinates, ill.coordinate_heads)):
+            group = VGroup()
+            for s, row in enumerate(sources):
+                w = ill.two_head_weights[coord][s]
+                start = np.array([row.vector.brackets.get_right()[0] + 0.12, row.vector.cell_center(0, 0)[1]
+                                  + (0.09 if k == 0 else -0.09), 0])
+                end = receiver.get_left() + (UP if k == 0 else DOWN) * 0.1
+                group.add(get_flow_curve(start, end, w, colors[k], angle=(-0.5 if k == 0 else 0.5)))
+            arrows.add(group)
+        lines = VGroup(*(get_sum_line(ill.two_head_weights[c], ill.V[:, k], ill.two_head_message[k], k=k,
+                                      color=colors[k], coordinate=c, head=h)
+                         for k, (c, h) in enumerate(zip(ill.coordinates, ill.coordinate_heads))))
+        lines.arrange(DOWN, buff=0.3, aligned_edge=LEFT)
+        lines.next_to(VGroup(sources, receiver), DOWN, buff=0.5).align_to(sources, LEFT)
+        header = VGroup(get_head_label(1), get_text("+", font_size=LABEL_SIZE), get_head_label(2)).arrange(RIGHT,
+                                                                                                         buff=0.15)
+        panel = VGroup(header, sources, receiver, message, m_label, arrows, lines)
+        header.next_to(VGroup(sources, receiver, message), UP, buff=0.3).align_to(sources, LEFT)
+        panel.header, panel.sources, panel.receiver, panel.message = header, sources, receiver, message
+        panel.m_label, panel.arrows, panel.lines = m_label, arrows, lines
+        return panel
+
+    def get_panels(self, ill):
+        one, two = self.get_one_head_panel(ill), self.get_two_head_panel(ill)
+        panels = VGroup(one, two).arrange(RIGHT, buff=0.7, aligned_edge=UP)
+        top = get_badge().get_bottom()[1] - 0.25
+        bottom = CONTENT_BOTTOM + 0.55
+        factor = min(1.0, SAFE_WIDTH / panels.width, (top - bottom) / panels.height)
+        panels.scale(factor).move_to(UP * (top + bottom) / 2).set_x(0)
+        return one, two
+
+    # beats: one head --------------------------------------------------------------------------
+    def show_sources(self, ill):
+        one, two = self.one, self.two = self.get_panels(ill)
+        with self.beat(f"Two sources, {ill.sources[0]} and {ill.sources[1]}, each send a value row of two "
+                       "numbers."):
+            self.play(LaggedStart(*(FadeIn(row) for row in one.sources), lag_ratio=0.3), run_time=1.2)
+
+    def show_one_head_weights(self, ill):
+        one = self.one
+        w = [places_for([x]) for x in ill.one_head_weights]
+        shown = [f"{x:.{p}f}" for x, p in zip(ill.one_head_weights, w)]
+        with self.beat(f"One head at the receiver “{ill.receiver}” gives each source one weight: "
+                       f"{shown[0]} and {shown[1]}."):
+            self.play(FadeIn(one.header), FadeIn(one.receiver))
+            self.play(*(Create(a) for a in one.arrows), FadeIn(one.weights))
+
+    def show_scaled_copies(self, ill):
+        one = self.one
+        with self.beat("Each value row is scaled by its weight."):
+            for s, line in enumerate(one.products):
+                self.play(TransformFromCopy(one.weights[s], line.alpha), FadeIn(line[1]),
+                          TransformFromCopy(one.sources[s].vector, line.vector), run_time=0.9)
+                self.play(FadeIn(VGroup(line[3], line.product), shift=0.2 * RIGHT), run_time=0.6)
+
+    def show_one_message(self, ill):
+        one = self.one
+        m = ill.one_head_message
+        shown = [f"{x:.{places_for(m)}f}" for x in m]
+        with self.beat(f"Added up, they give the head’s message: {shown[0]} and {shown[1]}."):
+            # the two products travel into the message and merge there
+            self.play(*(FadeOut(line.product.entries.copy(), target_position=one.message.entries) for line in one.products),
+                      FadeIn(one.message.entries, scale=0.8),
+                      FadeIn(VGroup(one.message.brackets, one.message.col_labels)), FadeIn(one.m_label),
+                      run_time=1.4)
+
+    def show_shared_weight(self, ill):
+        one = self.one
+        with self.beat("The same weight scales every coordinate: one shared set of weights for the whole "
+                       "message."):
+            self.play(*(Indicate(line.alpha, color=ONE_HEAD_COLOR, scale_factor=1.3) for line in one.products),
+                      *(Indicate(line.product, color=ONE_HEAD_COLOR, scale_factor=1.05) for line in one.products),
+                      *swap_fine_print(self, SHARED_NOTE))
+
+    # beats: two heads -------------------------------------------------------------------------
+    def show_two_heads(self, ill):
+        two = self.two
+        with self.beat("With two heads, each coordinate can get its own weights."):
+            self.play(FadeIn(two.header), FadeIn(two.sources), FadeIn(two.receiver), *swap_fine_print(self, None))
+            self.play(*(Create(a) for group in two.arrows for a in group), run_time=1.4)
+
+    def show_head_lines(self, ill):
+        two = self.two
+        k1, k2 = 0, 1
+        c1, c2 = ill.coordinates
+        big = [ill.sources[int(np.argmax(ill.two_head_weights[c]))] for c in (c1, c2)]
+        with self.beat(f"Head 1 leans on {big[0]} for coordinate {c1}; head 2 leans on {big[1]} for "
+                       f"coordinate {c2}."):
+            for k, line in enumerate(two.lines):
+                self.play(FadeIn(line), Indicate(two.arrows[k], color=line[0].get_color(), scale_factor=1.03),
+                          run_time=1.0)
+            self.play(*(FadeOut(line.total.copy(), target_position=two.message.entries[0][k])
+                        for k, line in enumerate(two.lines)), FadeIn(two.message.entries, scale=0.8),
+                      FadeIn(VGroup(two.message.brackets, two.message.col_labels)), FadeIn(two.m_label))
+
+    def show_difference(self, ill):
+        k = ill.most_different
+        c = ill.coordinates[k]
+        one_v, two_v = ill.one_head_message[k], ill.two_head_message[k]
+        p = places_for([one_v, two_v])
+        boxes = self.compare_boxes = VGroup(
+            self.one.message.get_cell_box(0, k, color=TEXT_COLOR, fill_opacity=0.0),
+            self.two.message.get_cell_box(0, k, color=chapter_head_color(ill.coordinate_heads[k]), fill_opacity=0.0))
+        with self.beat(f"So coordinate {c} rises from {one_v:.{p}f} to {two_v:.{p}f}: the {ill.sources[1]}’s "
+                       "feature comes through."):
+            self.play(Create(boxes))
+
+    # beats: learning --------------------------------------------------------------------------
+    def get_learning_diagram(self):
+        patterns = OVERLAPPING_HEADS
+        heads = VGroup()
+        for h, pattern in zip(patterns.heads, patterns.patterns):
+            color = chapter_head_color(h)
+            frame = RoundedRectangle(width=1.6, height=0.7, corner_radius=0.1).set_stroke(color, 2.5)
+            frame.set_fill(color, 0.08)
+            bars = VGroup(*(Line(ORIGIN_DOWN, ORIGIN_DOWN + UP * (0.08 + 0.75 * w)).set_stroke(color, 7)
+                            for w in pattern)).arrange(RIGHT, buff=0.18, aligned_edge=DOWN)
+            bars.move_to(frame).align_to(frame, DOWN).shift(UP * 0.12)
+            name = get_text(f"head {h}", font_size=MIN_TEXT_SIZE, color=color).next_to(frame, LEFT, buff=0.15)
+            head = VGroup(frame, bars, name)
+            head.frame, head.bars, head.name, head.index = frame, bars, name, h
+            heads.add(head)
+        heads.arrange(DOWN, buff=0.22, aligned_edge=RIGHT)
+
+        def block(text, color=TEXT_COLOR):
+            label = get_text(text, font_size=LABEL_SIZE, color=color)
+            frame = RoundedRectangle(width=label.width + 0.4, height=0.6, corner_radius=0.1).set_stroke(color, 2)
+            return VGroup(frame, label.move_to(frame))
+
+        w_o = block("W_O")
+        prediction = block("prediction")
+        loss = block("loss vs. the next word", RECEIVER_COLOR)
+        chain = VGroup(w_o, prediction, loss).arrange(RIGHT, buff=0.7)
+        chain.next_to(heads, RIGHT, buff=1.2)
+        forward = VGroup(*(get_arrow(h.frame.get_right(), w_o.get_left()) for h in heads),
+                         get_arrow(w_o.get_right(), prediction.get_left()),
+                         get_arrow(prediction.get_right(), loss.get_left()))
+        # the correction flows back along the same path, just under it: loss -> prediction -> W_O -> heads
+        def back(start, end):
+            line = DashedVMobject(get_arrow(start, end, color=RECEIVER_COLOR, buff=0.05), num_dashes=12)
+            return line.set_stroke(RECEIVER_COLOR, 2.5)
+
+        low = DOWN * 0.17
+        back_chain = VGroup(back(loss.get_left() + low, prediction.get_right() + low),
+                            back(prediction.get_left() + low, w_o.get_right() + low))
+        backward = VGroup(*(back(w_o.get_left() + low * (1 + k), h.frame.get_right() + low * 1.2)
+                            for k, h in enumerate(heads)))
+        title = get_text("attention patterns (illustrative)", font_size=MIN_TEXT_SIZE, color=DIM_TEXT_COLOR)
+        title.next_to(heads, UP, buff=0.15).align_to(heads[0].frame, LEFT)
+        diagram = VGroup(title, heads, chain, forward, back_chain, backward)
+        diagram.heads, diagram.chain, diagram.forward, diagram.backward = heads, chain, forward, backward
+        diagram.back_chain, diagram.loss, diagram.title = back_chain, loss, title
+        return diagram
+
+    def show_heads_and_loss(self):
+        diagram = self.diagram = self.get_learning_diagram()
+        top = self.badge.get_bottom()[1] - 0.3
+        bottom = CONTENT_BOTTOM + 0.6 + 1.0          # the fine print, then the head-count choice
+        factor = min(1.0, SAFE_WIDTH / diagram.width, (top - bottom) / diagram.height)
+        diagram.scale(factor).move_to(UP * (top + bottom) / 2).set_x(0)
+        self.clear_stage(self.title, self.badge, name="learning")
+        with self.beat("In a trained model, no one picks these weights: every head feeds one prediction, "
+                       "scored by one loss."):
+            self.play(FadeIn(diagram.title), LaggedStart(*(FadeIn(h) for h in diagram.heads), lag_ratio=0.2),
+                      run_time=1.0)
+            self.play(LaggedStart(*(Create(a) for a in diagram.forward), *(FadeIn(b) for b in diagram.chain),
+                                  lag_ratio=0.15), run_time=1.6)
+
+    def show_loss_flows_back(self):
+        diagram = self.diagram
+        with self.beat("Its correction flows back into every head at once: all their projections learn "
+                       "together."):
+            self.play(Indicate(diagram.loss, color=RECEIVER_COLOR), *swap_fine_print(self, JOINT_NOTE))
+            self.play(LaggedStart(*(Create(b) for b in diagram.back_chain), lag_ratio=1.0), run_time=1.0)
+            # into every head at once
+            self.play(*(Create(b) for b in diagram.backward), run_time=1.0)
+
+    def show_overlap(self):
+        heads = self.diagram.heads
+        a, b = OVERLAPPING_HEADS.closest_pair
+        pair = [h for h in heads if h.index in (a, b)]
+        with self.beat(f"Clear roles sometimes emerge, but some heads overlap: heads {a} and {b} read almost "
+                       "alike."):
+            self.play(*(Indicate(h.bars, color=TEXT_COLOR, scale_factor=1.15) for h in pair),
+                      *swap_fine_print(self, PRUNE_NOTE))
+
+    def show_pruning(self):
+        diagram = self.diagram
+        k = OVERLAPPING_HEADS.heads.index(OVERLAPPING_HEADS.prunable)
+        head = diagram.heads[k]
+        ghost = DashedVMobject(head.frame.copy().set_fill(opacity=0), num_dashes=30).set_stroke(DIM_TEXT_COLOR, 2)
+        pruned = get_text("pruned", font_size=MIN_TEXT_SIZE, color=DIM_TEXT_COLOR).move_to(head.frame)
+        self.pruned = VGroup(ghost, pruned)
+        with self.beat(f"Such a head can be pruned away: see Voita and colleagues, 2019.",
+                       spoken="Such a head can sometimes be pruned away: see Voita and colleagues, twenty nineteen."):
+            self.play(FadeOut(head.frame), FadeOut(head.bars), FadeOut(diagram.forward[k]),
+                      FadeOut(diagram.backward[k]), FadeIn(ghost), FadeIn(pruned), head.name.animate.set_opacity(0.5),
+                      run_time=1.4)
+
+    def show_capacity_choice(self):
+        choices = VGroup(*(get_text(str(n), font_size=BODY_SIZE, color=TEXT_COLOR) for n in (1, 2, 4, 8)))
+        choices.arrange(RIGHT, buff=0.5)
+        question = get_text("how many heads?", font_size=LABEL_SIZE, color=TEXT_COLOR)
+        test = get_text("a capacity choice: test it (chapter 3 compares one head with four)", font_size=MIN_TEXT_SIZE,
+                        color=TEXT_COLOR)
+        row = VGroup(question, choices).arrange(RIGHT, buff=0.4)
+        group = self.capacity = VGroup(row, test).arrange(DOWN, buff=0.2)
+        group.next_to(self.diagram, DOWN, buff=0.3).set_x(0)
+        with self.beat("So more heads are not automatically better: how many to use is a choice to test."):
+            self.play(*swap_fine_print(self, CAPACITY_NOTE))
+            self.play(FadeIn(row, shift=0.2 * UP))
+            self.play(FadeIn(test))
+
+
+ORIGIN_DOWN = np.array([0.0, 0.0, 0.0])
 
 
 __all__ = [
-    "CAVEAT", "ARROWS_NOTE", "get_badge", "get_token_strip", "token_box", "get_reading_arc",
-    "get_reading_arcs", "get_arrow_legend", "get_role_label", "ThreeHeadsSevenRows", "TheReceiver",
-    "ParallelHeads", "OneSharedWeight",
+    "CAVEAT", "ARROWS_NOTE", "CAVEAT_BADGE", "NUMBERS_BADGE", "ONE_HEAD_COLOR", "THIRD_HEAD_COLOR",
+    "chapter_head_color", "get_badge", "get_width_legend", "get_head_label", "ThreeHeadsSevenRows",
+    "TheReceiver", "ParallelHeads", "OneSharedWeight",
 ]

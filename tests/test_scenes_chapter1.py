@@ -1,83 +1,78 @@
 """Chapter 1 (ThreeHeadsSevenRows, TheReceiver, ParallelHeads, OneSharedWeight): the scenes build
-without LaTeX, show the word-only examples exactly as the worksheet writes them (positions counted
-here by hand), keep the notes' caveats on screen, and show only the data layer's numbers."""
+cleanly in beats, show the word-only examples exactly as the worksheet writes them (positions counted
+here by hand), draw attention as arrows whose widths are the data layer's illustrative weights, show
+what a head carries (scaled values in a message slot), keep the notes' caveats on screen (the general
+caveat said once, then a badge), put each picture in the beat of the sentence that names it, and show
+only the data layer's numbers, each with its own precision."""
 from __future__ import annotations
+
+import inspect
+import math
 
 import numpy as np
 import pytest
 
-from lesson_data.display import fmt
+from lesson_data.display import fmt, places_for
+from lesson_data.word_examples import COAT, EVENT_AND_REFERENCE, OVERLAPPING_HEADS, SUBJECT_AGREEMENT, message
 from lesson_data.worksheet import two_source_illustration
+from scenes import chapter1_why_heads as ch1
+from scenes.blocks.attention_arrows import arrow_stroke
 from scenes.chapter1_why_heads import (
+    ARROWS_NOTE,
     CAVEAT,
+    CAVEAT_BADGE,
+    ONE_HEAD_COLOR,
     OneSharedWeight,
     ParallelHeads,
     TheReceiver,
     ThreeHeadsSevenRows,
-    token_box,
+    chapter_head_color,
 )
-from scenes.style import BACKGROUND, HIGHLIGHT_OPACITY, RECEIVER_COLOR
-from tests.scene_harness import assert_builds_cleanly, blend, build_scene
+from scenes.style import BACKGROUND, DIM_TEXT_COLOR, HEAD_COLORS, SAFE_WIDTH, WIDE_HEAD_COLOR
+from tests.scene_harness import assert_builds_cleanly, assert_matrix_on_screen, blend, built
 
 SCENES = (ThreeHeadsSevenRows, TheReceiver, ParallelHeads, OneSharedWeight)
 WORD_SCENES = (ThreeHeadsSevenRows, TheReceiver, ParallelHeads)
-_CACHE: dict = {}
-
-
-class _LogPlays:
-    """Mixed into a scene: notes, for each mobject, the first play after which it is on screen."""
-
-    def setup(self):
-        super().setup()
-        self.first_play = {}
-        self.play_count = 0
-
-    def play(self, *args, **kwargs):
-        result = super().play(*args, **kwargs)
-        self.play_count += 1
-        for top in self.mobjects:
-            for m in top.get_family():
-                self.first_play.setdefault(id(m), self.play_count)
-        return result
-
-
-def built(scene_cls):
-    if scene_cls.__name__ not in _CACHE:
-        logged = type(scene_cls.__name__, (_LogPlays, scene_cls), {})
-        _CACHE[scene_cls.__name__] = build_scene(logged, pixel_height=270)
-    return _CACHE[scene_cls.__name__]
 
 
 def said(b) -> str:
-    return " ".join(s[2] for s in b.subcaptions)
+    return " ".join(beat.spoken for beat in b.beats)
+
+
+def written(b) -> str:
+    return " ".join(beat.text for beat in b.beats)
 
 
 def on_screen(b) -> set:
     return {t.original_text for t in b.texts}
 
 
-def captions_shown(b) -> set:
-    return {t.sentence for t in b.texts if hasattr(t, "sentence")}
+def fine_prints(b) -> list[str]:
+    return [f.sentence for f in b.scene.fine_prints]
 
 
-def strip_words(strip) -> list[str]:
-    return [token[1].original_text for token in strip.tokens]
+def plays_in(b, part: str) -> list[str]:
+    """The animation names of every play of the beat whose text contains `part`, without the
+    caption's own fade in (the beat's first play) and out (its last)."""
+    return [c.what for c in b.changes_in(b.beat_of(part)) if c.kind == "play"][1:-1]
 
 
-def arc_sources(strip, arcs) -> list[int]:
-    """Which token (1-based) each arrow starts at, found from geometry: the box under its start."""
-    found = []
-    receiver = token_box(strip, strip.example.receiver)
-    for arc in arcs:
-        x = arc.get_start()[0]
-        hits = [p for p in range(1, len(strip.tokens) + 1)
-                if abs(x - token_box(strip, p).get_x()) <= token_box(strip, p).width / 2]
-        assert len(hits) == 1, f"arrow starting at x={x:.2f} is over {hits}"
-        # every arrow ends on the receiver's box
-        end = arc.get_end()[0]
-        assert abs(end - receiver.get_x()) <= receiver.width / 2 + 0.05
-        found.append(hits[0])
-    return found
+def hex_of(m) -> str:
+    return m.get_stroke_color().to_hex().upper()
+
+
+def color_of(c) -> str:
+    return (c if isinstance(c, str) else c.to_hex()).upper()
+
+
+def on_stage(b, m) -> bool:
+    """m is drawn in the last frame: in the scene's family and not faded out."""
+    family = {id(x) for top in b.scene.mobjects for x in top.get_family()}
+    return id(m) in family and max(m.get_stroke_opacity(), m.get_fill_opacity()) > 0.05
+
+
+def words_of(row) -> list[str]:
+    return [w.original_text for w in row.words]
 
 
 def test_the_chapter_file_is_the_catalog_entry():
@@ -87,204 +82,343 @@ def test_the_chapter_file_is_the_catalog_entry():
     assert entries == {cls.__name__: "scenes/chapter1_why_heads.py" for cls in SCENES}
 
 
+def test_the_chapter_reads_no_sentence_switch_and_computes_no_numbers():
+    """Chapter 1 shows the notes' own examples whatever LESSON_SENTENCE says, and its numbers come
+    from lesson_data: the scene file reads no worksheet and does no arithmetic on weights."""
+    source = inspect.getsource(ch1)
+    assert "scene_worksheet" not in source and "LESSON_SENTENCE" not in source
+    assert "fsum" not in source and "@" not in source.replace("@staticmethod", "")
+
+
 @pytest.mark.parametrize("scene_cls", SCENES, ids=lambda c: c.__name__)
 def test_scene_builds_cleanly(scene_cls):
     b = built(scene_cls)
-    assert_builds_cleanly(b, min_sections=3, min_subcaptions=3)
-    assert 30 <= b.duration <= 110, b.duration   # paced for a learner
+    assert_builds_cleanly(b, min_sections=3, min_beats=8)
+    assert 40 <= b.duration <= 110, b.duration      # paced for a learner, no padding
+    for beat in b.beats:                            # a teaching script: short sentences
+        assert len(beat.text.split()) <= 22, beat.text
 
 
 @pytest.mark.parametrize("scene_cls", WORD_SCENES, ids=lambda c: c.__name__)
-def test_word_scenes_keep_the_caveat_on_screen_and_say_other_sources_are_not_zero(scene_cls):
+def test_word_scenes_show_no_numbers_and_end_under_the_badge(scene_cls):
     b = built(scene_cls)
-    assert CAVEAT in captions_shown(b) and CAVEAT in said(b)
-    assert "illustration: possible readings, not measured attention" in on_screen(b)
-    # the badge is still there at the end
-    assert b.scene.badge in b.scene.mobjects
-    assert "not mean all other sources are masked or have exactly zero weight" in said(b)
-    assert "every known row is read (not masked, weight not zero)" in on_screen(b)
-    assert b.numbers == []                                  # word-only: no numbers
+    assert b.numbers == []                          # word-only: the weights are drawn, not written
+    assert b.scene.badge in b.scene.mobjects        # the general caveat stays on screen
+    assert b.scene.badge.label.original_text == CAVEAT_BADGE
+
+
+def test_the_general_caveat_and_the_arrows_note_are_said_once_in_scene_1_only():
+    b1 = built(ThreeHeadsSevenRows)
+    assert CAVEAT in fine_prints(b1) and ARROWS_NOTE in fine_prints(b1)
+    caveat_beat = b1.beat_of("not attention measured in our trained model")
+    assert "illustration" in caveat_beat.spoken
+    # the badge that carries the caveat afterwards comes in with the caveat's own sentence
+    assert "FadeIn" in plays_in(b1, "not attention measured in our trained model")[0]
+    assert on_stage(b1, b1.scene.badge.label)
+    for scene_cls in (TheReceiver, ParallelHeads):
+        b = built(scene_cls)
+        assert CAVEAT not in fine_prints(b) and ARROWS_NOTE not in fine_prints(b)
+        assert "measured" not in said(b).replace("not measured trained heads", "")
+        assert "not attention measured" not in written(b)
+        # the badge comes with the title (a transition), not with a spoken caveat
+        assert b.transitions[0].name == "title"
+
+
+@pytest.mark.parametrize("scene_cls", WORD_SCENES, ids=lambda c: c.__name__)
+def test_the_width_legend_says_illustrative_in_a_legible_size(scene_cls):
+    b = built(scene_cls)
+    legend = b.scene.legend
+    assert legend.text.original_text == "arrow width = weight (illustrative); thin arrows are still read"
+    thin, thick = legend.samples
+    assert thin.get_stroke_width() < thick.get_stroke_width()
 
 
 # ------------------------------------------------------------------- 1: three heads, seven rows
 
 
-def test_three_heads_each_read_all_seven_rows_including_coat():
+def test_scene_1_shows_the_seven_rows_and_the_receiver_coat():
     b = built(ThreeHeadsSevenRows)
     words = "Maya wore a hooded red wool coat".split()            # WORKSHEET.md, by hand
-    roles = {1: ("colour", "red", 5), 2: ("material", "wool", 6), 3: ("detail", "hooded", 4)}
-    assert strip_words(b.scene.strip) == words
-    assert [p.original_text for p in b.scene.strip.positions] == [str(p) for p in range(1, 8)]
-    assert len(b.scene.heads) == 3
-    for k, row in enumerate(b.scene.heads, start=1):
-        role, word, position = roles[k]
-        assert strip_words(row.strip) == words
-        # one arrow from every row, the receiver "coat" (row 7) included
-        sources = arc_sources(row.strip, row.arcs.faint) + arc_sources(row.strip, row.arcs.bright)
-        assert sorted(sources) == list(range(1, 8))
-        assert arc_sources(row.strip, row.arcs.bright) == [position]
-        assert words[position - 1] == word
-        assert f"head {k}" in on_screen(b)
-        assert f"possible role: {role} → {word}" in on_screen(b)
-    # the three heads come on screen together (in parallel), after the one-head picture
-    first = b.scene.first_play
-    for part in ("faint", "bright"):
-        assert len({first[id(getattr(row.arcs, part)[0])] for row in b.scene.heads}) == 1
-    assert first[id(b.scene.heads[0].arcs.faint[0])] > first[id(b.scene.one_head_arcs.bright[0])]
-    # one head first: it reads every row and highlights all three attributes at once
-    one = b.scene.one_head_arcs
-    assert sorted(arc_sources(b.scene.strip, one.bright)) == [4, 5, 6]
-    assert len(one.faint) + len(one.bright) == 7
-    text = said(b)
-    assert "This is a possible division of work, not three manually assigned jobs." in text
-    assert "All three heads see all seven rows, including coat." in text
-    assert "A single head may also encode several attributes" in text
-    assert "In deeper layers, source rows can already contain context." in text
+    layout = b.scene.layout
+    assert words_of(layout.row) == words
+    assert [p.original_text for p in layout.positions] == [str(p) for p in range(1, 8)]
+    assert layout.row.receiver == 7 and layout.receiver_label.original_text == "receiver"
+    # the receiver's label appears in the sentence that names the receiver
+    assert b.scene.marks["receiver label"] == b.beat_of("is the receiver").id
+    # query, keys and values appear in their own sentences
+    assert b.scene.marks["query"] == b.beat_of("asks with a query").id
+    assert b.scene.marks["values"] == b.beat_of("a key, which sets how much it is read").id
 
 
-def test_three_heads_last_frame_highlights_the_receiver_coat():
+def test_scene_1_one_head_reads_every_row_with_the_illustrative_weights():
     b = built(ThreeHeadsSevenRows)
-    for row in b.scene.heads:
-        box = token_box(row.strip, 7)
-        x = (box.get_left()[0] + row.strip.tokens[6][1].get_left()[0]) / 2   # between edge and glyph
-        assert np.abs(b.pixel((x, box.get_y())) - blend(RECEIVER_COLOR, BACKGROUND, HIGHLIGHT_OPACITY)).max() <= 3
-        # the row before (wool) is not highlighted
-        other = token_box(row.strip, 6)
-        x = (other.get_left()[0] + row.strip.tokens[5][1].get_left()[0]) / 2
-        assert np.abs(b.pixel((x, other.get_y())) - blend(BACKGROUND, BACKGROUND, 1.0)).max() <= 3
+    arrows, reading = b.scene.one_head_arrows, COAT.reading(0)
+    assert arrows.sources == list(range(7))                        # all seven rows, coat included
+    assert list(arrows.weights) == list(reading.weights)           # the data layer's weights
+    assert color_of(arrows.color) == ONE_HEAD_COLOR.upper() == WIDE_HEAD_COLOR.upper()
+    # the three widest arrows come from hooded, red and wool (positions 4, 5, 6, by hand)
+    assert sorted(arrows.strongest(3)) == [3, 4, 5]
+    widths = [a.get_stroke_width() for a in arrows.arrows]
+    assert widths[4] == pytest.approx(arrow_stroke(0.29))           # red: 0.29, the largest
+    # the arrows are drawn in the beat that says the head reads all seven rows
+    assert any("LaggedStart" in what for what in plays_in(b, "reads all seven rows"))
+
+
+def test_scene_1_the_message_slot_holds_the_scaled_values():
+    b = built(ThreeHeadsSevenRows)
+    flow, slot = b.scene.one_head_flow, b.scene.layout.slot
+    # the slot's filled fraction per feature is the one head's message (0.305, 0.301, 0.293 by hand)
+    assert flow.filled == pytest.approx((0.305, 0.301, 0.293), abs=1e-12)
+    assert tuple(flow.filled) == pytest.approx(message(COAT, COAT.reading(0)), abs=1e-15)
+    # geometry: the segments of a track end to end span filled × track length
+    for k in range(3):
+        track = slot.tracks[k]
+        segs = [s for s in flow.segments if abs(s.get_y() - track.get_y()) < 1e-6]
+        assert sum(s.width for s in segs) == pytest.approx(flow.filled[k] * slot.track_length, rel=1e-6)
+        assert min(s.get_left()[0] for s in segs) == pytest.approx(track.get_left()[0], abs=1e-6)
+    # red's segment in the colour track is its weight × value: 0.29 × 1
+    red = flow.by_source[4]
+    assert len(red) == 1 and red[0].width == pytest.approx(0.29 * slot.track_length, rel=1e-6)
+    assert [t.original_text for t in slot.labels] == ["colour", "material", "detail"]
+    # the scaled copies appear in the "scaled by its weight" beat, the slot fills in the next one
+    assert any("LaggedStart" in w for w in plays_in(b, "Each value is scaled by its row’s weight"))
+    assert any("LaggedStart" in w for w in plays_in(b, "add up in the head’s message"))
+    for lane_flow in b.scene.flows:                                 # the three heads' messages stay
+        assert all(on_stage(b, seg) for seg in lane_flow.segments)
+
+
+def test_scene_1_three_heads_each_read_all_seven_rows_at_once():
+    b = built(ThreeHeadsSevenRows)
+    lanes = b.scene.lanes
+    roles = {1: ("colour", "red"), 2: ("material", "wool"), 3: ("detail", "hooded")}
+    for k, lane in enumerate(lanes, start=1):
+        assert words_of(lane.row) == "Maya wore a hooded red wool coat".split()
+        assert lane.arrows.sources == list(range(7))
+        assert list(lane.arrows.weights) == list(COAT.reading(k).weights)
+        assert color_of(lane.arrows.color) == chapter_head_color(k).upper()
+        role, word = roles[k]
+        assert lane.arrows.strongest(1) == [COAT.tokens.index(word)]
+        assert [t.original_text for t in lane.label.role_lines] == ["possible role:", f"{role} → {word}"]
+        assert lane.label.head_text.original_text == f"head {k}"
+    # one head colour per head, the lesson's for heads 1 and 2
+    assert [color_of(lane.arrows.color) for lane in lanes][:2] == [HEAD_COLORS[1].upper(), HEAD_COLORS[2].upper()]
+    assert len({color_of(lane.arrows.color) for lane in lanes} | {ONE_HEAD_COLOR.upper()}) == 4
+    # the same play draws all three heads' arrows: none waits for another
+    plays = plays_in(b, "all at the same time")
+    assert any(what.count("LaggedStart") == 3 for what in plays)
+    # each head's message carries its own feature: head k's k-th track is its fullest
+    for k, flow in enumerate(b.scene.flows):
+        assert int(np.argmax(flow.filled)) == k
+        assert flow.filled[k] > 2 * b.scene.one_head_flow.filled[k]
+    assert any(what.count("LaggedStart") == 3 for what in plays_in(b, "carries its own feature"))
+
+
+def test_scene_1_fine_print_is_the_notes_words_and_no_still_frame():
+    b = built(ThreeHeadsSevenRows)
+    notes = open("docs/lesson-notes.txt", encoding="utf-8").read()
+    for text in fine_prints(b):
+        for sentence in text.split(". "):
+            assert sentence.rstrip(".") in notes, sentence
+    assert ch1.DIVISION_NOTE in fine_prints(b) and ch1.SEVERAL_NOTE in fine_prints(b)
+    # every beat changes the picture (no still frame under several sentences)
+    for beat in b.beats:
+        assert b.changes_in(beat), beat.text
+
+
+def test_scene_1_last_frame_fills_each_heads_message_in_its_colour():
+    b = built(ThreeHeadsSevenRows)
+    for k, (lane, flow) in enumerate(zip(b.scene.lanes, b.scene.flows)):
+        seg = max(flow.segments, key=lambda s: s.width)              # the useful source's segment
+        got = b.pixel(seg.get_center())
+        assert np.abs(got - blend(chapter_head_color(k + 1), BACKGROUND, 0.95)).max() <= 8
 
 
 # ------------------------------------------------------------------------------ 2: the receiver
 
 
-def test_receiver_is_usually_not_the_unknown_next_word():
+def test_scene_2_the_receiver_is_the_last_known_token_not_the_blank():
     b = built(TheReceiver)
-    strip = b.scene.strip
-    assert strip_words(strip) == ["The", "dogs", "near", "the", "gate", "usually"]
-    assert len(strip.blank) == 2 and strip.blank[1].original_text == "___"   # the unknown word: no token
-    assert strip.positions[-1].original_text == "6"
-    # the receiver box is the 6th, drawn in the receiver colour
-    assert token_box(strip, 6).get_stroke_color().to_hex().upper() == RECEIVER_COLOR.upper()
-    assert token_box(strip, 5).get_stroke_color().to_hex().upper() != RECEIVER_COLOR.upper()
-    assert "receiver:" in on_screen(b) and "last known token" in on_screen(b)
-    assert "unknown next word:" in on_screen(b)
-    # dogs (row 2) is the highlighted source; every row 1..6 has an arrow
-    assert arc_sources(strip, b.scene.arcs.bright) == [2]
-    assert sorted(arc_sources(strip, b.scene.arcs.faint)) == [1, 3, 4, 5, 6]
-    assert {"plural subject", "nearer singular noun", "does not control agreement"} <= on_screen(b)
+    row = b.scene.row
+    assert words_of(row) == ["The", "dogs", "near", "the", "gate", "usually"]   # the blank is no token
+    assert row.receiver == 6 and len(row.blank) == 2
+    assert [p.original_text for p in b.scene.layout.positions] == [str(p) for p in range(1, 7)]
+    assert {"receiver:", "last known token", "unknown next word:", "no query yet"} <= on_screen(b)
+    # the token is quoted, so it cannot read as a hedge
+    assert "The receiver is “usually”: the last known token, at position 6." in written(b)
     assert b.scene.guess.original_text == "bark" and b.scene.wrong[0].original_text == "barks"
-    text = said(b)
-    assert "The receiver is usually, the last known token—not the as-yet-unknown word bark." in text
-    assert "“The dogs near the gate usually bark at visitors” is one possible continuation." in text
-    assert "Dogs supports bark, not barks; the nearer singular noun gate does not control subject agreement." in text
-    assert "Both useful source words occur before the receiver." in text
-    assert "These semantic roles are illustrative, not measured trained heads." in text
+    assert b.scene.tail.original_text == "at visitors"
+    assert "“The dogs near the gate usually bark at visitors” is one possible continuation." in written(b)
 
 
-def test_both_sources_lie_under_the_known_prefix_bracket():
+def test_scene_2_two_heads_read_the_subject_and_the_place_and_gate_is_no_heads_colour():
     b = built(TheReceiver)
-    strip, bracket = b.scene.strip, b.scene.prefix_bracket
-    assert bracket[1].original_text == "known prefix: positions 1–6"
-    left, right = bracket[0].get_left()[0], bracket[0].get_right()[0]
-    for p in (2, 5):                                           # dogs, gate
-        box = token_box(strip, p)
-        assert left - 1e-6 <= box.get_left()[0] and box.get_right()[0] <= right + 1e-6
-    assert strip.blank.get_left()[0] > right                  # the blank lies outside the prefix
+    subject, place = b.scene.subject_arrows, b.scene.place_arrows
+    assert list(subject.weights) == list(SUBJECT_AGREEMENT.reading(1).weights)
+    assert list(place.weights) == list(SUBJECT_AGREEMENT.reading(2).weights)
+    assert subject.strongest(1) == [1] and place.strongest(1) == [4]           # dogs (2), gate (5)
+    assert color_of(subject.color) == HEAD_COLORS[1].upper() and color_of(place.color) == HEAD_COLORS[2].upper()
+    # the subject head still reads gate: a thin arrow, not none
+    assert subject.arrow(4) is not None and 0 < subject.weights[4] < subject.weights[1]
+    # "does not control agreement" is marked in grey, not in head 2's orange (or any head's colour)
+    mark, label = b.scene.nearer
+    assert hex_of(mark) == DIM_TEXT_COLOR.upper()
+    assert hex_of(mark) not in {c.upper() for c in (*HEAD_COLORS.values(), WIDE_HEAD_COLOR, ch1.THIRD_HEAD_COLOR)}
+    assert [t.original_text for t in label] == ["nearer noun:", "does not control", "agreement"]
+    # each head's arrows are drawn in the sentence that introduces it
+    assert any("LaggedStart" in w for w in plays_in(b, "look back for the subject"))
+    assert any("LaggedStart" in w for w in plays_in(b, "A second head might read"))
+    # the role labels come with the notes' caveat about them
+    assert ch1.ROLES_NOTE in fine_prints(b)
+
+
+def test_scene_2_both_sources_lie_under_the_known_prefix_bracket():
+    b = built(TheReceiver)
+    row, bracket = b.scene.row, b.scene.prefix_bracket
+    assert bracket.label.original_text == "known prefix: positions 1–6"
+    left, right = bracket.lines.get_left()[0], bracket.lines.get_right()[0]
+    for j in (1, 4):                                           # dogs, gate
+        assert left - 1e-6 <= row.boxes[j].get_left()[0] and row.boxes[j].get_right()[0] <= right + 1e-6
+    assert row.blank.get_left()[0] > right                     # the blank lies outside the prefix
+    assert bracket.get_top()[1] < b.scene.place_arrows.get_bottom()[1]   # clear of head 2's arrows
+    assert "FadeIn" in plays_in(b, "come before the receiver")[0]
+    assert on_stage(b, bracket.label)
 
 
 # ---------------------------------------------------------------------------- 3: parallel heads
 
 
-def test_punctuation_is_a_token_and_it_is_receiver_six():
+def test_scene_3_punctuation_is_a_token_and_it_is_receiver_six():
     b = built(ParallelHeads)
-    strip = b.scene.strip
-    assert strip_words(strip) == ["Ravi", "dropped", "the", "glass", ".", "It"]
+    row = b.scene.row
+    assert words_of(row)[0] == "Ravi" and words_of(row)[2:] == ["the", "glass", ".", "It"]
     assert b.scene.punctuation == 5
     assert {"punctuation", "is a token", "receiver", "6"} <= on_screen(b)
-    above, below = b.scene.arcs
-    assert arc_sources(strip, above.bright) == [4]            # head 1: glass (the referent)
-    assert arc_sources(strip, below.bright) == [2]            # head 2: dropped (the event)
-    for arcs in (above, below):
-        assert sorted(arc_sources(strip, arcs.faint) + arc_sources(strip, arcs.bright)) == list(range(1, 7))
-    assert above.get_bottom()[1] >= strip.tokens.get_top()[1] - 0.05
-    assert below.get_top()[1] <= strip.tokens.get_bottom()[1]
-    assert {"possible role: referent → glass", "possible role: event → dropped", "parallel",
-            "possible next word"} <= on_screen(b)
-    assert b.scene.guess.original_text == "broke"
-    text = said(b)
-    assert "We treat punctuation as a token in this illustration: It is receiver 6." in text
-    assert "the event head does not wait for the reference head’s result" in text
-    assert "Contextual input rows from earlier layers can help make these matches." in text
+    heads = b.scene.layout.heads
+    assert [h.arrows.strongest(1) for h in heads] == [[3], [1]]            # glass (4), dropped (2)
+    for h, reading in zip(heads, EVENT_AND_REFERENCE.readings):
+        assert list(h.arrows.weights) == list(reading.weights)
+        assert color_of(h.arrows.color) == chapter_head_color(reading.head).upper()
 
 
-def test_the_event_head_does_not_wait_for_the_reference_head():
+def test_scene_3_layout_leaves_margins_and_head_2_clears_the_position_numbers():
     b = built(ParallelHeads)
-    above, below = b.scene.arcs
-    first = b.scene.first_play
-    # both heads' arrows (faint, then bright) come on screen in the same plays
-    assert first[id(above.faint[0])] == first[id(below.faint[0])]
-    assert first[id(above.bright[0])] == first[id(below.bright[0])]
+    layout, row = b.scene.layout, b.scene.row
+    assert layout.width <= SAFE_WIDTH - 1.0                    # not edge to edge
+    below = layout.heads[1].arrows
+    # head 2's arrows start at the word boxes (the positions have left), and stay below them
+    assert not any(on_stage(b, p) for p in layout.positions)
+    assert below.get_top()[1] <= row.boxes.get_bottom()[1] + 1e-6
+    assert "FadeOut" in plays_in(b, "Two heads read the row at the same time")[0]
+
+
+def test_scene_3_the_two_heads_run_in_parallel_and_bring_their_findings():
+    b = built(ParallelHeads)
+    # the same play draws both heads' arrows
+    assert any(w.count("LaggedStart") == 2 for w in plays_in(b, "Two heads read the row at the same time"))
+    assert b.scene.layout.parallel.text.original_text == "in parallel"
+    assert plays_in(b, "Neither waits for the other") == ["FadeIn"]
+    # what reaches It: the referent in head 1's slot, the event in head 2's
+    assert [w.original_text for w in b.scene.slot_words] == ["glass", "washed"]   # after the swap
+    assert any("TransformFromCopy" in w for w in plays_in(b, "Each head brings what it found"))
+    assert ch1.CONTEXT_NOTE in fine_prints(b)
+
+
+def test_scene_3_the_substitution_keeps_the_object_clue_and_changes_the_event():
+    b = built(ParallelHeads)
+    row = b.scene.row
+    # "dropped" becomes "washed" in the substitution's own beat; "glass" stays
+    assert any("ReplacementTransform" in w for w in plays_in(b, "Change one word: Ravi washed the glass."))
+    assert not on_stage(b, row.words[1]) and on_stage(b, b.scene.event_word)
+    assert b.scene.event_word.original_text == "washed" and row.words[3].original_text == "glass"
+    assert [t.original_text for t in b.scene.layout.heads[1].label.role_lines] == ["possible role:", "event → washed"]
+    # the possible next word changes from broke to gleamed, in the sentence that says so
+    assert b.scene.first_guess.original_text == "broke" and b.scene.guess.original_text == "gleamed"
+    assert any("ReplacementTransform" in w for w in plays_in(b, "the next word might be “gleamed”"))
+    assert b.scene.guess.width < row.blank[0].width                # the blank holds the longer word
+    assert ch1.SUBSTITUTION_NOTE in fine_prints(b)
+    assert "not a promise" in ch1.SUBSTITUTION_NOTE
 
 
 # ------------------------------------------------------------------------ 4: one shared weight
 
 
-def assert_row(b, tag, expected):
-    shown = b.by_tag(tag)
-    expected = np.atleast_1d(np.asarray(expected, dtype=float))
-    assert set(shown) == {(0, j) for j in range(len(expected))}, tag
-    for (_, j), m in shown.items():
-        assert m.value == expected[j] and m.original_text == fmt(expected[j]), (tag, j)
-
-
-def test_one_shared_weight_shows_the_illustrations_numbers():
+def test_scene_4_shows_the_illustrations_numbers_each_with_its_own_precision():
     ill = two_source_illustration()
     b = built(OneSharedWeight)
-    V = b.by_tag("V")
-    assert {k: m.value for k, m in V.items()} == {(i, j): ill.V[i, j] for i in range(2) for j in range(2)}
-    assert [t.original_text for t in b.scene.values.row_labels] == ["river", "fisherman"]
-    # one head: one weight per source, times that source's whole value row
-    for s, word in enumerate(ill.sources):
-        alpha = b.by_tag(f"one_{s}_alpha")[None]
-        assert alpha.value == ill.one_head_weights[s]
-        assert_row(b, f"one_{s}_v", ill.value_rows[word])
-        assert_row(b, f"one_{s}_product", ill.one_head_weights[s] * np.asarray(ill.value_rows[word]))
-    assert_row(b, "one_message", ill.one_head_message)
-    # two heads: coordinate k mixes the sources with its own weights
+    assert_matrix_on_screen(b, "V", ill.V)                       # hand-chosen whole numbers: "10", "1"
+    assert_matrix_on_screen(b, "V2", ill.V)
+    assert_matrix_on_screen(b, "one_message", ill.one_head_message)
+    assert_matrix_on_screen(b, "two_message", ill.two_head_message)
+    assert_matrix_on_screen(b, "one_v", ill.V)
+    for s in range(2):
+        alpha = b.by_tag("one_w")[s]
+        assert alpha.value == ill.one_head_weights[s] and alpha.original_text == fmt(alpha.value, 1)
+        assert b.by_tag("one_arrow_w")[s].value == ill.one_head_weights[s]
+        for k in range(2):
+            product = b.by_tag("one_product")[(s, k)]
+            assert product.value == ill.one_head_products[s, k]
+            assert product.original_text == fmt(product.value, places_for(ill.one_head_products[s]))
     for k, coord in enumerate(ill.coordinates):
         for s in range(2):
             assert b.by_tag("two_w")[(k, s)].value == ill.two_head_weights[coord][s]
             assert b.by_tag("two_v")[(k, s)].value == ill.V[s, k]
         assert b.by_tag("two_terms_sum")[k].value == ill.two_head_message[k]
-    assert_row(b, "two_message", ill.two_head_message)
 
 
-def test_one_shared_weight_worked_by_hand():
+def test_scene_4_worked_by_hand():
     b = built(OneSharedWeight)
-    # 0.8·[10, 1] + 0.2·[2, 8] = [8 + 0.4, 0.8 + 1.6]
-    assert [b.by_tag("one_0_product")[(0, j)].original_text for j in range(2)] == ["8.000", "0.800"]
-    assert [b.by_tag("one_1_product")[(0, j)].original_text for j in range(2)] == ["0.400", "1.600"]
-    assert [b.by_tag("one_message")[(0, j)].original_text for j in range(2)] == ["8.400", "2.400"]
-    # a: 0.8·10 + 0.2·2 = 8.4; b: 0.2·1 + 0.8·8 = 6.6
-    assert [b.by_tag("two_message")[(0, j)].original_text for j in range(2)] == ["8.400", "6.600"]
-    # a second method: the shown products' unrounded values add up to the shown message
-    for j in range(2):
-        total = b.by_tag("one_0_product")[(0, j)].value + b.by_tag("one_1_product")[(0, j)].value
-        assert total == pytest.approx(b.by_tag("one_message")[(0, j)].value, abs=1e-12)
+    shown = lambda tag, keys: [b.by_tag(tag)[key].original_text for key in keys]  # noqa: E731
+    assert shown("V", [(0, 0), (0, 1), (1, 0), (1, 1)]) == ["10", "1", "2", "8"]
+    # 0.8·[10, 1] = [8.0, 0.8]; 0.2·[2, 8] = [0.4, 1.6]; the message [8.4, 2.4]
+    assert shown("one_product", [(0, 0), (0, 1)]) == ["8.0", "0.8"]
+    assert shown("one_product", [(1, 0), (1, 1)]) == ["0.4", "1.6"]
+    assert shown("one_message", [(0, 0), (0, 1)]) == ["8.4", "2.4"]
+    # two heads: a = 0.8·10 + 0.2·2 = 8.4; b = 0.2·1 + 0.8·8 = 6.6
+    assert shown("two_message", [(0, 0), (0, 1)]) == ["8.4", "6.6"]
+    # a second method: the shown parts' unrounded values add up to the shown totals
     for k in range(2):
-        terms = sum(b.by_tag("two_w")[(k, s)].value * b.by_tag("two_v")[(k, s)].value for s in range(2))
-        assert terms == pytest.approx(b.by_tag("two_terms_sum")[k].value, abs=1e-12)
+        parts = [b.by_tag("one_product")[(s, k)].value for s in range(2)]
+        assert math.fsum(parts) == pytest.approx(b.by_tag("one_message")[(0, k)].value, abs=1e-12)
+        terms = [b.by_tag("two_w")[(k, s)].value * b.by_tag("two_v")[(k, s)].value for s in range(2)]
+        assert math.fsum(terms) == pytest.approx(b.by_tag("two_terms_sum")[k].value, abs=1e-12)
 
 
-def test_one_shared_weight_says_illustrative_and_credits_voita():
+def test_scene_4_pictures_play_in_their_sentences():
     b = built(OneSharedWeight)
+    # the weights appear as arrows in the sentence that gives them: 0.8 and 0.2
+    beat = b.beat_of("gives each source one weight: 0.8 and 0.2")
+    assert {m.tag for m in b.numbers_in(beat)} == {"one_arrow_w"}
+    assert any("Create" in w for w in plays_in(b, "gives each source one weight"))
+    # the scaled copies in "scaled by its weight", the message in "Added up"
+    assert {m.tag for m in b.numbers_in(b.beat_of("scaled by its weight"))} == {"one_w", "one_v", "one_product"}
+    assert "one_message" in {m.tag for m in b.numbers_in(b.beat_of("Added up"))}
+    assert not {"one_w", "one_v", "two_message"} & {m.tag for m in b.numbers_in(b.beat_of("Added up"))}
+    assert {m.tag for m in b.numbers_in(b.beat_of("leans on river for coordinate a"))} >= {
+        "two_w", "two_v", "two_terms_sum", "two_message"}
+    # the difference is boxed where it is said: b rises from 2.4 to 6.6
+    assert "So coordinate b rises from 2.4 to 6.6" in written(b)
+    assert plays_in(b, "rises from 2.4 to 6.6") == ["Create"]
+    # one head is one colour in scenes 1 and 4
+    assert b.scene.one.arrows[0].get_stroke_color().to_hex().upper() == ONE_HEAD_COLOR.upper()
+    assert b.scene.one.header.head_text.original_text == "one head"
+
+
+def test_scene_4_learning_loss_flows_back_into_every_head_and_a_head_is_pruned():
+    b = built(OneSharedWeight)
+    diagram = b.scene.diagram
+    assert [h.index for h in diagram.heads] == list(OVERLAPPING_HEADS.heads)
+    assert len(diagram.backward) == len(diagram.heads)
+    # all the backward arrows are drawn in one play: every head at once
+    creates = [w for w in plays_in(b, "flows back into every head at once") if "Create" in w]
+    assert creates and creates[0].count("Create") == len(diagram.heads)
+    # the head that overlaps most with another fades out, in the pruning sentence
+    k = OVERLAPPING_HEADS.heads.index(OVERLAPPING_HEADS.prunable)
+    assert not on_stage(b, diagram.heads[k].frame) and on_stage(b, b.scene.pruned[1])
+    assert all(on_stage(b, diagram.heads[j].frame) for j in range(len(diagram.heads)) if j != k)
+    assert "FadeOut" in plays_in(b, "can be pruned away")[0]
+    assert ch1.PRUNE_NOTE in fine_prints(b) and "Voita et al. (2019)" in ch1.PRUNE_NOTE
+    assert "Voita and colleagues, twenty nineteen" in said(b)
+    assert ch1.CAPACITY_NOTE in fine_prints(b) and ch1.JOINT_NOTE in fine_prints(b)
     texts = on_screen(b)
     assert "illustrative numbers, invented for this comparison" in texts
-    assert "value rows (illustrative)" in texts
-    assert any("Voita et al., 2019" in t for t in texts)
-    text = said(b)
-    assert "These numbers are illustrative." in text
-    assert "It uses one shared set of source weights for all coordinates of that message." in text
-    assert "All head projections learn jointly from prediction loss." in text
-    assert "see Voita et al. (2019)" in text
-    assert "More heads are a capacity choice to test, not an automatic improvement." in text
+    assert "a capacity choice: test it (chapter 3 compares one head with four)" in texts

@@ -1,0 +1,158 @@
+"""What a head carries: value rows as small bar charts, and the head's message slot beside the receiver.
+
+    chips = VGroup(*(get_value_chip(v) for v in example.values))        # one per token, under its word
+    slot = get_message_slot(example.features, color=head_color(1))       # beside the receiver
+    flow = get_message_flow(chips, contributions(example, reading), slot, color=head_color(1))
+    scene.play(flow.scale_copies())   # over each chip, a copy of its value scaled by its weight
+    scene.play(flow.move_copies())    # the scaled copies move into the slot, end to end
+    flow.segments                     # what stays in the slot: the message, one segment per source
+
+A value row is drawn without digits, as one track per coordinate with a bar as long as the value
+(values in [0, 1], illustrative). A head's message is the weighted sum of the value rows, so each
+source's scaled copy becomes one segment of each track of the slot, laid end to end: the longest
+segment is the most-read source's contribution, and a track's filled length is the message's
+coordinate. The contributions (weight times value) come from the data layer; nothing is computed
+here but the picture's geometry.
+"""
+from __future__ import annotations
+
+import numpy as np
+from manim import (DOWN, LEFT, RIGHT, UP, AnimationGroup, LaggedStart, Rectangle, ReplacementTransform,
+                   TransformFromCopy, VGroup)
+
+from scenes.style import BACKGROUND, DIM_TEXT_COLOR, MIN_TEXT_SIZE, TEXT_COLOR, get_text
+
+TRACK_OPACITY = 0.7
+BAR_OPACITY = 0.95
+
+
+class ValueChip(VGroup):
+    """Built by get_value_chip. Parts: `tracks` (one outline per coordinate), `bars` (one filled bar
+    per non-zero coordinate, left-aligned in its track), `bar(k)` (None for a zero coordinate),
+    `values`, `track_length`."""
+
+    def bar(self, k: int):
+        return self._bars.get(k)
+
+
+def get_value_chip(values, *, color: str = TEXT_COLOR, track_length: float = 0.42, bar_height: float = 0.07,
+                   gap: float = 0.035) -> ValueChip:
+    """One value row (entries in [0, 1]) as a small bar chart, one track per coordinate, top to bottom."""
+    values = [float(v) for v in values]
+    if not all(0.0 <= v <= 1.0 for v in values):
+        raise ValueError(f"a value chip draws entries in [0, 1], got {values}")
+    chip = ValueChip()
+    chip.values, chip.track_length, chip._bars = values, track_length, {}
+    chip.tracks, chip.bars = VGroup(), VGroup()
+    for k, v in enumerate(values):
+        track = Rectangle(width=track_length, height=bar_height).set_stroke(DIM_TEXT_COLOR, 1, opacity=TRACK_OPACITY)
+        track.shift(DOWN * k * (bar_height + gap))
+        chip.tracks.add(track)
+        if v > 0:
+            bar = Rectangle(width=track_length * v, height=bar_height).set_stroke(width=0)
+            bar.set_fill(color, BAR_OPACITY).align_to(track, LEFT).set_y(track.get_y())
+            chip.bars.add(bar)
+            chip._bars[k] = bar
+    chip.add(chip.tracks, chip.bars)
+    return chip
+
+
+class MessageSlot(VGroup):
+    """Built by get_message_slot. Parts: `tracks` (one outline per coordinate), `labels` (the
+    coordinates' names, right of the tracks, or empty), `title` (above, or empty), `track_length`,
+    `bar_height`, `color`; `segment(k, start, length)` is a bar of track k from `start` to
+    `start + length` (fractions of the track)."""
+
+    def segment(self, k: int, start: float, length: float) -> Rectangle:
+        track = self.tracks[k]
+        seg = Rectangle(width=max(length, 0.0) * self.track_length, height=self.bar_height)
+        seg.set_fill(self.color, BAR_OPACITY).set_stroke(BACKGROUND, 1.0)
+        seg.move_to(track.get_left() + RIGHT * (start + length / 2) * self.track_length)
+        return seg
+
+
+def get_message_slot(features, *, color: str, title: str | None = "message", track_length: float = 1.26,
+                     bar_height: float = 0.13, gap: float = 0.1, labels: bool = True,
+                     label_size: float = MIN_TEXT_SIZE) -> MessageSlot:
+    """A head's empty message: one track per coordinate, the coordinates' names to the right."""
+    slot = MessageSlot()
+    slot.track_length, slot.bar_height, slot.color = track_length, bar_height, color
+    slot.tracks, slot.labels = VGroup(), VGroup()
+    for k, name in enumerate(features):
+        track = Rectangle(width=track_length, height=bar_height).set_stroke(color, 1.5, opacity=TRACK_OPACITY)
+        track.shift(DOWN * k * (bar_height + gap))
+        slot.tracks.add(track)
+        if labels:
+            slot.labels.add(get_text(name, font_size=label_size, color=DIM_TEXT_COLOR)
+                            .next_to(track, RIGHT, buff=0.12))
+    slot.add(slot.tracks, slot.labels)
+    slot.title = VGroup()
+    if title:
+        slot.title = get_text(title, font_size=label_size, color=color).next_to(slot.tracks, UP, buff=0.1)
+        slot.title.align_to(slot.tracks, LEFT)
+        slot.add(slot.title)
+    return slot
+
+
+class MessageFlow(VGroup):
+    """Built by get_message_flow. Parts: `segments` (what ends in the slot: one bar per source and
+    non-zero coordinate), `by_source` ({source index: VGroup of its segments}), `copies` (the scaled
+    copies over the chips, {source index: VGroup}), `filled` (each track's filled fraction: the
+    message). Play `scale_copies()` then `move_copies()`, or `animation()` for both at once."""
+
+    def scale_copies(self, lag_ratio: float = 0.08, run_time: float = 1.2):
+        """Over each chip, a copy of its bars shrinks to its weight times the value (head colour)."""
+        steps = [AnimationGroup(*(TransformFromCopy(bar, copy) for bar, copy, _ in triples))
+                 for triples in self._triples if triples]
+        return LaggedStart(*steps, lag_ratio=lag_ratio, run_time=run_time)
+
+    def move_copies(self, lag_ratio: float = 0.12, run_time: float = 1.8):
+        """The scaled copies travel into the slot, each source's after the ones before it."""
+        steps = [AnimationGroup(*(ReplacementTransform(copy, seg) for _, copy, seg in triples))
+                 for triples in self._triples if triples]
+        return LaggedStart(*steps, lag_ratio=lag_ratio, run_time=run_time)
+
+    def animation(self, lag_ratio: float = 0.12, run_time: float = 2.4):
+        """Copies go straight from the chips into the slot (the scaled step skipped)."""
+        steps = [AnimationGroup(*(TransformFromCopy(bar, seg) for bar, _, seg in triples))
+                 for triples in self._triples if triples]
+        return LaggedStart(*steps, lag_ratio=lag_ratio, run_time=run_time)
+
+
+def get_message_flow(chips, contributions, slot: MessageSlot) -> MessageFlow:
+    """The head's message built from its sources' scaled values: source j's contribution to
+    coordinate k (its weight times its value, from the data layer) becomes a segment of track k,
+    after the segments of sources 0..j-1. `chips` are the sources' value chips, in source order."""
+    parts = np.asarray(contributions, dtype=float)
+    if parts.ndim != 2 or parts.shape[0] != len(chips) or parts.shape[1] != len(slot.tracks):
+        raise ValueError(f"contributions of shape {parts.shape} for {len(chips)} chips and "
+                         f"{len(slot.tracks)} tracks")
+    if np.any(parts < 0) or np.any(parts.sum(axis=0) > 1 + 1e-9):
+        raise ValueError("a slot draws non-negative contributions whose sums fit the track (at most 1)")
+    flow = MessageFlow()
+    flow.segments, flow.by_source, flow.copies, flow._triples = VGroup(), {}, {}, []
+    start = np.zeros(parts.shape[1])
+    for j, chip in enumerate(chips):
+        mine, copies, triples = VGroup(), VGroup(), []
+        for k in range(parts.shape[1]):
+            c = parts[j, k]
+            bar = chip.bar(k)
+            if c <= 0 or bar is None:
+                continue
+            seg = slot.segment(k, start[k], c)
+            start[k] += c
+            # the scaled copy: over the chip's track, c of its length, in the head's colour
+            copy = Rectangle(width=c * chip.track_length, height=bar.height).set_stroke(width=0)
+            copy.set_fill(slot.color, BAR_OPACITY).align_to(chip.tracks[k], LEFT).set_y(chip.tracks[k].get_y())
+            mine.add(seg)
+            copies.add(copy)
+            triples.append((bar, copy, seg))
+        flow.by_source[j], flow.copies[j] = mine, copies
+        flow.segments.add(*mine)
+        flow._triples.append(triples)
+    flow.filled = start
+    flow.add(flow.segments)
+    return flow
+
+
+__all__ = ["ValueChip", "MessageSlot", "MessageFlow", "get_value_chip", "get_message_slot", "get_message_flow"]
