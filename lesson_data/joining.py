@@ -7,6 +7,7 @@ The scenes only lay these out; every choice that depends on the numbers is made 
   strongest_source      a head's most-read source at the receiver (ties: the earlier source)
   contrast_sources      the two sources the wide-head walk follows (river and fisherman)
   score_split           one source's score in each head, their sum in the wide head, the weights
+  score_story           the followed sources, who leads in head 1 and who in the wide head
   change_word           "rises" / "falls" / "stays at", judged on the displayed digits
   pool_on_sources       an attention row shown as named sources plus "others" (the rest pooled)
   sum_of_shown          what the displayed (rounded) parts add up to (1.003 for the probabilities)
@@ -97,6 +98,27 @@ def score_split(ws, j: int) -> ScoreSplit:
         head_weights=(float(h1.weights[-1, j]), float(h2.weights[-1, j])),
         wide_weight=float(wide.weights[-1, j]),
     )
+
+
+@dataclass(frozen=True)
+class ScoreStory:
+    """The walk of scene 12: the followed sources' splits, the sources in order of their head-1
+    weight and of their wide-head weight (ties: the earlier source), and whether the leader changed."""
+
+    splits: tuple[ScoreSplit, ...]
+    head1_order: tuple[int, ...]
+    wide_order: tuple[int, ...]
+
+    @property
+    def flipped(self) -> bool:
+        return self.head1_order[0] != self.wide_order[0]
+
+
+def score_story(ws) -> ScoreStory:
+    sources = contrast_sources(ws)
+    splits = tuple(score_split(ws, j) for j in sources)
+    by = lambda key: tuple(s.source for s in sorted(splits, key=lambda s: (-key(s), s.source)))  # noqa: E731
+    return ScoreStory(splits, by(lambda s: s.head_weights[0]), by(lambda s: s.wide_weight))
 
 
 def change_word(before: float, after: float, places: int = 3) -> str:
@@ -195,6 +217,7 @@ def same_receiver_rows(a, b) -> bool:
 
 __all__ = [
     "carried_axes", "dominant_axis", "strongest_source", "contrast_sources", "ScoreSplit", "score_split",
+    "ScoreStory", "score_story",
     "change_word", "SourceRow", "pool_on_sources", "sum_of_shown", "off_carrier_entries", "relu_zeroed",
     "word_groups", "shown_rows", "same_receiver_rows",
 ]

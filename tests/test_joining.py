@@ -17,6 +17,7 @@ from lesson_data.joining import (
     relu_zeroed,
     same_receiver_rows,
     score_split,
+    score_story,
     shown_rows,
     strongest_source,
     sum_of_shown,
@@ -199,3 +200,14 @@ def test_shown_rows():
 def test_same_receiver_rows():
     assert same_receiver_rows(compute_worksheet("river"), compute_worksheet("cheque"))
     assert not same_receiver_rows(compute_worksheet("river"), compute_worksheet("the river bank"))
+
+
+def test_score_story_river_flips_cheque_does_not():
+    # river: head 1 puts river₆ first (0.718 vs 0.166); the wide head fisherman₂ (0.708 vs 0.178)
+    river = score_story(compute_worksheet("river"))
+    assert (river.head1_order, river.wide_order, river.flipped) == ((5, 1), (1, 5), True)
+    # cheque: cheque₄ leads both (head 1 0.645 vs 0.007; wide 0.323 vs 0.257 for she₁)
+    cheque = score_story(compute_worksheet("cheque"))
+    assert (cheque.head1_order, cheque.wide_order, cheque.flipped) == ((3, 0), (3, 0), False)
+    one = score_story(compute_worksheet("the"))
+    assert one.head1_order == one.wide_order == (0,) and not one.flipped

@@ -2,9 +2,9 @@
 prediction, and the cheque sentence beside the river sentence.
 
 Scenes 12–14 follow the sentence chosen by LESSON_SENTENCE (default "river"). Scene 15 is the
-comparison itself, so it always computes both named sentences, river and cheque, side by side and
-ignores the switch. Every number comes from the data layer through get_number; captions follow
-the lesson notes (docs/lesson-notes.txt).
+comparison itself, so it always computes both named sentences, river and cheque, and ignores the
+switch. Every number comes from the data layer (lesson_data.worksheet, lesson_data.joining) through
+get_number; the fine print is the lesson notes' own words (docs/lesson-notes.txt).
 
     manim -pql scenes/chapter2/joining_heads.py WideHeadVersusTwo
     manim -pql scenes/chapter2/joining_heads.py ConcatAndOutputProjection
@@ -14,36 +14,62 @@ the lesson notes (docs/lesson-notes.txt).
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
 
 import numpy as np
 from manim import (
     DOWN,
     LEFT,
+    PI,
     RIGHT,
     UP,
     Create,
     FadeIn,
     FadeOut,
+    GrowArrow,
     Indicate,
     LaggedStart,
     Line,
     Rectangle,
+    ReplacementTransform,
     SurroundingRectangle,
+    Transform,
+    TransformFromCopy,
     VGroup,
 )
 
-from lesson_data.display import fmt
-from lesson_data.walkthrough import PooledRow, pool_attention_row
-from lesson_data.worksheet import AXES, CANDIDATES, VOCAB, compute_worksheet
+from lesson_data.display import fmt, places_for
+from lesson_data.joining import (
+    carried_axes,
+    change_word,
+    contrast_sources,
+    dominant_axis,
+    off_carrier_entries,
+    pool_on_sources,
+    relu_zeroed,
+    same_receiver_rows,
+    score_split,
+    score_story,
+    shown_rows,
+    strongest_source,
+    sum_of_shown,
+    word_groups,
+)
+from lesson_data.worksheet import AXES, VOCAB, compute_worksheet
+from scenes.blocks.attention_arrows import get_attention_arrows, get_token_row
 from scenes.blocks.concat_output_projection import get_concat_output_projection
+from scenes.blocks.flow_arrow import get_arrow
 from scenes.blocks.labeled_matrix import get_labeled_matrix, get_row_vector
+from scenes.blocks.pooled_rows import PooledRowSpec, get_pooled_rows, source_name
+from scenes.blocks.shape_box import get_shape_box
+from scenes.blocks.word_probabilities import get_word_rows
 from scenes.style import (
-    BACKGROUND,
     BODY_SIZE,
     BUFF,
     BUFF_LARGE,
+    BUFF_SMALL,
     CONTENT_BOTTOM,
+    CONTENT_CENTER,
+    CONTENT_HEIGHT,
     CONTENT_TOP,
     DIM_TEXT_COLOR,
     FRAME_WIDTH,
@@ -53,6 +79,7 @@ from scenes.style import (
     NUMBER_SIZE,
     POSITIVE_COLOR,
     RECEIVER_COLOR,
+    SAFE_WIDTH,
     SMALL_SIZE,
     TEXT_COLOR,
     WIDE_HEAD_COLOR,
@@ -62,6 +89,7 @@ from scenes.style import (
     count_word,
     fit_content,
     format_shape,
+    get_fine_print,
     get_number,
     get_text,
     get_title,
@@ -69,249 +97,93 @@ from scenes.style import (
     scene_worksheet,
     sub,
     sup,
-    wrap_lines,
 )
 
-# ============================================================================================
-# Pure helpers (no Manim): what a compact attention row shows
-# ============================================================================================
-
-
-def source_name(tokens, j: int) -> str:
-    """A source word with its one-based position as a subscript, 'river₆' (words repeat)."""
-    return f"{tokens[j]}{sub(j + 1)}"
-
-
-def joined_names(d1: int = 2, d2: int = 2) -> list[str]:
-    """The joined coordinates H¹a, H¹b, H²a, H²b (the rows of W_O)."""
-    return [f"H{sup(1)}{c}" for c in "abcd"[:d1]] + [f"H{sup(2)}{c}" for c in "abcd"[:d2]]
-
-
-def mixing_rows(W_O) -> list[int]:
-    """Rows of W_O that feed more than one embedding coordinate: where W_O mixes."""
-    W_O = np.asarray(W_O, dtype=float)
-    return [i for i in range(W_O.shape[0]) if np.count_nonzero(W_O[i]) > 1]
-
-
-def same_receiver_rows(a, b) -> bool:
-    """True when both worksheets give the receiver identical q, k and v in both heads."""
-    return all(np.array_equal(getattr(ha, f)[-1], getattr(hb, f)[-1])
-               for ha, hb in zip(a.heads, b.heads) for f in ("Q", "K", "V"))
+ROUNDING_NOTE = "All displayed numbers are rounded; calculations use full precision."
+ARROW_ANGLE = PI / 4          # flatter arcs than the default, so two token rows fit one screen
 
 
 # ============================================================================================
-# Builders
+# Small builders shared by the four scenes
 # ============================================================================================
 
 
-def get_op(symbol: str, size: float = BODY_SIZE):
-    return get_text(symbol, font_size=size)
+def said_source(tokens, j: int) -> str:
+    """A source as a sentence says it: “river”, or “the” at 5 when the word repeats."""
+    word = tokens[j]
+    return f"“{word}”" if list(tokens).count(word) == 1 else f"“{word}” at {j + 1}"
 
 
-def on_row_line(vector, *mobs) -> None:
-    """Put operators/labels on a row vector's number line, not on the middle of its labels."""
-    y = baseline_y(vector.cell(0, 0))
-    for m in mobs:
-        align_baseline(m, y)
+def get_line(*parts, buff: float = 0.12) -> VGroup:
+    """Texts and numbers side by side on one baseline (the numbers' line)."""
+    line = VGroup(*parts).arrange(RIGHT, buff=buff)
+    numbers = [p for p in parts if hasattr(p, "value")]
+    y = baseline_y(numbers[0]) if numbers else baseline_y(parts[0])
+    for p in parts:
+        align_baseline(p, y)
+    return line
 
 
-def get_row_anchor(left: float, right: float, y: float, height: float) -> Rectangle:
-    """An invisible rectangle marking a row, so highlight boxes follow the group when it moves."""
-    anchor = Rectangle(width=right - left, height=height).set_stroke(width=0).set_fill(opacity=0)
-    return anchor.move_to([(left + right) / 2, y, 0])
+def put_fine_print(note, left: float = -SAFE_WIDTH / 2, bottom: float = CONTENT_BOTTOM + 0.05):
+    """Fine print at the bottom left of the content zone."""
+    return note.move_to([left, bottom, 0], aligned_edge=LEFT + DOWN)
 
 
-def get_anchor_box(anchor: Rectangle, color: str, fill_opacity: float = HIGHLIGHT_OPACITY * 0.6,
-                   stroke_width: float = 2.0) -> Rectangle:
-    box = Rectangle(width=anchor.width, height=anchor.height)
-    return box.set_stroke(color, stroke_width).set_fill(color, fill_opacity).move_to(anchor)
+def get_fine(text: str, max_width: float = SAFE_WIDTH):
+    """The notes' words as fine print at the bottom of the content. A long note is set in chunks of
+    whole sentences (scenes.style.wrap_lines measures a sentence set on one line, and Pango wraps a
+    line wider than its canvas by itself at a low pixel width, as the test harness uses)."""
+    chunks, current = [], ""
+    for sentence in text.replace(". ", ".\n").replace("; ", ";\n").split("\n"):
+        if current and len(current) + len(sentence) > 170:
+            chunks.append(current)
+            current = sentence
+        else:
+            current = f"{current} {sentence}".strip()
+    chunks.append(current)
+    parts = [get_fine_print(chunk, max_width=max_width) for chunk in chunks]
+    note = VGroup(*parts).arrange(DOWN, buff=0.08, aligned_edge=LEFT) if len(parts) > 1 else parts[0]
+    note.sentence = text
+    return put_fine_print(note)
 
 
-@dataclass
-class RowSpec:
-    """One attention row to show compactly: its name, weights (a row of A), colour and tag."""
-
-    name: str
-    weights: np.ndarray
-    color: str
-    tag: str
-
-
-class PooledTable(VGroup):
-    """Built by get_pooled_table. Parts: `header`, `rows` (one VGroup per spec with `.name`,
-    `.words`, `.tops`, `.others`, `.sum`, `.bar`, `.pooled`, `.anchor`), `tie_notes`."""
-
-    def get_row_box(self, i: int, color: str = TEXT_COLOR) -> Rectangle:
-        return get_anchor_box(self.rows[i].anchor, color)
+def dim_zero_entries(matrix, opacity: float = 0.4):
+    """Fade exact zeros of a LabeledMatrix that keeps its column colours."""
+    for i in range(matrix.n_rows):
+        for j in range(matrix.n_cols):
+            if matrix.values[i, j] == 0.0:
+                matrix.cell(i, j).set_opacity(opacity)
+    return matrix
 
 
-def get_pooled_table(tokens, specs, *, top: int = 2, stacked: bool = False, show_bars: bool = True,
-                     bar_width: float = 2.0, font_size: float = NUMBER_SIZE, word_size: float = LABEL_SIZE,
-                     name_size: float = LABEL_SIZE, gap: float = 0.4,
-                     row_height: float | None = None) -> PooledTable:
-    """Attention rows in aligned columns: name | largest | second | others (n−2) | sum | bar.
-
-    stacked=True puts each source word above its weight (narrow columns, for split screens).
-    Numbers: the top weights are tagged f"{tag}_top" with index = source j (zero-based); then
-    f"{tag}_others" and f"{tag}_sum" (math.fsum of all the row's unrounded weights).
-    """
-    table = PooledTable()
-    pooled = [pool_attention_row(s.weights, top) for s in specs]
-    titles = ["largest", "second", "third"][:top] + [f"others ({pooled[0].n_others})", "sum"]
-    header = [get_text(t, font_size=SMALL_SIZE, color=DIM_TEXT_COLOR) for t in titles]
-
-    rows = []
-    for spec, p in zip(specs, pooled):
-        row = VGroup()
-        row.pooled, row.spec = p, spec
-        row.name = get_text(spec.name, font_size=name_size, color=spec.color)
-        row.words = [get_text(source_name(tokens, j), font_size=word_size) for j in p.top]
-        row.tops = [get_number(spec.weights[j], tag=f"{spec.tag}_top", index=j, font_size=font_size,
-                               color=spec.color) for j in p.top]
-        row.others = get_number(p.others, tag=f"{spec.tag}_others", font_size=font_size, color=spec.color)
-        row.sum = get_number(p.total, tag=f"{spec.tag}_sum", font_size=font_size)
-        rows.append(row)
-
-    # column widths: every row and its header fit; numbers right-aligned so the decimals line up
-    word_gap = 0.12
-    widths = []
-    for k in range(top):
-        word_w = max(r.words[k].width for r in rows)
-        num_w = max(r.tops[k].width for r in rows)
-        widths.append(max(max(word_w, num_w) if stacked else word_w + word_gap + num_w, header[k].width))
-    widths.append(max(max(r.others.width for r in rows), header[top].width))
-    widths.append(max(max(r.sum.width for r in rows), header[top + 1].width))
-    rights, x = [], max(r.name.width for r in rows)
-    for w in widths:
-        x += gap + w
-        rights.append(x)
-    lefts = [r - w for r, w in zip(rights, widths)]
-    right_end = rights[-1] + (gap + bar_width if show_bars else 0.0)
-
-    if row_height is None:
-        row_height = 0.8 if stacked else 0.5
-    lift = 0.3 if stacked else 0.0          # the source word sits this far above its weight
-    for i, row in enumerate(rows):
-        y = -i * row_height
-        numbers = [*row.tops, row.others, row.sum]
-        for k, number in enumerate(numbers):
-            number.move_to([rights[k], 0, 0], aligned_edge=RIGHT)
-            align_baseline(number, y)
-        for k, word in enumerate(row.words):
-            x_right = rights[k] if stacked else rights[k] - row.tops[k].width - word_gap
-            word.move_to([x_right, 0, 0], aligned_edge=RIGHT)
-            align_baseline(word, y + lift)
-        row.name.move_to([0, 0, 0], aligned_edge=LEFT)
-        align_baseline(row.name, y + lift / 2)
-        row.bar = VGroup()
-        if show_bars:
-            # a stacked bar of the whole row (largest, second, others): it fills bar_width
-            # exactly because the row sums to one
-            x0 = rights[-1] + gap
-            shades = [0.9, 0.55, 0.4][:top] + [0.18]
-            for weight, shade in zip(row.pooled.segments, shades):
-                seg = Rectangle(width=max(bar_width * weight, 1e-3), height=0.26)
-                seg.set_stroke(BACKGROUND, 1.5).set_fill(row.spec.color, shade)
-                seg.move_to([x0, y + 0.08, 0], aligned_edge=LEFT)
-                x0 += bar_width * weight
-                row.bar.add(seg)
-        row.anchor = get_row_anchor(-0.15, right_end + 0.15, y + lift / 2 + 0.08, row_height * 0.92)
-        row.add(row.anchor, row.name, *row.words, *numbers, row.bar)
-    table.rows = VGroup(*rows)
-    for k, h in enumerate(header):
-        h.set_x((lefts[k] + rights[k]) / 2)
-        align_baseline(h, row_height * 0.5 + lift + 0.05)
-    table.header = VGroup(*header)
-    table.pooled = pooled
-    table.add(table.header, table.rows)
-
-    # where the top two were cut inside a displayed tie, say so under the table
-    table.tie_notes = VGroup()
-    for row in rows:
-        for j in row.pooled.display_ties:
-            note = VGroup(
-                get_text(f"{row.spec.name}: {source_name(tokens, j)} also", font_size=SMALL_SIZE,
-                         color=DIM_TEXT_COLOR),
-                get_number(row.spec.weights[j], tag=f"{row.spec.tag}_tie", index=j, font_size=SMALL_SIZE,
-                           color=row.spec.color),
-                get_text("(counted in others)", font_size=SMALL_SIZE, color=DIM_TEXT_COLOR),
-            ).arrange(RIGHT, buff=0.1)
-            for part in (note[0], note[2]):
-                align_baseline(part, baseline_y(note[1]))
-            table.tie_notes.add(note)
-    if len(table.tie_notes):
-        table.tie_notes.arrange(DOWN, buff=0.08, aligned_edge=LEFT)
-        table.tie_notes.next_to(table.rows, DOWN, buff=0.15, aligned_edge=LEFT)
-        table.add(table.tie_notes)
-    return table
-
-
-class WordRows(VGroup):
-    """Built by get_word_rows. Parts: `header`, `rows` {vocabulary index: row with `.word`,
-    `.logit`, `.p`, `.bar`, `.anchor`}."""
-
-    def get_row_box(self, i: int, color: str = POSITIVE_COLOR) -> Rectangle:
-        return get_anchor_box(self.rows[i].anchor, color)
-
-
-def get_word_rows(ws, indices, *, show_logits: bool = True, bar_unit: float = 3.0, tag_prefix: str = "",
-                  font_size: float = NUMBER_SIZE, word_size: float = LABEL_SIZE - 2,
-                  row_height: float = 0.3, bar_color: str = DIM_TEXT_COLOR, show_bars: bool = True) -> WordRows:
-    """Vocabulary words as rows: word | logit | p | bar (width ∝ p; p = 1 would be bar_unit wide).
-
-    Numbers: f"{tag_prefix}logit" and f"{tag_prefix}p", index = the word's vocabulary index.
-    """
-    mlp = ws.mlp
-    group = WordRows()
-    group.rows = {}
-    words = {i: get_text(VOCAB[i], font_size=word_size) for i in indices}
-    logits = ({i: get_number(mlp.logits[i], tag=f"{tag_prefix}logit", index=i, font_size=font_size)
-               for i in indices} if show_logits else {})
-    probs = {i: get_number(mlp.probabilities[i], tag=f"{tag_prefix}p", index=i, font_size=font_size)
-             for i in indices}
-    x_word = max(w.width for w in words.values())
-    x_logit = x_word + 0.3 + max((m.width for m in logits.values()), default=0.0)
-    x_p = (x_logit if show_logits else x_word) + 0.3 + max(m.width for m in probs.values())
-    x_bar = x_p + 0.2
-    right_end = x_bar + (bar_unit * max(float(mlp.probabilities[i]) for i in indices) if show_bars else 0.0)
-    group.header = VGroup()
-    for text, x in [("word", x_word)] + ([("logit", x_logit)] if show_logits else []) + [("p", x_p)]:
-        h = get_text(text, font_size=SMALL_SIZE, color=DIM_TEXT_COLOR).move_to([x, 0, 0], aligned_edge=RIGHT)
-        align_baseline(h, row_height * 0.95)
-        group.header.add(h)
-    group.add(group.header)
-    for r, i in enumerate(indices):
-        y = -r * row_height
-        row = VGroup()
-        row.word, row.p, row.logit = words[i], probs[i], logits.get(i)
-        row.word.move_to([x_word, 0, 0], aligned_edge=RIGHT)
-        row.p.move_to([x_p, 0, 0], aligned_edge=RIGHT)
-        parts = [row.word, row.p]
-        if show_logits:
-            row.logit.move_to([x_logit, 0, 0], aligned_edge=RIGHT)
-            parts.append(row.logit)
-        for m in parts:
-            align_baseline(m, y)
-        row.bar = VGroup()
-        if show_bars:
-            row.bar = Rectangle(width=max(bar_unit * float(mlp.probabilities[i]), 1e-3), height=row_height * 0.55)
-            row.bar.set_stroke(width=0).set_fill(bar_color, 0.85)
-            row.bar.move_to([x_bar, y + 0.07, 0], aligned_edge=LEFT)
-        row.anchor = get_row_anchor(-0.1, right_end + 0.1, y + 0.07, row_height)
-        row.add(row.anchor, *parts, row.bar)
-        group.rows[i] = row
-        group.add(row)
+def get_labeled_vector(label: str, values, col_labels, *, tag: str, color: str, column_colors=None,
+                       label_color: str | None = None, places=None, font_size=NUMBER_SIZE + 2):
+    """'label  [v₁ v₂ …]' with the label on the numbers' line."""
+    vec = get_row_vector(values, col_labels, tag=tag, places=places, font_size=font_size,
+                         color=color, column_colors=column_colors, label_size=SMALL_SIZE)
+    name = get_text(label, font_size=LABEL_SIZE, color=label_color or color)
+    name.next_to(vec.brackets, LEFT, buff=BUFF)
+    align_baseline(name, baseline_y(vec.cell(0, 0)))
+    group = VGroup(name, vec)
+    group.name, group.vector = name, vec
     return group
 
 
-def get_sentence_header(ws, width: float) -> VGroup:
-    """The sentence's name and its prefix (wrapped to `width`), the receiver's word marked."""
-    name = get_text(ws.name, font_size=BODY_SIZE, color=TEXT_COLOR)
-    lines = wrap_lines(f"“{ws.text} ___”", SMALL_SIZE, width)
-    text = get_text("\n".join(lines), font_size=SMALL_SIZE, color=DIM_TEXT_COLOR, line_spacing=0.8)
-    header = VGroup(name, text).arrange(DOWN, buff=0.12)
-    header.name, header.text = name, text
-    return header
+def get_arrow_set(row, weights, color, side, tag: str, tokens):
+    """One head's arrows into the receiver, with the weight of its strongest source written beside
+    that arrow (tag f"{tag}_top", index = the source)."""
+    arrows = get_attention_arrows(row, weights, color=color, side=side, angle=ARROW_ANGLE)
+    j = strongest_source(weights[: row.receiver])
+    arrow = arrows.arrow(j)
+    label = get_number(weights[j], tag=f"{tag}_top", index=j, font_size=NUMBER_SIZE + 2, color=color)
+    # on the arrow's apex; an arrow between two lines of a wrapped row has its apex among the
+    # position numbers, so its label goes beside the panel's name instead (placed by the caller)
+    group = VGroup(arrows, label)
+    group.beside_name = row.line_of(j) != row.line_of(row.receiver - 1)
+    if not group.beside_name:
+        label.next_to(arrow.point_from_proportion(0.5), UP if np.allclose(side, UP) else DOWN, buff=0.1)
+    group.arrows, group.label, group.top = arrows, label, j
+    return group
 
 
 # ============================================================================================
@@ -319,148 +191,406 @@ def get_sentence_header(ws, width: float) -> VGroup:
 # ============================================================================================
 
 
-def get_joined_projections(ws) -> VGroup:
-    """The wide head's W_Q, W_K, W_V [4, 4]: each head's [4, 2] side by side, in head colours."""
-    wide = ws.wide_head
-    d1, d2 = ws.heads[0].W_Q.shape[1], ws.heads[1].W_Q.shape[1]
-    colors = [head_color(1)] * d1 + [head_color(2)] * d2
-    mats = VGroup()
-    for k, (name, W) in enumerate((("W_Q", wide.W_Q), ("W_K", wide.W_K), ("W_V", wide.W_V))):
-        m = get_labeled_matrix(W, list(AXES) if k == 0 else None, joined_names(d1, d2),
-                               name=f"{name} = [{name}{sup(1)} | {name}{sup(2)}]  {format_shape(W.shape)}",
-                               tag=f"wide_{name}", column_colors=colors, name_color=WIDE_HEAD_COLOR)
-        mats.add(m)
-    return mats.arrange(RIGHT, buff=0.6, aligned_edge=DOWN)
+def get_joined_projection(ws, name: str, with_axes: bool) -> VGroup:
+    """The wide head's W_Q, W_K or W_V [4, 4]: head 1's [4, 2] and head 2's [4, 2] side by side,
+    each half in its head's colour under its own name; the exact zeros faded."""
+    W = getattr(ws.wide_head, name)
+    d1 = ws.heads[0].W_Q.shape[1]
+    colors = [head_color(1)] * d1 + [head_color(2)] * (W.shape[1] - d1)
+    m = get_labeled_matrix(W, list(AXES) if with_axes else None, None, tag=f"wide_{name}", places=None,
+                           column_colors=colors, label_size=SMALL_SIZE, font_size=NUMBER_SIZE + 2)
+    dim_zero_entries(m)
+    halves = VGroup(VGroup(*(m.column(j) for j in range(d1))),
+                    VGroup(*(m.column(j) for j in range(d1, W.shape[1]))))
+    labels = VGroup()
+    for h, half in zip((1, 2), halves):
+        label = get_text(f"{name}{sup(h)}", font_size=SMALL_SIZE, color=head_color(h))
+        label.next_to(m.brackets, UP, buff=BUFF_SMALL).set_x(half.get_center()[0])
+        labels.add(label)
+    title = get_text(f"{name}  {format_shape(W.shape)}", font_size=LABEL_SIZE, color=WIDE_HEAD_COLOR)
+    title.next_to(labels, UP, buff=BUFF_SMALL).set_x(m.brackets.get_center()[0])
+    group = VGroup(m, labels, title)
+    group.matrix, group.halves, group.half_labels, group.title = m, halves, labels, title
+    return group
 
 
-def get_scale_line(text: str, value: float, color: str, tag: str, tail: str) -> VGroup:
-    """'one wide head: scores ÷ √4 =' 2.000 ', one softmax' on one baseline."""
-    line = VGroup(get_text(text, font_size=LABEL_SIZE, color=color),
-                  get_number(value, tag=tag, font_size=NUMBER_SIZE + 2, color=color),
-                  get_text(tail, font_size=LABEL_SIZE, color=color)).arrange(RIGHT, buff=0.12)
-    for part in (line[0], line[2]):
-        align_baseline(part, baseline_y(line[1]))
-    return line
+def get_score_rules(ws) -> VGroup:
+    """The wide head's score, and each narrow head's, as one line each (√4 and √2 as numbers)."""
+    wide, h1 = ws.wide_head, ws.heads[0]
+    d_wide, d_head = wide.W_Q.shape[1], h1.W_Q.shape[1]
+    size = LABEL_SIZE + 2
+    wide_line = get_line(
+        get_text("one wide head:", font_size=size, color=WIDE_HEAD_COLOR),
+        get_text(f"(q{sup(1)}·k{sup(1)} + q{sup(2)}·k{sup(2)}) ÷ √{d_wide},", font_size=size),
+        get_text(f"√{d_wide} =", font_size=size, color=DIM_TEXT_COLOR),
+        get_number(wide.scale, places_for([wide.scale]), tag="wide_scale", font_size=size),
+        get_text(",  one softmax", font_size=size, color=DIM_TEXT_COLOR),
+    )
+    head_line = get_line(
+        get_text("two heads:", font_size=size),
+        get_text(f"q{sup(1)}·k{sup(1)} ÷ √{d_head}", font_size=size, color=head_color(1)),
+        get_text("and", font_size=size, color=DIM_TEXT_COLOR),
+        get_text(f"q{sup(2)}·k{sup(2)} ÷ √{d_head},", font_size=size, color=head_color(2)),
+        get_text(f"√{d_head} =", font_size=size, color=DIM_TEXT_COLOR),
+        get_number(h1.scale, places_for([h1.scale]), tag="head_scale", font_size=size),
+        get_text(",  a softmax each", font_size=size, color=DIM_TEXT_COLOR),
+    )
+    rules = VGroup(wide_line, head_line).arrange(DOWN, buff=0.3, aligned_edge=LEFT)
+    rules.wide, rules.heads = wide_line, head_line
+    return rules
+
+
+def get_arrow_panels(ws):
+    """The receiver's weights as arrows: the two heads on one token row (head 1 above, head 2
+    below), the one wide head on a second row above it. `stacked` is False when the two rows do not
+    fit one screen (a long prefix wraps): then the wide panel takes the two-head panel's place."""
+    n = ws.n
+    kw = dict(receiver=n, font_size=20, max_width=SAFE_WIDTH - 2.1)
+    two_row = get_token_row(ws.tokens, **kw)
+    wide_row = get_token_row(ws.tokens, **kw)
+    h1, h2 = ws.heads
+    a1 = get_arrow_set(two_row, h1.weights[-1], head_color(1), UP, "A1", ws.tokens)
+    a2 = get_arrow_set(two_row, h2.weights[-1], head_color(2), DOWN, "A2", ws.tokens)
+    aw = get_arrow_set(wide_row, ws.wide_head.weights[-1], WIDE_HEAD_COLOR, UP, "wide", ws.tokens)
+    names = [get_text(t, font_size=LABEL_SIZE, color=c) for t, c in
+             (("head 1", head_color(1)), ("head 2", head_color(2)), ("one wide head", WIDE_HEAD_COLOR))]
+    for name, arrows, row in ((names[0], a1, two_row), (names[1], a2, two_row), (names[2], aw, wide_row)):
+        name.move_to([row.get_left()[0] - 0.3, arrows.arrows.get_center()[1], 0], aligned_edge=RIGHT)
+        if arrows.beside_name:
+            arrows.label.next_to(name, DOWN, buff=0.1).align_to(name, RIGHT)
+    two = VGroup(two_row, a1, a2, names[0], names[1])
+    wide = VGroup(wide_row, aw, names[2])
+    panels = VGroup(wide, two).arrange(DOWN, buff=0.2)
+    stacked = panels.height <= CONTENT_HEIGHT - 0.2
+    if not stacked:
+        wide.move_to(two)
+        panels = VGroup(wide, two)
+    panels.move_to(CONTENT_CENTER)
+    panels.two, panels.wide, panels.stacked = two, wide, stacked
+    panels.a1, panels.a2, panels.aw = a1, a2, aw
+    panels.two_row, panels.wide_row, panels.names = two_row, wide_row, names
+    return panels
+
+
+SPLIT_COLUMNS = (   # (key, header, colour of the head it belongs to)
+    ("s1", f"q{sup(1)}·k{sup(1)}", 1),
+    ("scaled1", "÷ √2", 1),
+    ("w1", "head 1\nweight", 1),
+    ("s2", f"q{sup(2)}·k{sup(2)}", 2),
+    ("scaled_wide", f"sum ÷ √4", 0),
+    ("w_wide", "wide head\nweight", 0),
+)
+
+
+def get_score_table(ws, sources) -> VGroup:
+    """One row per followed source: its dot product in each head, head 1's scaled score and weight,
+    the wide head's scaled sum and weight. Columns (dict `columns`, each a VGroup) appear one beat at
+    a time; numbers tagged f"split_{key}", index = the source."""
+    splits = [score_split(ws, j) for j in sources]
+    d_head = ws.heads[0].W_Q.shape[1]
+    d_wide = ws.wide_head.W_Q.shape[1]
+    raw_places = places_for([v for s in splits for v in (*s.head_scores, s.wide_score)])
+    values = {
+        "s1": ([s.head_scores[0] for s in splits], raw_places),
+        "scaled1": ([s.head_scaled[0] for s in splits], 3),
+        "w1": ([s.head_weights[0] for s in splits], 3),
+        "s2": ([s.head_scores[1] for s in splits], raw_places),
+        "scaled_wide": ([s.wide_scaled for s in splits], 3),
+        "w_wide": ([s.wide_weight for s in splits], 3),
+    }
+    headers = {"scaled1": f"÷ √{d_head}", "scaled_wide": f"(sum) ÷ √{d_wide}"}
+    size = NUMBER_SIZE + 4
+    names = VGroup(*(get_text(source_name(ws.tokens, j), font_size=LABEL_SIZE + 2) for j in sources))
+    row_h = 0.62
+    for r, name in enumerate(names):
+        name.move_to([0, 0, 0], aligned_edge=RIGHT)
+        align_baseline(name, -r * row_h)
+    x = 0.0
+    table = VGroup(names)
+    table.columns, table.numbers = {}, {}
+    gaps = {"s1": 0.6, "scaled1": 0.45, "w1": 0.45, "s2": 0.9, "scaled_wide": 0.9, "w_wide": 0.45}
+    for key, header_text, h in SPLIT_COLUMNS:
+        color = head_color(h) if h else WIDE_HEAD_COLOR
+        header = get_text(headers.get(key, header_text), font_size=SMALL_SIZE, color=color, line_spacing=0.8)
+        nums = [get_number(v, places, tag=f"split_{key}", index=j, font_size=size, color=color)
+                for v, j in zip(values[key][0], sources) for places in [values[key][1]]]
+        width = max([header.width] + [m.width for m in nums])
+        x += gaps[key] + width
+        for r, m in enumerate(nums):
+            m.move_to([x, 0, 0], aligned_edge=RIGHT)
+            align_baseline(m, -r * row_h)
+        header.move_to([x - width / 2, row_h * 0.95, 0])
+        header.align_to(np.array([0, row_h * 0.62, 0]), DOWN)
+        col = VGroup(header, *nums)
+        table.columns[key], table.numbers[key] = col, nums
+        table.add(col)
+    # the wide head's weight: rising or falling against head 1's, marked beside it
+    table.marks = VGroup()
+    for r, s in enumerate(splits):
+        word = change_word(s.head_weights[0], s.wide_weight)
+        glyph, color = {"rises": ("▲", POSITIVE_COLOR), "falls": ("▼", NEGATIVE_COLOR)}.get(word, ("=", DIM_TEXT_COLOR))
+        mark = get_text(glyph, font_size=SMALL_SIZE, color=color).next_to(table.numbers["w_wide"][r], RIGHT, buff=0.12)
+        table.marks.add(mark)
+    table.add(table.marks)
+    # a rule under the header, and the head-1 | head-2 | wide groups separated by thin lines
+    top = row_h * 0.5
+    bottom = -(len(sources) - 1) * row_h - 0.25
+    table.rules = VGroup()
+    for key in ("s2", "scaled_wide"):
+        first = table.numbers[key][0]
+        xs = first.get_left()[0] - gaps[key] / 2 - max(0, table.columns[key].width - first.width) / 2
+        table.rules.add(Line([xs, top + 0.55, 0], [xs, bottom, 0]).set_stroke(DIM_TEXT_COLOR, 1, opacity=0.5))
+    table.add(table.rules)
+    table.names, table.splits, table.sources = names, splits, sources
+    return table
 
 
 def get_mixtures(ws) -> VGroup:
     """The wide head's one message (one row of weights for all four value coordinates) above the
-    two heads' messages side by side (two rows of weights: two mixtures before W_O)."""
-    n, wide, h1 = ws.n, ws.wide_head, ws.heads[0]
-    d1, d = h1.messages.shape[1], ws.H_joined.shape[1]
-    coords = [str(k + 1) for k in range(d)]
-    wide_vec = get_row_vector(wide.messages[-1], coords, tag="wide_m", column_colors=[WIDE_HEAD_COLOR] * d)
-    two_vec = get_row_vector(ws.H_joined[-1], None, tag="two_m",
-                             column_colors=[head_color(1)] * d1 + [head_color(2)] * (d - d1))
-    # the head boundary inside the joined row
-    x_mid = (two_vec.cell_center(0, d1 - 1)[0] + two_vec.cell_center(0, d1)[0]) / 2
-    divider = Line(UP * two_vec.row_height / 2, DOWN * two_vec.row_height / 2).set_stroke(TEXT_COLOR, 2)
-    two_vec.add(divider.move_to([x_mid, two_vec.cell_center(0, 0)[1], 0]))
-    two_vec.next_to(wide_vec, DOWN, buff=0.35).align_to(wide_vec, LEFT)
-
-    rows = VGroup()
-    for vec, name, color, note in (
-        (wide_vec, f"one wide head: m{sub(n)}", WIDE_HEAD_COLOR, "one row of weights for all four value coordinates"),
-        (two_vec, f"two heads: [m{sup(1)}{sub(n)} | m{sup(2)}{sub(n)}]", TEXT_COLOR,
-         "two rows of weights: two mixtures before W_O"),
-    ):
-        label = get_text(name, font_size=LABEL_SIZE, color=color)
-        label.next_to(vec.brackets, LEFT, buff=BUFF)
-        text = get_text(note, font_size=SMALL_SIZE + 2, color=DIM_TEXT_COLOR).next_to(vec.brackets, RIGHT, buff=BUFF)
-        on_row_line(vec, label, text)
-        row = VGroup(label, vec, text)
-        row.label, row.vector, row.note = label, vec, text
-        rows.add(row)
-    # labels right-aligned against the vectors
-    right = min(r.label.get_right()[0] for r in rows)
-    for r in rows:
-        r.label.shift(RIGHT * (right - r.label.get_right()[0]))
-    rows.wide, rows.two = rows[0], rows[1]
+    two heads' messages side by side (two rows of weights, two mixtures before W_O)."""
+    n, wide = ws.n, ws.wide_head
+    d1, d = ws.heads[0].messages.shape[1], ws.H_joined.shape[1]
+    names = carried_axes(np.hstack([h.W_V for h in ws.heads]))
+    wide_vec = get_labeled_vector(f"one wide head:  m{sub(n)} =", wide.messages[-1], list(names), tag="wide_m",
+                                  color=WIDE_HEAD_COLOR)
+    two_vec = get_labeled_vector(f"two heads:  [m{sup(1)}{sub(n)} | m{sup(2)}{sub(n)}] =", ws.H_joined[-1], None,
+                                 tag="two_m", color=TEXT_COLOR, label_color=TEXT_COLOR,
+                                 column_colors=[head_color(1)] * d1 + [head_color(2)] * (d - d1))
+    v = two_vec.vector
+    x_mid = (v.cell_center(0, d1 - 1)[0] + v.cell_center(0, d1)[0]) / 2
+    divider = Line(UP * v.row_height / 2, DOWN * v.row_height / 2).set_stroke(TEXT_COLOR, 2)
+    v.add(divider.move_to([x_mid, v.cell_center(0, 0)[1], 0]))
+    two_vec.vector.next_to(wide_vec.vector, DOWN, buff=0.25).align_to(wide_vec.vector, LEFT)
+    two_vec.name.next_to(two_vec.vector.brackets, LEFT, buff=BUFF)
+    align_baseline(two_vec.name, baseline_y(two_vec.vector.cell(0, 0)))
+    rows = VGroup(wide_vec, two_vec)
+    rows.wide, rows.two = wide_vec, two_vec
     return rows
 
 
 class WideHeadVersusTwo(LessonScene):
+    """Scene 12: the same projections joined into one width-4 head; its score is both heads' dot
+    products added, ÷ √4, one softmax; the weights move (river falls, fisherman rises); arrows of
+    the one head beside the two heads'; the rows with "others"; one mixture versus two."""
+
     def construct(self):
-        ws = scene_worksheet()
-        self.ws = ws
+        ws = self.ws = scene_worksheet()
+        self.story = score_story(ws)
+        self.sources = tuple(s.source for s in self.story.splits)
+        title = self.title = get_title("One wide head versus two heads")
+        with self.transition("title"):
+            self.play(FadeIn(title))
+        # --- Shot 1: the same projections, joined to width four --------------------------------
+        self.shot("joined projections")
+        self.show_joined_projections(ws)
+        self.show_wide_score(ws)
+        self.show_head_scores(ws)
+        # --- Shot 2: the receiver's weights as arrows, two heads and one --------------------------
+        self.shot("arrows")
+        self.clear_stage(title)
+        self.show_two_heads_arrows(ws)
+        self.show_wide_arrows(ws)
+        # --- Shot 3: why they move: the wide score adds both dot products ----------------------
+        self.shot("scores")
+        self.clear_stage(title)
+        self.show_head1_scores(ws)
+        self.show_head2_scores(ws)
+        self.show_wide_sums(ws)
+        self.show_wide_weights(ws)
+        # --- Shot 4: the three rows, "others" pooling the rest -----------------------------------
+        self.shot("rows")
+        self.clear_stage(title)
+        self.show_rows(ws)
+        # --- Shot 5: one mixture versus two ----------------------------------------------------
+        self.shot("mixtures")
+        self.show_wide_mixture(ws)
+        self.show_two_mixtures(ws)
+        # --- Shot 6: a useful choice, not proof --------------------------------------------------
+        self.shot("not proof")
+        self.clear_stage(title)
+        self.show_not_proof()
+
+    def said(self, j: int) -> str:
+        return said_source(self.ws.tokens, j)
+
+    # shot 1 -----------------------------------------------------------------------------------
+    def show_joined_projections(self, ws):
+        mats = VGroup(*(get_joined_projection(ws, name, k == 0) for k, name in enumerate(("W_Q", "W_K", "W_V"))))
+        mats.arrange(RIGHT, buff=0.7, aligned_edge=DOWN)
+        rules = self.rules = get_score_rules(ws)
+        page = VGroup(mats, rules).arrange(DOWN, buff=0.6)
+        page.move_to(CONTENT_CENTER + UP * 0.35)
+        self.mats = mats
+        note = self.note = get_fine(
+            "For this controlled comparison, concatenate the two existing Q, K and V projections into "
+            "width-four projections. The example changes no projection entries and does not compare "
+            "separately trained models.")
+        width = ws.wide_head.W_Q.shape[1]
+        with self.beat(f"A control: set each pair of projections side by side, making one wide head of width "
+                       f"{count_word(width)}. No entry changes, and nothing is trained."):
+            self.play(LaggedStart(*(
+                LaggedStart(FadeIn(VGroup(g.matrix.brackets, g.matrix.row_labels, g.title)),
+                            FadeIn(VGroup(g.halves[0], g.half_labels[0]), shift=RIGHT * 0.5),
+                            FadeIn(VGroup(g.halves[1], g.half_labels[1]), shift=LEFT * 0.5), lag_ratio=0.0)
+                for g in mats), lag_ratio=0.5), run_time=2.4)
+            self.play(FadeIn(note))
+
+    def show_wide_score(self, ws):
+        d = ws.wide_head.W_Q.shape[1]
+        with self.beat(f"Its score adds both heads' dot products and divides by √{d}, before one softmax."):
+            self.play(FadeIn(self.rules.wide, shift=UP * 0.2))
+
+    def show_head_scores(self, ws):
+        d = ws.heads[0].W_Q.shape[1]
+        with self.beat(f"The two heads keep them apart: each divides by √{d} and runs its own softmax."):
+            self.play(FadeIn(self.rules.heads, shift=UP * 0.2))
+
+    # shot 2 -----------------------------------------------------------------------------------
+    def show_two_heads_arrows(self, ws):
+        panels = self.panels = get_arrow_panels(ws)
+        with self.beat(f"As arrows: head 1 reads {self.said(panels.a1.top)} most, "
+                       f"head 2 reads {self.said(panels.a2.top)}."):
+            self.play(FadeIn(VGroup(panels.two_row, panels.names[0], panels.names[1])))
+            self.play(panels.a1.arrows.create(), panels.a2.arrows.create(), run_time=2.0)
+            self.play(FadeIn(panels.a1.label), FadeIn(panels.a2.label))
+
+    def show_wide_arrows(self, ws):
+        panels = self.panels
+        tw = panels.aw.top
+        with self.beat(f"The wide head has one row of weights, mostly on {self.said(tw)}: "
+                       f"{fmt(ws.wide_head.weights[-1, tw])}."):
+            if not panels.stacked:
+                self.play(FadeOut(panels.two))
+            self.play(FadeIn(VGroup(panels.wide_row, panels.names[2])))
+            self.play(panels.aw.arrows.create(), run_time=1.6)
+            self.play(FadeIn(panels.aw.label))
+
+    # shot 3 -----------------------------------------------------------------------------------
+    def show_head1_scores(self, ws):
+        table = self.table = get_score_table(ws, self.sources)
+        table.move_to(CONTENT_CENTER + UP * 0.3)
+        st = self.story
+        by = {x.source: x for x in st.splits}
+        lead = by[st.head1_order[0]]
+        raw = lambda x: fmt(x, places_for([x]))  # noqa: E731  (a raw score as the table shows it: 6.9)
+        scored = " and ".join(f"{self.said(x.source)} {raw(x.head_scores[0])}" for x in st.splits)
+        first, *others = st.splits
+        scored = f"{self.said(first.source)} scores {raw(first.head_scores[0])}" + "".join(
+            f" and {self.said(x.source)} {raw(x.head_scores[0])}" for x in others)
+        with self.beat(f"Why? In head 1, {scored}, so {self.said(lead.source)} gets {fmt(lead.head_weights[0])}."
+                       if len(st.splits) > 1 else
+                       f"Why? In head 1, {scored}: the only source gets {fmt(lead.head_weights[0])}."):
+            self.play(FadeIn(table.names), FadeIn(table.columns["s1"]))
+            self.play(FadeIn(table.columns["scaled1"], shift=RIGHT * 0.2))
+            self.play(FadeIn(table.columns["w1"], shift=RIGHT * 0.2))
+
+    def show_head2_scores(self, ws):
+        table, st = self.table, self.story
+        raw = lambda x: fmt(x, places_for([x]))  # noqa: E731
+        scored = " and ".join(f"{self.said(x.source)} {raw(x.head_scores[1])}"
+                              for x in sorted(st.splits, key=lambda x: -x.head_scores[1]))
+        with self.beat(f"Head 2 scores {scored}."):
+            self.play(FadeIn(table.rules[0]), FadeIn(table.columns["s2"], shift=RIGHT * 0.2))
+
+    def show_wide_sums(self, ws):
+        table, st = self.table, self.story
+        by = {x.source: x for x in st.splits}
+        d = ws.wide_head.W_Q.shape[1]
+        lead = by[st.wide_order[0]]
+        rest = [by[j] for j in st.wide_order[1:]]
+        tail = (f"{'now ' if st.flipped else ''}{self.said(lead.source)} leads, {fmt(lead.wide_scaled)} to "
+                f"{fmt(rest[0].wide_scaled)}" if rest else f"{self.said(lead.source)} scores {fmt(lead.wide_scaled)}")
+        with self.beat(f"The wide head adds the two and divides by {fmt(ws.wide_head.scale, 0)}: {tail}.",
+                       spoken=None):
+            sums = table.numbers["scaled_wide"]
+            self.play(FadeIn(table.rules[1]), FadeIn(table.columns["scaled_wide"][0]),
+                      *(TransformFromCopy(VGroup(a, b), c) for a, b, c in
+                        zip(table.numbers["s1"], table.numbers["s2"], sums)), run_time=1.4)
+
+    def show_wide_weights(self, ws):
+        table, st = self.table, self.story
+        clauses = [f"{self.said(x.source)} {change_word(x.head_weights[0], x.wide_weight)} to {fmt(x.wide_weight)}"
+                   for x in st.splits]
+        with self.beat(f"After its one softmax, {' and '.join(clauses)}."
+                       if len(st.splits) > 1 else f"After its one softmax, the only source keeps "
+                                                  f"{fmt(st.splits[0].wide_weight)}."):
+            self.play(FadeIn(table.columns["w_wide"], shift=RIGHT * 0.2))
+            self.play(FadeIn(table.marks))
+
+    # shot 4 -----------------------------------------------------------------------------------
+    def show_rows(self, ws):
         n = ws.n
         wide, h1, h2 = ws.wide_head, *ws.heads
-        d_wide, d_head = wide.W_Q.shape[1], h1.W_Q.shape[1]
-        title = get_title("One wide head versus two heads")
-        self.play(FadeIn(title))
-
-        # --- Shot 1: the same projections, joined to width four ---------------------------------
-        self.shot("joined projections")
-        mats = get_joined_projections(ws)
-        scales = VGroup(
-            get_scale_line(f"one wide head: scores ÷ √{d_wide} =", wide.scale, WIDE_HEAD_COLOR, "wide_scale",
-                           ", one softmax"),
-            get_scale_line(f"heads 1 and 2: scores ÷ √{d_head} =", h1.scale, TEXT_COLOR, "head_scale",
-                           ", each head its own softmax"),
-        ).arrange(DOWN, buff=0.25, aligned_edge=LEFT)
-        fit_content(VGroup(mats, scales).arrange(DOWN, buff=BUFF_LARGE))
-        self.mats, self.scales = mats, scales
-        self.play(LaggedStart(*(FadeIn(m) for m in mats), lag_ratio=0.4), run_time=2.0)
-        self.caption("For this controlled comparison, concatenate the two existing Q, K and V projections "
-                     "into width-four projections.")
-        self.play(FadeIn(scales[0]))
-        self.caption(f"A single wide head scales its dot products by √{d_wide}.")
-        self.play(FadeIn(scales[1]))
-        self.caption(f"The two narrower heads each scale by √{d_head} and normalize separately.")
-        self.caption("The example changes no projection entries and does not compare separately trained models.")
-
-        # --- Shot 2: row n of each, compact: the top two sources and "others" ---------------------
-        self.shot("attention rows")
-        self.finish_reading()
-        self.play(FadeOut(mats), FadeOut(scales))
         specs = [
-            RowSpec(f"one wide head  ÷√{d_wide}", wide.weights[-1], WIDE_HEAD_COLOR, "wide"),
-            RowSpec(f"head 1 ({h1.name})  ÷√{d_head}", h1.weights[-1], head_color(1), "A1"),
-            RowSpec(f"head 2 ({h2.name})  ÷√{d_head}", h2.weights[-1], head_color(2), "A2"),
+            PooledRowSpec("one wide head", pool_on_sources(wide.weights[-1], self.sources), WIDE_HEAD_COLOR, "wide"),
+            PooledRowSpec(f"head 1 ({h1.name})", pool_on_sources(h1.weights[-1], self.sources), head_color(1), "A1"),
+            PooledRowSpec(f"head 2 ({h2.name})", pool_on_sources(h2.weights[-1], self.sources), head_color(2), "A2"),
         ]
-        table = get_pooled_table(ws.tokens, specs, bar_width=2.2)
-        heading = get_text(f"row {n} of A: receiver “{ws.tokens[-1]}”, sources 1–{n}", font_size=LABEL_SIZE,
-                           color=RECEIVER_COLOR)
+        table = self.rows_table = get_pooled_rows(ws.tokens, specs, bar_width=1.8)
+        heading = get_text(f"row {n} of each attention matrix: receiver “{ws.tokens[-1]}”, sources 1–{n}",
+                           font_size=LABEL_SIZE, color=RECEIVER_COLOR)
         heading.next_to(table, UP, buff=0.3).align_to(table, LEFT)
-        mixtures = get_mixtures(ws)
-        verdict = get_text("a useful choice, not proof", font_size=BODY_SIZE, color=RECEIVER_COLOR)
-        credit = get_text("Attention Is All You Need, §3.2.2", font_size=SMALL_SIZE + 2, color=DIM_TEXT_COLOR)
-        closing = VGroup(verdict, credit).arrange(RIGHT, buff=0.6)
-        align_baseline(credit, baseline_y(verdict))
-        # lay out the whole shot sequence once, so later shots never push earlier ones
-        page = VGroup(VGroup(heading, table), mixtures, closing).arrange(DOWN, buff=0.5)
-        mixtures.align_to(table, LEFT)
-        closing.set_x(0)
-        fit_content(page)
-        self.table, self.mixtures, self.verdict, self.credit = table, mixtures, verdict, credit
-        self.play(FadeIn(heading), FadeIn(table.header))
-        self.caption(f"Every displayed attention row sums to one over all {count_word(n)} sources; "
-                     f"“others” combines the remaining {count_word(n - 2)}.")
-        for row in table.rows:
-            self.play(FadeIn(row), run_time=0.8)
-            self.wait(1.0)  # time to read the two source names and three weights
-        if len(table.tie_notes):
-            self.play(FadeIn(table.tie_notes))
-        self.play(LaggedStart(*(Indicate(row.sum, color=RECEIVER_COLOR, scale_factor=1.2) for row in table.rows),
-                              lag_ratio=0.3), run_time=1.5)
+        mixtures = self.mixtures = get_mixtures(ws)
+        page = VGroup(VGroup(heading, table), mixtures).arrange(DOWN, buff=0.55)
+        mixtures.shift(RIGHT * (table.get_left()[0] - mixtures.get_left()[0]))
+        page.move_to(CONTENT_CENTER + UP * 0.3)
+        pooled = specs[0].row.n_others
+        note_text = (f"Every displayed attention row sums to one over all {count_word(n)} sources; "
+                     f"“others” combines the remaining {count_word(pooled)}. " if pooled else "") + ROUNDING_NOTE
+        note = self.rows_note = get_fine(note_text)
+        text = (f"All three rows: each sums to one over all {count_word(n)} sources; "
+                f"“others” pools the remaining {count_word(pooled)}." if pooled else
+                f"All three rows: each sums to one over all {count_word(n)} sources.")
+        with self.beat(text):
+            self.play(FadeIn(heading), FadeIn(table.header))
+            self.play(LaggedStart(*(FadeIn(row) for row in table.rows), lag_ratio=0.4), run_time=2.0)
+            self.play(FadeIn(note))
 
-        # --- Shot 3: one row for four coordinates versus two mixtures ------------------------------
-        self.shot("mixtures")
-        wide_box = table.get_row_box(0, WIDE_HEAD_COLOR)
-        self.play(Create(wide_box), FadeIn(mixtures.wide), run_time=1.0)
-        self.caption("One wide head uses its single row for all four value coordinates.")
-        head_boxes = VGroup(table.get_row_box(1, head_color(1)), table.get_row_box(2, head_color(2)))
-        self.play(FadeOut(wide_box), Create(head_boxes), FadeIn(mixtures.two), run_time=1.0)
-        self.caption("The two heads use different rows for their two-coordinate values, preserving both "
-                     "mixtures before W_O combines them.")
+    # shot 5 -----------------------------------------------------------------------------------
+    def coordinate(self, head, ws):
+        """(name, index in the joined row) of the coordinate a head's message carries most."""
+        names = carried_axes(np.hstack([h.W_V for h in ws.heads]))
+        d1 = ws.heads[0].messages.shape[1]
+        own = names[:d1] if head.index == 1 else names[d1:]
+        axis = dominant_axis(head.messages[-1], own)
+        return axis, names.index(axis)
 
-        # --- Shot 4: a useful choice, not proof ---------------------------------------------------
-        self.shot("not proof")
-        self.finish_reading()
-        self.play(FadeOut(head_boxes), FadeIn(closing))
-        self.caption("This is a useful architectural choice, not proof that one wide head cannot learn useful "
-                     "relationships or that more heads always improve accuracy. See Attention Is All You Need, §3.2.2.")
-        self.finish_reading(extra=1.0)
+    def show_wide_mixture(self, ws):
+        table, mixtures = self.rows_table, self.mixtures
+        axis, k = self.coordinate(ws.heads[0], ws)
+        box = self.mix_box = table.get_row_box(0, WIDE_HEAD_COLOR)
+        with self.beat(f"The wide head mixes all four value coordinates with that one row: "
+                       f"{axis} comes out at {fmt(ws.wide_head.messages[-1][k])}."):
+            self.play(Create(box))
+            self.play(FadeIn(mixtures.wide, shift=DOWN * 0.2))
+
+    def show_two_mixtures(self, ws):
+        table, mixtures = self.rows_table, self.mixtures
+        parts = []
+        for h in ws.heads:
+            axis, k = self.coordinate(h, ws)
+            parts.append(f"head {h.index}'s {axis}, {fmt(ws.H_joined[-1][k])},")
+        boxes = VGroup(table.get_row_box(1, head_color(1)), table.get_row_box(2, head_color(2)))
+        note = get_fine("One wide head uses its single row for all four value coordinates. The two heads use "
+                        "different rows for their two-coordinate values, preserving both mixtures before W_O "
+                        "combines them.")
+        with self.beat(f"The two heads keep two mixtures: {' and '.join(parts)[:-1]}."):
+            self.play(ReplacementTransform(self.mix_box, boxes))
+            self.play(FadeIn(mixtures.two, shift=DOWN * 0.2), FadeOut(self.rows_note), FadeIn(note))
+
+    # shot 6 -----------------------------------------------------------------------------------
+    def show_not_proof(self):
+        verdict = get_text("a useful choice, not proof", font_size=BODY_SIZE + 10, color=RECEIVER_COLOR)
+        credit = get_text("Attention Is All You Need, §3.2.2", font_size=LABEL_SIZE, color=DIM_TEXT_COLOR)
+        VGroup(verdict, credit).arrange(DOWN, buff=0.35).move_to(CONTENT_CENTER + UP * 0.5)
+        note = get_fine("This is a useful architectural choice, not proof that one wide head cannot learn useful "
+                        "relationships or that more heads always improve accuracy. See Attention Is All You "
+                        "Need, §3.2.2.")
+        self.verdict, self.credit = verdict, credit
+        with self.beat("A useful architectural choice, not proof: a wide head can still learn useful "
+                       "relationships, and more heads do not always help."):
+            self.play(FadeIn(verdict, scale=0.9))
+            self.play(FadeIn(credit), FadeIn(note))
 
 
 # ============================================================================================
@@ -468,103 +598,192 @@ class WideHeadVersusTwo(LessonScene):
 # ============================================================================================
 
 
-def get_general_shape_note(ws) -> VGroup:
-    """W_O's general shape, evaluated from this worksheet's shapes."""
-    n_heads = len(ws.heads)
-    d_v = ws.heads[0].messages.shape[1]
-    d_model = ws.E.shape[1]
-    lines = VGroup(
-        get_text("in general", font_size=LABEL_SIZE - 2, color=DIM_TEXT_COLOR),
-        get_text("W_O: [n_heads × d_v, d_model]", font_size=LABEL_SIZE),
-        get_text(f"here [{n_heads} × {d_v}, {d_model}] = {format_shape(ws.W_O.shape)}", font_size=LABEL_SIZE - 2,
-                 color=DIM_TEXT_COLOR),
-    ).arrange(DOWN, buff=0.12, aligned_edge=LEFT)
-    return lines
-
-
-class ConcatAndOutputProjection(LessonScene):
-    def construct(self):
-        ws = scene_worksheet()
-        self.ws = ws
-        n = ws.n
-        h1, h2 = ws.heads
-        title = get_title("Concat and W_O: each head contributes an update")
-        self.play(FadeIn(title))
-
-        cop = get_concat_output_projection(h1.messages[-1], h2.messages[-1], ws.W_O, h1.contribution[-1],
-                                           h2.contribution[-1], ws.delta_E[-1], axes=AXES, receiver=n)
-        d1 = h1.messages.shape[1]
-        mixing = mixing_rows(ws.W_O)
-        names = joined_names(d1, h2.messages.shape[1])
-        mix_note = VGroup(*(
-            get_text(f"{names[i]} feeds {' and '.join(AXES[j] for j in np.flatnonzero(ws.W_O[i]))}",
-                     font_size=LABEL_SIZE, color=head_color(1 if i < d1 else 2))
-            for i in mixing))
-        mix_note.add(get_text("W_O mixes head outputs;", font_size=LABEL_SIZE),
-                     get_text("it is no inverse of the input projections", font_size=LABEL_SIZE))
-        mix_note.arrange(DOWN, buff=0.14, aligned_edge=LEFT)
-        shape_note = get_general_shape_note(ws)
-        notes = VGroup(mix_note, shape_note).arrange(RIGHT, buff=1.2, aligned_edge=UP)
-        fit_content(cop)
-        # the notes replace the per-block products in the last shot, once those have been read
-        notes.move_to(cop.bottom)
-        self.cop, self.notes = cop, notes
-
-        # --- Shot 1: concatenate the two messages, one multiplication -----------------------------
-        self.shot("concatenate")
-        self.play(FadeIn(cop.concat))
-        self.caption(f"H¹ and H² concatenate to {format_shape(ws.H_joined.shape)}. At the receiver, row {n} "
-                     f"joins m¹ and m² into one row of width {ws.H_joined.shape[1]}.")
-        self.play(FadeIn(VGroup(*cop.top[1:])))
-        self.caption(f"W_O {format_shape(ws.W_O.shape)} gives ΔE {format_shape(ws.delta_E.shape)}; "
-                     f"row {n} of ΔE is the receiver’s update Δe.")
-
-        # --- Shot 2: W_O as one two-row block per head -------------------------------------------
-        self.shot("blocks")
-        blocks = VGroup(
-            get_block_box(cop.W_O, range(0, d1), head_color(1)),
-            get_block_box(cop.W_O, range(d1, cop.W_O.n_rows), head_color(2)),
-        )
-        self.play(Create(blocks))
-        self.caption("Equivalently, split W_O into a two-row block per head.")
-        self.play(FadeIn(cop.bottom))
-        self.play(FadeIn(cop.bottom_sum))
-        self.caption("Then Δe = m¹ W_O¹ + m² W_O²: each head contributes a four-coordinate update.")
-        for c, h in ((cop.c1, 1), (cop.c2, 2)):
-            self.play(Indicate(c.entries, color=head_color(h), scale_factor=1.1), run_time=0.8)
-        self.wait(0.8)
-
-        # --- Shot 3: one multiplication computes exactly that sum ----------------------------------
-        self.shot("same sum")
-        same = VGroup(SurroundingRectangle(cop.delta, color=RECEIVER_COLOR, buff=0.08),
-                      SurroundingRectangle(cop.delta_2, color=RECEIVER_COLOR, buff=0.08))
-        self.play(FadeOut(blocks), Create(same))
-        self.caption("Concatenation followed by one matrix multiplication computes exactly that sum. "
-                     "We retain the standard concat notation from the original Transformer paper.")
-
-        # --- Shot 4: W_O mixes; its general shape --------------------------------------------------
-        self.shot("W_O mixes")
-        self.finish_reading()
-        mix_boxes = VGroup(*(cop.W_O.get_row_box(i, color=head_color(1 if i < d1 else 2), include_label=True)
-                             for i in mixing))
-        self.play(FadeOut(same), FadeOut(cop.bottom))
-        self.play(Create(mix_boxes), FadeIn(mix_note))
-        self.caption("Here the joined width already equals the embedding width. "
-                     "W_O still learns to mix head outputs into embedding coordinates.")
-        self.play(FadeIn(shape_note))
-        self.caption("In general its shape is [n_heads × d_v, d_model]. It is not an inverse of the input projections.")
-        self.finish_reading(extra=1.0)
-
-
 def get_block_box(matrix, rows, color) -> Rectangle:
-    """A box around a run of whole rows of a LabeledMatrix (a block of W_O)."""
+    """A box around a run of whole rows of a LabeledMatrix (one head's block of W_O), labels included."""
     rows = list(rows)
     top = matrix.cell_center(rows[0], 0)[1] + matrix.row_height / 2
     bottom = matrix.cell_center(rows[-1], 0)[1] - matrix.row_height / 2
-    left = matrix.cell_center(0, 0)[0] - matrix.cell_width / 2
+    left = min(matrix.row_labels[i].get_left()[0] for i in rows) - BUFF_SMALL
     right = matrix.cell_center(0, matrix.n_cols - 1)[0] + matrix.cell_width / 2
     box = Rectangle(width=right - left, height=top - bottom).set_stroke(color, 2.5)
     return box.set_fill(color, HIGHLIGHT_OPACITY * 0.6).move_to([(left + right) / 2, (top + bottom) / 2, 0])
+
+
+def get_general_shape_note(ws) -> VGroup:
+    """W_O's general shape, and this worksheet's numbers in it."""
+    n_heads = len(ws.heads)
+    d_v = ws.heads[0].messages.shape[1]
+    d_model = ws.E.shape[1]
+    return get_line(
+        get_text("in general  W_O: [n_heads × d_v, d_model];", font_size=LABEL_SIZE + 2),
+        get_text(f"here  [{n_heads} × {d_v}, {d_model}] = {format_shape(ws.W_O.shape)}", font_size=LABEL_SIZE + 2,
+                 color=DIM_TEXT_COLOR), buff=0.3)
+
+
+class ConcatAndOutputProjection(LessonScene):
+    """Scene 13: the two messages side by side, times W_O, give the receiver's update Δe; W_O split
+    into one two-row block per head gives the same Δe as a sum of two four-coordinate updates; W_O
+    mixes (head 2's person also writes into water), is no inverse, and is [n_heads·d_v, d_model]."""
+
+    def construct(self):
+        ws = self.ws = scene_worksheet()
+        h1, h2 = ws.heads
+        self.carried = carried_axes(np.hstack([h.W_V for h in ws.heads]))
+        self.d1 = h1.messages.shape[1]
+        cop = self.cop = get_concat_output_projection(
+            h1.messages[-1], h2.messages[-1], ws.W_O, h1.contribution[-1], h2.contribution[-1], ws.delta_E[-1],
+            axes=AXES, receiver=ws.n, places=None, coordinate_names=self.carried, h_buff=0.12, stacked=True)
+        cop.top.move_to(CONTENT_CENTER + UP * 0.45)
+        VGroup(cop.bottom, cop.bottom_sum).move_to(CONTENT_CENTER + UP * 0.55)
+        title = get_title("Concat and W_O: each head contributes an update")
+        with self.transition("title"):
+            self.play(FadeIn(title))
+        # --- Shot 1: two messages, one row, one multiplication ------------------------------------
+        self.shot("concatenate")
+        self.show_messages(ws)
+        self.show_concat(ws)
+        self.show_projection(ws)
+        # --- Shot 2: W_O as one two-row block per head ----------------------------------------------
+        self.shot("blocks")
+        self.show_blocks()
+        self.show_block_products()
+        self.show_contributions()
+        self.show_same_sum()
+        # --- Shot 3: W_O mixes; no inverse; its general shape --------------------------------------
+        self.shot("W_O mixes")
+        self.show_mixing(ws)
+        self.show_no_inverse()
+        self.show_general_shape(ws)
+
+    def swap_note(self, text: str):
+        """The play that replaces the fine print on screen with `text` (the notes' words)."""
+        note = get_fine(text)
+        old = getattr(self, "note", None)
+        self.note = note
+        return [FadeIn(note)] + ([FadeOut(old)] if old is not None else [])
+
+    # shot 1 -----------------------------------------------------------------------------------
+    def show_messages(self, ws):
+        n, d1, names = ws.n, self.d1, self.carried
+        concat = self.cop.concat
+        msgs = VGroup()
+        for h, cols in zip(ws.heads, (names[:d1], names[d1:])):
+            vec = get_row_vector(h.messages[-1], list(cols), name=f"m{sup(h.index)}{sub(n)}", tag=f"m{h.index}",
+                                 places=None, color=head_color(h.index), name_color=head_color(h.index),
+                                 h_buff=0.12)
+            msgs.add(vec)
+        msgs.arrange(RIGHT, buff=2.5).move_to([0, concat.get_center()[1], 0])
+        self.msgs = msgs
+        said = [" and ".join(names[:d1]), " and ".join(names[d1:])]
+        with self.beat(f"Each head hands the receiver a message: m¹ carries {said[0]}, m² carries {said[1]}."):
+            self.play(FadeIn(msgs[0], shift=RIGHT * 0.3), FadeIn(msgs[1], shift=LEFT * 0.3))
+
+    def show_concat(self, ws):
+        concat, d1, cop = self.cop.concat, self.d1, self.cop
+        cells = lambda js: VGroup(*(concat.cell(0, j) for j in js))  # noqa: E731
+        left, right = list(range(d1)), list(range(d1, concat.n_cols))
+        with self.beat(f"Concatenating sets them side by side: one row of width {count_word(concat.n_cols)}."):
+            self.play(ReplacementTransform(self.msgs[0].entries, cells(left)),
+                      ReplacementTransform(self.msgs[1].entries, cells(right)),
+                      FadeOut(VGroup(self.msgs[0].brackets, self.msgs[0].name_label, self.msgs[0].col_labels,
+                                     self.msgs[1].brackets, self.msgs[1].name_label, self.msgs[1].col_labels)),
+                      FadeIn(VGroup(concat.brackets, cop.divider, concat.name_label)), run_time=1.5)
+            self.play(*self.swap_note(f"H¹ and H² concatenate to {format_shape(ws.H_joined.shape)}."))
+
+    def show_projection(self, ws):
+        cop = self.cop
+        with self.beat(f"Times W_O, {count_word(ws.W_O.shape[0])} by {count_word(ws.W_O.shape[1])}, it becomes "
+                       "the receiver's update, Δe: one number per axis."):
+            self.play(FadeIn(cop.top[1]), FadeIn(cop.W_O))
+            self.play(FadeIn(cop.top[3]), FadeIn(cop.delta, shift=RIGHT * 0.3),
+                      *self.swap_note(f"H¹ and H² concatenate to {format_shape(ws.H_joined.shape)}. W_O "
+                                      f"{format_shape(ws.W_O.shape)} gives ΔE {format_shape(ws.delta_E.shape)}."))
+
+    # shot 2 -----------------------------------------------------------------------------------
+    def show_blocks(self):
+        cop, d1 = self.cop, self.d1
+        blocks = self.blocks = VGroup(get_block_box(cop.W_O, range(0, d1), head_color(1)),
+                                      get_block_box(cop.W_O, range(d1, cop.W_O.n_rows), head_color(2)))
+        with self.beat("Now split W_O into one two-row block per head."):
+            self.play(LaggedStart(*(Create(b) for b in blocks), lag_ratio=0.5),
+                      *self.swap_note("Equivalently, split W_O into a two-row block per head."))
+
+    def show_block_products(self):
+        cop, d1 = self.cop, self.d1
+        concat = cop.concat
+        cells = lambda js: VGroup(*(concat.cell(0, j) for j in js))  # noqa: E731
+        rows = lambda a, b: VGroup(*(cop.W_O.row(i) for i in range(a, b)),  # noqa: E731
+                                   *(cop.W_O.row_labels[i] for i in range(a, b)))
+        n_rows = cop.W_O.n_rows
+        with self.beat("The equation splits: each head's message meets its own block, "
+                       "m¹ · W_O¹ and m² · W_O²."):
+            self.play(ReplacementTransform(cells(range(d1)), cop.m1),
+                      ReplacementTransform(rows(0, d1), cop.W_O1),
+                      ReplacementTransform(cells(range(d1, concat.n_cols)), cop.m2),
+                      ReplacementTransform(rows(d1, n_rows), cop.W_O2),
+                      FadeOut(VGroup(concat.brackets, cop.divider, concat.name_label, cop.W_O.brackets,
+                                     cop.W_O.col_labels, cop.W_O.name_label, cop.block_rule, self.blocks,
+                                     cop.top[1], cop.top[3], cop.delta)),
+                      FadeIn(VGroup(cop.lines[0].dot, cop.lines[1].dot)), run_time=2.0)
+
+    def show_contributions(self):
+        cop = self.cop
+        with self.beat("Each product is a four-coordinate update, one per head."):
+            self.play(FadeIn(cop.lines[0].eq), FadeIn(cop.c1, shift=RIGHT * 0.2))
+            self.play(FadeIn(cop.lines[1].eq), FadeIn(cop.c2, shift=RIGHT * 0.2))
+
+    def show_same_sum(self):
+        cop = self.cop
+        with self.beat("Add the two updates, and you get Δe: the same numbers one multiplication gave."):
+            self.play(Create(cop.sum_rule), FadeIn(cop.sum_label), FadeIn(cop.delta_2, shift=DOWN * 0.3))
+            self.play(Indicate(cop.delta_2.entries, color=RECEIVER_COLOR, scale_factor=1.1),
+                      *self.swap_note("Then Δe = m¹ W_O¹ + m² W_O²: each head contributes a four-coordinate update. "
+                                      "Concatenation followed by one matrix multiplication computes exactly that sum. "
+                                      "We retain the standard concat notation from the original Transformer paper. "
+                                      + ROUNDING_NOTE))
+
+    # shot 3 -----------------------------------------------------------------------------------
+    def show_mixing(self, ws):
+        cop, carried, d1 = self.cop, self.carried, self.d1
+        entries = off_carrier_entries(ws.W_O, carried)
+        self.mix_marks = VGroup()
+        if not entries:
+            return
+        i, j = entries[0]
+        h = 1 if i < d1 else 2
+        m, block, c = (cop.m1, cop.W_O1, cop.c1) if h == 1 else (cop.m2, cop.W_O2, cop.c2)
+        r = i if h == 1 else i - d1
+        marks = self.mix_marks = VGroup(
+            m.get_cell_box(0, r, color=RECEIVER_COLOR, fill_opacity=0.0, stroke_width=3),
+            block.get_cell_box(r, j, color=RECEIVER_COLOR, fill_opacity=0.0, stroke_width=3),
+            c.get_cell_box(0, j, color=RECEIVER_COLOR, fill_opacity=0.0, stroke_width=3),
+        )
+        value = ws.heads[h - 1].contribution[-1][j]
+        with self.beat(f"W_O also mixes: head {h}'s {carried[i]} coordinate writes "
+                       f"{fmt(ws.W_O[i, j], places_for(ws.W_O))} of itself into {AXES[j]}, "
+                       f"so its update has {AXES[j]} {fmt(value)}."):
+            self.play(LaggedStart(*(Create(mk) for mk in marks), lag_ratio=0.6), run_time=2.0)
+
+    def show_no_inverse(self):
+        with self.beat("So W_O is no inverse of the input projections: it learns where head outputs land "
+                       "in the embedding."):
+            self.play(FadeOut(self.mix_marks),
+                      *self.swap_note("Here the joined width already equals the embedding width. W_O still learns "
+                                      "to mix head outputs into embedding coordinates. It is not an inverse of the "
+                                      "input projections."))
+
+    def show_general_shape(self, ws):
+        shape = self.shape_note = get_general_shape_note(ws)
+        shape.next_to(self.cop.bottom_sum, DOWN, buff=0.3).align_to(self.cop.m2, LEFT)
+        n_heads, d_v, d_model = len(ws.heads), ws.heads[0].messages.shape[1], ws.E.shape[1]
+        with self.beat(f"In general W_O is [n_heads × d_v, d_model]; here [{n_heads} × {d_v}, {d_model}], "
+                       f"{count_word(ws.W_O.shape[0])} by {count_word(ws.W_O.shape[1])}.",
+                       spoken=f"In general W O is n heads times d v, by d model. Here {count_word(n_heads)} times "
+                              f"{count_word(d_v)}, by {count_word(d_model)}: {count_word(ws.W_O.shape[0])} by "
+                              f"{count_word(ws.W_O.shape[1])}."):
+            self.play(FadeIn(shape, shift=UP * 0.2),
+                      *self.swap_note("Here the joined width already equals the embedding width. In general its "
+                                      "shape is [n_heads × d_v, d_model]."))
 
 
 # ============================================================================================
@@ -572,131 +791,297 @@ def get_block_box(matrix, rows, color) -> Rectangle:
 # ============================================================================================
 
 
-def get_residual_line(ws) -> VGroup:
-    """e_n + Δe_n = e′_n on one line (the receiver's rows of E, ΔE and E′)."""
+def get_residual_tables(ws) -> VGroup:
+    """E + ΔE = E′, each [n, 4] (the last ten rows when n > 10), words as E's row labels, the axes once
+    over E; numbers tagged E, delta_E, E_prime with their true (row, column) index."""
+    rows = shown_rows(ws.n)
+    words = [ws.tokens[i] for i in rows]
+    kw = dict(dim_zeros=True, font_size=NUMBER_SIZE, label_size=SMALL_SIZE, v_buff=0.06, h_buff=0.12)
+
+    def table(values, name, tag, labels, cols, color=TEXT_COLOR):
+        m = get_labeled_matrix(values[rows], labels, cols, name=f"{name}  {format_shape(values.shape)}", tag=tag,
+                               places=places_for(values), name_color=color, **kw)
+        for r, i in enumerate(rows):
+            for j in range(values.shape[1]):
+                m.cell(r, j).index = (i, j)
+        return m
+
+    e_m = table(ws.E, "E", "E", words, list(AXES))
+    d_m = table(ws.delta_E, "ΔE", "delta_E", None, None)
+    p_m = table(ws.E_prime, "E′", "E_prime", None, None, color=POSITIVE_COLOR)
+    plus, equals = get_text("+", font_size=BODY_SIZE), get_text("=", font_size=BODY_SIZE)
+    group = VGroup(e_m, plus, d_m, equals, p_m).arrange(RIGHT, buff=0.3)
+    for m in (d_m, p_m):
+        m.shift(UP * (e_m.cell_center(0, 0)[1] - m.cell_center(0, 0)[1]))
+        m.name_label.align_to(e_m.name_label, DOWN)
+    middle = (e_m.cell_center(0, 0)[1] + e_m.cell_center(len(rows) - 1, 0)[1]) / 2
+    plus.set_y(middle)
+    equals.set_y(middle)
+    group.e, group.delta, group.e_prime, group.ops, group.rows = e_m, d_m, p_m, VGroup(plus, equals), rows
+    group.more = VGroup()
+    if rows[0] > 0:
+        more = get_text(f"rows 1–{rows[0]} above", font_size=SMALL_SIZE, color=DIM_TEXT_COLOR)
+        group.more = more.next_to(e_m.row_labels, UP, buff=0.15).align_to(e_m.row_labels, RIGHT)
+        group.add(group.more)
+    return group
+
+
+def get_mlp_chain(ws) -> VGroup:
+    """The prediction MLP as shapes, left to right: e′ [1, 4] → · W1 [4, 8] + b1 [8] → ReLU → h [1, 8]
+    → · W2 [8, 20] + b2 [20] → softmax → p [1, 20]."""
+    from lesson_data.worksheet import B1, B2, W1, W2
+    unit = 0.075
     n = ws.n
-    e = get_row_vector(ws.E[-1], list(AXES), name=f"e{sub(n)} (row {n} of E)", tag="e_row",
-                       color=RECEIVER_COLOR, name_color=RECEIVER_COLOR)
-    delta = get_row_vector(ws.delta_E[-1], list(AXES), name=f"Δe{sub(n)} (row {n} of ΔE)", tag="delta_row")
-    e_prime = get_row_vector(ws.E_prime[-1], list(AXES), name=f"e′{sub(n)} (row {n} of E′)", tag="e_prime_row",
-                             name_color=POSITIVE_COLOR)
-    plus, equals = get_op("+"), get_op("=")
-    line = VGroup(e, plus, delta, equals, e_prime).arrange(RIGHT, buff=0.35)
-    for op in (plus, equals):
-        op.set_y(e.cell_center(0, 0)[1])
-    line.e, line.delta, line.e_prime, line.ops = e, delta, e_prime, VGroup(plus, equals)
-    return line
+    e_in = get_shape_box(f"e′{sub(n)}", (1, ws.E.shape[1]), unit=unit, color=POSITIVE_COLOR)
+    w1 = get_shape_box("W1", W1.shape, unit=unit)
+    b1 = get_shape_box("b1", B1.shape, unit=unit, shape_text=format_shape(B1.shape))
+    relu = get_shape_box("ReLU", None, width=0.95, height=0.5, name_inside=True)
+    hidden = get_shape_box("h", (1, len(ws.mlp.hidden)), unit=unit)
+    w2 = get_shape_box("W2", W2.shape, unit=unit)
+    b2 = get_shape_box("b2", B2.shape, unit=unit, shape_text=format_shape(B2.shape))
+    probs = get_shape_box("p", (1, len(ws.mlp.probabilities)), unit=unit, color=POSITIVE_COLOR)
+    layer1 = VGroup(get_text("·", font_size=BODY_SIZE), w1, get_text("+", font_size=BODY_SIZE), b1)
+    layer2 = VGroup(get_text("·", font_size=BODY_SIZE), w2, get_text("+", font_size=BODY_SIZE), b2)
+    for layer in (layer1, layer2):
+        layer.arrange(RIGHT, buff=0.1)
+        for k in (1, 3):
+            layer[k].shift(UP * (0 - layer[k].box.get_center()[1]))
+        for k in (0, 2):
+            layer[k].set_y(0)
+    stages = [e_in, layer1, relu, hidden, layer2, probs]
+    chain = VGroup(*stages).arrange(RIGHT, buff=0.55)
+    for st in (e_in, relu, hidden, probs):
+        st.shift(UP * (0 - st.box.get_center()[1]))
+    arrows = VGroup(*(get_arrow([a.get_right()[0], 0, 0], [b.get_left()[0], 0, 0]) for a, b in zip(stages, stages[1:])))
+    softmax = get_text("softmax", font_size=SMALL_SIZE, color=DIM_TEXT_COLOR).next_to(arrows[-1], UP, buff=0.08)
+    softmax.set_x(arrows[-1].get_center()[0])
+    if softmax.width > arrows[-1].width:          # room for the word over its arrow
+        probs.shift(RIGHT * (softmax.width - arrows[-1].width + 0.1))
+        arrows[-1].put_start_and_end_on(arrows[-1].get_start(), [probs.get_left()[0] - 0.1, 0, 0])
+        softmax.set_x(arrows[-1].get_center()[0])
+    chain.add(arrows, softmax)
+    chain.input, chain.layer1, chain.relu, chain.hidden, chain.layer2, chain.probs = e_in, layer1, relu, hidden, layer2, probs
+    chain.arrows, chain.softmax = arrows, softmax
+    return chain
 
 
-def get_mlp_rows(ws) -> VGroup:
-    """pre-activation = e′·W1 + b1 and hidden h = ReLU(pre-activation), one [1, 8] row each."""
+def get_hidden_rows(ws) -> VGroup:
+    """e′ (the receiver's row of E′) above pre-activation = e′ · W1 + b1 above h = ReLU(pre-activation),
+    one [1, 8] row each, units 1–8."""
     mlp = ws.mlp
+    n = ws.n
     k = len(mlp.hidden)
-    units = [f"h{sub(u + 1)}" for u in range(k)]
+    units = [str(u + 1) for u in range(k)]
     pre_colors = [NEGATIVE_COLOR if v < 0 else TEXT_COLOR for v in mlp.pre_activation]
     hid_colors = [DIM_TEXT_COLOR if v == 0 else POSITIVE_COLOR for v in mlp.hidden]
-    pre = get_row_vector(mlp.pre_activation, units, tag="pre_activation", column_colors=pre_colors)
-    hidden = get_row_vector(mlp.hidden, units, tag="hidden", column_colors=hid_colors)
-    hidden.col_labels.set_opacity(0)
-    hidden.next_to(pre, DOWN, buff=0.55).align_to(pre, LEFT)
-    labels = VGroup(get_text(f"pre-activation  e′ · W1 + b1  {format_shape((1, k))}", font_size=LABEL_SIZE),
-                    get_text(f"hidden  h = ReLU(…)  {format_shape((1, k))}", font_size=LABEL_SIZE))
-    for label, vec in zip(labels, (pre, hidden)):
+    pre = get_row_vector(mlp.pre_activation, units, tag="pre_activation", column_colors=pre_colors,
+                         places=None, font_size=NUMBER_SIZE + 2, label_size=SMALL_SIZE)
+    hidden = get_row_vector(mlp.hidden, units, tag="hidden", column_colors=hid_colors, places=None,
+                            font_size=NUMBER_SIZE + 2, label_size=SMALL_SIZE)
+    hidden.remove(hidden.col_labels)            # same columns as the pre-activations above it
+    hidden.col_labels = VGroup()
+    hidden.next_to(pre, DOWN, buff=0.45).align_to(pre, LEFT)
+    hidden.shift(RIGHT * (pre.cell_center(0, 0)[0] - hidden.cell_center(0, 0)[0]))
+    e_row = get_row_vector(ws.E_prime[-1], list(AXES), tag="e_prime_row", places=places_for(ws.E_prime),
+                           color=POSITIVE_COLOR, font_size=NUMBER_SIZE + 2, label_size=SMALL_SIZE)
+    e_row.next_to(pre, UP, buff=0.45).align_to(pre, LEFT)
+    labels = VGroup(get_text(f"e′{sub(n)} =", font_size=LABEL_SIZE, color=POSITIVE_COLOR),
+                    get_text("e′ · W1 + b1 =", font_size=LABEL_SIZE), get_text("h = ReLU(…) =", font_size=LABEL_SIZE))
+    for label, vec in zip(labels, (e_row, pre, hidden)):
         label.next_to(vec.brackets, LEFT, buff=BUFF)
-        on_row_line(vec, label)
-    right = min(label.get_right()[0] for label in labels)
+        align_baseline(label, baseline_y(vec.cell(0, 0)))
+    right = max(label.get_right()[0] for label in labels)
     for label in labels:
         label.shift(RIGHT * (right - label.get_right()[0]))
-    rows = VGroup(labels, pre, hidden)
-    rows.pre, rows.hidden, rows.labels = pre, hidden, labels
+    unit_label = get_text("unit", font_size=SMALL_SIZE, color=DIM_TEXT_COLOR).next_to(pre.col_labels, LEFT, buff=BUFF)
+    unit_label.align_to(labels[1], RIGHT)
+    rows = VGroup(labels, e_row, pre, hidden, unit_label)
+    rows.e_row, rows.pre, rows.hidden, rows.labels, rows.unit_label = e_row, pre, hidden, labels, unit_label
     return rows
 
 
+def get_probability_page(ws) -> VGroup:
+    """All twenty words: the twelve sentence words in two short columns (word, logit, p), the eight
+    candidates with bars; the sum of all p and what the rounded values shown add up to."""
+    mlp = ws.mlp
+    words, candidates = word_groups()
+    half = (len(words) + 1) // 2
+    kw = dict(font_size=NUMBER_SIZE, word_size=LABEL_SIZE, row_height=0.32)
+    left_a = get_word_rows(VOCAB, mlp.logits, mlp.probabilities, words[:half], show_bars=False,
+                           word_color=DIM_TEXT_COLOR, **kw)
+    left_b = get_word_rows(VOCAB, mlp.logits, mlp.probabilities, words[half:], show_bars=False,
+                           word_color=DIM_TEXT_COLOR, **kw)
+    left = VGroup(left_a, left_b).arrange(RIGHT, buff=0.3, aligned_edge=UP)
+    right = get_word_rows(VOCAB, mlp.logits, mlp.probabilities, candidates, bar_unit=2.6, bar_color=TEXT_COLOR, **kw)
+    left_title = get_text(f"the {count_word(len(words))} sentence words", font_size=LABEL_SIZE, color=DIM_TEXT_COLOR)
+    right_title = get_text(f"the {count_word(len(candidates))} candidate next words", font_size=LABEL_SIZE)
+    columns = VGroup(VGroup(left_title, left), VGroup(right_title, right))
+    for title, block in columns:
+        title.next_to(block, UP, buff=0.22).align_to(block, LEFT)
+    columns.arrange(RIGHT, buff=0.9, aligned_edge=UP)
+    vocab = len(mlp.probabilities)
+    total = get_line(get_text(f"sum of all {vocab} p =", font_size=LABEL_SIZE),
+                     get_number(math.fsum(mlp.probabilities), tag="p_sum", font_size=NUMBER_SIZE + 2))
+    shown = get_line(get_text(f"the {vocab} rounded values shown add to", font_size=SMALL_SIZE, color=DIM_TEXT_COLOR),
+                     get_number(sum_of_shown(mlp.probabilities, 3), tag="p_shown_sum", font_size=SMALL_SIZE,
+                                color=DIM_TEXT_COLOR))
+    sums = VGroup(total, shown).arrange(DOWN, buff=0.12, aligned_edge=LEFT)
+    sums.next_to(left, DOWN, buff=0.25).align_to(left, LEFT)
+    page = VGroup(columns, sums)
+    page.blocks = VGroup(left_a, left_b, right)
+    page.rows = {**left_a.rows, **left_b.rows, **right.rows}
+    page.left, page.right, page.titles, page.sums = left, right, VGroup(left_title, right_title), sums
+    page.columns = {key: VGroup(*(b.columns[key] for b in page.blocks)) for key in ("logit", "p")}
+    page.bars = VGroup(*(right.rows[i].bar for i in candidates))
+    return page
+
+
 class ResidualAndPrediction(LessonScene):
+    """Scene 14: E′ = E + ΔE; the receiver's row travels into the prediction MLP (W1 [4, 8], b1,
+    ReLU, W2 [8, 20], b2 as shapes, its numbers below); twenty logits, twenty probabilities (their
+    rounded parts add to 1.003: the rounding note); the predicted word fills the sentence's blank."""
+
     def construct(self):
-        ws = scene_worksheet()
-        self.ws = ws
-        n, mlp = ws.n, ws.mlp
-        vocab = len(mlp.probabilities)
-        title = get_title("Residual and prediction")
-        self.play(FadeIn(title))
-
-        # --- Shot 1: E′ = E + ΔE, the receiver's row -----------------------------------------------
+        ws = self.ws = scene_worksheet()
+        title = self.title = get_title("Residual and prediction")
+        with self.transition("title"):
+            self.play(FadeIn(title))
+        # --- Shot 1: E′ = E + ΔE --------------------------------------------------------------------
         self.shot("residual")
-        residual = get_residual_line(ws)
-        mlp_rows = get_mlp_rows(ws)
-        fit_content(VGroup(residual, mlp_rows).arrange(DOWN, buff=0.7))
-        self.residual, self.mlp_rows = residual, mlp_rows
-        self.play(FadeIn(residual.e))
-        self.play(FadeIn(residual.ops[0]), FadeIn(residual.delta))
-        self.caption(f"E′ = E + ΔE is also {format_shape(ws.E_prime.shape)}: row {n}, the receiver "
-                     f"“{ws.tokens[-1]}”, keeps its own row and adds its update.")
-        self.play(FadeIn(residual.ops[1]), FadeIn(residual.e_prime))
-        self.wait(1.0)
-
-        # --- Shot 2: the last row through the prediction MLP ----------------------------------------
+        self.show_residual(ws)
+        self.show_receiver_row(ws)
+        # --- Shot 2: the receiver's row through the prediction MLP -----------------------------------
         self.shot("prediction MLP")
-        self.caption(f"Its last row {format_shape((1, ws.E.shape[1]))} feeds the prediction MLP: "
-                     f"h = ReLU(e′ · W1 + b1).")
-        self.play(FadeIn(mlp_rows.labels[0]), FadeIn(mlp_rows.pre))
-        self.wait(1.0)
-        self.play(FadeIn(mlp_rows.labels[1]), FadeIn(mlp_rows.hidden))
-        negatives = [u for u, v in enumerate(mlp.pre_activation) if v < 0]
-        if negatives:
-            boxes = VGroup(*(mlp_rows.hidden.get_cell_box(0, u, color=NEGATIVE_COLOR) for u in negatives))
-            self.play(Create(boxes))
-            self.caption("ReLU sets each negative pre-activation to zero.")
-            self.finish_reading()
-            self.play(FadeOut(boxes))
-
-        # --- Shot 3: logits and the twenty word probabilities ----------------------------------------
+        self.show_row_travels(ws)
+        self.show_first_layer(ws)
+        self.show_relu(ws)
+        # --- Shot 3: twenty logits, twenty probabilities ---------------------------------------------
         self.shot("probabilities")
-        self.finish_reading()
-        self.play(FadeOut(residual), FadeOut(mlp_rows))
-        formula = get_text(f"logits = h · W2 + b2,   p = softmax(logits) over the {vocab} words",
-                           font_size=LABEL_SIZE)
-        sentence_idx = [i for i, w in enumerate(VOCAB) if w not in CANDIDATES]
-        candidate_idx = [VOCAB.index(w) for w in CANDIDATES]
-        # the sentence words' probabilities are tiny: their numbers are shown, their bars would be slivers
-        left = get_word_rows(ws, sentence_idx, bar_unit=2.5, tag_prefix="", show_bars=False)
-        right = get_word_rows(ws, candidate_idx, bar_unit=2.5, tag_prefix="")
-        left_title = get_text(f"the {count_word(len(sentence_idx))} sentence words", font_size=LABEL_SIZE,
-                              color=DIM_TEXT_COLOR)
-        right_title = get_text(f"the {count_word(len(candidate_idx))} candidate next words", font_size=LABEL_SIZE)
-        left_title.next_to(left, UP, buff=0.15).align_to(left, LEFT)
-        right_title.next_to(right, UP, buff=0.15).align_to(right, LEFT)
-        total = VGroup(get_text(f"sum of all {vocab} p =", font_size=LABEL_SIZE),
-                       get_number(math.fsum(mlp.probabilities), tag="p_sum", font_size=NUMBER_SIZE + 2))
-        total.arrange(RIGHT, buff=0.15)
-        align_baseline(total[0], baseline_y(total[1]))
-        right_col = VGroup(VGroup(right_title, right), total).arrange(DOWN, buff=0.45, aligned_edge=LEFT)
-        columns = VGroup(VGroup(left_title, left), right_col).arrange(RIGHT, buff=1.2, aligned_edge=UP)
-        # the predicted word's highlight is laid out now (shown in the last shot), so it fits the frame
-        best = VOCAB.index(mlp.prediction)
-        rows = right if best in right.rows else left
-        box = rows.get_row_box(best, POSITIVE_COLOR)
-        label = get_text("predicted next word", font_size=LABEL_SIZE, color=POSITIVE_COLOR)
-        label.next_to(box, RIGHT, buff=0.15)
-        page = VGroup(formula, VGroup(columns, box, label)).arrange(DOWN, buff=0.35)
-        fit_content(page)
-        self.formula, self.word_rows, self.candidate_rows, self.total = formula, left, right, total
-        self.play(FadeIn(formula))
-        self.caption(f"The hidden row gives {vocab} logits, one per vocabulary word; "
-                     f"softmax turns them into {vocab} probabilities.")
-        self.play(FadeIn(VGroup(left_title, left)), run_time=1.0)
-        self.play(FadeIn(VGroup(right_title, right)), run_time=1.0)
-        self.wait(1.0)
-        self.play(FadeIn(total))
-        self.caption(f"All {count_word(vocab)} probabilities sum to one.")
-
-        # --- Shot 4: the predicted next word ---------------------------------------------------------
+        self.show_logits(ws)
+        self.show_probabilities(ws)
+        # --- Shot 4: the predicted word fills the blank ----------------------------------------------
         self.shot("prediction")
-        rows.rows[best].bar.set_fill(POSITIVE_COLOR)  # (an empty group when that block has no bars)
-        self.prediction_box, self.prediction_label = box, label
-        self.play(Create(box), FadeIn(label))
-        self.caption(f"The most probable next word is “{mlp.prediction}”: "
-                     f"“{ws.text} {mlp.prediction}”.")
-        self.finish_reading(extra=1.0)
+        self.show_prediction(ws)
+        self.show_filled_blank(ws)
+
+    # shot 1 -----------------------------------------------------------------------------------
+    def show_residual(self, ws):
+        tables = self.tables = get_residual_tables(ws)
+        tables.move_to(CONTENT_CENTER + UP * 0.2)
+        note = self.note = get_fine(f"E′ = E + ΔE is also {format_shape(ws.E_prime.shape)}. Its last row "
+                                    f"{format_shape((1, ws.E.shape[1]))} feeds the prediction MLP.")
+        with self.beat(f"The residual: each token keeps its own row of E and adds its update. "
+                       f"E′ = E + ΔE, still {format_shape(ws.E_prime.shape)}."):
+            self.play(FadeIn(VGroup(tables.e, tables.more)))
+            self.play(FadeIn(tables.ops[0]), FadeIn(tables.delta, shift=LEFT * 0.3))
+            self.play(FadeIn(tables.ops[1]), FadeIn(tables.e_prime, shift=LEFT * 0.3), FadeIn(note))
+
+    def show_receiver_row(self, ws):
+        t, r = self.tables, len(self.tables.rows) - 1
+        boxes = self.row_boxes = VGroup(t.e.get_row_box(r, include_label=True), t.delta.get_row_box(r),
+                                        t.e_prime.get_row_box(r))
+        with self.beat(f"Row {ws.n}, the receiver “{ws.tokens[-1]}”, is the one that predicts the next word."):
+            self.play(LaggedStart(*(Create(b) for b in boxes), lag_ratio=0.3), run_time=1.5)
+
+    # shot 2 -----------------------------------------------------------------------------------
+    def show_row_travels(self, ws):
+        chain = self.chain = get_mlp_chain(ws)
+        chain.move_to([0, CONTENT_TOP - 0.1 - chain.height / 2, 0])
+        rows = self.hidden_rows = get_hidden_rows(ws)
+        rows.move_to([0, (chain.get_bottom()[1] + CONTENT_BOTTOM) / 2 + 0.1, 0])
+        t = self.tables
+        last = t.e_prime.row(len(t.rows) - 1)
+        self.mark = SurroundingRectangle(chain.input, color=RECEIVER_COLOR, buff=0.08)
+        with self.beat("Its row of E′ travels into the prediction MLP: two layers, W1 and W2, with a ReLU "
+                       "between.", spoken="Its row of E prime travels into the prediction M L P: two layers, "
+                                          "W one and W two, with a relu between."):
+            self.play(FadeOut(VGroup(t.e, t.delta, t.ops, t.more, self.row_boxes, self.note)),
+                      FadeOut(VGroup(*(m for m in t.e_prime if m is not t.e_prime.entries))),
+                      FadeOut(VGroup(*(t.e_prime.row(i) for i in range(len(t.rows) - 1)))),
+                      ReplacementTransform(last, rows.e_row.entries),
+                      FadeIn(VGroup(rows.e_row.brackets, rows.e_row.col_labels, rows.labels[0])), run_time=1.6)
+            self.play(LaggedStart(*(FadeIn(m) for m in chain), lag_ratio=0.15), run_time=2.0)
+            self.play(Create(self.mark))
+
+    def show_first_layer(self, ws):
+        rows = self.hidden_rows
+        from lesson_data.worksheet import W1
+        with self.beat(f"First layer: times W1, {count_word(W1.shape[0])} by {count_word(W1.shape[1])}, plus b1: "
+                       f"{count_word(W1.shape[1])} numbers.",
+                       spoken=f"First layer: times W one, {count_word(W1.shape[0])} by {count_word(W1.shape[1])}, "
+                              f"plus b one: {count_word(W1.shape[1])} numbers."):
+            self.play(Transform(self.mark, SurroundingRectangle(self.chain.layer1, color=RECEIVER_COLOR, buff=0.08)))
+            self.play(FadeIn(VGroup(rows.labels[1], rows.pre, rows.unit_label), shift=DOWN * 0.2))
+
+    def show_relu(self, ws):
+        rows = self.hidden_rows
+        zeroed = relu_zeroed(ws.mlp.pre_activation)
+        boxes = self.relu_boxes = VGroup(*(rows.pre.get_cell_box(0, u, color=NEGATIVE_COLOR) for u in zeroed))
+        units = " and ".join(str(u + 1) for u in zeroed)
+        text = (f"ReLU sets the negative ones to zero: unit{'s' if len(zeroed) > 1 else ''} {units}." if zeroed
+                else "ReLU would set negative numbers to zero; here none is negative.")
+        with self.beat(text, spoken=text.replace("ReLU", "relu")):
+            self.play(Transform(self.mark, SurroundingRectangle(self.chain.relu, color=RECEIVER_COLOR, buff=0.08)))
+            if zeroed:
+                self.play(LaggedStart(*(Create(b) for b in boxes), lag_ratio=0.3))
+            self.play(FadeIn(VGroup(rows.labels[2], rows.hidden), shift=DOWN * 0.2))
+
+    # shot 3 -----------------------------------------------------------------------------------
+    def show_logits(self, ws):
+        page = self.page = get_probability_page(ws)
+        page.move_to([0, self.chain.get_bottom()[1] - 0.25 - page.height / 2, 0])
+        from lesson_data.worksheet import W2
+        vocab = len(ws.mlp.probabilities)
+        with self.beat(f"Second layer: times W2, {count_word(W2.shape[0])} by {count_word(W2.shape[1])}, plus b2: "
+                       f"{count_word(vocab)} logits, one per vocabulary word.",
+                       spoken=f"Second layer: times W two, {count_word(W2.shape[0])} by {count_word(W2.shape[1])}, "
+                              f"plus b two: {count_word(vocab)} logits, one per vocabulary word."):
+            self.play(Transform(self.mark, SurroundingRectangle(self.chain.layer2, color=RECEIVER_COLOR, buff=0.08)),
+                      FadeOut(VGroup(self.hidden_rows, self.relu_boxes)))
+            words = VGroup(*(row.word for row in page.rows.values()))
+            headers = VGroup(*(h for b in page.blocks for h in b.header if h.original_text != "p"))
+            self.play(FadeIn(page.titles), FadeIn(words), FadeIn(headers), FadeIn(page.columns["logit"]))
+
+    def show_probabilities(self, ws):
+        page = self.page
+        vocab = len(ws.mlp.probabilities)
+        p_headers = VGroup(*(h for b in page.blocks for h in b.header if h.original_text == "p"))
+        note = get_fine(ROUNDING_NOTE)
+        note.next_to(page.sums, DOWN, buff=0.12).align_to(page.sums, LEFT)
+        with self.beat(f"Softmax turns them into {count_word(vocab)} probabilities that sum to one.",
+                       spoken=f"Soft max turns them into {count_word(vocab)} probabilities that sum to one."):
+            self.play(Transform(self.mark, SurroundingRectangle(self.chain.probs, color=RECEIVER_COLOR, buff=0.08)),
+                      FadeIn(p_headers), FadeIn(page.columns["p"]))
+            self.play(LaggedStart(*(Create(bar) for bar in page.bars), lag_ratio=0.1), run_time=1.2)
+            self.play(FadeIn(page.sums), FadeIn(note))
+
+    # shot 4 -----------------------------------------------------------------------------------
+    def show_prediction(self, ws):
+        page, mlp = self.page, ws.mlp
+        best = VOCAB.index(mlp.prediction)
+        block = next(b for b in page.blocks if best in b.rows)
+        box = self.prediction_box = block.get_row_box(best, POSITIVE_COLOR)
+        label = self.prediction_label = get_text("predicted", font_size=LABEL_SIZE, color=POSITIVE_COLOR)
+        label.next_to(box, RIGHT, buff=0.15)
+        if label.get_right()[0] > SAFE_WIDTH / 2:
+            label.next_to(box, UP, buff=0.08).align_to(box, RIGHT)
+        self.best = best
+        with self.beat(f"The most probable next word is “{mlp.prediction}”: {fmt(mlp.probabilities[best])}."):
+            if best in page.right.rows:
+                self.play(page.rows[best].bar.animate.set_fill(POSITIVE_COLOR))
+            self.play(Create(box), FadeIn(label))
+
+    def show_filled_blank(self, ws):
+        row = get_token_row(ws.tokens, receiver=ws.n, blank=True, font_size=22, positions=False)
+        row.move_to([0, self.chain.get_center()[1], 0])
+        word = get_text(ws.mlp.prediction, font_size=row.font_size, color=POSITIVE_COLOR)
+        word.move_to(row.blank[0])
+        align_baseline(word, baseline_y(row.words[-1]))
+        self.filled = VGroup(row, word)
+        with self.beat(f"It fills the blank: “{ws.text} {ws.mlp.prediction}”.",
+                       spoken=f"It fills the blank: {ws.text} {ws.mlp.prediction}."):
+            self.play(FadeOut(VGroup(self.chain, self.mark)), FadeIn(VGroup(row.boxes, row.words, row.blank)))
+            self.play(TransformFromCopy(self.page.rows[self.best].word, word), FadeOut(row.blank[1]), run_time=1.4)
 
 
 # ============================================================================================
@@ -704,131 +1089,258 @@ class ResidualAndPrediction(LessonScene):
 # ============================================================================================
 
 COMPARED = ("river", "cheque")   # scene 15 always computes both named sentences
-COLUMN_WIDTH = FRAME_WIDTH / 2 - 0.7
 
 
-def get_receiver_qkv(ws) -> VGroup:
-    """q, k, v of both heads at the receiver as one [6, 2] table (rows in head colours)."""
-    n = ws.n
-    rows, labels, colors = [], [], []
-    for head in ws.heads:
-        for f in ("Q", "K", "V"):
-            rows.append(getattr(head, f)[-1])
-            labels.append(f"{f.lower()}{sup(head.index)}{sub(n)}")
-            colors.append(head_color(head.index))
-    m = get_labeled_matrix(np.array(rows), labels, ["a", "b"], tag=f"{ws.name}_qkv",
-                           name=f"at the receiver “{ws.tokens[-1]}” (slot {n})")
-    for i, color in enumerate(colors):
-        for j in range(m.n_cols):
-            m.cell(i, j).set_color(color)
-        m.row_labels[i].set_color(color)
-    return m
+def get_token_columns(row, values, *, tag: str, color: str, labels, label_color=None, places=None,
+                      font_size=NUMBER_SIZE, row_height: float = 0.34) -> VGroup:
+    """A few numbers under each word of a token row: values [n, k] as k lines, each number centred under
+    its word (tag, index (j, line)); the lines' names at the left of the row."""
+    values = np.asarray(values, dtype=float)
+    if values.ndim == 1:
+        values = values[:, None]
+    places = places_for(values) if places is None else places
+    top = (row.positions.get_bottom()[1] if len(row.positions) else row.boxes.get_bottom()[1]) - 0.12
+    lines, names = VGroup(), VGroup()
+    for k in range(values.shape[1]):
+        y = top - (k + 0.75) * row_height
+        line = VGroup()
+        for j in range(values.shape[0]):
+            m = get_number(values[j, k], places, tag=tag, index=(j, k) if values.shape[1] > 1 else j,
+                           font_size=font_size, color=DIM_TEXT_COLOR if values[j, k] == 0 else color)
+            m.move_to([row.boxes[j].get_center()[0], 0, 0])
+            align_baseline(m, y)
+            line.add(m)
+        name = get_text(labels[k], font_size=SMALL_SIZE, color=label_color or color)
+        name.move_to([row.boxes.get_left()[0] - 0.25, 0, 0], aligned_edge=RIGHT)
+        align_baseline(name, y)
+        lines.add(line)
+        names.add(name)
+    grid = VGroup(lines, names)
+    grid.lines, grid.names = lines, names
+    return grid
 
 
-def get_messages_line(ws) -> VGroup:
-    n = ws.n
-    vecs = VGroup()
-    for head in ws.heads:
-        h = head.index
-        vec = get_row_vector(head.messages[-1], ["a", "b"], tag=f"{ws.name}_m{h}", color=head_color(h))
-        label = get_text(f"m{sup(h)}{sub(n)}", font_size=LABEL_SIZE, color=head_color(h))
-        label.next_to(vec.brackets, LEFT, buff=0.15)
-        on_row_line(vec, label)
-        vecs.add(VGroup(label, vec))
-    return vecs.arrange(RIGHT, buff=0.6, aligned_edge=DOWN)
+def get_message_pair(sheets, head_index: int) -> VGroup:
+    """One head's message at the receiver in each sentence, coordinates named by what they carry."""
+    rows = VGroup()
+    for ws in sheets:
+        head = ws.heads[head_index - 1]
+        names = carried_axes(head.W_V)
+        vec = get_labeled_vector(f"{ws.name}:  m{sup(head_index)}{sub(ws.n)} =", head.messages[-1], list(names),
+                                 tag=f"{ws.name}_m{head_index}", color=head_color(head_index),
+                                 label_color=TEXT_COLOR)
+        vec.carried = names.index(dominant_axis(head.messages[-1], names))
+        rows.add(vec)
+    rows.arrange(RIGHT, buff=1.0, aligned_edge=DOWN)
+    return rows
+
+
+def get_carried_marks(pair, color) -> VGroup:
+    """A box on the coordinate each message carries most (after the pair is in place)."""
+    return VGroup(*(v.vector.get_cell_box(0, v.carried, color=color) for v in pair))
+
+
+def get_outcome(ws) -> VGroup:
+    """A sentence's prediction: its prefix and blank (the predicted word fills it), the candidates' bars."""
+    _, candidates = word_groups()
+    title = get_text(ws.name, font_size=BODY_SIZE + 2)
+    words = ws.text.split()
+    half = (len(words) + 1) // 2
+    first = get_text(" ".join(words[:half]), font_size=LABEL_SIZE + 2, color=DIM_TEXT_COLOR)
+    second = get_text(" ".join(words[half:]), font_size=LABEL_SIZE + 2, color=DIM_TEXT_COLOR)
+    blank = get_text("___", font_size=LABEL_SIZE + 2, color=DIM_TEXT_COLOR)
+    blank.next_to(second, RIGHT, buff=0.15)
+    align_baseline(blank, baseline_y(second))
+    text = VGroup(first, VGroup(second, blank)).arrange(DOWN, buff=0.1, aligned_edge=LEFT)
+    rows = get_word_rows(VOCAB, ws.mlp.logits, ws.mlp.probabilities, candidates, show_logits=False, bar_unit=3.2,
+                         tag_prefix=f"{ws.name}_", bar_color=TEXT_COLOR, row_height=0.4, font_size=NUMBER_SIZE + 2,
+                         word_size=LABEL_SIZE + 2)
+    best = VOCAB.index(ws.mlp.prediction)
+    group = VGroup(title, text, rows).arrange(DOWN, buff=0.25)
+    filled = get_text(ws.mlp.prediction, font_size=LABEL_SIZE + 2, color=POSITIVE_COLOR)
+    filled.next_to(second, RIGHT, buff=0.15)
+    align_baseline(filled, baseline_y(second))
+    group.add(filled)
+    group.remove(filled)       # laid out with the group, shown later in the blank's place
+    group.title, group.text, group.blank, group.filled, group.rows, group.best = title, text, blank, filled, rows, best
+    group.get_box = lambda: rows.get_row_box(best, POSITIVE_COLOR)
+    return group
 
 
 class ChequeSentence(LessonScene):
+    """Scene 15: the same parameters on the cheque sentence. The source rows (keys = values) turn from
+    river's into cheque's under the same receiver query, head 1's arrows move from river to cheque and
+    its message from water to finance, head 2 finds she, and the prediction becomes teller."""
+
     def construct(self):
-        sheets = [compute_worksheet(name) for name in COMPARED]   # not the switch: both, always
-        self.sheets = sheets
+        sheets = self.sheets = [compute_worksheet(name) for name in COMPARED]   # not the switch: both
         river, cheque = sheets
-        title = get_title("The cheque sentence: the same parameters, a new prefix")
-        self.play(FadeIn(title))
+        title = get_title("The cheque sentence: same parameters, new prefix")
+        with self.transition("title"):
+            self.play(FadeIn(title))
+        self.layout(sheets)
+        # --- Shot 1: the river sentence, head 1's keys and arrows --------------------------------
+        self.shot("river")
+        self.show_river_keys(river)
+        self.show_river_arrows(river)
+        # --- Shot 2: the words change, the keys change, the arrows move ---------------------------
+        self.shot("cheque")
+        self.show_switch(river, cheque)
+        self.show_same_query(cheque)
+        self.show_arrows_move(cheque)
+        # --- Shot 3: what the messages carry now -----------------------------------------------------
+        self.shot("messages")
+        self.show_head1_message(river, cheque)
+        self.show_head2(river, cheque)
+        # --- Shot 4: the predictions side by side -----------------------------------------------------
+        self.shot("predictions")
+        self.clear_stage(title)
+        self.show_predictions(river, cheque)
+        self.show_explorer()
 
-        # --- Shot 1: two prefixes side by side -----------------------------------------------------
-        self.shot("two prefixes")
-        xs = (-FRAME_WIDTH / 4, FRAME_WIDTH / 4)
-        headers = VGroup(*(get_sentence_header(ws, COLUMN_WIDTH) for ws in sheets))
-        for header, x in zip(headers, xs):
-            header.move_to([x, 0, 0]).align_to(UP * CONTENT_TOP, UP)
-        divider = Line(UP * CONTENT_TOP, UP * (CONTENT_BOTTOM + 0.1)).set_stroke(DIM_TEXT_COLOR, 1.5)
-        self.headers = headers
-        self.play(FadeIn(headers), Create(divider))
-        self.caption("Change to the cheque sentence. These controls recalculate Q, K, V, both attention rows, "
-                     "the messages and the vocabulary prediction from the hand-chosen parameters.")
-        panel_top = headers.get_bottom()[1] - 0.35
-        panel_height = panel_top - CONTENT_BOTTOM
+    # pictures ---------------------------------------------------------------------------------
+    def layout(self, sheets):
+        kw = dict(font_size=20, max_width=SAFE_WIDTH - 2.2, gap=0.24)   # room between the weights below
+        rows = [get_token_row(ws.tokens, receiver=ws.n, **kw) for ws in sheets]
+        size = min(r.font_size for r in rows)
+        rows = [get_token_row(ws.tokens, receiver=ws.n, **dict(kw, font_size=size)) for ws in sheets]
+        for r in rows:
+            r.move_to([0.8, CONTENT_TOP - 1.55, 0])
+        self.rows = rows
+        self.keys, self.weights, self.arrows1, self.arrows2 = [], [], [], []
+        h1_names = carried_axes(sheets[0].heads[0].W_V)
+        for ws, row in zip(sheets, rows):
+            h1, h2 = ws.heads
+            self.keys.append(get_token_columns(row, h1.K, tag=f"{ws.name}_k1", color=head_color(1),
+                                               labels=[f"k{sup(1)} {a}" for a in h1_names]))
+            weights = get_token_columns(row, h1.weights[-1], tag=f"{ws.name}_A1", color=head_color(1),
+                                        labels=[f"α{sup(1)}{sub(ws.n)},ⱼ"], places=3)
+            weights.shift(DOWN * 2 * 0.34)
+            self.weights.append(weights)
+            self.arrows1.append(get_arrow_set(row, h1.weights[-1], head_color(1), UP, f"{ws.name}_A1", ws.tokens))
+            self.arrows2.append(get_arrow_set(row, h2.weights[-1], head_color(2), DOWN, f"{ws.name}_A2", ws.tokens))
+        q = sheets[0].heads[0].Q[-1]
+        self.query = get_labeled_vector(f"receiver “{sheets[0].tokens[-1]}”:  q{sup(1)}{sub(sheets[0].n)} =", q,
+                                        None, tag="q1", color=RECEIVER_COLOR, places=None)
+        self.query.next_to(self.weights[0], DOWN, buff=0.3).align_to(self.weights[0].names, LEFT)
+        q2 = sheets[0].heads[1].Q[-1]
+        self.query2 = get_labeled_vector(f"receiver “{sheets[0].tokens[-1]}”:  q{sup(2)}{sub(sheets[0].n)} =", q2,
+                                         None, tag="q2", color=RECEIVER_COLOR, places=None)
+        self.query2.move_to(self.query, aligned_edge=LEFT)
 
-        def place(panels):
-            for panel, x in zip(panels, xs):
-                factor = min(1.0, COLUMN_WIDTH / panel.width, panel_height / panel.height)
-                panel.scale(factor)
-                # centred in the space under the headers, each column on its own centre line
-                panel.move_to([x, (panel_top + CONTENT_BOTTOM) / 2, 0])
-            return panels
+    def key_column_box(self, i: int, j: int):
+        """A box around source j's keys and weight (in sentence i's grid)."""
+        grid, weights = self.keys[i], self.weights[i]
+        col = VGroup(*(line[j] for line in grid.lines), weights.lines[0][j])
+        box = SurroundingRectangle(col, color=TEXT_COLOR, buff=0.08)
+        return box
 
-        # --- Shot 2: the receiver's q, k, v ---------------------------------------------------------
-        self.shot("receiver q k v")
-        qkv = place(VGroup(*(get_receiver_qkv(ws) for ws in sheets)))
-        self.qkv = qkv
-        self.play(FadeIn(qkv))
-        if same_receiver_rows(river, cheque):
-            self.caption(f"Both receivers are “{river.tokens[-1]}” at slot {river.n}: the same row of E gives "
-                         "the same q, k and v in each head. The sources’ keys and values differ.")
-        else:
-            self.caption("The receivers differ, so their queries differ too.")
+    # shot 1 -----------------------------------------------------------------------------------
+    def show_river_keys(self, river):
+        row, keys = self.rows[0], self.keys[0]
+        h1 = river.heads[0]
+        names = carried_axes(h1.W_V)
+        top = strongest_source(h1.weights[-1])
+        axis = dominant_axis(h1.K[top], names)
+        self.box = SurroundingRectangle(VGroup(*(line[top] for line in keys.lines)), color=TEXT_COLOR, buff=0.08)
+        with self.beat(f"Back to the river sentence. Head 1's keys read {' and '.join(names)}; "
+                       f"{said_source(river.tokens, top)} has the most {axis}."):
+            self.play(FadeIn(VGroup(row.boxes, row.words, row.positions)))
+            self.play(FadeIn(keys, shift=DOWN * 0.2), FadeIn(self.query))
+            self.play(Create(self.box))
 
-        # --- Shot 3: both heads' attention rows ------------------------------------------------------
-        self.shot("attention rows")
-        self.finish_reading()
-        tables = VGroup()
-        for ws in sheets:
-            specs = [RowSpec(f"head {h.index}\n({h.name})", h.weights[-1], head_color(h.index), f"{ws.name}_A{h.index}")
-                     for h in ws.heads]
-            table = get_pooled_table(ws.tokens, specs, stacked=True, show_bars=False, gap=0.3,
-                                     name_size=SMALL_SIZE + 2, row_height=1.0)
-            tables.add(table)
-        place(tables)
-        self.tables = tables
-        self.play(FadeOut(qkv), FadeIn(tables))
-        self.caption("Each head’s row of weights follows the new sources: "
-                     f"head 1 now reads “{source_name(cheque.tokens, pool_attention_row(cheque.heads[0].weights[-1]).top[0])}”, "
-                     f"head 2 “{source_name(cheque.tokens, pool_attention_row(cheque.heads[1].weights[-1]).top[0])}”.")
+    def show_river_arrows(self, river):
+        h1 = river.heads[0]
+        a = self.arrows1[0]
+        with self.beat(f"So head 1 reads {said_source(river.tokens, a.top)} most: {fmt(h1.weights[-1, a.top])}."):
+            self.play(a.arrows.create(), run_time=1.6)
+            self.play(FadeIn(a.label), FadeIn(self.weights[0]))
 
-        # --- Shot 4: messages and prediction ---------------------------------------------------------
-        self.shot("messages and prediction")
-        self.finish_reading()
-        candidate_idx = [VOCAB.index(w) for w in CANDIDATES]
-        outcomes = VGroup()
-        for ws in sheets:
-            msgs = get_messages_line(ws)
-            words = get_word_rows(ws, candidate_idx, show_logits=False, bar_unit=2.6, tag_prefix=f"{ws.name}_",
-                                  row_height=0.27)
-            best = VOCAB.index(ws.mlp.prediction)
-            words.rows[best].bar.set_fill(POSITIVE_COLOR)
-            box = words.get_row_box(best, POSITIVE_COLOR)
-            label = get_text(f"prediction: {ws.mlp.prediction}", font_size=LABEL_SIZE, color=POSITIVE_COLOR)
-            chart = VGroup(words, box)
-            outcome = VGroup(msgs, chart, label).arrange(DOWN, buff=0.3)
-            outcome.msgs, outcome.words, outcome.box, outcome.label = msgs, words, box, label
-            outcomes.add(outcome)
-        place(outcomes)
-        self.outcomes = outcomes
-        self.play(FadeOut(tables), *(FadeIn(VGroup(o.msgs)) for o in outcomes))
-        self.caption("The messages change with the sources they mix.")
-        self.play(*(FadeIn(o.words) for o in outcomes), run_time=1.2)
-        self.play(*(Create(o.box) for o in outcomes), *(FadeIn(o.label) for o in outcomes))
-        self.caption(f"Same parameters, different prefix: “{river.mlp.prediction}” after the river sentence, "
-                     f"“{cheque.mlp.prediction}” after the cheque sentence.")
-        self.caption("This is a worked arithmetic explorer, not a trained language model.")
-        self.finish_reading(extra=1.0)
+    # shot 2 -----------------------------------------------------------------------------------
+    def show_switch(self, river, cheque):
+        (r0, r1), (k0, k1) = self.rows, self.keys
+        note = self.note = get_fine("Change to the cheque sentence. These controls recalculate Q, K, V, both "
+                                    "attention rows, the messages and the vocabulary prediction from the "
+                                    "hand-chosen parameters.")
+        a0 = self.arrows1[0]
+        with self.beat("Now the cheque sentence, same parameters: new words, so new keys and values."):
+            self.play(FadeOut(self.box), FadeOut(self.weights[0]), FadeOut(a0.label),
+                      a0.arrows.animate.set_stroke(opacity=0.15))
+            self.play(*(ReplacementTransform(a, b) for a, b in zip(r0.words, r1.words)),
+                      *(ReplacementTransform(a, b) for a, b in zip(r0.boxes, r1.boxes)),
+                      *(ReplacementTransform(a, b) for a, b in zip(r0.positions, r1.positions)),
+                      *(ReplacementTransform(a, b) for la, lb in zip(k0.lines, k1.lines) for a, b in zip(la, lb)),
+                      ReplacementTransform(k0.names, k1.names), FadeIn(note), run_time=2.0)
 
+    def show_same_query(self, cheque):
+        h1 = cheque.heads[0]
+        names = carried_axes(h1.W_V)
+        top = strongest_source(h1.weights[-1])
+        axis = dominant_axis(h1.K[top], names)
+        self.box = SurroundingRectangle(VGroup(*(line[top] for line in self.keys[1].lines)), color=TEXT_COLOR,
+                                        buff=0.08)
+        same = same_receiver_rows(*self.sheets)
+        lead = ("The receiver and its query are the same" if same else "The receiver's query changes too")
+        with self.beat(f"{lead}, but now {said_source(cheque.tokens, top)} has the most {axis}."):
+            self.play(Indicate(self.query.vector.entries, color=RECEIVER_COLOR, scale_factor=1.15))
+            self.play(Create(self.box))
 
-__all__ = [
-    "PooledRow", "pool_row", "source_name", "joined_names", "mixing_rows", "same_receiver_rows",
-    "RowSpec", "PooledTable", "get_pooled_table", "WordRows", "get_word_rows", "get_sentence_header",
-    "get_joined_projections", "get_mixtures", "get_residual_line", "get_mlp_rows", "get_receiver_qkv",
-    "get_messages_line", "WideHeadVersusTwo", "ConcatAndOutputProjection", "ResidualAndPrediction",
-    "ChequeSentence", "COMPARED",
-]
+    def show_arrows_move(self, cheque):
+        a0, a1 = self.arrows1
+        h1 = cheque.heads[0]
+        with self.beat(f"Head 1's arrows move to {said_source(cheque.tokens, a1.top)}: {fmt(h1.weights[-1, a1.top])}."):
+            self.play(ReplacementTransform(a0.arrows, a1.arrows), run_time=1.8)
+            self.play(FadeIn(a1.label), FadeIn(self.weights[1]))
+
+    # shot 3 -----------------------------------------------------------------------------------
+    def show_head1_message(self, river, cheque):
+        pair = self.pair1 = get_message_pair(self.sheets, 1)
+        pair.move_to([0, (self.query.get_bottom()[1] + CONTENT_BOTTOM + 0.6) / 2, 0])
+        self.marks1 = get_carried_marks(pair, head_color(1))
+        names = carried_axes(river.heads[0].W_V)
+        was, now = (dominant_axis(ws.heads[0].messages[-1], names) for ws in (river, cheque))
+        text = (f"So head 1's message switches from {was} to {now}." if was != now else
+                f"Head 1's message still carries mostly {now}.")
+        with self.beat(text):
+            self.play(FadeIn(pair, shift=UP * 0.2), FadeOut(self.box),
+                      FadeOut(self.note), FadeIn(note := get_fine(
+                          "All ten source contributions enter each message. " + ROUNDING_NOTE)))
+            self.play(Create(self.marks1))
+        self.note = note
+
+    def show_head2(self, river, cheque):
+        a1, a2 = self.arrows1[1], self.arrows2[1]
+        pair = self.pair2 = get_message_pair(self.sheets, 2)
+        pair.move_to(self.pair1)
+        marks = self.marks2 = get_carried_marks(pair, head_color(2))
+        names = carried_axes(cheque.heads[1].W_V)
+        was_src = strongest_source(river.heads[1].weights[-1])
+        was, now = (dominant_axis(ws.heads[1].messages[-1], names) for ws in (river, cheque))
+        carries = (f"its message still carries {now}" if was == now else f"its message switches from {was} to {now}")
+        with self.beat(f"Head 2 reads {said_source(cheque.tokens, a2.top)} instead of "
+                       f"{said_source(river.tokens, was_src)}: {fmt(cheque.heads[1].weights[-1, a2.top])}; {carries}."):
+            self.play(FadeOut(VGroup(a1, self.keys[1], self.weights[1], self.marks1)),
+                      ReplacementTransform(self.query, self.query2))
+            self.play(a2.arrows.create(), FadeIn(a2.label), ReplacementTransform(self.pair1, pair), run_time=1.8)
+            self.play(Create(marks))
+
+    # shot 4 -----------------------------------------------------------------------------------
+    def show_predictions(self, river, cheque):
+        outcomes = self.outcomes = VGroup(*(get_outcome(ws) for ws in self.sheets))
+        outcomes.arrange(RIGHT, buff=1.4, aligned_edge=UP)
+        outcomes.move_to([0, CONTENT_TOP - 0.05 - outcomes.height / 2, 0])
+        for o in outcomes:
+            o.filled.next_to(o.text[1][0], RIGHT, buff=0.15)
+            align_baseline(o.filled, baseline_y(o.text[1][0]))
+            o.box = o.get_box()
+        with self.beat(f"Same parameters, different prefix: “{river.mlp.prediction}” after the river sentence, "
+                       f"“{cheque.mlp.prediction}” after the cheque sentence."):
+            self.play(*(FadeIn(VGroup(o.title, o.text, o.rows)) for o in outcomes), run_time=1.2)
+            self.play(*(o.rows.rows[o.best].bar.animate.set_fill(POSITIVE_COLOR) for o in outcomes),
+                      *(Create(o.box) for o in outcomes))
+            self.play(*(FadeOut(o.blank) for o in outcomes), *(FadeIn(o.filled, shift=UP * 0.2) for o in outcomes))
+
+    def show_explorer(self):
+        note = get_fine("This is a worked arithmetic explorer, not a trained language model.")
+        with self.beat("This is a worked arithmetic explorer, not a trained language model."):
+            self.play(FadeIn(note))
