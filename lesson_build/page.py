@@ -94,8 +94,10 @@ def _video_block(vid: str, video: Path, vtt: Path | None, poster: Path | None, p
     if vtt and vtt.is_file():
         # Inlined as a data: URL: Chromium refuses a track file next to a page opened from file://
         # (every file is its own origin there), and this page should work by double-click too.
+        # Not `default`: the scenes burn their captions in, so the player shows the track only when
+        # asked (player.js loads it hidden; the transcript beside the player has the same lines).
         data = base64.b64encode(vtt.read_bytes()).decode("ascii")
-        out.append(f'  <track kind="subtitles" srclang="en" label="English" default'
+        out.append(f'  <track kind="subtitles" srclang="en" label="English"'
                    f' data-file="{_rel(vtt, page)}" src="data:text/vtt;base64,{data}">')
     out.append("</video>")
     return out

@@ -157,7 +157,8 @@ PLAY = """
   const track = v.querySelector('track');
   return { time: v.currentTime, error: v.error && v.error.code, duration: v.duration,
            audioBytes: v.webkitAudioDecodedByteCount, videoBytes: v.webkitVideoDecodedByteCount,
-           cues: track && track.track.cues ? track.track.cues.length : null, trackState: track && track.readyState };
+           cues: track && track.track.cues ? track.track.cues.length : null, trackState: track && track.readyState,
+           trackMode: track && track.track.mode };
 })()
 """
 
@@ -186,6 +187,7 @@ def test_every_chapter_plays_with_sound_and_subtitles_and_its_transcript_seeks(s
         assert state["error"] is None and state["time"] >= 1.0, state
         assert state["audioBytes"] > 0 and state["videoBytes"] > 0, state       # it played sound
         assert state["trackState"] == 2 and state["cues"] == len(cues), state
+        assert state["trackMode"] == "hidden", state   # loaded; not drawn over the burned-in captions
         listed = tab.evaluate(f"[...document.querySelectorAll('#{ch.slug} .transcript button.cue')]"
                               ".map(b => [b.querySelector('.text').textContent, parseFloat(b.dataset.start)])")
         assert [text for text, _ in listed] == [c.content for c in cues]

@@ -34,6 +34,9 @@
   var active = null;   // the video last played: the one the contents highlight
 
   function wire(video) {
+    // Loaded but not drawn: the captions are in the picture already (a viewer can still pick the
+    // track in the player's menu).
+    Array.prototype.forEach.call(video.textTracks, function (t) { if (t.mode === "disabled") t.mode = "hidden"; });
     var section = video.closest("section");
     var cueButtons = Array.prototype.slice.call(section.querySelectorAll("button.cue"));
     var cues = cueButtons.map(function (b) {
