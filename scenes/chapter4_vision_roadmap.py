@@ -1,8 +1,8 @@
 """Chapter 4, scene 21: a roadmap to vision — patches, the CLS row, an encoder, two logits.
 
-Every number comes from `lesson_data.vision_roadmap.vision_roadmap()`: a deterministic, UNTRAINED shape
-illustration (seeded random tenths), so every number on screen is labelled illustrative and no
-probability is a result. Captions follow the last two paragraphs of the lesson notes (docs/lesson-notes.txt).
+Every number comes from `lesson_data.vision_roadmap.vision_roadmap()`: a tiny shape illustration
+with illustrative parameters (not a trained model), so no probability on screen is a result. The
+fine print is the last two paragraphs of the lesson notes (docs/lesson-notes.txt), in their words.
 
     manim -pql scenes/chapter4_vision_roadmap.py PatchesAndCLS
 """
@@ -14,12 +14,13 @@ from manim import (
     LEFT,
     RIGHT,
     UP,
-    UR,
-    Arrow,
     Create,
     FadeIn,
     FadeOut,
+    GrowArrow,
     Indicate,
+    LaggedStart,
+    Line,
     Rectangle,
     ReplacementTransform,
     RoundedRectangle,
@@ -28,17 +29,24 @@ from manim import (
     VMobject,
 )
 
+from lesson_data.display import fmt
 from lesson_data.vision_roadmap import vision_roadmap
-from scenes.blocks.labeled_matrix import get_labeled_matrix, get_row_vector
+from scenes.blocks.attention_arrows import get_token_row
+from scenes.blocks.flow_arrow import get_arrow
+from scenes.blocks.labeled_matrix import LabeledMatrix, get_labeled_matrix, get_row_vector
+from scenes.blocks.unmasked_attention import get_attention_grid, get_causal_pattern, get_unmasked_arrows
 from scenes.style import (
     BACKGROUND,
     BODY_SIZE,
+    BUFF_SMALL,
+    CONTENT_BOTTOM,
     CONTENT_CENTER,
+    CONTENT_TOP,
     DIM_TEXT_COLOR,
+    HIGHLIGHT_OPACITY,
     LABEL_SIZE,
-    MARGIN,
-    NEGATIVE_COLOR,
     NUMBER_SIZE,
+    POSITIVE_COLOR,
     RECEIVER_COLOR,
     SAFE_WIDTH,
     SMALL_SIZE,
@@ -47,9 +55,11 @@ from scenes.style import (
     LessonScene,
     align_baseline,
     baseline_y,
+    blend_colors,
     count_word,
-    fit_content,
     format_shape,
+    get_count,
+    get_fine_print,
     get_number,
     get_text,
     get_title,
@@ -57,59 +67,51 @@ from scenes.style import (
 )
 
 CLS_COLOR = RECEIVER_COLOR        # the CLS row: the one row the classifier reads
-PATCH_COLOR = head_color(1)
-ENCODER_COLOR = WIDE_HEAD_COLOR
+PATCH_COLOR = head_color(1)       # patch rows
+POSITION_COLOR = POSITIVE_COLOR   # position rows
+ENCODER_COLOR = WIDE_HEAD_COLOR   # the encoder and its attention
 PIXEL_ON = "#EDEDED"              # pixel value 1 (the stripe)
 PIXEL_OFF = "#2B2F38"             # pixel value 0
-TENTHS = 1                        # illustrative parameters are tenths: one decimal shows them exactly
-
-
-def get_arrow(start, end, color=DIM_TEXT_COLOR, buff=0.1) -> Arrow:
-    return Arrow(start, end, buff=buff, stroke_width=3, tip_length=0.16, max_tip_length_to_length_ratio=0.5,
-                 max_stroke_width_to_length_ratio=20, color=color)
+DROPPED_OPACITY = 0.18            # projection rows a dark pixel multiplies by 0
+LEFT_EDGE = -SAFE_WIDTH / 2
+RIGHT_EDGE = SAFE_WIDTH / 2
+FINE_PRINT_Y = CONTENT_BOTTOM + 0.08   # bottom edge of the fine print, just above the captions
+GRID_SIDE = 0.74                       # a cell of the 5 × 5 attention grids: room for "0.200"
+THUMB_V_BUFF = 0.3                     # rows tall enough for a legible patch thumbnail beside them
+IMAGE_X = -4.35                        # the image's centre once the flattened rows stand beside it
 
 
 def pixel_color(value: float) -> str:
-    """Grayscale pixel in [0, 1] between the dark and light pixel colours."""
-    v = float(np.clip(value, 0.0, 1.0))
-    dark = np.array([int(PIXEL_OFF[k:k + 2], 16) for k in (1, 3, 5)])
-    light = np.array([int(PIXEL_ON[k:k + 2], 16) for k in (1, 3, 5)])
-    rgb = np.round(dark + v * (light - dark)).astype(int)
-    return "#" + "".join(f"{c:02X}" for c in rgb)
+    """Grayscale pixel in [0, 1] between the dark and the light pixel colour."""
+    return blend_colors(PIXEL_ON, value, background=PIXEL_OFF)
 
 
-def get_formula(parts, font_size=LABEL_SIZE, color=TEXT_COLOR) -> VGroup:
-    """A one-line formula from strings and (value, tag) pairs; numbers go through get_number (0 places)."""
-    mobs = []
-    for part in parts:
-        if isinstance(part, tuple):
-            value, tag = part
-            mobs.append(get_number(value, 0, tag=tag, font_size=font_size, color=color))
-        else:
-            mobs.append(get_text(part, font_size=font_size, color=color))
-    line = VGroup(*mobs).arrange(RIGHT, buff=0.08)
-    y = baseline_y(next(m for m in mobs if hasattr(m, "value")))
-    for m in mobs:
-        if not hasattr(m, "value") and any(c.isascii() and c.isalnum() for c in m.original_text):
-            align_baseline(m, y)
-    return line
+def patch_name(k: int) -> str:
+    return f"patch {k + 1}"
+
+
+def place_fine_print(note, left: float = LEFT_EDGE):
+    """The notes' caveat at the bottom of the content zone, left-aligned."""
+    note.move_to([left, FINE_PRINT_Y, 0], aligned_edge=LEFT + DOWN)
+    return note
 
 
 # --------------------------------------------------------------------------------------------
-# The image and its patches
+# The image, its patches, and small pictures of one patch
 # --------------------------------------------------------------------------------------------
 
 
 class PatchedImage(VGroup):
     """The H × W image as one group per P × P patch (row-major patch order). Parts: `patches`
-    (each with `.cells`, `.numbers`, `.frame`), `number(r, c)` for pixel (r, c)."""
+    (each with `.cells`, `.numbers`, `.frame`, `.index`), `number(r, c)` for pixel (r, c)."""
 
     def number(self, r: int, c: int):
         return self._numbers[(r, c)]
 
 
-def get_patched_image(vr, side: float = 0.42) -> PatchedImage:
-    """Squares shaded by pixel value with the value inside; cells of one shade in a patch merged."""
+def get_patched_image(vr, side: float = 0.4) -> PatchedImage:
+    """Squares shaded by pixel value with the value inside; the cells of one shade in a patch are
+    one path (fast to draw)."""
     W, P = vr.W, vr.P
     image = PatchedImage()
     image._numbers = {}
@@ -126,17 +128,15 @@ def get_patched_image(vr, side: float = 0.42) -> PatchedImage:
                 center = np.array([c * side, -r * side, 0.0])
                 square = Square(side_length=side).move_to(center)
                 shades.setdefault(pixel_color(value), VMobject()).append_points(square.points)
-                digit_color = BACKGROUND if value > 0.5 else DIM_TEXT_COLOR
-                number = get_number(value, 0, tag="image", index=(r, c), font_size=SMALL_SIZE, color=digit_color)
+                ink = BACKGROUND if value > 0.5 else DIM_TEXT_COLOR
+                number = get_count(int(value), tag="image", index=(r, c), font_size=SMALL_SIZE, color=ink)
                 number.move_to(center)
                 numbers.add(number)
                 image._numbers[(r, c)] = number
         cells = VGroup(*(shape.set_fill(color, 1.0).set_stroke(BACKGROUND, 1.5)
                          for color, shape in shades.items()))
-        frame = Rectangle(width=P * side, height=P * side).set_stroke(PATCH_COLOR, 3)
-        frame.move_to(cells)
-        frame.set_opacity(0)
-        patch = VGroup(cells, numbers, frame)
+        frame = Rectangle(width=P * side, height=P * side).set_stroke(PATCH_COLOR, 3).move_to(cells)
+        patch = VGroup(cells, numbers)
         patch.cells, patch.numbers, patch.frame, patch.index = cells, numbers, frame, k
         image.patches.add(patch)
     image.add(image.patches)
@@ -144,8 +144,89 @@ def get_patched_image(vr, side: float = 0.42) -> PatchedImage:
     return image
 
 
-def patch_name(k: int) -> str:
-    return f"patch {k + 1}"
+def get_patch_thumbnail(vr, k: int, height: float = 0.3) -> VGroup:
+    """Patch k as a tiny P × P picture (shades only, no numbers), framed in the patch colour."""
+    P = vr.P
+    side = height / P
+    cells = VGroup()
+    for i in range(P):
+        for j in range(P):
+            value = float(vr.patches[k][i, j])
+            cells.add(Square(side_length=side).set_stroke(width=0).set_fill(pixel_color(value), 1.0)
+                      .move_to([j * side, -i * side, 0]))
+    frame = Rectangle(width=height, height=height).set_stroke(PATCH_COLOR, 1.5).move_to(cells)
+    return VGroup(cells, frame)
+
+
+def add_thumbnails(matrix: LabeledMatrix, vr, patches: dict) -> VGroup:
+    """Thumbnails left of the row labels: {matrix row: patch index}. Returns them (not added)."""
+    thumbs = VGroup()
+    left = min(label.get_left()[0] for label in matrix.row_labels)
+    for i, k in patches.items():
+        thumb = get_patch_thumbnail(vr, k, height=min(0.5, matrix.row_height * 0.85))
+        thumb.move_to([left - 0.12 - thumb.width / 2, matrix.cell_center(i, 0)[1], 0])
+        thumbs.add(thumb)
+    return thumbs
+
+
+TIGHT = {"(", ")", "/", "·", "×", ")·("}   # formula glyphs set close to their neighbours
+
+
+def get_formula(parts, font_size=LABEL_SIZE, color=TEXT_COLOR) -> VGroup:
+    """A one-line formula from strings and (count, tag) pairs; counts go through get_count.
+    Brackets, slashes and products sit close; "=" gets room."""
+    mobs = []
+    for part in parts:
+        if isinstance(part, tuple):
+            value, tag = part
+            mobs.append(get_count(value, tag=tag, font_size=font_size, color=color))
+        else:
+            mobs.append(get_text(part, font_size=font_size, color=color))
+    for prev, mob in zip(mobs, mobs[1:]):
+        texts = [getattr(m, "original_text", "") for m in (prev, mob) if not hasattr(m, "value")]
+        tight = "=" not in texts and any(t in TIGHT for t in texts)
+        mob.next_to(prev, RIGHT, buff=0.05 if tight else 0.16)
+    line = VGroup(*mobs)
+    y = baseline_y(next(m for m in mobs if hasattr(m, "value")))
+    for m in mobs:
+        if not hasattr(m, "value"):
+            if any(c.isascii() and c.isalnum() for c in m.original_text):
+                align_baseline(m, y)
+            else:
+                m.set_y(mobs[[hasattr(x, "value") for x in mobs].index(True)].get_y())
+    return line
+
+
+def get_column_sum(terms, result, *, tag: str, result_tag: str, font_size=LABEL_SIZE) -> VGroup:
+    """t₁ ± |t₂| ± … = result: each term a NumberText (tag, index = its projection row); the sign
+    of a later term is written as the operator, so its number shows the magnitude."""
+    mobs, numbers = [], VGroup()
+    for n, (row, value) in enumerate(terms):
+        if n == 0:
+            num = get_number(value, 1, tag=tag, index=row, font_size=font_size)
+        else:
+            mobs.append(get_text("−" if value < 0 else "+", font_size=font_size))
+            num = get_number(abs(value), 1, tag=tag, index=row, font_size=font_size)
+        num.sign = -1 if (n > 0 and value < 0) else 1
+        mobs.append(num)
+        numbers.add(num)
+    equals = get_text("=", font_size=font_size)
+    total = get_number(result, 1, tag=result_tag, index=0, font_size=font_size, color=PATCH_COLOR)
+    line = VGroup(*mobs, equals, total).arrange(RIGHT, buff=0.12)
+    for m in (*mobs, equals):
+        if not hasattr(m, "value"):
+            m.set_y(total.get_y())
+    line.terms, line.total = numbers, total
+    return line
+
+
+def get_chip(text: str, color: str = TEXT_COLOR) -> VGroup:
+    label = get_text(text, font_size=LABEL_SIZE, color=color)
+    box = RoundedRectangle(corner_radius=0.1, width=label.width + 0.3, height=label.height + 0.3)
+    box.set_stroke(color, 1.5).set_fill(color, 0.08).move_to(label)
+    chip = VGroup(box, label)
+    chip.box, chip.label = box, label
+    return chip
 
 
 # --------------------------------------------------------------------------------------------
@@ -154,339 +235,695 @@ def patch_name(k: int) -> str:
 
 
 class PatchesAndCLS(LessonScene):
+    """Scene 21: an 8×8 image becomes four patch rows through one shared projection; a CLS row and
+    position rows are added (they tell identical patches apart); an encoder with no causal mask
+    updates the five rows; the CLS row gives two logits, softmax and a cross-entropy."""
+
     def construct(self):
-        vr = vision_roadmap()
-        self.vr = vr
-        title = get_title("Vision roadmap: patches and CLS")
-        badge = get_text("every number here is illustrative:\nan untrained model, not a result",
-                         font_size=SMALL_SIZE - 1, color=NEGATIVE_COLOR, line_spacing=0.8)
-        badge.to_corner(UR, buff=MARGIN * 0.6)
-        if badge.get_left()[0] < title.get_right()[0] + 0.2:  # keep the title clear
-            title.shift(LEFT * (title.get_right()[0] + 0.2 - badge.get_left()[0]))
-        self.badge = badge
-        self.play(FadeIn(title), FadeIn(badge))
-
-        self.show_image(vr)
-        self.show_flattening(vr)
-        self.show_projection(vr)
-        self.show_cls_and_positions(vr)
-        self.show_encoder(vr)
-        self.show_classifier(vr)
-        self.finish_reading(extra=1.0)
-
-    def drop_invisible(self):
-        """Remove top-level leftovers that show nothing (faded parts, empty anchors) after a transition,
-        so later fades and the harness see only what is on screen."""
-        def shows(m):
-            return any(isinstance(x, VMobject) and x.has_points()
-                       and (x.get_fill_opacity() > 0.01 or (x.get_stroke_opacity() > 0.01 and x.get_stroke_width() > 0))
-                       for x in m.get_family())
-        self.remove(*(m for m in self.mobjects if not shows(m)))
-
-    # --- Shot 1: the image ---------------------------------------------------------------------
-    def show_image(self, vr):
+        vr = self.vr = vision_roadmap()
+        title = get_title("Roadmap to vision: patches and CLS")
+        with self.transition("title"):
+            self.play(FadeIn(title))
+        # --- Shot 1: the image and its patches -------------------------------------------------
         self.shot("image")
-        image = get_patched_image(vr)
-        image.move_to(CONTENT_CENTER + LEFT * 3.3 + DOWN * 0.15)
-        label = get_text(f"{vr.H}×{vr.W} grayscale image: a vertical stripe", font_size=LABEL_SIZE)
-        label.next_to(image, UP, buff=0.25)
-        self.image, self.image_label = image, label
-        self.play(FadeIn(image), FadeIn(label))
-        self.caption(f"This is a tiny shape illustration, not a trained vision model: an {vr.H}×{vr.W} "
-                     f"grayscale image split into {count_word(vr.n_patches)} {vr.P}×{vr.P} patches.")
-        # split into P × P patches: move them apart and name them
-        gap = 0.3
-        grid_w = vr.W // vr.P
-        shifts = []
-        for patch in image.patches:
-            pr, pc = divmod(patch.index, grid_w)
-            shifts.append(patch.animate.shift(gap * (pc - 0.5) * RIGHT + gap * (0.5 - pr) * UP))
-        self.play(*shifts, run_time=1.2)
-        names = VGroup()
-        for patch in image.patches:
-            patch.frame.set_stroke(opacity=1)
-            names.add(get_text(patch_name(patch.index), font_size=SMALL_SIZE, color=PATCH_COLOR)
-                      .next_to(patch.frame, DOWN if patch.index >= grid_w else UP, buff=0.08))
-        self.play(*(Create(p.frame) for p in image.patches), FadeIn(names),
-                  label.animate.next_to(VGroup(*names[:grid_w]), UP, buff=0.15))
-        self.patch_names = names
-
-    # --- Shot 2: each patch flattened to P² values ------------------------------------------------
-    def show_flattening(self, vr):
+        self.show_image(vr)
+        self.show_patches(vr)
+        # --- Shot 2: each patch flattened to P² values ----------------------------------------
         self.shot("flatten")
-        flat = get_labeled_matrix(vr.flattened, [patch_name(k) for k in range(vr.n_patches)], None,
-                                  name=f"flattened patches  {format_shape(vr.flattened.shape)}", tag="flattened",
-                                  places=0, font_size=SMALL_SIZE, h_buff=0.16, v_buff=0.12)
-        flat.next_to(self.image, RIGHT, buff=0.8)
-        if flat.get_right()[0] > SAFE_WIDTH / 2:
-            flat.scale((SAFE_WIDTH / 2 - flat.get_left()[0]) / flat.width, about_edge=LEFT)
-        self.flat = flat
-        self.play(FadeIn(VGroup(flat.brackets, flat.name_label)), FadeIn(flat.row_labels))
-        d = vr.patch_rows.shape[1]
-        self.caption(f"Each patch has {vr.patch_width} pixel values; a shared {vr.patch_width}×{d} "
-                     f"projection produces {count_word(d)}-dimensional rows.")
-        # each patch, read row by row, becomes one row of the flattened matrix
-        for patch in self.image.patches:
-            k = patch.index
-            self.play(ReplacementTransform(patch.numbers.copy(), flat.entries[k]), run_time=0.9)
-
-    # --- Shot 3: the shared projection and the general formulas -----------------------------------
-    def show_projection(self, vr):
+        self.show_flatten_first(vr)
+        self.show_flatten_rest(vr)
+        # --- Shot 3: one shared projection, swept row times column ------------------------------
         self.shot("projection")
-        self.finish_reading()
+        self.show_projection(vr)
+        self.show_illustrative()
+        self.show_dropped_rows(vr)
+        self.show_first_column(vr)
+        self.show_other_columns(vr)
+        self.show_every_patch(vr)
+        self.show_dark_patches(vr)
+        # --- Shot 4: the general formulas -------------------------------------------------------
+        self.shot("formulas")
+        self.show_sequence_length(vr)
+        self.show_patch_width(vr)
+        # --- Shot 5: prepend CLS, add position rows --------------------------------------------
+        self.shot("CLS and positions")
+        self.show_cls(vr)
+        self.show_identical_rows(vr)
+        self.show_positions(vr)
+        self.show_inputs_differ(vr)
+        # --- Shot 6: the encoder, grouped; attention with no mask ------------------------------
+        self.shot("encoder")
+        self.show_encoder(vr)
+        self.show_grouped()
+        self.show_cls_reads_all(vr)
+        self.show_full_grid(vr)
+        self.show_triangle(vr)
+        self.show_nearly_even(vr)
+        self.show_encoder_output(vr)
+        # --- Shot 7: the CLS row to two logits, softmax, cross-entropy --------------------------
+        self.shot("classifier")
+        self.show_logits(vr)
+        self.show_softmax(vr)
+        self.show_loss(vr)
+        self.show_untrained(vr)
+        # --- Shot 8: the roadmap ------------------------------------------------------------------
+        self.shot("roadmap")
+        self.show_roadmap(vr)
+        self.show_not_a_benchmark()
+        self.show_continuation()
+
+    # ---- Shot 1 ---------------------------------------------------------------------------------
+    def show_image(self, vr):
+        image = self.image = get_patched_image(vr)
+        image.move_to([0, CONTENT_CENTER[1] - 0.05, 0])
+        label = self.image_label = get_text(f"{vr.H}×{vr.W} grayscale image", font_size=LABEL_SIZE)
+        label.next_to(image, UP, buff=0.45)
+        note = self.note = place_fine_print(get_fine_print(
+            "This is a tiny shape illustration, not a trained vision model: an 8×8 grayscale image "
+            "split into four 4×4 patches."))
+        with self.beat(f"Can attention read an image? Here is a tiny one: {vr.H}×{vr.W} pixels, "
+                       "a light vertical stripe on a dark ground."):
+            self.play(FadeIn(image), FadeIn(label))
+        with self.beat("It is only a shape illustration: nothing in this scene was trained."):
+            self.play(FadeIn(note))
+
+    def show_patches(self, vr):
+        image = self.image
+        grid_w = vr.W // vr.P
+        gap = 0.3
+        names, frames = VGroup(), VGroup(*(p.frame for p in image.patches))
+        with self.beat(f"Cut it into {count_word(vr.n_patches)} {vr.P}×{vr.P} patches. "
+                       "Each patch will play the part a word plays in a sentence."):
+            self.play(*(patch.animate.shift(gap * (divmod(patch.index, grid_w)[1] - 0.5) * RIGHT
+                                            + gap * (0.5 - divmod(patch.index, grid_w)[0]) * UP)
+                        for patch in image.patches), run_time=1.2)
+            for patch in image.patches:
+                patch.frame.move_to(patch.cells)
+                names.add(get_text(patch_name(patch.index), font_size=SMALL_SIZE, color=PATCH_COLOR)
+                          .next_to(patch.frame, DOWN if patch.index >= grid_w else UP, buff=0.08))
+            self.play(*(Create(p.frame) for p in image.patches), FadeIn(names),
+                      self.image_label.animate.next_to(VGroup(*names[:grid_w]), UP, buff=0.15))
+        self.patch_names, self.frames = names, frames
+
+    # ---- Shot 2 ---------------------------------------------------------------------------------
+    def get_flattened(self, vr) -> LabeledMatrix:
+        flat = get_labeled_matrix(vr.flattened, [patch_name(k) for k in range(vr.n_patches)], None,
+                                  name=f"flattened patches  {format_shape(vr.flattened.shape)}",
+                                  tag="flattened", places=None, dim_zeros=True, h_buff=0.1, v_buff=0.12)
+        flat.move_to([IMAGE_X + self.image.width / 2 + 0.5, self.image.get_y(), 0], aligned_edge=LEFT)
+        return flat
+
+    def show_flatten_first(self, vr):
+        flat = self.flat = self.get_flattened(vr)
+        patch = self.image.patches[0]
+        picture = VGroup(self.image, self.frames, self.patch_names, self.image_label)
+        with self.beat(f"Read patch 1 row by row, and its {vr.patch_width} pixel values "
+                       f"become one row of {vr.patch_width} numbers."):
+            self.play(FadeOut(self.note), picture.animate.shift(RIGHT * (IMAGE_X - self.image.get_x())))
+            self.play(FadeIn(VGroup(flat.brackets, flat.name_label, flat.row_labels)),
+                      patch.frame.animate.set_stroke(RECEIVER_COLOR, 4))
+            self.play(LaggedStart(*(ReplacementTransform(c, t) for c, t in
+                                    zip(patch.numbers.copy(), flat.entries[0])), lag_ratio=0.12),
+                      run_time=3.0)
+            self.play(patch.frame.animate.set_stroke(PATCH_COLOR, 3))
+
+    def show_flatten_rest(self, vr):
         flat = self.flat
-        self.play(FadeOut(VGroup(self.image, self.image_label, self.patch_names)))
-        self.drop_invisible()
-        self.clear_caption()
-        proj = get_labeled_matrix(vr.projection, None, None,
-                                  name=f"shared projection  {format_shape(vr.projection.shape)}\n(illustrative)",
-                                  tag="projection", places=TENTHS, font_size=SMALL_SIZE - 1, v_buff=0.02,
-                                  h_buff=0.16, name_size=SMALL_SIZE)
+        with self.beat(f"The other patches do the same: {count_word(vr.n_patches)} patches, "
+                       f"{count_word(vr.n_patches)} rows of {vr.patch_width}."):
+            self.play(LaggedStart(*(ReplacementTransform(p.numbers.copy(), flat.entries[p.index])
+                                    for p in self.image.patches[1:]), lag_ratio=0.4), run_time=2.4)
+
+    # ---- Shot 3 ---------------------------------------------------------------------------------
+    def get_projection(self, vr) -> LabeledMatrix:
+        proj = get_labeled_matrix(vr.projection, None, None, tag="projection", places=None,
+                                  name=f"shared projection  {format_shape(vr.projection.shape)}, "
+                                       "illustrative parameters", v_buff=0.0)
+        proj.move_to([-3.55, 0, 0])
+        proj.shift(UP * (CONTENT_TOP - 0.02 - proj.get_top()[1]))
+        return proj
+
+    def show_projection(self, vr):
+        flat = self.flat
+        with self.transition("make room"):
+            k = vr.stripe_pair[0]
+            self.play(FadeOut(VGroup(self.image, self.frames, self.image_label, self.patch_names, flat.brackets,
+                                     flat.name_label, flat.row_labels,
+                                     *(flat.entries[i] for i in range(vr.n_patches) if i != k))))
+        proj = self.proj = self.get_projection(vr)
+        pixels = self.pixels = get_labeled_matrix(vr.flattened[k][:, None], None, None, tag="patch_pixels",
+                                                  places=None, dim_zeros=True, v_buff=0.0)
+        pixels.next_to(proj.brackets, LEFT, buff=0.35)
+        pixels.shift(UP * (proj.cell_center(0, 0)[1] - pixels.cell_center(0, 0)[1]))
+        pixel_name = get_text(patch_name(k), font_size=LABEL_SIZE, color=PATCH_COLOR)
+        pixel_name.next_to(pixels.brackets, UP, buff=BUFF_SMALL)
+        pixel_name.align_to(proj.name_label, DOWN)
+        if proj.name_label.get_left()[0] < pixel_name.get_right()[0] + 0.2:   # the two names side by side
+            proj.name_label.shift(RIGHT * (pixel_name.get_right()[0] + 0.2 - proj.name_label.get_left()[0]))
+        self.pixel_name = pixel_name
+        self.note = get_fine_print("Each patch has 16 pixel values; a shared 16×4 projection produces "
+                                   "four-dimensional rows.", max_width=RIGHT_EDGE - (-1.6))
+        place_fine_print(self.note, left=-1.6)
+        d = vr.projection.shape[1]
+        with self.beat(f"Next, one shared {vr.patch_width}×{d} projection: {count_word(vr.patch_width)} rows, "
+                       f"one for each pixel of a patch. Patch {k + 1}'s values stand beside them."):
+            self.play(FadeIn(proj), FadeIn(self.note))
+            self.play(*(ReplacementTransform(flat.entries[k][i], pixels.cell(i, 0))
+                        for i in range(vr.patch_width)), FadeIn(pixels.brackets), FadeIn(pixel_name),
+                      run_time=1.8)
+
+    def show_illustrative(self):
+        note = place_fine_print(get_fine_print("The projection is learned from the image task.",
+                                               max_width=RIGHT_EDGE + 1.6), left=-1.6)
+        with self.beat("Its numbers are illustrative parameters; a real model learns them "
+                       "from the image task."):
+            self.play(Indicate(self.proj.name_label, color=PATCH_COLOR, scale_factor=1.05),
+                      FadeOut(self.note), FadeIn(note))
+        self.note = note
+
+    def show_dropped_rows(self, vr):
+        k = vr.stripe_pair[0]
+        kept = set(vr.read_rows(k))
+        proj, pixels = self.proj, self.pixels
+        dropped = [i for i in range(vr.patch_width) if i not in kept]
+        boxes = self.kept_boxes = VGroup(*(proj.get_row_box(i, color=PATCH_COLOR, fill_opacity=0.12,
+                                                             stroke_width=0) for i in sorted(kept)))
+        with self.beat(f"Each pixel multiplies its row. Patch {k + 1}'s dark pixels are 0, "
+                       "so their rows drop out."):
+            self.play(*(proj.row(i).animate.set_opacity(DROPPED_OPACITY) for i in dropped),
+                      *(pixels.row(i).animate.set_opacity(DROPPED_OPACITY * 2) for i in dropped),
+                      FadeIn(boxes), run_time=1.5)
+
+    def get_results(self, vr) -> VGroup:
+        """Patch k's four numbers under the projection's columns, below a rule."""
+        k = vr.stripe_pair[0]
+        proj = self.proj
+        last = vr.patch_width - 1
+        rule_y = proj.cell_center(last, 0)[1] - proj.row_height * 0.75
+        rule = Line([proj.brackets.get_left()[0], rule_y, 0], [proj.brackets.get_right()[0], rule_y, 0])
+        rule.set_stroke(DIM_TEXT_COLOR, 1.5)
+        numbers = VGroup()
+        for j in range(vr.patch_rows.shape[1]):
+            num = get_number(vr.patch_rows[k, j], 1, tag="patch_rows", index=(k, j), color=PATCH_COLOR)
+            num.align_to(proj.cell(last, j), RIGHT)
+            num.set_y(rule_y - proj.row_height * 0.6)
+            numbers.add(num)
+        results = VGroup(rule, numbers)
+        results.rule, results.numbers = rule, numbers
+        return results
+
+    def show_first_column(self, vr):
+        k = vr.stripe_pair[0]
+        proj = self.proj
+        results = self.results = self.get_results(vr)
+        rows = vr.read_rows(k)
+        terms = vr.projection_terms(k)
+        line = self.sum_line = get_column_sum([(i, terms[i, 0]) for i in rows], vr.patch_rows[k, 0],
+                                              tag="sum_term", result_tag="column_sum")
+        line.move_to([-1.6, 0, 0], aligned_edge=LEFT).set_y(proj.cell_center(2, 0)[1])
+        head = self.sum_head = get_text("column 1 of what is left:", font_size=LABEL_SIZE, color=DIM_TEXT_COLOR)
+        head.next_to(line, UP, buff=0.2).align_to(line, LEFT)
+        col_box = self.col_box = proj.get_column_box(0, color=TEXT_COLOR, fill_opacity=0.0)
+        with self.beat(f"Add up each column of what is left. Column 1 gives "
+                       f"{fmt(vr.patch_rows[k, 0], 1)}."):
+            self.play(Create(col_box), FadeIn(head))
+            self.play(LaggedStart(*(ReplacementTransform(proj.cell(i, 0).copy(), t)
+                                    for i, t in zip(rows, line.terms)), lag_ratio=0.15),
+                      FadeIn(VGroup(*(m for m in line if m not in line.terms and m is not line.total))),
+                      run_time=2.2)
+            self.play(FadeIn(line.total))
+            self.play(Create(results.rule), ReplacementTransform(line.total.copy(), results.numbers[0]))
+
+    def show_other_columns(self, vr):
+        k = vr.stripe_pair[0]
+        proj, results = self.proj, self.results
+        rows = vr.read_rows(k)
+        values = ", ".join(fmt(v, 1) for v in vr.patch_rows[k, 1:-1]) + f" and {fmt(vr.patch_rows[k, -1], 1)}"
+        n_cols = vr.patch_rows.shape[1]
+        with self.beat(f"Columns 2 to {n_cols} give {values}: patch {k + 1} is now a row of "
+                       f"{count_word(n_cols)} numbers."):
+            for j in range(1, n_cols):
+                self.play(self.col_box.animate.move_to(proj.get_column_box(j).get_center()), run_time=0.5)
+                self.play(*(ReplacementTransform(proj.cell(i, j).copy(), results.numbers[j]) if n == 0
+                            else FadeOut(proj.cell(i, j).copy(), target_position=results.numbers[j])
+                            for n, i in enumerate(rows)), run_time=0.9)
+
+    def get_patch_rows(self, vr) -> VGroup:
         rows = get_labeled_matrix(vr.patch_rows, [patch_name(k) for k in range(vr.n_patches)], None,
                                   name=f"patch rows  {format_shape(vr.patch_rows.shape)}", tag="patch_rows",
-                                  places=TENTHS, font_size=SMALL_SIZE, color=PATCH_COLOR, name_size=SMALL_SIZE)
-        dot = get_text("·", font_size=BODY_SIZE + 6)
-        eq = get_text("=", font_size=BODY_SIZE)
-        target = flat.copy()
-        product = VGroup(target, dot, proj, eq, rows).arrange(RIGHT, buff=0.3)
-        fit_content(product)
-        middle = flat_row_middle(target)
-        for m in (dot, eq):
-            m.set_y(middle)
-        rows.shift(UP * (middle - flat_row_middle(rows)))
-        self.play(ReplacementTransform(flat, target))
-        self.flat = target
-        self.play(FadeIn(dot), FadeIn(proj))
-        self.play(FadeIn(eq), FadeIn(rows))
-        self.projection_product = VGroup(target, dot, proj, eq, rows)
-        self.proj, self.patch_rows = proj, rows
-        self.caption("The same projection multiplies every patch, so identical patches give identical rows.")
-        # the general formulas (H/P)·(W/P) and P²·3, evaluated
-        self.finish_reading()
-        self.play(FadeOut(VGroup(target, dot, proj, eq)), rows.animate.to_edge(LEFT, buff=1.0).set_y(CONTENT_CENTER[1]))
-        self.clear_caption()
+                                  places=None, color=PATCH_COLOR, dim_zeros=True, v_buff=THUMB_V_BUFF)
+        thumbs = add_thumbnails(rows, vr, {k: k for k in range(vr.n_patches)})
+        group = VGroup(thumbs, rows)
+        group.matrix, group.thumbs = rows, thumbs
+        return group
+
+    def show_every_patch(self, vr):
+        a, b = vr.stripe_pair
+        panel = self.patch_rows = self.get_patch_rows(vr)
+        rows = panel.matrix
+        panel.move_to([-1.2, 0, 0], aligned_edge=LEFT).set_y(-0.55)
+        pair = self.pair_boxes = VGroup(*(rows.get_row_box(i, color=PATCH_COLOR, include_label=True)
+                                          for i in (a, b)))
+        for box in pair:   # the box takes in the thumbnail too
+            box.stretch_to_fit_width(box.width + panel.thumbs.width + 0.15, about_edge=RIGHT)
+        with self.beat(f"The same projection turns every patch into a row. Patch {b + 1} has "
+                       f"the same pixels as patch {a + 1}, so it gets the same row."):
+            self.play(FadeOut(VGroup(self.sum_head, self.sum_line, self.col_box)),
+                      FadeIn(VGroup(rows.brackets, rows.name_label, rows.row_labels, panel.thumbs)),
+                      ReplacementTransform(self.results.numbers, rows.entries[a]))
+            self.play(FadeIn(VGroup(*(rows.entries[i] for i in range(vr.n_patches) if i != a))))
+            self.play(LaggedStart(*(Create(box) for box in pair), lag_ratio=0.4))
+
+    def show_dark_patches(self, vr):
+        dark = vr.dark_patches
+        rows = self.patch_rows.matrix
+        names = " and ".join(str(k + 1) for k in dark)
+        with self.beat(f"The dark patches, {names}, give rows of zeros."):
+            self.play(*(Indicate(rows.entries[k], color=TEXT_COLOR, scale_factor=1.08) for k in dark))
+
+    # ---- Shot 4 ---------------------------------------------------------------------------------
+    def show_sequence_length(self, vr):
+        panel = self.patch_rows
+        with self.transition("formulas"):
+            self.play(FadeOut(VGroup(self.proj, self.pixels, self.pixel_name, self.kept_boxes,
+                                     self.results.rule, self.note)),
+                      panel.animate.move_to([LEFT_EDGE, 0, 0], aligned_edge=LEFT).set_y(CONTENT_CENTER[1] + 0.1),
+                      FadeOut(self.pair_boxes))
         grid_h, grid_w = vr.H // vr.P, vr.W // vr.P
         channels = vr.rgb_patch_width // vr.patch_width
-        seq = get_formula(["sequence length  (H/P)·(W/P) = (", (vr.H, "H"), "/", (vr.P, "P"), ")·(", (vr.W, "W"),
-                           "/", (vr.P, "P"), ") = ", (grid_h, "grid_h"), "·", (grid_w, "grid_w"), " = ",
+        seq = get_formula(["(H/P)·(W/P)", "=", "(", (vr.H, "H"), "/", (vr.P, "P"), ")·(", (vr.W, "W"), "/",
+                           (vr.P, "P"), ")", "=", (grid_h, "grid_h"), "·", (grid_w, "grid_w"), "=",
                            (vr.n_patches, "n_patches")])
-        gray = get_formula(["grayscale patch width  P² = ", (vr.P, "P"), "×", (vr.P, "P"), " = ",
-                            (vr.patch_width, "patch_width")])
-        rgb = get_formula(["RGB patch width  P²·3 = ", (vr.P, "P"), "×", (vr.P, "P"), "×", (channels, "channels"),
-                           " = ", (vr.rgb_patch_width, "rgb_patch_width")])
-        formulas = VGroup(seq, gray, rgb).arrange(DOWN, buff=0.35, aligned_edge=LEFT)
-        learned = get_text("A real projection is learned from the image task;\n"
-                           "this one is seeded random tenths (illustrative).",
-                           font_size=SMALL_SIZE + 1, color=DIM_TEXT_COLOR, line_spacing=0.8)
-        block = VGroup(formulas, learned).arrange(DOWN, buff=0.5, aligned_edge=LEFT)
-        block.next_to(rows, RIGHT, buff=1.0).set_y(rows.get_y())
-        if block.get_right()[0] > SAFE_WIDTH / 2:
-            block.scale((SAFE_WIDTH / 2 - block.get_left()[0]) / block.width, about_edge=LEFT)
-        self.formulas = formulas
-        self.play(FadeIn(seq))
-        self.caption(f"The general sequence length is (H/P)×(W/P): here {count_word(vr.n_patches)} patches.")
-        self.play(FadeIn(gray), FadeIn(rgb))
-        self.caption("For RGB images the flattened width is P²×3.")
-        self.play(FadeIn(learned))
-        self.caption("The projection is learned from the image task.")
-        self.formula_block = block
+        gray = get_formula(["P²", "=", (vr.P, "P"), "×", (vr.P, "P"), "=", (vr.patch_width, "patch_width")])
+        rgb = get_formula(["P²·3", "=", (vr.P, "P"), "×", (vr.P, "P"), "×", (channels, "channels"), "=",
+                           (vr.rgb_patch_width, "rgb_patch_width")])
+        names = [get_text(t, font_size=LABEL_SIZE, color=DIM_TEXT_COLOR)
+                 for t in ("sequence length", "grayscale patch width", "RGB patch width")]
+        for name, formula in zip(names, (seq, gray, rgb)):
+            formula.add_to_back(name)
+            name.next_to(formula[1], LEFT, buff=0.5)
+            align_baseline(name, baseline_y(formula[1]))
+        widest = max(n.width for n in names)
+        for name, formula in zip(names, (seq, gray, rgb)):   # names in one column, formulas in the next
+            formula.shift(RIGHT * (0 - formula[1].get_left()[0]))
+            name.set_x(-0.5 - widest + name.width / 2)
+        formulas = self.formulas = VGroup(seq, gray, rgb).arrange(DOWN, buff=0.45, aligned_edge=LEFT)
+        formulas.next_to(panel, RIGHT, buff=0.8).set_y(panel.get_y())
+        self.gray, self.rgb = gray, rgb
+        note = self.note = place_fine_print(get_fine_print(
+            "For RGB images the flattened width is P²×3. The general sequence length is (H/P)×(W/P)."))
+        with self.beat(f"In general, an H×W image cut into P×P patches gives (H/P)·(W/P) of them: "
+                       f"here {grid_h} × {grid_w}, so {count_word(vr.n_patches)}.",
+                       spoken=f"In general, an H by W image cut into P by P patches gives H over P times "
+                              f"W over P of them: here {count_word(grid_h)} times {count_word(grid_w)}, "
+                              f"so {count_word(vr.n_patches)}."):
+            self.play(FadeIn(seq), FadeIn(note))
 
-    # --- Shot 4: prepend CLS, add position rows ---------------------------------------------------
-    def show_cls_and_positions(self, vr):
-        self.shot("CLS and positions")
-        self.finish_reading()
-        self.play(FadeOut(self.formula_block))
-        self.drop_invisible()
-        self.clear_caption()
+    def show_patch_width(self, vr):
+        channels = vr.rgb_patch_width // vr.patch_width
+        with self.beat(f"A grayscale patch flattens to P² = {vr.patch_width} values. With "
+                       f"{count_word(channels)} colour channels it is P²·3 = {vr.rgb_patch_width}.",
+                       spoken=f"A grayscale patch flattens to P squared, {count_word(vr.patch_width)} values. "
+                              f"With {count_word(channels)} colour channels it is P squared times three: "
+                              f"{vr.rgb_patch_width}."):
+            self.play(FadeIn(self.gray))
+            self.play(FadeIn(self.rgb))
+
+    # ---- Shot 5 ---------------------------------------------------------------------------------
+    def get_cls_sum(self, vr) -> VGroup:
         n_rows = vr.position_rows.shape[0]
         names = ["CLS"] + [patch_name(k) for k in range(vr.n_patches)]
         tokens = get_labeled_matrix(np.vstack([vr.cls_row, vr.patch_rows]), names, None,
                                     name=f"CLS + patch rows  {format_shape((n_rows, vr.patch_rows.shape[1]))}",
-                                    tag="tokens", places=TENTHS, font_size=NUMBER_SIZE, name_size=SMALL_SIZE + 1)
+                                    tag="tokens", places=None, dim_zeros=True, v_buff=THUMB_V_BUFF)
         for j in range(tokens.n_cols):
             tokens.cell(0, j).set_color(CLS_COLOR)
             for i in range(1, n_rows):
-                tokens.cell(i, j).set_color(PATCH_COLOR)
+                if vr.patch_rows[i - 1, j] != 0:
+                    tokens.cell(i, j).set_color(PATCH_COLOR)
         tokens.row_labels[0].set_color(CLS_COLOR)
+        thumbs = add_thumbnails(tokens, vr, {k + 1: k for k in range(vr.n_patches)})
         plus = get_text("+", font_size=BODY_SIZE + 4)
-        pos = get_labeled_matrix(vr.position_rows, None, None,
-                                 name=f"position rows  {format_shape(vr.position_rows.shape)}\n(illustrative)",
-                                 tag="position_rows", places=TENTHS, font_size=NUMBER_SIZE, name_size=SMALL_SIZE + 1)
+        pos = get_labeled_matrix(vr.position_rows, [str(p) for p in range(1, n_rows + 1)], None,
+                                 name=f"position rows  {format_shape(vr.position_rows.shape)}",
+                                 tag="position_rows", places=None, color=POSITION_COLOR, v_buff=THUMB_V_BUFF)
         eq = get_text("=", font_size=BODY_SIZE + 4)
         enc_in = get_labeled_matrix(vr.encoder_input, None, None,
                                     name=f"encoder input  {format_shape(vr.encoder_input.shape)}",
-                                    tag="encoder_input", places=TENTHS, font_size=NUMBER_SIZE,
-                                    name_size=SMALL_SIZE + 1)
-        group = VGroup(tokens, plus, pos, eq, enc_in).arrange(RIGHT, buff=0.4)
-        fit_content(group)
-        # operators on the matrices' middle row; names share one baseline height
+                                    tag="encoder_input", places=None, v_buff=THUMB_V_BUFF)
+        group = VGroup(VGroup(thumbs, tokens), plus, pos, eq, enc_in).arrange(RIGHT, buff=0.35)
+        group.move_to(CONTENT_CENTER + UP * 0.2)
         middle = (tokens.cell_center(0, 0)[1] + tokens.cell_center(n_rows - 1, 0)[1]) / 2
-        plus.set_y(middle)
-        eq.set_y(middle)
-        self.cls_sum = group
-        # the patch rows slide into rows 2..5; the CLS row arrives on top
-        self.play(ReplacementTransform(self.patch_rows.entries, VGroup(*tokens.entries[1:])),
-                  ReplacementTransform(VGroup(self.patch_rows.brackets, self.patch_rows.name_label,
-                                              self.patch_rows.row_labels),
-                                       VGroup(tokens.brackets, tokens.name_label, VGroup(*tokens.row_labels[1:]))),
-                  run_time=1.2)
-        self.play(FadeIn(tokens.entries[0], shift=0.3 * DOWN), FadeIn(tokens.row_labels[0], shift=0.3 * DOWN))
-        cls_box = tokens.get_row_box(0, color=CLS_COLOR, include_label=True)
-        self.play(Create(cls_box))
-        self.caption(f"For this two-class shape example, prepend one learned CLS token to the "
-                     f"{count_word(vr.n_patches)} patch embeddings, then add position embeddings to the "
-                     f"{count_word(n_rows)} rows.")
-        self.play(FadeIn(plus), FadeIn(pos))
-        self.play(FadeIn(eq), FadeIn(enc_in))
-        self.wait(1.0)
-        self.cls_box, self.enc_in = cls_box, enc_in
-        self.remove(*(m for m in self.mobjects if m in tokens.get_family()))
-        self.add(tokens)  # the transformed parts now live in `tokens`
-
-    # --- Shot 5: the encoder, grouped -------------------------------------------------------------
-    def show_encoder(self, vr):
-        self.shot("encoder")
-        self.finish_reading()
-        tokens, plus, pos, eq, enc_in = self.cls_sum
-        self.play(FadeOut(VGroup(tokens, plus, pos, eq, self.cls_box)))
-        self.drop_invisible()
-        self.clear_caption()
-        n_rows = vr.encoder_input.shape[0]
-        names = ["CLS"] + [patch_name(k) for k in range(vr.n_patches)]
-        target_in = get_labeled_matrix(vr.encoder_input, names, None,
-                                       name=f"encoder input  {format_shape(vr.encoder_input.shape)}",
-                                       tag="encoder_input", places=TENTHS, font_size=NUMBER_SIZE,
-                                       name_size=SMALL_SIZE + 1)
-        target_in.row_labels[0].set_color(CLS_COLOR)
-        encoder = self.get_encoder_group(vr, names)
-        out = get_labeled_matrix(vr.encoder_output, None, None,
-                                 name=f"encoder output  {format_shape(vr.encoder_output.shape)}",
-                                 tag="encoder_output", font_size=NUMBER_SIZE, name_size=SMALL_SIZE + 1)
-        layout = VGroup(target_in, encoder, out).arrange(RIGHT, buff=0.9)
-        fit_content(layout)
-        target_in.set_y(encoder.box.get_y())
-        out.set_y(encoder.box.get_y())
-        a1 = get_arrow(target_in.get_right(), encoder.box.get_left())
-        a2 = get_arrow(encoder.box.get_right(), out.get_left())
-        # the rows move across; their row labels fade in rather than grow out of a point
-        core = VGroup(target_in.anchor_group, target_in.brackets, target_in.entries, target_in.name_label)
-        self.play(ReplacementTransform(enc_in, core))
-        self.play(FadeIn(target_in.row_labels))
-        self.remove(core, target_in.row_labels)
-        self.add(target_in)
-        self.play(Create(a1), FadeIn(encoder.box), FadeIn(encoder.title))
-        self.play(FadeIn(encoder.attention))
-        self.caption(f"A Transformer encoder updates all {count_word(n_rows)} rows.")
-        self.play(Indicate(encoder.no_mask, color=RECEIVER_COLOR, scale_factor=1.08))
-        self.caption("Image classification does not need a causal future-token mask.")
-        self.play(FadeIn(encoder.others))
-        self.caption("The full encoder also includes per-row MLPs, residuals and normalization, "
-                     "which are grouped here rather than silently omitted.")
-        self.play(Create(a2), FadeIn(out))
-        out_box = out.get_row_box(0, color=CLS_COLOR)
-        self.play(Create(out_box))
-        self.wait(1.0)
-        self.encoder, self.encoder_out, self.encoder_in = encoder, out, target_in
-        self.encoder_parts = VGroup(target_in, encoder, a1, a2, out_box)
-
-    def get_encoder_group(self, vr, names) -> VGroup:
-        n = vr.encoder_attention.shape[0]
-        short = ["CLS"] + [f"p{k + 1}" for k in range(vr.n_patches)]
-        attention = get_labeled_matrix(vr.encoder_attention, short, short, tag="encoder_attention",
-                                       font_size=SMALL_SIZE - 1, label_size=SMALL_SIZE - 2, h_buff=0.14,
-                                       v_buff=0.08, color=ENCODER_COLOR)
-        attention.row_labels[0].set_color(CLS_COLOR)
-        att_title = get_text("attention weights (illustrative)", font_size=SMALL_SIZE, color=ENCODER_COLOR)
-        no_mask = get_text(f"no causal mask: every row reads all {count_word(n)}", font_size=SMALL_SIZE,
-                           color=RECEIVER_COLOR)
-        att = VGroup(att_title, attention, no_mask).arrange(DOWN, buff=0.12)
-        others = VGroup(*(get_text(t, font_size=SMALL_SIZE + 1) for t in (
-            "+ residual, then normalization",
-            "per-row MLP",
-            "+ residual, then normalization",
-        ))).arrange(DOWN, buff=0.1, aligned_edge=LEFT)
-        inner = VGroup(att, others).arrange(DOWN, buff=0.3)
-        title = get_text("Transformer encoder (grouped)", font_size=LABEL_SIZE, color=ENCODER_COLOR)
-        box = RoundedRectangle(corner_radius=0.15, width=inner.width + 0.5, height=inner.height + 0.5)
-        box.set_stroke(ENCODER_COLOR, 2.5).set_fill(ENCODER_COLOR, 0.06).move_to(inner)
-        title.next_to(box, UP, buff=0.1)
-        group = VGroup(box, title, att, others)
-        group.box, group.title, group.attention, group.no_mask, group.others = box, title, att, no_mask, others
-        group.attention_matrix = attention
+        for m in (plus, eq):
+            m.set_y(middle)
+        for m in (pos, enc_in):
+            m.name_label.set_y(tokens.name_label.get_y())
+        group.tokens, group.thumbs, group.plus, group.pos, group.eq, group.enc_in = tokens, thumbs, plus, pos, eq, enc_in
         return group
 
-    # --- Shot 6: the CLS row to two logits, softmax, cross-entropy --------------------------------
-    def show_classifier(self, vr):
-        self.shot("classifier")
-        self.finish_reading()
-        out = self.encoder_out
-        # everything but the output's first (CLS) row leaves; that row moves on to the classifier
-        self.play(FadeOut(VGroup(self.encoder_parts, *(m for m in out if m is not out.entries))),
-                  FadeOut(VGroup(*out.entries[1:])))
-        self.drop_invisible()
-        self.clear_caption()
-        classes = [c.split()[0] for c in vr.classes]   # "vertical", "horizontal": short column labels
+    def show_cls(self, vr):
+        with self.transition("clear"):
+            self.play(FadeOut(VGroup(self.formulas, self.note)))
+        s = self.cls_sum = self.get_cls_sum(vr)
+        tokens, rows = s.tokens, self.patch_rows.matrix
+        cls_box = self.cls_box = tokens.get_row_box(0, color=CLS_COLOR, include_label=True)
+        note = self.note = place_fine_print(get_fine_print(
+            "For this two-class shape example, prepend one learned CLS token to the four patch embeddings, "
+            "then add position embeddings to the five rows."))
+        with self.beat(f"In front of the {count_word(vr.n_patches)} patch rows goes one more: "
+                       "CLS, a learned row that belongs to no patch."):
+            self.play(ReplacementTransform(rows.entries, VGroup(*tokens.entries[1:])),
+                      ReplacementTransform(VGroup(rows.brackets, rows.name_label, rows.row_labels),
+                                           VGroup(tokens.brackets, tokens.name_label,
+                                                  VGroup(*tokens.row_labels[1:]))),
+                      ReplacementTransform(self.patch_rows.thumbs, s.thumbs), run_time=1.4)
+            self.play(FadeIn(tokens.entries[0], shift=0.3 * DOWN), FadeIn(tokens.row_labels[0], shift=0.3 * DOWN),
+                      FadeIn(note))
+            self.play(Create(cls_box))
+        with self.transition("settle"):
+            self.remove(*(m for m in self.mobjects if m in tokens.get_family()))
+            self.add(tokens)
+
+    def pair_rows_box(self, matrix: LabeledMatrix, rows, color, thumbs=None) -> VGroup:
+        boxes = VGroup()
+        for i in rows:
+            box = matrix.get_row_box(i, color=color, include_label=len(matrix.row_labels) > 0)
+            if thumbs is not None:
+                box.stretch_to_fit_width(box.width + thumbs.width + 0.15, about_edge=RIGHT)
+            boxes.add(box)
+        return boxes
+
+    def show_identical_rows(self, vr):
+        a, b = vr.stripe_pair
+        s = self.cls_sum
+        boxes = self.token_pair = self.pair_rows_box(s.tokens, (a + 1, b + 1), PATCH_COLOR, s.thumbs)
+        with self.beat(f"Patches {a + 1} and {b + 1} have identical rows: nothing yet says "
+                       "where each one sits in the image."):
+            self.play(LaggedStart(*(Create(x) for x in boxes), lag_ratio=0.4))
+
+    def show_positions(self, vr):
+        s = self.cls_sum
+        n_rows = vr.position_rows.shape[0]
+        with self.beat(f"So each of the {count_word(n_rows)} rows gets its own position row added."):
+            self.play(FadeIn(s.plus), FadeIn(s.pos, shift=0.2 * LEFT))
+            self.play(FadeIn(s.eq), FadeIn(s.enc_in, shift=0.2 * LEFT))
+
+    def show_inputs_differ(self, vr):
+        a, b = vr.stripe_pair
+        s = self.cls_sum
+        pos_boxes = self.pair_rows_box(s.pos, (a + 1, b + 1), POSITION_COLOR)
+        in_boxes = self.pair_rows_box(s.enc_in, (a + 1, b + 1), TEXT_COLOR)
+        self.pair_marks = VGroup(self.token_pair, pos_boxes, in_boxes)
+        with self.beat(f"Same patch rows, different position rows: patches {a + 1} and {b + 1} "
+                       "now enter the encoder as different rows."):
+            self.play(LaggedStart(*(Create(x) for x in pos_boxes), lag_ratio=0.3))
+            self.play(LaggedStart(*(Create(x) for x in in_boxes), lag_ratio=0.3))
+
+    # ---- Shot 6 ---------------------------------------------------------------------------------
+    def get_encoder_box(self, vr) -> VGroup:
+        n_rows = vr.encoder_input.shape[0]
+        items = VGroup(
+            get_text(f"attention: every row reads all {count_word(n_rows)}", font_size=LABEL_SIZE,
+                     color=ENCODER_COLOR),
+            get_text("+ residual, then normalization", font_size=LABEL_SIZE),
+            get_text("per-row MLP", font_size=LABEL_SIZE),
+            get_text("+ residual, then normalization", font_size=LABEL_SIZE),
+        ).arrange(DOWN, buff=0.22, aligned_edge=LEFT)
+        box = RoundedRectangle(corner_radius=0.15, width=items.width + 0.6, height=items.height + 0.6)
+        box.set_stroke(ENCODER_COLOR, 2.5).set_fill(ENCODER_COLOR, 0.06).move_to(items)
+        title = get_text("Transformer encoder (grouped)", font_size=LABEL_SIZE, color=ENCODER_COLOR)
+        title.next_to(box, UP, buff=0.12)
+        group = VGroup(box, title, items)
+        group.box, group.title, group.items = box, title, items
+        return group
+
+    def show_encoder(self, vr):
+        s = self.cls_sum
+        names = ["CLS"] + [patch_name(k) for k in range(vr.n_patches)]
+        enc_in = get_labeled_matrix(vr.encoder_input, names, None,
+                                    name=f"encoder input  {format_shape(vr.encoder_input.shape)}",
+                                    tag="encoder_input", places=None)
+        enc_in.row_labels[0].set_color(CLS_COLOR)
+        encoder = self.encoder = self.get_encoder_box(vr)
+        out = self.enc_out = get_labeled_matrix(vr.encoder_output, None, None,
+                                                name=f"encoder output  {format_shape(vr.encoder_output.shape)}",
+                                                tag="encoder_output", places=None)
+        layout = VGroup(enc_in, encoder, out).arrange(RIGHT, buff=0.8)
+        layout.move_to(CONTENT_CENTER + UP * 0.2)
+        for m in (enc_in, out):
+            m.shift(UP * (encoder.box.get_y() - (m.cell_center(0, 0)[1] + m.cell_center(m.n_rows - 1, 0)[1]) / 2))
+        self.enc_in = enc_in
+        y = encoder.box.get_y()
+        a1 = get_arrow([enc_in.get_right()[0], y, 0], [encoder.box.get_left()[0], y, 0])
+        self.a1 = a1
+        with self.transition("to the encoder"):
+            self.play(FadeOut(VGroup(s.tokens, s.thumbs, s.plus, s.pos, s.eq, self.cls_box, self.pair_marks,
+                                     self.note)),
+                      ReplacementTransform(s.enc_in, VGroup(enc_in.anchor_group, enc_in.brackets, enc_in.entries,
+                                                            enc_in.name_label)))
+            self.play(FadeIn(enc_in.row_labels))
+            self.remove(*(m for m in self.mobjects if m in enc_in.get_family()))
+            self.add(enc_in)
+        with self.beat(f"A Transformer encoder updates all {count_word(vr.encoder_input.shape[0])} rows."):
+            self.play(GrowArrow(a1), FadeIn(encoder.box), FadeIn(encoder.title))
+            self.play(FadeIn(encoder.items[0]))
+
+    def show_grouped(self):
+        note = self.note = place_fine_print(get_fine_print(
+            "The full encoder also includes per-row MLPs, residuals and normalization, which are grouped "
+            "here rather than silently omitted."))
+        with self.beat("Its per-row MLPs, residuals and normalization are grouped in this box, not left out."):
+            self.play(LaggedStart(*(FadeIn(m, shift=0.1 * DOWN) for m in self.encoder.items[1:]), lag_ratio=0.3),
+                      FadeIn(note))
+
+    def show_cls_reads_all(self, vr):
+        self.overview = VGroup(self.enc_in, self.encoder, self.a1)
+        with self.transition("inside attention"):
+            self.play(FadeOut(VGroup(self.overview, self.note)))
+        names = ["CLS"] + [patch_name(k) for k in range(vr.n_patches)]
+        row = self.token_row = get_token_row(names, receiver=1, positions=False)
+        row.move_to(CONTENT_CENTER + DOWN * 0.4)
+        arrows = self.cls_arrows = get_unmasked_arrows(row, vr.encoder_attention[0], color=ENCODER_COLOR)
+        n = vr.encoder_input.shape[0]
+        with self.beat(f"Inside, attention lets the CLS row read all {count_word(n)} rows, "
+                       "the patches after it included."):
+            self.play(FadeIn(row))
+            self.play(arrows.create())
+
+    def get_grids(self, vr) -> VGroup:
+        n = vr.encoder_attention.shape[0]
+        short = ["CLS"] + [f"p{k + 1}" for k in range(vr.n_patches)]
+        grid = get_attention_grid(vr.encoder_attention, short, tag="encoder_attention", side=GRID_SIDE,
+                                  color=ENCODER_COLOR)
+        grid.row_labels[0].set_color(CLS_COLOR)
+        grid.col_labels[0].set_color(CLS_COLOR)
+        grid_title = get_text(f"image encoder: no mask, all {n * n} weights", font_size=LABEL_SIZE,
+                              color=ENCODER_COLOR)
+        triangle = get_causal_pattern(n, [str(p) for p in range(1, n + 1)], side=GRID_SIDE)
+        tri_title = get_text("language model: causal mask", font_size=LABEL_SIZE, color=DIM_TEXT_COLOR)
+        left = VGroup(grid_title, grid).arrange(DOWN, buff=0.15)
+        right = VGroup(tri_title, triangle).arrange(DOWN, buff=0.15)
+        grids = VGroup(left, right).arrange(RIGHT, buff=1.4, aligned_edge=UP)
+        # centred between the title and the fine print
+        top, bottom = CONTENT_TOP - 0.05, FINE_PRINT_Y + 0.45
+        grids.move_to([0, (top + bottom) / 2, 0])
+        grids.grid, grids.triangle, grids.left, grids.right = grid, triangle, left, right
+        grids.grid_title = grid_title
+        return grids
+
+    def show_full_grid(self, vr):
+        grids = self.grids = self.get_grids(vr)
+        grid, arrows = grids.grid, self.cls_arrows
+        n = grid.n
+        cls_row = self.grid_cls = grid.get_row_box(0, color=CLS_COLOR)
+        rest = VGroup(*(grid.square(i, j) for i in range(1, n) for j in range(n)))
+        with self.beat(f"Those weights are row 1 of a grid. Every row reads all {count_word(n)}: "
+                       f"{n * n} weights, none masked."):
+            # each arrow drops into its cell of the CLS row; the other rows follow
+            self.play(FadeOut(self.token_row),
+                      *(ReplacementTransform(arrows.arrow(j), grid.square(0, j)) for j in range(n)),
+                      FadeIn(VGroup(grid.row_labels[0], grid.col_labels)), run_time=1.6)
+            self.play(FadeIn(VGroup(*(grid.number(0, j) for j in range(n)))), Create(cls_row))
+            self.play(FadeIn(VGroup(rest, *(grid.number(i, j) for i in range(1, n) for j in range(n)),
+                                    *grid.row_labels[1:], grids.grid_title)))
+
+    def show_triangle(self, vr):
+        grids = self.grids
+        note = self.note = place_fine_print(get_fine_print(
+            "Image classification does not need a causal future-token mask."))
+        with self.beat("A language model masks the future, so its grid is a triangle. "
+                       "An image needs no such mask: its grid is full."):
+            self.play(FadeIn(grids.right), FadeIn(note))
+            self.play(LaggedStart(*(Indicate(sq, color=TEXT_COLOR, scale_factor=1.0) for sq in grids.triangle.blocked),
+                                  lag_ratio=0.05), run_time=1.2)
+
+    def show_nearly_even(self, vr):
+        lo, hi = vr.attention_range
+        with self.beat(f"Untrained, the weights are nearly even: all between {fmt(lo, 2)} and {fmt(hi, 2)}."):
+            self.play(Indicate(self.grids.grid.numbers, color=TEXT_COLOR, scale_factor=1.06))
+
+    def show_encoder_output(self, vr):
+        with self.transition("back to the encoder"):
+            self.play(FadeOut(VGroup(self.grids, self.grid_cls, self.note)))
+            self.play(FadeIn(self.overview))
+        out = self.enc_out
+        y = self.encoder.box.get_y()
+        a2 = self.a2 = get_arrow([self.encoder.box.get_right()[0], y, 0], [out.get_left()[0], y, 0])
+        out_box = self.out_box = out.get_row_box(0, color=CLS_COLOR)
+        with self.beat(f"Out come {count_word(vr.encoder_output.shape[0])} updated rows. "
+                       "Only the final CLS row goes on, to the classifier."):
+            self.play(GrowArrow(a2), FadeIn(out))
+            self.play(Create(out_box))
+
+    # ---- Shot 7 ---------------------------------------------------------------------------------
+    def get_classifier_page(self, vr) -> VGroup:
+        classes = [c.split()[0] for c in vr.classes]   # "vertical", "horizontal": column labels
         cls = get_row_vector(vr.cls_output, None, name="final CLS row", tag="cls_output", color=CLS_COLOR,
                              name_color=CLS_COLOR)
         dot = get_text("·", font_size=BODY_SIZE + 6)
-        W = get_labeled_matrix(vr.classifier, None, classes, name=f"classifier  {format_shape(vr.classifier.shape)}",
-                               tag="classifier", places=TENTHS, label_size=SMALL_SIZE - 1, name_size=SMALL_SIZE + 1)
+        W = get_labeled_matrix(vr.classifier, None, classes,
+                               name=f"classifier  {format_shape(vr.classifier.shape)}", tag="classifier",
+                               places=None)
         parts = [cls, dot, W]
         if np.any(vr.classifier_bias != 0):
             parts += [get_text("+", font_size=BODY_SIZE),
-                      get_row_vector(vr.classifier_bias, classes, name="bias", tag="classifier_bias")]
+                      get_row_vector(vr.classifier_bias, classes, name="bias", tag="classifier_bias", places=None)]
         eq = get_text("=", font_size=BODY_SIZE)
-        logits = get_row_vector(vr.logits, classes, name="two logits", tag="logits", name_size=SMALL_SIZE + 1,
-                                label_size=SMALL_SIZE - 1)
+        logits = get_row_vector(vr.logits, classes, name="two logits", tag="logits")
         line1 = VGroup(*parts, eq, logits).arrange(RIGHT, buff=0.3)
-        for m in (dot, eq, *(p for p in parts if not hasattr(p, "entries") and p is not dot)):
-            m.set_y(cls.cell_center(0, 0)[1])
-        logits.shift(UP * (cls.cell_center(0, 0)[1] - logits.cell_center(0, 0)[1]))
-
-        softmax = get_text("softmax →", font_size=LABEL_SIZE)
-        probs = get_row_vector(vr.probabilities, classes, name="class probabilities", tag="probabilities",
-                               name_size=SMALL_SIZE + 1, label_size=SMALL_SIZE - 1)
+        y0 = W.cell_center(0, 0)[1]
+        for m in (cls, logits):
+            m.shift(UP * (y0 - m.cell_center(0, 0)[1]))
+        for m in (dot, eq, *(p for p in parts[3:] if not isinstance(p, LabeledMatrix))):
+            m.set_y(y0)
+        softmax = get_text("softmax", font_size=LABEL_SIZE)
+        probs = get_row_vector(vr.probabilities, classes, name="class probabilities", tag="probabilities")
+        arrow = get_arrow(LEFT * 0.65, RIGHT * 0.65)
+        line2 = VGroup(VGroup(softmax, arrow).arrange(DOWN, buff=0.06), probs).arrange(RIGHT, buff=0.3)
+        line2.next_to(line1, DOWN, buff=0.45).align_to(logits, RIGHT)
+        line2[0].set_y(probs.cell_center(0, 0)[1] + 0.12)
         label = vr.classes[vr.label]
-        p_label = vr.probabilities[vr.label]
         ce = VGroup(
-            get_text(f"cross-entropy with the image label “{label}”:  −log", font_size=LABEL_SIZE),
-            get_number(p_label, tag="p_label", font_size=LABEL_SIZE),
+            get_text(f"cross-entropy with the label “{label}”:   −log", font_size=LABEL_SIZE),
+            get_number(vr.probabilities[vr.label], tag="p_label", font_size=LABEL_SIZE),
             get_text("=", font_size=LABEL_SIZE),
             get_number(vr.cross_entropy, tag="cross_entropy", font_size=LABEL_SIZE, color=RECEIVER_COLOR),
         ).arrange(RIGHT, buff=0.15)
         align_baseline(ce[0], baseline_y(ce[1]))
-        unrounded = get_text("(from the unrounded probability)", font_size=SMALL_SIZE, color=DIM_TEXT_COLOR)
-        ce.add(unrounded.next_to(ce[-1], RIGHT, buff=0.25))
-        align_baseline(unrounded, baseline_y(ce[1]))
-        line2 = VGroup(softmax, probs).arrange(RIGHT, buff=0.3)
-        softmax.set_y(probs.cell_center(0, 0)[1])
-        roadmap = get_text("Untrained, illustrative weights: these probabilities are not a result.\n"
-                           "This is a roadmap, not a benchmark or a completed classifier.",
-                           font_size=SMALL_SIZE + 2, color=NEGATIVE_COLOR, line_spacing=0.8)
-        credit = get_text("See “An Image is Worth 16×16 Words” (Dosovitskiy et al., ICLR 2021).",
-                          font_size=SMALL_SIZE + 1, color=DIM_TEXT_COLOR)
-        page = VGroup(line1, line2, ce, roadmap, credit).arrange(DOWN, buff=0.4)
-        fit_content(page)
-        cls_source = self.encoder_out.entries[0]
-        self.play(ReplacementTransform(cls_source, cls.entries), FadeIn(VGroup(cls.brackets, cls.name_label)))
-        self.play(FadeIn(dot), FadeIn(W))
-        self.play(*(FadeIn(p) for p in parts[3:]), FadeIn(eq), FadeIn(logits))
-        self.caption("The final CLS row feeds a two-logit classifier; softmax produces class probabilities "
-                     "and cross-entropy uses the observed image label.")
-        self.play(FadeIn(line2))
-        self.play(FadeIn(ce))
-        self.wait(1.0)
-        self.play(FadeIn(roadmap))
-        self.caption("This is a roadmap, not a benchmark or a completed classifier.")
-        self.play(FadeIn(credit))
-        self.caption("See An Image is Worth 16×16 Words. Cross-attention remains a separate optional continuation.")
-        self.classifier_page = page
-        self.cls_vector, self.logits_vector, self.probs_vector, self.ce_line = cls, logits, probs, ce
-        self.roadmap, self.credit = roadmap, credit
+        ce.next_to(line2, DOWN, buff=0.55).align_to(line2, RIGHT)
+        page = VGroup(line1, line2, ce)
+        page.move_to(CONTENT_CENTER + UP * 0.15)
+        page.cls, page.W, page.dot, page.eq, page.logits = cls, W, dot, eq, logits
+        page.extra = VGroup(*parts[3:])
+        page.line2, page.probs, page.ce = line2, probs, ce
+        return page
+
+    def show_logits(self, vr):
+        page = self.page = self.get_classifier_page(vr)
+        out = self.enc_out
+        with self.transition("to the classifier"):
+            self.play(FadeOut(VGroup(self.overview, self.a2, self.out_box, out.brackets, out.name_label,
+                                     *out.entries[1:])))
+        with self.beat("The final CLS row times a four by two classifier gives two logits, one per class."):
+            self.play(ReplacementTransform(out.entries[0], page.cls.entries),
+                      FadeIn(VGroup(page.cls.brackets, page.cls.name_label)))
+            self.play(FadeIn(page.dot), FadeIn(page.W), FadeIn(page.extra))
+            self.play(FadeIn(page.eq), FadeIn(page.logits))
+
+    def show_softmax(self, vr):
+        p = vr.probabilities
+        names = " and ".join(f"{fmt(p[c])} for {vr.classes[c]}" for c in range(len(vr.classes)))
+        with self.beat(f"Softmax turns them into probabilities: {names}."):
+            self.play(FadeIn(self.page.line2, shift=0.2 * DOWN))
+
+    def show_loss(self, vr):
+        label = vr.classes[vr.label]
+        note = self.note = place_fine_print(get_fine_print(
+            "All displayed numbers are rounded; calculations use full precision."))
+        with self.beat(f"The image is a {label}, so the cross-entropy is minus the log of "
+                       f"{fmt(vr.probabilities[vr.label])}: {fmt(vr.cross_entropy)}."):
+            self.play(FadeIn(self.page.ce), FadeIn(note))
+
+    def show_untrained(self, vr):
+        if vr.predicted != vr.label:
+            text = ("Untrained, the model even favours the wrong class. Training adjusts "
+                    "the parameters to lower this loss.")
+        else:
+            text = ("It favours the right class only by chance: the parameters are illustrative. "
+                    "Training adjusts them to lower this loss.")
+        box = self.page.probs.get_cell_box(0, vr.predicted, color=TEXT_COLOR, fill_opacity=0.0)
+        with self.beat(text):
+            self.play(Create(box))
+        self.predicted_box = box
+
+    # ---- Shot 8 ---------------------------------------------------------------------------------
+    def get_roadmap(self, vr) -> VGroup:
+        d = vr.projection.shape[1]
+        n_rows = vr.encoder_input.shape[0]
+        chips = [
+            get_chip(f"{vr.H}×{vr.W} image"),
+            get_chip(f"{vr.n_patches} patches × {vr.patch_width} values", PATCH_COLOR),
+            get_chip(f"shared {vr.patch_width}×{d} projection", PATCH_COLOR),
+            get_chip("+ CLS row", CLS_COLOR),
+            get_chip("+ position rows", POSITION_COLOR),
+            get_chip(f"encoder, no mask: {n_rows} rows", ENCODER_COLOR),
+            get_chip("final CLS row", CLS_COLOR),
+            get_chip(f"{len(vr.classes)} logits → softmax"),
+            get_chip("cross-entropy with the label"),
+        ]
+        top = VGroup(*chips[:5]).arrange(RIGHT, buff=0.4)
+        bottom = VGroup(*chips[5:]).arrange(RIGHT, buff=0.4)
+        rows = VGroup(top, bottom).arrange(DOWN, buff=0.9, aligned_edge=LEFT)
+        rows.move_to(CONTENT_CENTER + UP * 0.5)
+        arrows = VGroup(*(get_arrow(a.get_right(), b.get_left(), buff=0.06)
+                          for line in (top, bottom) for a, b in zip(line[:-1], line[1:])))
+        # the road turns like a line of text: down from the last chip, back left, down into the next
+        y_mid = (top.get_bottom()[1] + bottom.get_top()[1]) / 2
+        x_end, x_start = top[-1].get_center()[0], bottom[0].get_center()[0]
+        turn = VGroup(
+            Line([x_end, top[-1].get_bottom()[1] - 0.06, 0], [x_end, y_mid, 0]),
+            Line([x_end, y_mid, 0], [x_start, y_mid, 0]),
+            get_arrow([x_start, y_mid, 0], [x_start, bottom[0].get_top()[1], 0], buff=0.06),
+        )
+        turn[0].set_stroke(DIM_TEXT_COLOR, 3)
+        turn[1].set_stroke(DIM_TEXT_COLOR, 3)
+        road = VGroup(rows, arrows, turn)
+        road.chips, road.arrows = chips, [*arrows[:4], turn, *arrows[4:]]
+        return road
+
+    def show_roadmap(self, vr):
+        road = self.road = self.get_roadmap(vr)
+        with self.transition("clear"):
+            self.play(FadeOut(VGroup(self.page.cls, self.page.W, self.page.dot, self.page.eq, self.page.logits,
+                                     self.page.extra, self.page.line2, self.page.ce, self.predicted_box,
+                                     self.note)))
+        steps = []
+        for k, chip in enumerate(road.chips):
+            steps.append(FadeIn(chip, shift=0.1 * RIGHT))
+            if k < len(road.arrows):
+                steps.append(Create(road.arrows[k]) if isinstance(road.arrows[k], VGroup)
+                             else GrowArrow(road.arrows[k]))
+        with self.beat("That is the road: pixels to patches, patches to rows, CLS and positions, "
+                       "an encoder with no mask, two logits and a loss."):
+            self.play(LaggedStart(*steps, lag_ratio=0.35), run_time=5.0)
+
+    def show_not_a_benchmark(self):
+        note = self.roadmap = place_fine_print(get_fine_print(
+            "This is a roadmap, not a benchmark or a completed classifier. See An Image is Worth 16×16 Words. "
+            "Cross-attention remains a separate optional continuation."))
+        with self.beat("This is a roadmap, not a benchmark or a completed classifier."):
+            self.play(FadeIn(note))
+
+    def show_continuation(self):
+        credit = self.credit = get_text("An Image is Worth 16×16 Words: Transformers for Image Recognition "
+                                        "at Scale\nDosovitskiy et al., ICLR 2021", font_size=LABEL_SIZE,
+                                        color=TEXT_COLOR, line_spacing=0.9)
+        credit.next_to(self.road, DOWN, buff=0.45)
+        with self.beat("The full design is in An Image is Worth 16×16 Words. "
+                       "Cross-attention remains a separate, optional continuation.",
+                       spoken="The full design is in the paper An Image is Worth sixteen by sixteen Words. "
+                              "Cross-attention remains a separate, optional continuation."):
+            self.play(FadeIn(credit, shift=0.1 * UP))
 
 
-def flat_row_middle(matrix) -> float:
-    return (matrix.cell_center(0, 0)[1] + matrix.cell_center(matrix.n_rows - 1, 0)[1]) / 2
-
-
-__all__ = ["PatchesAndCLS", "get_patched_image", "pixel_color"]
+__all__ = ["PatchesAndCLS", "get_patched_image", "get_patch_thumbnail", "pixel_color", "PIXEL_ON", "PIXEL_OFF"]

@@ -1,6 +1,8 @@
-"""Chapter 4, scene 21 (PatchesAndCLS): it builds without LaTeX, every number on screen is the data
-layer's illustrative number under the display rule, and the chain image → patches → rows → CLS +
-positions → encoder → logits → softmax → cross-entropy holds when recomputed from the numbers shown."""
+"""Chapter 4, scene 21 (PatchesAndCLS): it builds cleanly in beats, every number on screen is the data
+layer's illustrative number with its own precision, each picture plays in the beat of the sentence
+that names it, and the chain image → patches → rows → CLS + positions → encoder → logits → softmax
+→ cross-entropy holds when recomputed from the numbers shown. The scene does not take
+LESSON_SENTENCE (its image is fixed), so it is built once."""
 from __future__ import annotations
 
 import math
@@ -8,20 +10,24 @@ import math
 import numpy as np
 import pytest
 
-from lesson_data.display import fmt
 from lesson_data.vision_roadmap import vision_roadmap
-from scenes.chapter4_vision_roadmap import PIXEL_OFF, PIXEL_ON, PatchesAndCLS, get_patched_image, pixel_color
-from scenes.style import NEGATIVE_COLOR
-from tests.scene_harness import assert_builds_cleanly, build_scene, hex_to_rgb
-
-_CACHE: dict = {}
+from scenes.blocks.attention_arrows import arrow_stroke, get_token_row
+from scenes.blocks.unmasked_attention import get_attention_grid, get_causal_pattern, get_unmasked_arrows
+from scenes.chapter4_vision_roadmap import (
+    CLS_COLOR,
+    PIXEL_OFF,
+    PIXEL_ON,
+    PatchesAndCLS,
+    get_patched_image,
+    pixel_color,
+)
+from scenes.style import BACKGROUND
+from tests.scene_harness import assert_builds_cleanly, assert_matrix_on_screen, blend, built, hex_to_rgb
 
 
 @pytest.fixture(scope="module")
 def b():
-    if "b" not in _CACHE:
-        _CACHE["b"] = build_scene(PatchesAndCLS, pixel_height=270)
-    return _CACHE["b"]
+    return built(PatchesAndCLS)
 
 
 @pytest.fixture(scope="module")
@@ -40,35 +46,47 @@ def shown_array(b, tag, shape) -> np.ndarray:
     return out
 
 
-def assert_on_screen(b, tag, expected):
-    expected = np.asarray(expected, dtype=float)
-    got = shown_array(b, tag, expected.shape)
-    np.testing.assert_array_equal(got, expected)
-    for m in b.by_tag(tag).values():
-        assert m.original_text == fmt(m.value, m.places)
+def tags_in(b, beat) -> dict:
+    """{tag: how many numbers of that tag a beat first shows} (moving copies count under their tag)."""
+    counts: dict = {}
+    for m in b.numbers_in(beat):
+        counts[m.tag] = counts.get(m.tag, 0) + 1
+    return counts
+
+
+def draws(b, beat) -> bool:
+    """Whether the beat draws an outline (Create, alone or lagged)."""
+    return any("Create" in c.what or "LaggedStart" in c.what for c in b.changes_in(beat))
+
+
+def said(b) -> str:
+    return " ".join(beat.spoken for beat in b.beats)
 
 
 def test_scene_builds_cleanly(b):
-    assert_builds_cleanly(b, min_sections=6, min_subcaptions=1)
-    assert b.sections == ["image", "flatten", "projection", "CLS and positions", "encoder", "classifier"]
+    assert_builds_cleanly(b, min_sections=8, min_beats=25)
+    assert b.sections == ["image", "flatten", "projection", "formulas", "CLS and positions", "encoder",
+                          "classifier", "roadmap"]
 
 
-def test_every_array_is_the_data_layers(b, vr):
-    assert_on_screen(b, "image", vr.image)
-    assert_on_screen(b, "flattened", vr.flattened)
-    assert_on_screen(b, "projection", vr.projection)
-    assert_on_screen(b, "patch_rows", vr.patch_rows)
-    assert_on_screen(b, "tokens", np.vstack([vr.cls_row, vr.patch_rows]))
-    assert_on_screen(b, "position_rows", vr.position_rows)
-    assert_on_screen(b, "encoder_input", vr.encoder_input)
-    assert_on_screen(b, "encoder_attention", vr.encoder_attention)
-    assert_on_screen(b, "encoder_output", vr.encoder_output)
-    assert_on_screen(b, "cls_output", vr.cls_output[None, :])
-    assert_on_screen(b, "classifier", vr.classifier)
-    assert_on_screen(b, "logits", vr.logits[None, :])
-    assert_on_screen(b, "probabilities", vr.probabilities[None, :])
+def test_every_array_is_the_data_layers_with_its_own_precision(b, vr):
+    assert_matrix_on_screen(b, "image", vr.image)                      # 0 and 1: no decimals
+    assert_matrix_on_screen(b, "flattened", vr.flattened)
+    assert_matrix_on_screen(b, "patch_pixels", vr.flattened[vr.stripe_pair[0]][:, None])
+    assert_matrix_on_screen(b, "projection", vr.projection)            # illustrative tenths: 0.4, not 0.400
+    assert_matrix_on_screen(b, "patch_rows", vr.patch_rows)
+    assert_matrix_on_screen(b, "tokens", np.vstack([vr.cls_row, vr.patch_rows]))
+    assert_matrix_on_screen(b, "position_rows", vr.position_rows)
+    assert_matrix_on_screen(b, "encoder_input", vr.encoder_input)
+    assert_matrix_on_screen(b, "encoder_attention", vr.encoder_attention)   # computed: three places
+    assert_matrix_on_screen(b, "encoder_output", vr.encoder_output)
+    assert_matrix_on_screen(b, "cls_output", vr.cls_output)
+    assert_matrix_on_screen(b, "classifier", vr.classifier)
+    assert_matrix_on_screen(b, "logits", vr.logits)
+    assert_matrix_on_screen(b, "probabilities", vr.probabilities)
     (ce,) = b.all_with_tag("cross_entropy")
-    assert ce.value == vr.cross_entropy and ce.original_text == fmt(vr.cross_entropy)
+    assert ce.value == vr.cross_entropy and ce.original_text == "1.092"
+    assert {m.original_text for m in b.all_with_tag("projection")} <= {f"{k / 10:.1f}" for k in range(-5, 6)}
 
 
 def test_image_is_a_vertical_stripe_worked_by_hand(b):
@@ -92,6 +110,23 @@ def test_patches_flatten_row_major_second_method(b):
     assert not flat[1].any() and not flat[3].any()
 
 
+def test_the_sweep_adds_the_rows_patch_1_reads_worked_by_hand(b, vr):
+    terms = b.by_tag("sum_term")
+    # patch 1's lit pixels are 3, 4, 7, 8, 11, 12, 15, 16 (one-based): those rows of column 1 are summed
+    assert sorted(terms) == [2, 3, 6, 7, 10, 11, 14, 15]
+    signed = [terms[i].sign * terms[i].value for i in sorted(terms)]
+    assert signed == [0.1, -0.5, 0.5, -0.2, 0.3, 0.4, 0.0, 0.1]
+    assert signed == [vr.projection[i, 0] for i in sorted(terms)]
+    # the later terms show their magnitude; the operator carries the sign
+    assert [terms[i].original_text for i in sorted(terms)] == ["0.1", "0.5", "0.5", "0.2", "0.3", "0.4", "0.0", "0.1"]
+    total = b.by_tag("column_sum")[0]        # (and its copy, which moves under the column)
+    assert {m.original_text for m in b.all_with_tag("column_sum")} == {"0.7"}
+    assert total.value == vr.patch_rows[0, 0]
+    assert math.fsum(signed) == pytest.approx(total.value, abs=1e-12)
+    # the patch's four numbers under the projection's columns: [0.7, 0.4, 0.8, -0.6] by hand
+    assert [b.by_tag("patch_rows")[(0, j)].original_text for j in range(4)] == ["0.7", "0.4", "0.8", "-0.6"]
+
+
 def test_the_chain_holds_on_the_shown_numbers(b, vr):
     flat = shown_array(b, "flattened", (4, 16))
     proj = shown_array(b, "projection", (16, 4))
@@ -103,12 +138,15 @@ def test_the_chain_holds_on_the_shown_numbers(b, vr):
     tokens = shown_array(b, "tokens", (5, 4))
     np.testing.assert_array_equal(tokens[1:], rows)          # CLS prepended, patches follow
     pos = shown_array(b, "position_rows", (5, 4))
-    np.testing.assert_allclose(tokens + pos, shown_array(b, "encoder_input", (5, 4)), rtol=0, atol=1e-12)
+    enc_in = shown_array(b, "encoder_input", (5, 4))
+    np.testing.assert_allclose(tokens + pos, enc_in, rtol=0, atol=1e-12)
+    # patches 1 and 3: the same patch row, different position rows, so different encoder inputs
+    assert not np.array_equal(enc_in[1], enc_in[3])
+    np.testing.assert_allclose(enc_in[1] - enc_in[3], pos[1] - pos[3], rtol=0, atol=1e-12)
     # no causal mask: every row of the encoder's attention reads all five rows
     att = shown_array(b, "encoder_attention", (5, 5))
     assert (att > 0).all()
     np.testing.assert_allclose(att.sum(axis=1), 1.0, rtol=0, atol=1e-12)
-    # the final CLS row is row 1 of the encoder output, then two logits, softmax, cross-entropy
     out = shown_array(b, "encoder_output", (5, 4))
     cls = shown_array(b, "cls_output", (1, 4))[0]
     np.testing.assert_array_equal(cls, out[0])
@@ -134,25 +172,115 @@ def test_general_formulas_worked_by_hand(b):
     assert one("patch_width") == 16                                              # 4 × 4
     assert (one("channels"), one("rgb_patch_width")) == (3, 48)                  # 4 × 4 × 3
     assert {m.original_text for m in b.all_with_tag("rgb_patch_width")} == {"48"}
+    # said as a person says them, not as superscripts (which mean heads elsewhere in the lesson)
+    assert "H over P times W over P" in b.beat_of("(H/P)·(W/P)").spoken
+    assert "P squared times three" in b.beat_of("P²·3").spoken
+    assert "head" not in said(b)
 
 
-def test_caveats_and_credit_are_on_screen(b):
-    texts = " ".join(t.original_text for t in b.texts)
-    assert "illustrative" in b.scene.badge.original_text and "untrained" in b.scene.badge.original_text
-    assert "no causal mask" in texts
-    assert "This is a roadmap, not a benchmark or a completed classifier." in texts
-    assert "these probabilities are not a result" in texts
-    assert "An Image is Worth 16×16 Words" in b.scene.credit.original_text
-    for group in ("per-row MLP", "+ residual, then normalization"):
-        assert group in texts
-    said = " ".join(s[2] for s in b.subcaptions)
+# ----------------------------------------------------------------- each picture in its sentence
+
+
+def test_the_image_the_patches_and_the_flattening_play_in_their_sentences(b):
+    assert tags_in(b, b.beat_of("Here is a tiny one")) == {"image": 64}
+    assert any("Create" in c.what for c in b.changes_in(b.beat_of("Cut it into four 4×4 patches")))
+    # the pixels' moving copies become the flattened rows
+    assert tags_in(b, b.beat_of("Read patch 1 row by row"))["flattened"] == 16
+    assert tags_in(b, b.beat_of("The other patches do the same"))["flattened"] == 48
+    assert "flattened" not in tags_in(b, b.beat_of("Cut it into four 4×4 patches"))
+
+
+def test_the_projection_and_its_sweep_play_in_their_sentences(b):
+    assert tags_in(b, b.beat_of("one shared 16×4 projection"))["projection"] == 64
+    assert tags_in(b, b.beat_of("one shared 16×4 projection"))["patch_pixels"] == 16
+    column = b.beat_of("Column 1 gives 0.7")
+    assert draws(b, column)                                                    # the column box
+    shown = tags_in(b, column)
+    assert (shown["sum_term"], shown["patch_rows"]) == (8, 1)                  # the sum and its result
+    assert "sum_term" not in tags_in(b, b.beat_of("rows drop out"))
+    assert tags_in(b, b.beat_of("Columns 2 to 4 give 0.4, 0.8 and -0.6"))["patch_rows"] == 3
+    same = b.beat_of("so it gets the same row")
+    assert tags_in(b, same)["patch_rows"] >= 12
+    assert draws(b, same)                                                      # the pair's boxes
+
+
+def test_position_rows_tell_patches_1_and_3_apart_in_their_sentences(b, vr):
+    assert tags_in(b, b.beat_of("CLS, a learned row")) == {"tokens": 20}
+    assert draws(b, b.beat_of("have identical rows"))
+    assert tags_in(b, b.beat_of("position row added")) == {"position_rows": 20, "encoder_input": 20}
+    differ = b.beat_of("different position rows")
+    assert draws(b, differ)
+    assert vr.stripe_pair == (0, 2) and "patches 1 and 3" in differ.text
+
+
+def test_no_mask_is_a_full_grid_beside_a_triangle(b, vr):
+    scene = b.scene
+    arrows = scene.cls_arrows
+    # the CLS row's attention as arrows: one from each of the five rows, the later patches included
+    assert arrows.sources == [0, 1, 2, 3, 4]
+    np.testing.assert_array_equal(arrows.weights, vr.encoder_attention[0])
+    assert any("LaggedStart" in c.what for c in b.changes_in(b.beat_of("the CLS row read all five")))
+    grid_beat = b.beat_of("Those weights are row 1 of a grid")
+    assert tags_in(b, grid_beat) == {"encoder_attention": 25}
+    # the CLS row's arrows become the grid's first row, in that sentence
+    assert any("ReplacementTransform" in c.what for c in b.changes_in(grid_beat))
+    # the image encoder's grid is full; the language model's triangle blocks the 10 future cells
+    assert len(scene.grids.grid.blocked) == 0 and len(scene.grids.grid.numbers) == 25
+    assert len(scene.grids.triangle.blocked) == 5 * 4 // 2
+    assert scene.grids.triangle.numbers.submobjects == []
+    triangle = b.beat_of("its grid is a triangle")
+    assert any("FadeIn" in c.what for c in b.changes_in(triangle))
+    assert "0.19 and 0.21" in b.beat_of("nearly even").text
+
+
+def test_unmasked_arrows_read_every_token_with_the_shared_width_rule():
+    row = get_token_row(["CLS", "patch 1", "patch 2", "patch 3", "patch 4"], receiver=1, positions=False)
+    weights = [0.1, 0.2, 0.3, 0.15, 0.25]
+    arrows = get_unmasked_arrows(row, weights)
+    # one arrow per token, those after the receiver included (attention_arrows would draw only the loop)
+    assert arrows.sources == [0, 1, 2, 3, 4]
+    assert [a.get_stroke_width() for a in arrows.arrows] == pytest.approx([arrow_stroke(w) for w in weights])
+    # arrows from later tokens arc above the row, over to the receiver on their left
+    for j in range(1, 5):
+        arc = arrows.arrow(j)
+        assert arc.get_top()[1] > row.boxes.get_top()[1]
+        assert arc.get_left()[0] < row.boxes[j].get_center()[0]
+    with pytest.raises(ValueError):
+        get_unmasked_arrows(row, weights[:4])
+    # the full grid has no blocked cell; the causal pattern blocks the n(n-1)/2 future cells and shows no number
+    grid = get_attention_grid(np.full((3, 3), 1 / 3), ["a", "b", "c"])
+    assert len(grid.blocked) == 0 and len(grid.numbers) == 9
+    assert len(get_causal_pattern(4).blocked) == 6
+
+
+def test_the_classifier_steps_play_in_their_sentences(b):
+    assert tags_in(b, b.beat_of("Out come five updated rows")) == {"encoder_output": 20}
+    logits = b.beat_of("gives two logits")
+    assert tags_in(b, logits) == {"cls_output": 4, "classifier": 8, "logits": 2}
+    assert tags_in(b, b.beat_of("Softmax turns them")) == {"probabilities": 2}
+    assert "0.336 for vertical stripe and 0.664 for horizontal stripe" in b.beat_of("Softmax turns them").text
+    assert tags_in(b, b.beat_of("the cross-entropy is")) == {"p_label": 1, "cross_entropy": 1}
+    assert "favours the wrong class" in b.beat_of("Untrained, the model").text
+
+
+def test_caveats_are_the_notes_words_and_no_developer_language(b):
+    texts = " ".join(t.original_text.replace("\n", " ") for t in b.texts)
     for sentence in ("This is a tiny shape illustration, not a trained vision model",
-                     "A Transformer encoder updates all five rows.",
+                     "a shared 16×4 projection produces four-dimensional rows.",
+                     "The projection is learned from the image task.",
+                     "For RGB images the flattened width is P²×3.",
+                     "prepend one learned CLS token to the four patch embeddings",
                      "Image classification does not need a causal future-token mask.",
                      "which are grouped here rather than silently omitted.",
-                     "The projection is learned from the image task.",
-                     "For RGB images the flattened width is P²×3."):
-        assert sentence in said, sentence
+                     "This is a roadmap, not a benchmark or a completed classifier.",
+                     "Cross-attention remains a separate optional continuation.",
+                     "All displayed numbers are rounded; calculations use full precision.",
+                     "illustrative parameters", "An Image is Worth 16×16 Words"):
+        assert sentence in texts, sentence
+    for word in ("seeded", "random", "tenths"):
+        assert word not in texts.lower() and word not in said(b).lower(), word
+    assert "nothing in this scene was trained" in said(b)
+    assert "not a benchmark or a completed classifier" in said(b)
 
 
 def test_pixel_shades():
@@ -166,10 +294,9 @@ def test_pixel_shades():
     assert shades == {PIXEL_ON, PIXEL_OFF}
 
 
-def test_last_frame_shows_the_roadmap_caveat_in_its_colour(b):
-    roadmap = b.scene.roadmap
-    want = hex_to_rgb(NEGATIVE_COLOR)
-    ys = np.linspace(roadmap.get_bottom()[1], roadmap.get_top()[1], 12)
-    xs = np.linspace(roadmap.get_left()[0], roadmap.get_right()[0], 80)
-    best = min(np.abs(b.pixel((x, y)) - want).max() for x in xs for y in ys)
-    assert best <= 40
+def test_last_frame_shows_the_roadmap_with_the_cls_chips_in_their_colour(b):
+    road = b.scene.road
+    chip = road.chips[3]                        # "+ CLS row"
+    assert chip.label.original_text == "+ CLS row"
+    inside = chip.box.get_left() + np.array([0.08, 0, 0])
+    assert np.abs(b.pixel(inside) - blend(CLS_COLOR, BACKGROUND, 0.08)).max() <= 3

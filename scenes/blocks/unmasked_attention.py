@@ -1,0 +1,184 @@
+"""Attention with no causal mask: every row reads every row (an encoder, e.g. over image patches).
+
+    grid = get_attention_grid(vr.encoder_attention, ["CLS", "p1", "p2", "p3", "p4"], tag="A")
+    triangle = get_causal_pattern(5)              # the language model's mask, as a shape beside it
+    row = get_token_row(["CLS", "patch 1", ...], receiver=1)
+    arrows = get_unmasked_arrows(row, vr.encoder_attention[0], color=...)
+
+`get_attention_grid` shades every cell by its weight with the same opacity rule as
+masked_matrix (`weight_opacity`), so a weight looks alike in both; `get_causal_pattern` draws the
+mask of a causal (language-model) grid, future cells in the mask colour and no numbers, for a
+side-by-side "full grid versus triangle". `get_unmasked_arrows` is attention_arrows'
+`get_attention_arrows` without the mask: one arrow into the receiver from every token, those after
+it included, with the same width and opacity for the same weight (`arrow_stroke`, `arrow_opacity`).
+"""
+from __future__ import annotations
+
+import numpy as np
+from manim import DOWN, LEFT, PI, RIGHT, UP, ArcBetweenPoints, Create, LaggedStart, Square, VGroup
+
+from scenes.blocks.attention_arrows import TokenRow, arrow_opacity, arrow_stroke
+from scenes.blocks.masked_matrix import weight_opacity
+from scenes.style import (
+    BACKGROUND,
+    BUFF_SMALL,
+    DIM_TEXT_COLOR,
+    MASK_COLOR,
+    NUMBER_SIZE,
+    PLACES,
+    SMALL_SIZE,
+    TEXT_COLOR,
+    WIDE_HEAD_COLOR,
+    get_number,
+    get_text,
+)
+
+
+class AttentionGrid(VGroup):
+    """Built by get_attention_grid / get_causal_pattern. Parts: `squares` (row-major), `numbers`
+    (NumberText per readable cell, or empty), `blocked` (future cells; empty for a full grid),
+    `row_labels`, `col_labels`; `n`, `side`. `square(i, j)`, `number(i, j)`, `get_row_box(i)`."""
+
+    def square(self, i: int, j: int):
+        return self._squares[i][j]
+
+    def number(self, i: int, j: int):
+        return self._numbers.get((i, j))
+
+    def get_row_box(self, i: int, color: str, stroke_width: float = 3.0):
+        row = VGroup(*self._squares[i])
+        box = Square(side_length=1).set_stroke(color, stroke_width).set_fill(opacity=0)
+        box.stretch_to_fit_width(row.width).stretch_to_fit_height(self.side).move_to(row)
+        return box
+
+
+def _labels(grid: AttentionGrid, row_labels, col_labels, label_size):
+    grid.row_labels = VGroup(*(get_text(str(t), font_size=label_size, color=DIM_TEXT_COLOR)
+                               for t in (row_labels or [])))
+    for i, label in enumerate(grid.row_labels):
+        label.next_to(grid._squares[i][0], LEFT, buff=BUFF_SMALL)
+    grid.col_labels = VGroup(*(get_text(str(t), font_size=label_size, color=DIM_TEXT_COLOR)
+                               for t in (col_labels or [])))
+    for j, label in enumerate(grid.col_labels):
+        label.next_to(grid._squares[0][j], UP, buff=BUFF_SMALL)
+
+
+def get_attention_grid(weights, row_labels=None, col_labels=None, *, color: str = WIDE_HEAD_COLOR,
+                       tag: str | None = None, places: int = PLACES, side: float = 0.7,
+                       font_size: float = NUMBER_SIZE, label_size: float = SMALL_SIZE,
+                       show_numbers: bool = True) -> AttentionGrid:
+    """Every cell of the square `weights` readable and shaded by its weight (no mask).
+    Column labels default to the row labels."""
+    weights = np.asarray(weights, dtype=float)
+    if weights.ndim != 2 or weights.shape[0] != weights.shape[1]:
+        raise ValueError(f"get_attention_grid needs a square 2-D array, got shape {weights.shape}")
+    n = weights.shape[0]
+    grid = AttentionGrid()
+    grid.n, grid.side, grid.tag = n, side, tag
+    grid._squares, grid._numbers = [], {}
+    grid.squares, grid.numbers, grid.blocked = VGroup(), VGroup(), VGroup()
+    for i in range(n):
+        row = []
+        for j in range(n):
+            w = weights[i, j]
+            sq = Square(side_length=side).move_to([j * side, -i * side, 0])
+            sq.set_stroke(DIM_TEXT_COLOR, 0.8).set_fill(color, weight_opacity(w))
+            if show_numbers:
+                ink = BACKGROUND if weight_opacity(w) > 0.5 else TEXT_COLOR
+                num = get_number(w, places, tag=tag, index=(i, j), font_size=font_size, color=ink)
+                if num.width > side * 0.92:
+                    raise ValueError(f"{num.original_text!r} at size {font_size} is wider than a cell "
+                                     f"of side {side}: widen the cells rather than shrink the digits")
+                num.move_to(sq)
+                grid._numbers[(i, j)] = num
+                grid.numbers.add(num)
+            row.append(sq)
+            grid.squares.add(sq)
+        grid._squares.append(row)
+    _labels(grid, row_labels, row_labels if col_labels is None else col_labels, label_size)
+    grid.add(grid.squares, grid.numbers, grid.row_labels, grid.col_labels)
+    return grid
+
+
+def get_causal_pattern(n: int, row_labels=None, col_labels=None, *, side: float = 0.7,
+                       label_size: float = SMALL_SIZE) -> AttentionGrid:
+    """The shape of a causal mask: cells j > i blocked (mask colour), the rest open, no numbers."""
+    grid = AttentionGrid()
+    grid.n, grid.side, grid.tag = n, side, None
+    grid._squares, grid._numbers = [], {}
+    grid.squares, grid.numbers, grid.blocked = VGroup(), VGroup(), VGroup()
+    for i in range(n):
+        row = []
+        for j in range(n):
+            sq = Square(side_length=side).move_to([j * side, -i * side, 0])
+            if j > i:
+                sq.set_stroke(BACKGROUND, 1).set_fill(MASK_COLOR, 1.0)
+                grid.blocked.add(sq)
+            else:
+                sq.set_stroke(DIM_TEXT_COLOR, 0.8).set_fill(opacity=0)
+            row.append(sq)
+            grid.squares.add(sq)
+        grid._squares.append(row)
+    _labels(grid, row_labels, row_labels if col_labels is None else col_labels, label_size)
+    grid.add(grid.squares, grid.row_labels, grid.col_labels)
+    return grid
+
+
+class UnmaskedArrows(VGroup):
+    """Built by get_unmasked_arrows. Parts: `arrows` (in source order), `sources`, `weights`,
+    `receiver` (zero-based), `color`. `arrow(j)`, `create()` (strongest last)."""
+
+    def arrow(self, j: int):
+        return self._by_source.get(j)
+
+    def create(self, lag_ratio: float = 0.12, run_time: float = 1.8):
+        order = np.argsort(self.weights, kind="stable")
+        return LaggedStart(*(Create(self.arrows[k]) for k in order), lag_ratio=lag_ratio, run_time=run_time)
+
+
+def _tip(curve, width: float, color: str, opacity: float) -> None:
+    size = 0.1 + 0.012 * width
+    curve.add_tip(tip_length=size, tip_width=size * 0.9)
+    curve.get_tip().set_fill(color, opacity=opacity).set_stroke(color, 0, opacity=opacity)
+
+
+def get_unmasked_arrows(row: TokenRow, weights, *, receiver: int | None = None,
+                        color: str = WIDE_HEAD_COLOR, angle: float = PI / 2.6) -> UnmaskedArrows:
+    """Arrows above the words into the receiver (one-based; default the row's) from every token of
+    the row, before and after it, and a loop for itself. weights: the receiver's full row."""
+    receiver = receiver if receiver is not None else row.receiver
+    if receiver is None or not 1 <= receiver <= row.n:
+        raise ValueError(f"receiver {receiver!r} is not a position of the row (1..{row.n})")
+    if row.lines != 1:
+        raise ValueError("unmasked arrows need the row on one line")
+    weights = np.asarray(weights, dtype=float)
+    if weights.shape != (row.n,):
+        raise ValueError(f"need {row.n} weights, got shape {weights.shape}")
+    r = receiver - 1
+    group = UnmaskedArrows()
+    group.arrows, group.sources, group._by_source = VGroup(), [], {}
+    group.receiver, group.color = r, color
+    end_base = row.word_top(r)
+    for j in range(row.n):
+        w = float(weights[j])
+        width, opacity = arrow_stroke(w), arrow_opacity(w)
+        if j == r:
+            half = min(0.16, row.boxes[r].width / 3)
+            curve = ArcBetweenPoints(end_base + LEFT * half, end_base + RIGHT * half, angle=-1.5 * PI)
+        else:
+            # land beside the centre, on the source's side, so the tips stay apart
+            side = RIGHT if j > r else LEFT
+            end = end_base + side * min(0.2, 0.05 * abs(j - r))
+            curve = ArcBetweenPoints(row.word_top(j), end, angle=angle if j > r else -angle)
+        curve.set_stroke(color, width, opacity=opacity)
+        _tip(curve, width, color, opacity)
+        curve.weight, curve.source = w, j
+        group.arrows.add(curve)
+        group.sources.append(j)
+        group._by_source[j] = curve
+    group.weights = np.array([float(weights[j]) for j in group.sources])
+    group.add(group.arrows)
+    return group
+
+
+__all__ = ["AttentionGrid", "UnmaskedArrows", "get_attention_grid", "get_causal_pattern", "get_unmasked_arrows"]
