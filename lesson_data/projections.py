@@ -5,6 +5,8 @@
     dot_terms(e_row, W_Q1[:, 0])    -> four DotTerm(axis, e, w, product, counts)
     shown_rows(20)                  -> [0, 1, 2, 3, None, 15, ..., 19]  at most ten rows, None = "⋮"
     most_shifted_source(bias)       -> zero-based source whose weight the bias moves most
+    change_word(6.9, 7.53)          -> "rises"                    how a sentence says it moved
+    listed_rows(a, b)               -> the sources a weight table lists, the rest pooled as "others"
     offset_heads(4, 2)              -> (1, 1, 2, 2)               the head each bias offset belongs to
 
 Row-vector convention: a [4, d] projection W maps a row e (one value per axis) to e · W. Pure
@@ -12,6 +14,7 @@ numpy, no Manim; the worksheet's hand-chosen matrices are in lesson_data.workshe
 """
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 
 import numpy as np
@@ -84,6 +87,40 @@ def most_shifted_source(bias) -> int:
     return int(np.argmax(shift))
 
 
+@dataclass(frozen=True)
+class ListedRows:
+    """Which sources a weight table lists one per row, and the rest pooled into one "others" row."""
+
+    listed: tuple[int, ...]            # zero-based sources, in position order
+    pooled: tuple[int, ...]            # the others, in position order (empty when all are listed)
+    pooled_sums: tuple[float, ...]     # fsum of each weight row over the pooled sources
+
+
+def listed_rows(*weight_rows, most: int = 10, keep=()) -> ListedRows:
+    """For a table of one or more weight rows over the same n sources: all sources when n <= most;
+    else the most - 1 sources with the largest weight in any of the rows (ties: the earlier source),
+    listed in position order, and the rest pooled into one row whose sums are the full-precision
+    sums of their weights (so the table's column still sums to one). Sources in `keep` are always
+    listed (the one a sentence talks about)."""
+    rows = [np.asarray(w, dtype=float).ravel() for w in weight_rows]
+    n = len(rows[0])
+    if any(len(w) != n for w in rows) or most < 2:
+        raise ValueError("weight rows of equal length and most >= 2 needed")
+    if n <= most:
+        return ListedRows(tuple(range(n)), (), ())
+    peak = np.max(np.vstack(rows), axis=0)
+    order = sorted(range(n), key=lambda j: (j not in keep, -peak[j], j))
+    listed = tuple(sorted(order[:most - 1]))
+    pooled = tuple(j for j in range(n) if j not in listed)
+    sums = tuple(math.fsum(w[j] for j in pooled) for w in rows)
+    return ListedRows(listed, pooled, sums)
+
+
+def change_word(before: float, after: float) -> str:
+    """How a sentence says a number moved: "rises", "falls" or "stays" (exactly equal)."""
+    return "rises" if after > before else "falls" if after < before else "stays"
+
+
 def offset_heads(d_model: int, num_heads: int) -> tuple[int, ...]:
     """The (one-based) head each of the d_model query, key or value offsets belongs to: PyTorch
     splits each projection's output coordinates into num_heads consecutive slices."""
@@ -94,4 +131,4 @@ def offset_heads(d_model: int, num_heads: int) -> tuple[int, ...]:
 
 
 __all__ = ["axes_read", "copied_axes", "DotTerm", "dot_terms", "shown_rows", "most_shifted_source",
-           "offset_heads"]
+           "ListedRows", "listed_rows", "change_word", "offset_heads"]

@@ -8,6 +8,8 @@ from lesson_data.projections import (
     axes_read,
     copied_axes,
     dot_terms,
+    change_word,
+    listed_rows,
     most_shifted_source,
     offset_heads,
     shown_rows,
@@ -99,3 +101,51 @@ def test_offset_heads_split_each_projection_into_slices():
     assert offset_heads(6, 3) == (1, 1, 2, 2, 3, 3)
     with pytest.raises(ValueError):
         offset_heads(4, 3)
+
+
+def test_change_word_and_the_two_sentences_move_differently():
+    assert change_word(1.0, 2.0) == "rises" and change_word(2.0, 1.0) == "falls" and change_word(1.0, 1.0) == "stays"
+    # river: b_Q = [0.2, -0.1] adds to the water coordinate, and river's key is mostly water:
+    # q·k = 2.3·3.1 + 2.3·(-0.1) = 6.9  ->  2.5·3.1 + 2.2·(-0.1) = 7.53
+    river = bias_illustration("river")
+    j = most_shifted_source(river)
+    assert river.scores_without[j] == pytest.approx(6.9) and river.scores_with[j] == pytest.approx(7.53)
+    assert change_word(river.scores_without[j], river.scores_with[j]) == "rises"
+    # cheque: its key is mostly finance (0.0 + 3.0 - 0.1 = 2.9), where b_Q subtracts:
+    # 2.3·0 + 2.3·2.9 = 6.67  ->  2.5·0 + 2.2·2.9 = 6.38
+    cheque = bias_illustration("cheque")
+    k = most_shifted_source(cheque)
+    assert compute_worksheet("cheque").tokens[k] == "cheque"
+    assert cheque.scores_without[k] == pytest.approx(6.67) and cheque.scores_with[k] == pytest.approx(6.38)
+    assert change_word(cheque.scores_without[k], cheque.scores_with[k]) == "falls"
+
+
+def test_listed_rows_keep_every_source_of_a_short_sentence():
+    got = listed_rows([0.5, 0.3, 0.2], [0.1, 0.1, 0.8])
+    assert got.listed == (0, 1, 2) and got.pooled == () and got.pooled_sums == ()
+
+
+def test_listed_rows_pool_the_smallest_by_hand():
+    # 12 sources, room for 10 rows: 9 listed + "others"; the peaks decide (either row may hold it)
+    a = [0.30, 0.01, 0.02, 0.10, 0.01, 0.05, 0.20, 0.03, 0.04, 0.06, 0.07, 0.11]
+    b = [0.10, 0.01, 0.25, 0.05, 0.02, 0.05, 0.15, 0.03, 0.04, 0.06, 0.07, 0.17]
+    got = listed_rows(a, b)
+    # peaks: 0.30 .01 .25 .10 .02 .05 .20 .03 .04 .06 .07 .17 -> the three smallest (1, 4, 7) pooled
+    assert got.pooled == (1, 4, 7)
+    assert got.listed == (0, 2, 3, 5, 6, 8, 9, 10, 11)
+    assert got.pooled_sums == (pytest.approx(0.05), pytest.approx(0.06))
+    # the listed weights plus the pooled sum are the whole row
+    assert sum(a[j] for j in got.listed) + got.pooled_sums[0] == pytest.approx(sum(a))
+    # a source the sentence talks about stays listed, pushing out the smallest of the rest (8: 0.04)
+    kept = listed_rows(a, b, keep=(4,))
+    assert 4 in kept.listed and kept.pooled == (1, 7, 8)
+
+
+def test_listed_rows_for_twenty_words_keep_the_bias_shift_visible():
+    sentence = ("the fisherman sat beside the river bank and watched the water "
+                "boats fish ducks teller clerk queue money she at")
+    bias = bias_illustration(sentence)
+    got = listed_rows(bias.weights_without, bias.weights_with)
+    assert len(got.listed) == 9 and len(got.pooled) == 11
+    assert most_shifted_source(bias) in got.listed
+    assert got.pooled_sums[1] == pytest.approx(sum(bias.weights_with[j] for j in got.pooled), abs=1e-15)

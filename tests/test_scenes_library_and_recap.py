@@ -10,6 +10,7 @@ import numpy as np
 import pytest
 
 from lesson_data.display import fmt, fmt_sci
+from lesson_data.projections import listed_rows, most_shifted_source
 from lesson_data.worksheet import B_Q_ILLUSTRATION, W_Q1, bias_illustration, compute_worksheet
 from scenes.chapter2.library_and_recap import (
     BiasesAndLibraryLayer,
@@ -17,10 +18,12 @@ from scenes.chapter2.library_and_recap import (
     SciNumberText,
     get_inference_cycle,
 )
-from scenes.style import BACKGROUND, head_color
+from scenes.style import BACKGROUND, RECEIVER_COLOR, TEXT_COLOR, count_word, head_color
 from tests.scene_harness import assert_builds_cleanly, blend, built
 
 SENTENCES = ("river", "cheque")
+TWENTY = ("the fisherman sat beside the river bank and watched the water "
+          "boats fish ducks teller clerk queue money she at")
 
 
 def assert_array_on_screen(b, tag, expected, index=lambda k: k):
@@ -38,22 +41,27 @@ def texts_of(b) -> set:
     return {t.original_text for t in b.texts}
 
 
-def said(b) -> str:
-    return " ".join(s[2] for s in b.subcaptions)
+def on_screen(b) -> str:
+    """Every text ever shown, one line each (fine print wraps: joined back with spaces)."""
+    return " | ".join(t.original_text.replace("\n", " ") for t in b.texts)
 
 
-@pytest.mark.parametrize("sentence", SENTENCES)
+def kinds(changes) -> str:
+    return " ".join(c.what for c in changes)
+
+
+@pytest.mark.parametrize("sentence", [*SENTENCES, TWENTY])
 @pytest.mark.parametrize("scene_cls", [BiasesAndLibraryLayer, RecapAndLoop], ids=lambda c: c.__name__)
 def test_scene_builds_cleanly(scene_cls, sentence):
     b = built(scene_cls, sentence)
-    assert_builds_cleanly(b, min_sections=2, min_subcaptions=4)
+    assert_builds_cleanly(b, min_sections=2, min_beats=10)
 
 
 # ------------------------------------------------------------------ BiasesAndLibraryLayer
 
 
 @pytest.mark.parametrize("sentence", SENTENCES)
-def test_bias_row_is_the_data_layers(sentence):
+def test_bias_row_is_the_data_layers(sentence):  # n = 10: every source listed
     bias = bias_illustration(sentence)
     b = built(BiasesAndLibraryLayer, sentence)
     row = lambda k: (0, k)  # noqa: E731  (row vectors are one-row matrices)
@@ -88,9 +96,34 @@ def test_bias_row_second_method(sentence):
 def test_bias_river_query_worked_by_hand():
     b = built(BiasesAndLibraryLayer, "river")
     # e10 = [0, 0, 0, 2.3]; W_Q¹ reads glue into both coordinates -> [2.3, 2.3]; + [0.2, -0.1]
-    assert [b.by_tag("q_without")[(0, k)].original_text for k in range(2)] == ["2.300", "2.300"]
-    assert [b.by_tag("b_Q")[(0, k)].original_text for k in range(2)] == ["0.200", "-0.100"]
-    assert [b.by_tag("q_with")[(0, k)].original_text for k in range(2)] == ["2.500", "2.200"]
+    # (hand-chosen tenths read as tenths: 2.3, not 2.300)
+    assert [b.by_tag("q_without")[(0, k)].original_text for k in range(2)] == ["2.3", "2.3"]
+    assert [b.by_tag("b_Q")[(0, k)].original_text for k in range(2)] == ["0.2", "-0.1"]
+    assert [b.by_tag("q_with")[(0, k)].original_text for k in range(2)] == ["2.5", "2.2"]
+    # river's score q·k₆ = 2.3·3.1 + 2.3·(-0.1) = 6.9 -> 2.5·3.1 + 2.2·(-0.1) = 7.53
+    assert b.by_tag("score_without")[5].original_text == "6.90"
+    assert b.by_tag("score_with")[5].original_text == "7.53"
+    b.beat_of("“river” moves most: its score rises from 6.90 to 7.53, its weight from 0.718 to 0.767.")
+
+
+def test_bias_cheque_score_falls():
+    b = built(BiasesAndLibraryLayer, "cheque")
+    # cheque's key is mostly finance, where b_Q subtracts: 2.3·2.9 = 6.67 -> 2.2·2.9 = 6.38
+    b.beat_of("“cheque” moves most: its score falls from 6.67 to 6.38")
+
+
+def test_bias_table_for_twenty_words_pools_the_rest():
+    bias = bias_illustration(TWENTY)
+    b = built(BiasesAndLibraryLayer, TWENTY)
+    listed = listed_rows(bias.weights_without, bias.weights_with, keep=(most_shifted_source(bias),))
+    shown = b.by_tag("A_with")
+    assert sorted(shown) == list(listed.listed)
+    assert all(shown[j].value == bias.weights_with[j] for j in listed.listed)
+    (others,) = b.all_with_tag("A_with_others")
+    assert others.value == listed.pooled_sums[1]
+    assert f"{count_word(len(listed.pooled))} others" in texts_of(b)
+    (total,) = b.all_with_tag("A_with_sum")
+    assert total.original_text == "1.000"
 
 
 def test_sixteen_scalars_match_a_real_torch_layer():
@@ -111,6 +144,10 @@ def test_sixteen_scalars_match_a_real_torch_layer():
     counts = b.scene.counts
     assert sum(len(g[0]) for g in counts.in_group[1]) == in_bias
     assert len(counts.out_group[1]) == out_bias
+    # each head owns a slice of width two in each of query, key, value: blue, blue, orange, orange
+    for group in counts.query_key_value:
+        colours = [cell.get_fill_color().to_hex().upper() for cell in group[0]]
+        assert colours == [head_color(1).upper()] * 2 + [head_color(2).upper()] * 2
 
 
 @pytest.mark.parametrize("sentence", SENTENCES)
@@ -138,21 +175,45 @@ def test_library_scene_says_what_the_layer_does_not_do():
     b = built(BiasesAndLibraryLayer, "river")
     texts = texts_of(b)
     for item in ("position rows", "the residual E′ = E + ΔE", "the vocabulary classifier (prediction MLP)",
-                 "attn_mask = future"):
+                 "attn_mask", "future: blocked"):
         assert item in texts, item
-    code_texts = [t for t in b.texts if "nn.MultiheadAttention(" in t.original_text]
-    code = " ".join(t.original_text for t in code_texts)
-    assert "average_attn_weights=False" in code and "attn_mask=future" in code and "bias=True" in code
-    assert len(code_texts) == 2 and all(t.font == "DejaVu Sans Mono" for t in code_texts)
-    words = said(b)
-    for sentence in ("A projection bias is shared across token positions (and batches).",
-                     "Position embeddings depend on the position, so these are different operations.",
-                     "16 additional trainable scalars.",
-                     "The library layer does not add position embeddings, the residual or the vocabulary classifier.",
-                     "attn_mask=future blocks future sources.",
-                     "not how the head messages combine."):
-        assert sentence in words, sentence
+    code = b.scene.code
+    source = "\n".join(code.source)
+    assert "average_attn_weights=False" in source and "attn_mask=future" in source and "bias=False" in source
+    assert all(t.font == "DejaVu Sans Mono" for t in code.lines if len(t.submobjects))
+    assert not any("bias=True" in line for line in b.scene.counts.code_off.source)
+    assert "nn.MultiheadAttention(embed_dim=4, num_heads=2, bias=True)" in texts
+    # the notes' caveats, in their own words, on screen
+    shown = on_screen(b)
+    for caveat in ("A projection bias is shared across token positions (and batches).",
+                   "Position embeddings depend on the position, so these are different operations.",
+                   "A bias can shift the projection even for a zero input.",
+                   "Omitting it keeps this example simpler; it is not a general claim that bias-free attention "
+                   "is better.",
+                   "The library layer does not add position embeddings, the residual or the vocabulary classifier.",
+                   "it changes the returned diagnostic weights, not how the head messages combine.",
+                   "Both our scratch implementation and trained attention variants omit attention projection "
+                   "biases; their prediction MLP layers retain biases."):
+        assert caveat in shown, caveat
+    # and the teaching lines
+    b.beat_of("16 additional trainable scalars.")
+    b.beat_of("attn_mask=future blocks every source after the receiver.")
     assert "b_Q (illustrative)" in texts
+
+
+def test_library_pictures_play_in_their_own_beats():
+    b = built(BiasesAndLibraryLayer, "river")
+    assert {m.tag for m in b.numbers_in(b.beat_of("here an illustrative b_Q"))} == {"q_without", "b_Q", "q_with"}
+    without = {m.tag for m in b.numbers_in(b.beat_of("Without a bias, head 1’s row 10"))}
+    assert "A_without" in without and "A_with" not in without          # the shifted row waits for its sentence
+    assert "A_with" in {m.tag for m in b.numbers_in(b.beat_of("With b_Q, every score in that row changes"))}
+    assert {m.tag for m in b.numbers_in(b.beat_of("stored together in in_proj_bias"))} == {"in_proj_bias"}
+    assert {"out_proj.bias", "total"} <= {m.tag for m in b.numbers_in(b.beat_of("Plus four output offsets"))}
+    assert "total" not in {m.tag for m in b.numbers_in(b.beat_of("stored together in in_proj_bias"))}
+    assert {m.tag for m in b.numbers_in(b.beat_of("ΔE agrees"))} == {"delta_E_diff"}
+    assert {m.tag for m in b.numbers_in(b.beat_of("Both heads’ weights agree too"))} == {"weight_diff"}
+    # bias=True becomes bias=False (our layers) in the sentence that says so
+    assert "ReplacementTransform" in kinds(b.changes_in(b.beat_of("use bias=False")))
 
 
 def test_bias_highlight_marks_the_most_shifted_source():
@@ -161,6 +222,10 @@ def test_bias_highlight_marks_the_most_shifted_source():
     j = b.scene.biggest_shift
     assert b.scene.ws.tokens[j] == "river"   # 0.718 -> 0.767, the largest move (worked from the data)
     assert j == int(np.argmax(np.abs(bias.weights_with - bias.weights_without)))
+    # the highlight box sits on river's row of the table
+    box = b.scene.shift_box
+    row = b.scene.table.rows[b.scene.table.sources.index(j)]
+    assert abs(box.get_y() - row[1].get_y()) < 1e-6
 
 
 def test_bias_last_frame_colours_the_two_heads_parity_rows():
@@ -207,10 +272,33 @@ def test_recap_scope_and_loop_are_on_screen():
     assert any("not a diagram of every component in a deep production Transformer" in t for t in texts)
     assert {"tokenize", "run", "choose", "append", "training", "inference"} <= texts
     assert "target: the observed\nnext-token ID" in texts
-    words = said(b)
-    assert "This repeats the same two-head diagram after the detailed arithmetic" in words
-    assert "At training time, the observed next-token ID is the target for the vocabulary logits." in words
-    assert "The worksheet uses ten rows of width four." in words
+    shown = on_screen(b)
+    for caveat in ("This repeats the same two-head diagram after the detailed arithmetic, rather than introducing "
+                   "a new architecture.",
+                   "At training time, the observed next-token ID is the target for the vocabulary logits.",
+                   "At inference time, weights remain fixed: tokenize a prefix, run the model, choose a next token "
+                   "and append it."):
+        assert caveat in shown, caveat
+    b.beat_of("E, ten rows of width four, goes into both heads")
+    b.beat_of("For our sentence, the most probable next word is “water”: 0.610.")
+
+
+def test_recap_pictures_play_in_their_own_beats():
+    b = built(RecapAndLoop, "river")
+    assert {m.tag for m in b.numbers_in(b.beat_of("the most probable next word"))} == {"p_prediction"}
+    assert "Create" in kinds(b.changes_in(b.beat_of("The residual adds E back")))
+    # the loop's arcs are drawn as its steps are named: two, then two more, then the last one
+    assert "Create" in kinds(b.changes_in(b.beat_of("tokenize the prefix, then run the model")))
+    assert "Create" in kinds(b.changes_in(b.beat_of("Choose the next token, and append it.")))
+    assert b.beats[-1].text == "“water” joins the prefix, and the loop goes round again."
+
+
+def test_recap_diagram_is_never_shrunk():
+    # the old recap shrank the diagram to 60 % (labels about 5 px); now every label is at full size
+    b = built(RecapAndLoop, "river")
+    assert b.small_texts == []
+    d = b.scene.diagram
+    assert d.width <= 13.43 and d.heads[0][2].original_text == "head 1 (setting)"
 
 
 def test_inference_cycle_runs_clockwise_between_the_boxes():
@@ -228,10 +316,17 @@ def test_inference_cycle_runs_clockwise_between_the_boxes():
                 assert not inside
 
 
-def test_recap_last_frame_shows_the_concat_in_head_colours():
+def test_recap_concat_in_head_colours_and_last_frame_loop():
     b = built(RecapAndLoop, "river")
     concat = b.scene.diagram.concat
-    halves = [m for m in concat.submobjects[:2]]
-    for half, index in zip(sorted(halves, key=lambda m: m.get_x()), (1, 2)):
-        want = blend(head_color(index), BACKGROUND, 0.6)
-        assert np.abs(b.pixel(half.get_center()) - want).max() <= 3
+    assert [h.get_fill_color().to_hex().upper() for h in concat.halves] == [head_color(1).upper(),
+                                                                            head_color(2).upper()]
+    # the last frame: the training panel's logits box and the appended word's frame are drawn
+    logits = b.scene.training.column[0].box
+    assert np.abs(b.pixel(logits.get_center()) - blend(TEXT_COLOR, BACKGROUND, 0.25)).max() <= 3
+    frame = b.scene.prefix.new_word[1]
+    x, y = frame.get_left()[0], frame.get_y()
+    # a thin anti-aliased stroke: some pixel across its left edge is mostly the receiver's yellow
+    near = [b.pixel((x + dx, y)) for dx in np.linspace(-0.04, 0.04, 9)]
+    assert min(np.abs(c - blend(RECEIVER_COLOR, BACKGROUND, 1.0)).max() for c in near) <= 110
+    assert max(np.abs(c - blend(BACKGROUND, BACKGROUND, 1.0)).max() for c in near) >= 100

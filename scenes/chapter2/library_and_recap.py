@@ -1,10 +1,11 @@
 """Chapter 2, scenes 16–17: projection biases and the library layer, then the recap and the loop.
 
 Scene 16 takes its numbers from `bias_illustration` (head 1's receiver query without and with an
-illustrative b_Q) and from `pytorch_parity` (the MEASURED max differences after copying the scratch
-weights into torch.nn.MultiheadAttention, at render time). Scene 17 redraws the whole two-head
-diagram with the worksheet's prediction. The sentence comes from LESSON_SENTENCE (default "river");
-captions follow the lesson notes (docs/lesson-notes.txt).
+illustrative b_Q), `lesson_data.projections` (which source moves most, which head owns each bias
+offset) and `pytorch_parity` (the MEASURED max differences after copying the scratch weights into
+torch.nn.MultiheadAttention, at render time). Scene 17 redraws the whole two-head diagram with the
+worksheet's prediction, then training against inference. The sentence comes from LESSON_SENTENCE
+(default "river"); the fine print follows the lesson notes (docs/lesson-notes.txt).
 
     manim -pql scenes/chapter2/library_and_recap.py BiasesAndLibraryLayer
     manim -pql scenes/chapter2/library_and_recap.py RecapAndLoop
@@ -21,28 +22,31 @@ from manim import (
     RIGHT,
     UP,
     Arc,
-    Arrow,
-    Circle,
     Create,
     FadeIn,
     FadeOut,
+    GrowArrow,
     Indicate,
     LaggedStart,
     Line,
     Rectangle,
+    ReplacementTransform,
     RoundedRectangle,
     Square,
     SurroundingRectangle,
-    Text,
     VGroup,
     VMobject,
 )
 
-from lesson_data.display import fmt_sci
+from lesson_data.display import fmt, fmt_sci, places_for
+from lesson_data.projections import change_word, listed_rows, most_shifted_source, offset_heads
 from lesson_data.worksheet import HEAD_NAMES, bias_illustration, sentence_from_env
+from scenes.blocks.code_panel import get_code_panel, get_mono
+from scenes.blocks.flow_arrow import get_arrow
 from scenes.blocks.labeled_matrix import get_row_vector
 from scenes.blocks.masked_matrix import weight_opacity
 from scenes.blocks.shape_box import get_shape_box
+from scenes.blocks.shape_flow import get_concat_box, get_plus_node, get_routed_arrow
 from scenes.style import (
     BACKGROUND,
     BODY_SIZE,
@@ -53,12 +57,10 @@ from scenes.style import (
     CONTENT_CENTER,
     CONTENT_TOP,
     DIM_TEXT_COLOR,
-    FONT,
     HIGHLIGHT_OPACITY,
     LABEL_SIZE,
     MASK_COLOR,
     NEGATIVE_COLOR,
-    NUMBER_SIZE,
     POSITIVE_COLOR,
     RECEIVER_COLOR,
     SAFE_WIDTH,
@@ -70,19 +72,20 @@ from scenes.style import (
     align_baseline,
     baseline_y,
     count_word,
-    fit_content,
     format_shape,
+    get_count,
+    get_fine_print,
     get_number,
     get_text,
     get_title,
     head_color,
+    hex_rgb,
+    rgb_hex,
     scene_worksheet,
     sub,
     sup,
 )
 
-MONO_FONT = "DejaVu Sans Mono"   # code on screen: plain Text in a monospace face (no Code object)
-CODE_SIZE = 17
 BIAS_COLOR = POSITIVE_COLOR      # the bias vector b_Q, wherever it appears
 FRAME_RIGHT_SAFE = SAFE_WIDTH / 2  # x of the right margin
 
@@ -106,38 +109,20 @@ def get_sci_number(value: float, places: int = 1, **kwargs) -> SciNumberText:
     return SciNumberText.make(value, places, **kwargs)
 
 
-def get_count(n: int, *, tag: str, font_size: float = LABEL_SIZE, color: str = TEXT_COLOR):
-    """An integer count through the display rule (fmt with 0 places)."""
-    return get_number(n, 0, tag=tag, font_size=font_size, color=color)
-
-
-def get_code(text: str, font_size: float = CODE_SIZE, comment_color: str = DIM_TEXT_COLOR) -> Text:
-    """Code as monospace Text; `# ...` comments dimmed."""
-    t2c = {}
-    for line in text.splitlines():
-        if "#" in line:
-            t2c[line[line.index("#"):]] = comment_color
-    return Text(text, font=MONO_FONT, font_size=font_size, color=TEXT_COLOR, t2c=t2c,
-                disable_ligatures=True, line_spacing=0.7)
-
-
-def get_mono(text: str, font_size: float = SMALL_SIZE, color: str = TEXT_COLOR) -> Text:
-    """A single identifier or expression in the monospace code face."""
-    return Text(text, font=MONO_FONT, font_size=font_size, color=color, disable_ligatures=True)
-
-
-def get_arrow(start, end, color=DIM_TEXT_COLOR, buff=0.1, **kwargs) -> Arrow:
-    return Arrow(start, end, buff=buff, stroke_width=3, tip_length=0.16, max_tip_length_to_length_ratio=0.5,
-                 max_stroke_width_to_length_ratio=20, color=color, **kwargs)
-
-
-def get_panel_box(mob, color=DIM_TEXT_COLOR, buff=0.2) -> RoundedRectangle:
-    box = RoundedRectangle(corner_radius=0.12, width=mob.width + 2 * buff, height=mob.height + 2 * buff)
-    return box.set_stroke(color, 1.5).set_fill(BACKGROUND, 0).move_to(mob)
+def display_words(ws) -> list[str]:
+    """The sentence's words as written when they line up with the tokens, else the tokens."""
+    words = ws.text.split()
+    return words if len(words) == ws.n else list(ws.tokens)
 
 
 def receiver_word(ws) -> str:
-    return ws.tokens[-1]
+    return display_words(ws)[-1]
+
+
+def place_fine_print(*texts, width: float = SAFE_WIDTH) -> VGroup:
+    """The notes' caveats, dim and legible, at the bottom of the content zone."""
+    note = VGroup(*(get_fine_print(t, max_width=width) for t in texts)).arrange(DOWN, buff=0.1, aligned_edge=LEFT)
+    return note.to_edge(LEFT, buff=0.6).align_to(UP * (CONTENT_BOTTOM + 0.02), DOWN)
 
 
 # ============================================================================================
@@ -146,18 +131,22 @@ def receiver_word(ws) -> str:
 
 
 def get_query_with_bias(bias, n: int) -> VGroup:
-    """q¹ₙ + b_Q = (q¹ₙ + b_Q): head 1's receiver query, the illustrative bias and their sum."""
+    """q¹ₙ + b_Q = (q¹ₙ + b_Q): head 1's receiver query, the illustrative bias and their sum, each
+    with its own precision (hand-chosen tenths read 0.2, not 0.200)."""
     h1 = head_color(1)
     coords = ["a", "b"]
+    kw = dict(places=None, label_size=LABEL_SIZE)
     q = get_row_vector(bias.query_without, coords, name=f"q{sup(1)}{sub(n)}", tag="q_without",
-                       color=h1, name_color=h1)
+                       color=h1, name_color=h1, **kw)
     b = get_row_vector(bias.b_Q, coords, name="b_Q (illustrative)", tag="b_Q", color=BIAS_COLOR,
-                       name_color=BIAS_COLOR)
+                       name_color=BIAS_COLOR, **kw)
     s = get_row_vector(bias.query_with, coords, name=f"q{sup(1)}{sub(n)} + b_Q", tag="q_with",
-                       color=h1, name_color=h1)
+                       color=h1, name_color=h1, **kw)
     plus = get_text("+", font_size=BODY_SIZE)
     equals = get_text("=", font_size=BODY_SIZE)
-    group = VGroup(q, plus, b, equals, s).arrange(RIGHT, buff=0.25)
+    group = VGroup(q, plus, b, equals, s).arrange(RIGHT, buff=0.3)
+    for part in (q, b, s):        # one line of names, one row of numbers
+        part.align_to(q, DOWN)
     for op in (plus, equals):
         op.set_y(q.cell_center(0, 0)[1])
     group.q, group.b, group.sum, group.ops = q, b, s, VGroup(plus, equals)
@@ -169,29 +158,28 @@ def get_shared_versus_position(ws) -> VGroup:
     n = ws.n
     h = sup(1)
     rows = [1, 2, None, n] if n > 3 else list(range(1, n + 1))
+    size = LABEL_SIZE
 
     def column(title, title_color, line_for):
-        lines = [get_text(title, font_size=SMALL_SIZE + 1, color=title_color)]
+        lines = [get_text(title, font_size=size, color=title_color)]
         for p in rows:
-            lines.append(get_text("⋮", font_size=SMALL_SIZE + 1, color=DIM_TEXT_COLOR) if p is None
-                         else line_for(p))
-        col = VGroup(*lines).arrange(DOWN, buff=0.12, aligned_edge=LEFT)
+            lines.append(get_text("⋮", font_size=size, color=DIM_TEXT_COLOR) if p is None else line_for(p))
+        col = VGroup(*lines).arrange(DOWN, buff=0.14, aligned_edge=LEFT)
         for line in lines[1:]:
             if line.original_text == "⋮":
                 line.shift(RIGHT * 0.3)
         return col
 
     def bias_line(p):
-        return get_text(f"q{h}{sub(p)} = e{sub(p)}W_Q{h} + b_Q", font_size=SMALL_SIZE + 1,
-                        t2c={"b_Q": BIAS_COLOR})
+        return get_text(f"q{h}{sub(p)} = e{sub(p)}W_Q{h} + b_Q", font_size=size, t2c={"b_Q": BIAS_COLOR})
 
     def position_line(p):
-        return get_text(f"e{sub(p)} = {ws.tokens[p - 1]} + p{sub(p)}", font_size=SMALL_SIZE + 1,
+        return get_text(f"e{sub(p)} = {ws.tokens[p - 1]} + p{sub(p)}", font_size=size,
                         t2c={f"p{sub(p)}": RECEIVER_COLOR})
 
-    left = column("a bias: the same b_Q for every row", BIAS_COLOR, bias_line)
+    left = column("a bias: the same b_Q in every row", BIAS_COLOR, bias_line)
     right = column("position rows: one per position", RECEIVER_COLOR, position_line)
-    panel = VGroup(left, right).arrange(RIGHT, buff=0.6, aligned_edge=UP)
+    panel = VGroup(left, right).arrange(RIGHT, buff=1.2, aligned_edge=UP)
     panel.bias_column, panel.position_column = left, right
     return panel
 
@@ -200,34 +188,42 @@ class BiasWeightTable(VGroup):
     """Receiver row of A¹ without and with the bias: word | without | with | paired bars."""
 
 
-def get_bias_weight_table(labels, without, with_bias, *, color=None, row_height=0.34,
+def get_bias_weight_table(labels, without, with_bias, *, listed=None, color=None, row_height=0.34,
                           bar_max_width=1.4) -> BiasWeightTable:
+    """One row per listed source (label, weight without, weight with b_Q, two bars), then an
+    "others" row pooling the rest (lesson_data.projections.listed_rows) and the sums of the full
+    rows. `table.rows[k]` is the k-th listed source, `table.sources[k]` its index."""
     color = color or head_color(1)
     without = np.asarray(without, dtype=float)
     with_bias = np.asarray(with_bias, dtype=float)
+    sources = list(listed.listed) if listed is not None else list(range(len(labels)))
+    pooled = list(listed.pooled) if listed is not None else []
     table = BiasWeightTable()
-    table.labels = VGroup(*(get_text(w, font_size=SMALL_SIZE + 1) for w in labels))
-    table.without = VGroup(*(get_number(a, tag="A_without", index=j, color=DIM_TEXT_COLOR)
-                             for j, a in enumerate(without)))
-    table.with_bias = VGroup(*(get_number(a, tag="A_with", index=j, color=color)
-                               for j, a in enumerate(with_bias)))
+    table.sources = sources
+    entries = [(labels[j], without[j], with_bias[j], "A_without", "A_with", j) for j in sources]
+    if pooled:
+        entries.append((f"{count_word(len(pooled))} others", listed.pooled_sums[0], listed.pooled_sums[1],
+                        "A_without_others", "A_with_others", None))
+    table.labels = VGroup(*(get_text(e[0], font_size=SMALL_SIZE + 1) for e in entries))
+    table.without = VGroup(*(get_number(e[1], tag=e[3], index=e[5], color=DIM_TEXT_COLOR) for e in entries))
+    table.with_bias = VGroup(*(get_number(e[2], tag=e[4], index=e[5], color=color) for e in entries))
     number_w = max(m.width for m in [*table.without, *table.with_bias])
     x_label = 0.0
     x_without = x_label + BUFF + number_w
     x_with = x_without + BUFF_LARGE + number_w
     x_bar = x_with + 2 * BUFF_SMALL
     table.bars_without, table.bars_with, rows = VGroup(), VGroup(), []
-    for j in range(len(labels)):
-        y = -j * row_height
-        a, b, label = table.without[j], table.with_bias[j], table.labels[j]
+    for k, entry in enumerate(entries):
+        y = -k * row_height
+        a, b, label = table.without[k], table.with_bias[k], table.labels[k]
         a.move_to([x_without, y, 0], aligned_edge=RIGHT)
         b.move_to([x_with, y, 0], aligned_edge=RIGHT)
         label.move_to([x_label, y, 0], aligned_edge=RIGHT)
         align_baseline(label, baseline_y(a))
         thin = row_height * 0.28
-        bar0 = Rectangle(width=max(bar_max_width * without[j], 1e-3), height=thin).set_stroke(width=0)
+        bar0 = Rectangle(width=max(bar_max_width * entry[1], 1e-3), height=thin).set_stroke(width=0)
         bar0.set_fill(DIM_TEXT_COLOR, 0.8).move_to([x_bar, y + thin / 2 + 0.01, 0], aligned_edge=LEFT)
-        bar1 = Rectangle(width=max(bar_max_width * with_bias[j], 1e-3), height=thin).set_stroke(width=0)
+        bar1 = Rectangle(width=max(bar_max_width * entry[2], 1e-3), height=thin).set_stroke(width=0)
         bar1.set_fill(color, 0.9).move_to([x_bar, y - thin / 2 - 0.01, 0], aligned_edge=LEFT)
         table.bars_without.add(bar0)
         table.bars_with.add(bar1)
@@ -238,7 +234,7 @@ def get_bias_weight_table(labels, without, with_bias, *, color=None, row_height=
     table.head_with = get_text("with b_Q", font_size=SMALL_SIZE, color=color)
     table.head_without.move_to([x_without - number_w / 2, head_y, 0])
     table.head_with.move_to([x_with - number_w / 2, head_y, 0])
-    y_sum = -len(labels) * row_height - 0.08
+    y_sum = -len(entries) * row_height - 0.08
     table.rule = Line([x_label - 0.6, y_sum + row_height / 2, 0], [x_with, y_sum + row_height / 2, 0])
     table.rule.set_stroke(DIM_TEXT_COLOR, 1.5)
     table.sum_label = get_text("sum", font_size=SMALL_SIZE + 1, color=DIM_TEXT_COLOR)
@@ -260,19 +256,21 @@ def get_bias_weight_table(labels, without, with_bias, *, color=None, row_height=
 
 
 def get_table_row_box(table, j: int, color=SOURCE_COLOR) -> Rectangle:
-    """Highlight of row j across label, both weights and bars (from the table's current geometry)."""
-    row = table.rows[j]
+    """Highlight of source j's row across label, both weights and bars (from the table's current
+    geometry)."""
+    row = table.rows[table.sources.index(j)]
     pitch = abs(table.rows[0][1].get_y() - table.rows[1][1].get_y()) if len(table.rows) > 1 else 0.34
     box = Rectangle(width=table.extent.width, height=pitch)
     box.set_stroke(color, 2).set_fill(color, HIGHLIGHT_OPACITY)
     return box.move_to([table.extent.get_x(), row[1].get_y(), 0])
 
 
-def get_offset_cells(count: int, per_head: int, unit=0.42, colors=None) -> VGroup:
-    """`count` small squares, one per bias scalar, coloured by head in slices of `per_head`."""
+def get_offset_cells(heads, unit=0.42, colors=None) -> VGroup:
+    """One small square per bias scalar, coloured by the head that owns it (`heads`: one head index
+    per scalar, from lesson_data.projections.offset_heads), or by `colors`."""
     cells = VGroup()
-    for k in range(count):
-        color = colors[k] if colors is not None else head_color(1 + (k // per_head) % 2)
+    for k, head in enumerate(heads):
+        color = colors[k] if colors is not None else head_color(head)
         cells.add(Square(side_length=unit).set_stroke(color, 1.5).set_fill(color, 0.55))
     return cells.arrange(RIGHT, buff=0.05)
 
@@ -288,17 +286,21 @@ def get_named_count(name: str, n: int, tag: str) -> VGroup:
 
 
 def get_bias_layout(bias) -> VGroup:
-    """bias=True: in_proj_bias = query | key | value offsets (each split by head), out_proj.bias."""
+    """bias=True: in_proj_bias = query | key | value offsets (each split by head), out_proj.bias,
+    the total, the per-head slice and the add_bias_kv note; parts revealed one beat at a time."""
     d = bias.d_model
     per_head = d // bias.num_heads
+    owners = offset_heads(d, bias.num_heads)
     counts = bias.extra_parameters
-    code = get_code(f"nn.MultiheadAttention(embed_dim={d}, num_heads={bias.num_heads}, bias=True)",
-                    font_size=CODE_SIZE + 3)
+    code = get_code_panel([f"nn.MultiheadAttention(embed_dim={d}, num_heads={bias.num_heads}, bias=True)"],
+                          font_size=LABEL_SIZE + 2)
+    code_off = get_code_panel([f"nn.MultiheadAttention(embed_dim={d}, num_heads={bias.num_heads}, bias=False)"],
+                              font_size=LABEL_SIZE + 2)
 
     groups = VGroup()
     for name in ("query", "key", "value"):
-        cells = get_offset_cells(d, per_head)
-        label = get_text(f"{count_word(d)} {name} offsets", font_size=SMALL_SIZE + 2, color=DIM_TEXT_COLOR)
+        cells = get_offset_cells(owners)
+        label = get_text(f"{count_word(d)} {name} offsets", font_size=LABEL_SIZE, color=DIM_TEXT_COLOR)
         groups.add(VGroup(cells, label.next_to(cells, DOWN, buff=BUFF_SMALL)))
     groups.arrange(RIGHT, buff=0.35, aligned_edge=UP)
     in_head = get_named_count("in_proj_bias", counts["in_proj_bias"], "in_proj_bias")
@@ -306,8 +308,8 @@ def get_bias_layout(bias) -> VGroup:
     in_group = VGroup(in_head, groups)
 
     n_out = counts["out_proj.bias"]
-    out_cells = get_offset_cells(n_out, per_head, colors=[TEXT_COLOR] * n_out)
-    out_label = get_text(f"{count_word(n_out)} output offsets", font_size=SMALL_SIZE + 2, color=DIM_TEXT_COLOR)
+    out_cells = get_offset_cells(range(n_out), colors=[TEXT_COLOR] * n_out)
+    out_label = get_text(f"{count_word(n_out)} output offsets", font_size=LABEL_SIZE, color=DIM_TEXT_COLOR)
     out_label.next_to(out_cells, DOWN, buff=BUFF_SMALL)
     out_head = get_named_count("out_proj.bias", n_out, "out_proj.bias").next_to(out_cells, UP, buff=0.25)
     out_group = VGroup(out_head, out_cells, out_label)
@@ -325,56 +327,51 @@ def get_bias_layout(bias) -> VGroup:
     align_baseline(total[-1], baseline_y(total[0]))
 
     swatches = VGroup()
-    for i, name in zip((1, 2), bias_head_names(bias)):
+    for i, name in zip(range(1, bias.num_heads + 1), HEAD_NAMES):
         sw = Square(side_length=0.24).set_stroke(head_color(i), 1.5).set_fill(head_color(i), 0.55)
-        swatches.add(VGroup(sw, get_text(f"head {i} ({name})", font_size=SMALL_SIZE + 2)).arrange(RIGHT, buff=0.12))
+        swatches.add(VGroup(sw, get_text(f"head {i} ({name})", font_size=LABEL_SIZE)).arrange(RIGHT, buff=0.12))
     slice_note = VGroup(
-        get_text("each head’s Q/K/V bias slice has width", font_size=SMALL_SIZE + 2),
-        get_count(per_head, tag="slice_width", font_size=SMALL_SIZE + 2),
+        get_text("each head’s Q/K/V bias slice has width", font_size=LABEL_SIZE),
+        get_count(per_head, tag="slice_width", font_size=LABEL_SIZE),
     ).arrange(RIGHT, buff=0.1)
     align_baseline(slice_note[1], baseline_y(slice_note[0]))
     legend = VGroup(*swatches, slice_note).arrange(RIGHT, buff=0.45)
-    kv_note = get_text("add_bias_kv is a different option, not this bias flag", font_size=SMALL_SIZE + 1,
+    kv_note = get_text("add_bias_kv is a different option, not this bias flag", font_size=LABEL_SIZE,
                        color=DIM_TEXT_COLOR)
 
-    layout = VGroup(code, blocks, legend, total, kv_note).arrange(DOWN, buff=0.45)
-    layout.code, layout.in_group, layout.out_group, layout.total = code, in_group, out_group, total
+    layout = VGroup(code, blocks, total, legend, kv_note).arrange(DOWN, buff=0.4)
+    code_off.move_to(code, aligned_edge=LEFT)
+    layout.code, layout.code_off = code, code_off
+    layout.in_group, layout.out_group, layout.total = in_group, out_group, total
+    layout.query_key_value = groups
     layout.legend, layout.kv_note = legend, kv_note
     layout.counts = VGroup(in_head.count, out_head.count)
     return layout
 
 
-def bias_head_names(bias) -> tuple[str, ...]:
-    return HEAD_NAMES[: bias.num_heads]
-
-
-def get_library_code(ws) -> Text:
+def get_library_code(ws):
     """The library call that reproduces the worksheet's attention update (as lesson_data.parity runs it)."""
     n, d = ws.E.shape
     heads = len(ws.heads)
-    lines = [
-        ("mha = nn.MultiheadAttention(", ""),
-        (f"    embed_dim={d}, num_heads={heads}, bias=False,", ""),
-        ("    batch_first=True, dtype=torch.float64)", ""),
+    return get_code_panel([
+        "mha = nn.MultiheadAttention(",
+        f"    embed_dim={d}, num_heads={heads}, bias=False,",
+        "    batch_first=True, dtype=torch.float64)",
         ("delta_E, A = mha(E, E, E,", f"# E: {format_shape((1, n, d))}"),
         ("    attn_mask=future,", "# True = blocked"),
-        ("    need_weights=True,", ""),
-        ("    average_attn_weights=False)", ""),
-        ("", f"# delta_E: {format_shape((1, n, d))}   A: {format_shape((1, heads, n, n))}"),
-    ]
-    column = max(len(code) for code, comment in lines if comment and code) + 2
-    text = "\n".join((code.ljust(column) + comment if code and comment else code or comment).rstrip()
-                     for code, comment in lines)
-    return get_code(text)
+        "    need_weights=True,",
+        "    average_attn_weights=False)",
+        f"# delta_E: {format_shape((1, n, d))}   A: {format_shape((1, heads, n, n))}",
+    ], font_size=LABEL_SIZE)
 
 
 def get_does_and_does_not() -> VGroup:
     def items(title, color, mark, lines):
-        rows = [get_text(title, font_size=LABEL_SIZE, color=color)]
+        rows = [get_text(title, font_size=LABEL_SIZE + 2, color=color)]
         for line in lines:
             rows.append(VGroup(get_text(mark, font_size=LABEL_SIZE, color=color),
-                               get_text(line, font_size=SMALL_SIZE + 1)).arrange(RIGHT, buff=0.15))
-        return VGroup(*rows).arrange(DOWN, buff=0.14, aligned_edge=LEFT)
+                               get_text(line, font_size=LABEL_SIZE)).arrange(RIGHT, buff=0.15))
+        return VGroup(*rows).arrange(DOWN, buff=0.16, aligned_edge=LEFT)
 
     does = items("inside the library layer", POSITIVE_COLOR, "✓", [
         "Q, K, V projections for every head",
@@ -386,14 +383,9 @@ def get_does_and_does_not() -> VGroup:
         "the residual E′ = E + ΔE",
         "the vocabulary classifier (prediction MLP)",
     ])
-    group = VGroup(does, does_not).arrange(DOWN, buff=0.35, aligned_edge=LEFT)
+    group = VGroup(does, does_not).arrange(DOWN, buff=0.4, aligned_edge=LEFT)
     group.does, group.does_not = does, does_not
     return group
-
-
-def _rgb(color: str) -> np.ndarray:
-    color = color.lstrip("#")
-    return np.array([int(color[k:k + 2], 16) for k in (0, 2, 4)], dtype=float)
 
 
 def get_cell_grid(colors: np.ndarray, side: float = 0.16) -> VGroup:
@@ -406,14 +398,13 @@ def get_cell_grid(colors: np.ndarray, side: float = 0.16) -> VGroup:
     by_color: dict = {}
     for i in range(n_rows):
         for j in range(n_cols):
-            by_color.setdefault(tuple(int(round(c)) for c in colors[i, j]), []).append((i, j))
+            by_color.setdefault(rgb_hex(colors[i, j]), []).append((i, j))
     grid = VGroup()
-    for rgb, cells in by_color.items():
+    for hex_color, cells in by_color.items():
         shape = VMobject()
         for i, j in cells:
             square = Square(side_length=side).move_to([j * side, -i * side, 0])
             shape.append_points(square.points)
-        hex_color = "#" + "".join(f"{c:02X}" for c in rgb)
         shape.set_fill(hex_color, 1.0).set_stroke(BACKGROUND, 1)
         grid.add(shape)
     grid.side = side
@@ -422,8 +413,8 @@ def get_cell_grid(colors: np.ndarray, side: float = 0.16) -> VGroup:
 
 def get_mask_grid(n: int, side: float = 0.16) -> VGroup:
     """attn_mask=future drawn n × n: True (blocked, mask colour) above the diagonal, allowed light."""
-    allowed = _rgb(DIM_TEXT_COLOR)
-    blocked = _rgb(MASK_COLOR)
+    allowed = np.array(hex_rgb(DIM_TEXT_COLOR), dtype=float)
+    blocked = np.array(hex_rgb(MASK_COLOR), dtype=float)
     colors = np.array([[blocked if j > i else allowed for j in range(n)] for i in range(n)])
     return get_cell_grid(colors, side)
 
@@ -431,7 +422,9 @@ def get_mask_grid(n: int, side: float = 0.16) -> VGroup:
 def get_weight_heatmap(weights, color, side: float = 0.16) -> VGroup:
     """One head's n × n weights shaded by weight (no numbers); future cells in the mask colour."""
     n = weights.shape[0]
-    head, background, blocked = _rgb(color), _rgb(BACKGROUND), _rgb(MASK_COLOR)
+    head = np.array(hex_rgb(color), dtype=float)
+    background = np.array(hex_rgb(BACKGROUND), dtype=float)
+    blocked = np.array(hex_rgb(MASK_COLOR), dtype=float)
     colors = np.empty((n, n, 3))
     for i in range(n):
         for j in range(n):
@@ -454,9 +447,9 @@ def get_parity_table(parity) -> VGroup:
     for text, value, tag, index, color in rows:
         labels.add(get_text(text, font_size=LABEL_SIZE, color=color))
         numbers.add(get_sci_number(value, tag=tag, index=index, font_size=LABEL_SIZE + 4, color=color))
-    labels.arrange(DOWN, buff=0.3, aligned_edge=RIGHT)
+    labels.arrange(DOWN, buff=0.35, aligned_edge=RIGHT)
     for label, number in zip(labels, numbers):
-        number.next_to(label, RIGHT, buff=0.5)
+        number.next_to(label, RIGHT, buff=0.35)
         align_baseline(number, baseline_y(label))
     numbers_x = max(m.get_left()[0] for m in numbers)
     for m in numbers:
@@ -466,164 +459,323 @@ def get_parity_table(parity) -> VGroup:
     return table
 
 
+def sci_said(value: float) -> str:
+    """How a measured difference is written in a sentence: its display text, or 'exactly' for 0."""
+    return "exactly" if value == 0.0 else f"to {fmt_sci(value)}"
+
+
 class BiasesAndLibraryLayer(LessonScene):
+    """Scene 16: a projection bias is shared across positions (unlike position rows) and shifts head
+    1's receiver row; bias=True adds 16 scalars; what nn.MultiheadAttention does and does not do;
+    the scratch weights copied into PyTorch reproduce ΔE and both heads' weights (measured)."""
+
     def construct(self):
-        ws = scene_worksheet()
-        bias = bias_illustration(sentence_from_env())
-        self.ws, self.bias = ws, bias
-        n = ws.n
-        title = get_title("Biases and the library layer")
-        self.play(FadeIn(title))
-
-        # --- Shot 1: a bias is shared across positions; position rows are not ---------------------
+        ws = self.ws = scene_worksheet()
+        self.bias = bias_illustration(sentence_from_env())
+        self.title = get_title("Biases and the library layer")
+        with self.transition("title"):
+            self.play(FadeIn(self.title))
+        # --- Shot 1: a bias is shared across positions; position rows are not -----------------
         self.shot("shared bias")
-        query = get_query_with_bias(bias, n)
-        who = get_text(f"head {1} ({ws.heads[0].name}) at the receiver “{receiver_word(ws)}”, row {n}",
-                       font_size=LABEL_SIZE, color=head_color(1))
-        shared = get_shared_versus_position(ws)
-        zero = get_text(f"zero input:  0 · W_Q{sup(1)} + b_Q = b_Q", font_size=SMALL_SIZE + 1,
-                        t2c={"b_Q": BIAS_COLOR})
-        left = VGroup(who, query, shared, zero).arrange(DOWN, buff=0.4, aligned_edge=LEFT)
-        table = get_bias_weight_table(ws.tokens, bias.weights_without, bias.weights_with)
-        table_title = get_text(f"A{sup(1)}, row {n}: weights on each source", font_size=LABEL_SIZE,
-                               color=head_color(1))
-        table_title.next_to(table, UP, buff=0.45).align_to(table.labels, LEFT)
-        right = VGroup(table_title, table)
-        layout = VGroup(left, right).arrange(RIGHT, buff=0.8, aligned_edge=UP)
-        fit_content(layout)
-        self.query, self.shared, self.table = query, shared, table
-
-        self.play(FadeIn(who), FadeIn(query.q))
-        self.play(FadeIn(query.ops[0]), FadeIn(query.b))
-        self.play(FadeIn(query.ops[1]), FadeIn(query.sum))
-        self.caption("A projection bias is shared across token positions (and batches).")
-        self.play(FadeIn(shared.bias_column))
-        self.play(FadeIn(shared.position_column))
-        self.caption("Position embeddings depend on the position, so these are different operations.")
-        self.play(FadeIn(zero))
-        self.caption("A bias can shift the projection even for a zero input.")
-
-        # --- Shot 2: the receiver's weights shift -------------------------------------------------
+        self.show_bias_on_query(ws)
+        self.show_shared_bias(ws)
+        self.show_position_rows(ws)
+        self.show_zero_input(ws)
+        # --- Shot 2: the receiver's weights shift ----------------------------------------------
         self.shot("shifted weights")
-        with_parts = VGroup(table.head_with, table.sum_with, *(VGroup(r[2], r[4]) for r in table.rows))
-        without_parts = VGroup(table_title, table.head_without, table.rule, table.sum_label, table.sum_without,
-                               *(VGroup(r[0], r[1], r[3]) for r in table.rows))
-        self.play(FadeIn(without_parts))
-        self.caption(f"Without a bias, head 1’s row {n} is the worksheet’s attention row.")
-        self.play(Indicate(query.sum, color=BIAS_COLOR, scale_factor=1.08))
-        self.play(FadeIn(with_parts, shift=0.15 * LEFT), run_time=1.2)
-        self.caption(f"Adding b_Q changes the query, so the scores of row {n} change and the whole weight row shifts; "
-                     "the weights still sum to one.")
-        shift = np.abs(np.asarray(bias.weights_with) - np.asarray(bias.weights_without))
-        j = int(np.argmax(shift))
-        self.biggest_shift = j
-        box = get_table_row_box(table, j)
-        self.play(Create(box))
-        self.wait(1.5)  # time to read the two weights of the most-moved source
-        self.caption("Omitting it keeps this example simpler; "
-                     "it is not a general claim that bias-free attention is better.")
-
-        # --- Shot 3: bias=True adds 16 scalars ----------------------------------------------------
+        self.show_weights_without(ws)
+        self.show_weights_with(ws)
+        self.show_biggest_shift(ws)
+        self.show_why_no_bias()
+        # --- Shot 3: bias=True adds 16 scalars -------------------------------------------------
         self.shot("sixteen scalars")
-        self.finish_reading()
-        self.play(FadeOut(VGroup(left, right, box)))
-        self.clear_caption()
-        counts = get_bias_layout(bias)
-        fit_content(counts)
-        self.counts = counts
-        self.play(FadeIn(counts.code))
-        self.play(FadeIn(counts.in_group), FadeIn(counts.out_group))
-        d = bias.d_model
-        self.caption(f"With total width {count_word(d)}, bias=True adds {count_word(d)} query offsets, "
-                     f"{count_word(d)} key offsets, {count_word(d)} value offsets and {count_word(d)} output "
-                     f"offsets: {bias.extra_parameters['total']} additional trainable scalars.")
-        self.play(FadeIn(counts.total))
-        self.play(FadeIn(counts.legend))
-        self.caption(f"Within each head the Q/K/V bias slice has width {count_word(d // bias.num_heads)}.")
-        self.play(*(Indicate(c, color=RECEIVER_COLOR) for c in counts.counts))  # each in place
-        self.caption("PyTorch stores the three input offsets together in in_proj_bias "
-                     "and the output offset in out_proj.bias.")
-        self.play(FadeIn(counts.kv_note))
-        self.caption("The distinct add_bias_kv option is not the bias flag discussed here.")
-        self.caption("Both our scratch implementation and trained attention variants omit attention "
-                     "projection biases; their prediction MLP layers retain biases.")
-
-        # --- Shot 4: what nn.MultiheadAttention does and does not do ------------------------------
+        self.clear_stage(self.title)
+        self.counts = get_bias_layout(self.bias)
+        self.counts.move_to(CONTENT_CENTER + UP * 0.1)
+        self.show_bias_flag()
+        self.show_input_offsets()
+        self.show_output_offsets()
+        self.show_head_slices()
+        self.show_add_bias_kv()
+        self.show_ours_omit()
+        # --- Shot 4: what nn.MultiheadAttention does and does not do ---------------------------
         self.shot("library layer")
-        self.finish_reading()
-        self.play(FadeOut(counts))
-        self.clear_caption()
-        code = get_library_code(ws)
-        lists = get_does_and_does_not()
-        mask = get_mask_grid(n)
-        mask_label = get_mono("attn_mask = future")
-        mask_group = VGroup(mask_label, mask).arrange(DOWN, buff=0.12)
-        maps = VGroup()
-        for head in ws.heads:
-            grid = get_weight_heatmap(head.weights, head_color(head.index))
-            label = get_mono(f"A[0, {head.index - 1}] = head {head.index}", color=head_color(head.index))
-            maps.add(VGroup(label, grid).arrange(DOWN, buff=0.12))
-        maps.arrange(RIGHT, buff=0.4)
-        pictures = VGroup(mask_group, maps).arrange(RIGHT, buff=0.6, aligned_edge=DOWN)
-        left = VGroup(code, pictures).arrange(DOWN, buff=0.5, aligned_edge=LEFT)
-        page = VGroup(left, lists).arrange(RIGHT, buff=0.7, aligned_edge=UP)
-        fit_content(page)
-        self.library = VGroup(code, lists, pictures)
-        self.play(FadeIn(code))
-        self.play(FadeIn(lists.does))
-        self.play(FadeIn(lists.does_not))
-        self.caption("The library layer does not add position embeddings, the residual or the vocabulary classifier.")
-        self.play(FadeIn(mask_group))
-        self.caption("attn_mask=future blocks future sources.")
-        self.play(FadeIn(maps))
-        self.caption("average_attn_weights=False returns each head’s weight grid separately; it changes the "
-                     "returned diagnostic weights, not how the head messages combine.")
-
-        # --- Shot 5: the measured parity ----------------------------------------------------------
+        self.clear_stage(self.title)
+        self.build_library(ws)
+        self.show_library_call(ws)
+        self.show_inside()
+        self.show_not_inside()
+        self.show_mask(ws)
+        self.show_per_head_weights(ws)
+        self.show_diagnostic_only()
+        # --- Shot 5: the measured parity -------------------------------------------------------
         self.shot("parity")
-        self.finish_reading()
-        self.play(FadeOut(lists), FadeOut(pictures))
-        self.clear_caption()
+        self.build_parity(ws)
+        self.show_copy(ws)
+        self.show_delta_parity()
+        self.show_weight_parity()
+
+    # shot 1 -----------------------------------------------------------------------------------
+    def show_bias_on_query(self, ws):
+        bias, n = self.bias, ws.n
+        query = self.query = get_query_with_bias(bias, n)
+        who = get_text(f"head 1 ({ws.heads[0].name}) at the receiver “{receiver_word(ws)}”, row {n}",
+                       font_size=LABEL_SIZE, color=head_color(1))
+        shared = self.shared = get_shared_versus_position(ws)
+        zero = self.zero = get_text(f"zero input:  0 · W_Q{sup(1)} + b_Q = b_Q", font_size=LABEL_SIZE,
+                                    t2c={"b_Q": BIAS_COLOR})
+        page = VGroup(VGroup(who, query).arrange(DOWN, buff=0.3, aligned_edge=LEFT), shared, zero)
+        page.arrange(DOWN, buff=0.5, aligned_edge=LEFT).move_to(CONTENT_CENTER + UP * 0.3)
+        self.who = who
+        with self.beat("A projection bias adds one fixed vector after the projection: "
+                       "here an illustrative b_Q on head 1’s query."):
+            self.play(FadeIn(who), FadeIn(query.q))
+            self.play(FadeIn(query.ops[0]), FadeIn(query.b, shift=0.2 * LEFT))
+            self.play(FadeIn(query.ops[1]), FadeIn(query.sum, shift=0.2 * LEFT))
+
+    def show_shared_bias(self, ws):
+        note = self.fine_print = place_fine_print("A projection bias is shared across token positions (and batches).")
+        with self.beat("The same b_Q is added at every position, and in every batch."):
+            self.play(FadeIn(self.shared.bias_column, shift=0.1 * DOWN), FadeIn(note))
+
+    def show_position_rows(self, ws):
+        note = place_fine_print("Position embeddings depend on the position, so these are different operations.")
+        with self.beat("A position row is different: each position adds its own row."):
+            self.play(FadeIn(self.shared.position_column, shift=0.1 * DOWN),
+                      ReplacementTransform(self.fine_print, note))
+        self.fine_print = note
+
+    def show_zero_input(self, ws):
+        note = place_fine_print("A bias can shift the projection even for a zero input.")
+        with self.beat("And a bias shifts the projection even when the input is zero."):
+            self.play(FadeIn(self.zero, shift=0.1 * UP), ReplacementTransform(self.fine_print, note))
+        self.fine_print = note
+
+    # shot 2 -----------------------------------------------------------------------------------
+    def show_weights_without(self, ws):
+        bias, n = self.bias, ws.n
+        self.biggest_shift = most_shifted_source(bias)
+        listed = listed_rows(bias.weights_without, bias.weights_with, keep=(self.biggest_shift,))
+        table = self.table = get_bias_weight_table(display_words(ws), bias.weights_without, bias.weights_with,
+                                                   listed=listed)
+        title = get_text(f"A{sup(1)}, row {n}: the weight on each source", font_size=LABEL_SIZE,
+                         color=head_color(1))
+        title.next_to(table, UP, buff=0.45).align_to(table.labels, LEFT)
+        right = VGroup(title, table)
+        right.to_edge(LEFT, buff=0.9).align_to(UP * (CONTENT_TOP - 0.1), UP)
+        # the query and its bias move to the right, beside the table
+        target = VGroup(self.who.copy(), self.query.copy())
+        target.arrange(DOWN, buff=0.3, aligned_edge=LEFT)
+        target.next_to(right, RIGHT, buff=0.9).align_to(right, UP)
+        if target.get_right()[0] > FRAME_RIGHT_SAFE:
+            target.shift(LEFT * (target.get_right()[0] - FRAME_RIGHT_SAFE))
+        with self.transition("the query moves beside the weights"):
+            self.play(FadeOut(VGroup(self.shared, self.zero, self.fine_print)),
+                      ReplacementTransform(VGroup(self.who, self.query), target), run_time=0.9)
+        self.who, self.query_moved = target[0], target[1]
+        self.query = target[1]
+        self.query.q, self.query.b, self.query.sum = target[1][0], target[1][2], target[1][4]
+        without = VGroup(title, table.head_without, table.rule, table.sum_label, table.sum_without,
+                         *(VGroup(r[0], r[1], r[3]) for r in table.rows))
+        with self.beat(f"Without a bias, head 1’s row {n} is the worksheet’s attention row."):
+            self.play(FadeIn(without), run_time=1.0)
+
+    def show_weights_with(self, ws):
+        table = self.table
+        with_parts = VGroup(table.head_with, table.sum_with, *(VGroup(r[2], r[4]) for r in table.rows))
+        with self.beat(f"With b_Q, every score in that row changes and the whole row shifts; "
+                       "it still sums to one."):
+            self.play(Indicate(self.query.sum, color=BIAS_COLOR, scale_factor=1.08))
+            self.play(FadeIn(with_parts, shift=0.15 * LEFT), run_time=1.2)
+
+    def get_score_change(self, ws, j: int) -> VGroup:
+        """source j's score at the receiver, without → with b_Q (the same keys, a shifted query)."""
+        bias = self.bias
+        places = places_for([bias.scores_without[j], bias.scores_with[j]])
+        label = get_text(f"score of “{ws.tokens[j]}”:  q{sup(1)}{sub(ws.n)} · k{sup(1)}{sub(j + 1)}",
+                         font_size=LABEL_SIZE, color=head_color(1))
+        before = get_number(bias.scores_without[j], places, tag="score_without", index=j, font_size=LABEL_SIZE + 2,
+                            color=DIM_TEXT_COLOR)
+        after = get_number(bias.scores_with[j], places, tag="score_with", index=j, font_size=LABEL_SIZE + 2,
+                           color=head_color(1))
+        arrow = get_arrow(ORIGIN, RIGHT * 0.6)
+        values = VGroup(before, arrow, after).arrange(RIGHT, buff=0.15)
+        group = VGroup(label, values).arrange(DOWN, buff=0.2, aligned_edge=LEFT)
+        group.before, group.after, group.places = before, after, places
+        return group
+
+    def show_biggest_shift(self, ws):
+        bias = self.bias
+        j = self.biggest_shift
+        box = self.shift_box = get_table_row_box(self.table, j)
+        change = self.score_change = self.get_score_change(ws, j)
+        change.next_to(self.query, DOWN, buff=0.7).align_to(self.who, LEFT)
+        word = ws.tokens[j]
+        moves = change_word(bias.scores_without[j], bias.scores_with[j])
+        with self.beat(f"“{word}” moves most: its score {moves} from {fmt(bias.scores_without[j], change.places)} "
+                       f"to {fmt(bias.scores_with[j], change.places)}, its weight from "
+                       f"{fmt(bias.weights_without[j])} to {fmt(bias.weights_with[j])}."):
+            self.play(Create(box))
+            self.play(FadeIn(change, shift=0.1 * DOWN))
+
+    def show_why_no_bias(self):
+        note = self.fine_print = place_fine_print("Omitting it keeps this example simpler; it is not a general "
+                                                  "claim that bias-free attention is better.",
+                                                  width=SAFE_WIDTH)
+        with self.beat("We leave biases out to keep the example simple, not because bias-free attention is better."):
+            self.play(FadeIn(note))
+
+    # shot 3 -----------------------------------------------------------------------------------
+    def show_bias_flag(self):
+        c = self.counts
+        with self.beat("In PyTorch, one flag, bias=True, adds such offsets to every projection."):
+            self.play(FadeIn(c.code, shift=0.1 * DOWN))
+
+    def show_input_offsets(self):
+        c, d = self.counts, self.bias.d_model
+        n_in = self.bias.extra_parameters["in_proj_bias"]
+        with self.beat(f"With width {count_word(d)}: {count_word(d)} query, {count_word(d)} key and "
+                       f"{count_word(d)} value offsets, {n_in} in all, stored together in in_proj_bias."):
+            self.play(LaggedStart(*(FadeIn(g, shift=0.1 * UP) for g in c.query_key_value), lag_ratio=0.4),
+                      run_time=1.5)
+            self.play(FadeIn(c.in_group[0]))
+
+    def show_output_offsets(self):
+        c, counts = self.counts, self.bias.extra_parameters
+        with self.beat(f"Plus {count_word(counts['out_proj.bias'])} output offsets in out_proj.bias: "
+                       f"{counts['total']} additional trainable scalars."):
+            self.play(FadeIn(c.out_group, shift=0.1 * UP))
+            self.play(FadeIn(c.total))
+
+    def show_head_slices(self):
+        c, bias = self.counts, self.bias
+        per_head = bias.d_model // bias.num_heads
+        with self.beat(f"Each head owns a slice of width {count_word(per_head)} of the query, key and value offsets."):
+            self.play(FadeIn(c.legend))
+            self.play(*(Indicate(g[0], color=RECEIVER_COLOR, scale_factor=1.06) for g in c.query_key_value))
+
+    def show_add_bias_kv(self):
+        with self.beat("The add_bias_kv option is something else, not this flag.",
+                       spoken="The add bias k v option is something else, not this flag."):
+            self.play(FadeIn(self.counts.kv_note))
+
+    def show_ours_omit(self):
+        c = self.counts
+        note = self.fine_print = place_fine_print(
+            "Both our scratch implementation and trained attention variants omit attention projection biases; "
+            "their prediction MLP layers retain biases.")
+        with self.beat("Our scratch layer and the trained attention models use bias=False; "
+                       "their prediction MLPs keep their biases."):
+            self.play(ReplacementTransform(c.code, c.code_off), FadeIn(note))
+        c.code = c.code_off
+
+    # shot 4 -----------------------------------------------------------------------------------
+    def build_library(self, ws):
+        n = ws.n
+        code = self.code = get_library_code(ws)
+        lists = self.lists = get_does_and_does_not()
+        page = VGroup(code, lists).arrange(RIGHT, buff=0.7, aligned_edge=UP)
+        page.move_to(CONTENT_CENTER + UP * 0.4)
+        side = min(0.14, 1.6 / n)
+
+        def column(label, grid, under, color):
+            return VGroup(get_mono(label, font_size=SMALL_SIZE, color=color), grid,
+                          get_text(under, font_size=SMALL_SIZE, color=color)).arrange(DOWN, buff=0.12)
+
+        self.mask_group = column("attn_mask", get_mask_grid(n, side), "future: blocked", TEXT_COLOR)
+        self.maps = VGroup(*(column(f"A[0, {head.index - 1}]", get_weight_heatmap(head.weights, head_color(head.index), side),
+                                    f"head {head.index}", head_color(head.index)) for head in ws.heads))
+        self.maps.arrange(RIGHT, buff=0.5, aligned_edge=UP)
+        self.pictures = VGroup(self.mask_group, self.maps).arrange(RIGHT, buff=0.6, aligned_edge=UP)
+        self.pictures.next_to(code, RIGHT, buff=0.7).align_to(code, UP)
+
+    def show_library_call(self, ws):
+        with self.beat("One library call computes the whole attention update, ΔE, and the weights."):
+            self.play(FadeIn(self.code, shift=0.1 * DOWN))
+
+    def show_inside(self):
+        with self.beat("Inside it: each head’s Q, K and V, the masked softmax, the concat and W_O."):
+            self.play(FadeIn(self.lists.does, shift=0.1 * LEFT))
+
+    def show_not_inside(self):
+        note = self.fine_print = place_fine_print(
+            "The library layer does not add position embeddings, the residual or the vocabulary classifier.")
+        with self.beat("Not inside: the position rows, the residual, and the prediction MLP."):
+            self.play(FadeIn(self.lists.does_not, shift=0.1 * LEFT), FadeIn(note))
+
+    def show_mask(self, ws):
+        line = self.code.find("attn_mask")
+        bar = self.code_bar = self.code.get_line_box(line)
+        with self.transition("the lists make room for the weights"):
+            self.play(FadeOut(VGroup(self.lists, self.fine_print)))
+        with self.beat("attn_mask=future blocks every source after the receiver.",
+                       spoken="attn mask equals future blocks every source after the receiver."):
+            self.play(FadeIn(bar), FadeIn(self.mask_group))
+
+    def show_per_head_weights(self, ws):
+        line = self.code.find("average_attn_weights")
+        bar = self.code.get_line_box(line)
+        with self.beat("average_attn_weights=False returns each head’s weights separately.",
+                       spoken="average attn weights equals false returns each head's weights separately."):
+            self.play(ReplacementTransform(self.code_bar, bar), FadeIn(self.maps))
+        self.code_bar = bar
+
+    def show_diagnostic_only(self):
+        note = self.fine_print = place_fine_print(
+            "average_attn_weights=False returns each head’s weight grid separately; it changes the returned "
+            "diagnostic weights, not how the head messages combine.")
+        with self.beat("That changes only what we get back to look at, not how the heads’ messages combine."):
+            self.play(FadeIn(note), Indicate(self.maps, color=TEXT_COLOR, scale_factor=1.03))
+
+    # shot 5 -----------------------------------------------------------------------------------
+    def build_parity(self, ws):
         from lesson_data.parity import pytorch_parity  # imports torch: only when the shot needs it
 
-        parity = pytorch_parity(sentence_from_env())
-        self.parity = parity
-        head = get_text(f"The scratch weights copied into PyTorch\n(sentence “{ws.name}”):",
-                        font_size=LABEL_SIZE, line_spacing=0.8)
-        table = get_parity_table(parity)
-        note = get_text(f"measured at render time ({parity['dtype']}, torch {parity['torch_version']}):\n"
-                        "equal up to floating-point rounding",
-                        font_size=SMALL_SIZE + 1, color=DIM_TEXT_COLOR, line_spacing=0.8)
+        parity = self.parity = pytorch_parity(sentence_from_env())
+        head = get_text("our weights, copied into PyTorch,\nrun on the same sentence",
+                        font_size=LABEL_SIZE + 2, line_spacing=0.8)
+        table = self.parity_table = get_parity_table(parity)
+        note = get_text(f"measured at render time:\n{parity['dtype']}, torch {parity['torch_version']}",
+                        font_size=LABEL_SIZE, color=DIM_TEXT_COLOR, line_spacing=0.8)
         credit = get_text("See the PyTorch documentation:\ntorch.nn.MultiheadAttention",
-                          font_size=SMALL_SIZE + 1, color=DIM_TEXT_COLOR, line_spacing=0.8)
+                          font_size=LABEL_SIZE, color=DIM_TEXT_COLOR, line_spacing=0.8)
         block = VGroup(head, table, note, credit).arrange(DOWN, buff=0.4, aligned_edge=LEFT)
-        fit_content(block, width=FRAME_RIGHT_SAFE - code.get_right()[0] - 0.6, center=False)
-        block.next_to(code, RIGHT, buff=0.6).set_y(CONTENT_CENTER[1])
-        self.parity_table, self.parity_note, self.credit = table, note, credit
-        self.play(FadeIn(head))
-        self.play(FadeIn(table.labels))
-        self.play(LaggedStart(*(FadeIn(m) for m in table.numbers), lag_ratio=0.3))
-        self.play(FadeIn(note))
-        self.caption("We copy identical weights from our scratch implementation to PyTorch and check both ΔE "
-                     "and the per-head attention weights.")
-        self.play(*(Indicate(m, color=RECEIVER_COLOR, scale_factor=1.1) for m in table.numbers))
-        self.wait(1.0)
-        self.play(FadeIn(credit))
-        self.caption("See the PyTorch documentation.")
-        self.finish_reading(extra=1.0)
+        block.next_to(self.code, RIGHT, buff=0.6).align_to(self.code, UP)
+        self.parity_head, self.parity_note, self.credit = head, note, credit
+
+    def show_copy(self, ws):
+        with self.transition("the code stays; the pictures go"):
+            self.play(FadeOut(VGroup(self.pictures, self.fine_print, self.code_bar)))
+        with self.beat("We copy our weights into PyTorch and run the same sentence."):
+            self.play(FadeIn(self.parity_head, shift=0.1 * DOWN), FadeIn(self.parity_note))
+
+    def show_delta_parity(self):
+        t, p = self.parity_table, self.parity
+        with self.beat(f"ΔE agrees {sci_said(p['max_abs_delta_E_diff'])}: floating-point rounding."):
+            self.play(FadeIn(t.labels[0]), FadeIn(t.numbers[0], scale=1.2))
+
+    def show_weight_parity(self):
+        t, p = self.parity_table, self.parity
+        diffs = p["max_abs_weight_diff"]
+        said = " and ".join(fmt_sci(x) for x in diffs) if all(diffs) else "exactly"
+        with self.beat(f"Both heads’ weights agree too: {said}.", look=1.0):
+            self.play(LaggedStart(*(FadeIn(VGroup(label, number)) for label, number in zip(t.labels[1:], t.numbers[1:])),
+                                  lag_ratio=0.4), FadeIn(self.credit))
 
 
 # ============================================================================================
 # Scene 17 — Recap and the loop
 # ============================================================================================
 
+RECAP_UNIT = 0.1
 
-def get_head_stage(head, n: int) -> VGroup:
-    """One head as a compact stage: its name, Q K V → A → H."""
+
+def get_head_stage(head) -> VGroup:
+    """One head as a compact stage: its name, Q K V → A → H, and H's shape."""
     color = head_color(head.index)
     h = sup(head.index)
-    name = get_text(f"head {head.index} ({head.name})", font_size=SMALL_SIZE + 1, color=color)
-    inner = get_text(f"Q{h} K{h} V{h} → A{h} → H{h}", font_size=SMALL_SIZE + 1, color=color)
+    name = get_text(f"head {head.index} ({head.name})", font_size=LABEL_SIZE, color=color)
+    inner = get_text(f"Q{h} K{h} V{h} → A{h} → H{h}", font_size=LABEL_SIZE, color=color)
     shape = get_text(f"H{h} {format_shape(head.messages.shape)}", font_size=SMALL_SIZE, color=DIM_TEXT_COLOR)
     body = VGroup(inner, shape).arrange(DOWN, buff=0.08)
     box = RoundedRectangle(corner_radius=0.1, width=body.width + 0.3, height=body.height + 0.25)
@@ -644,21 +796,20 @@ def get_probability_line(p: float, font_size: float) -> VGroup:
 
 
 def get_recap_diagram(ws) -> VGroup:
-    """E → two heads → concat → W_O → ΔE → (+ E) → E′ → last row → MLP → prediction."""
+    """E → two heads → concat · W_O = ΔE → (+ E) → E′ → last row → MLP → prediction, at full size
+    (every label at or above the legibility floor: laid out to fit, never shrunk)."""
     n, d = ws.E.shape
-    e_box = get_shape_box("E", ws.E.shape, unit=0.1)
-    heads = VGroup(*(get_head_stage(h, n) for h in ws.heads)).arrange(DOWN, buff=0.45)
-    concat = get_shape_box("concat", ws.H_joined.shape, unit=0.1)
-    half = concat.box.width / 2
-    for k, side in enumerate((LEFT, RIGHT)):
-        part = Rectangle(width=half, height=concat.box.height).set_stroke(width=0)
-        part.set_fill(head_color(k + 1), 0.6).move_to(concat.box, aligned_edge=side)
-        concat.add_to_back(part)
-    concat.box.set_fill(opacity=0)
-    w_o = get_shape_box("W_O", ws.W_O.shape, unit=0.1)
-    delta = get_shape_box("ΔE", ws.delta_E.shape, unit=0.1)
-    plus = VGroup(Circle(radius=0.2).set_stroke(TEXT_COLOR, 2), get_text("+", font_size=LABEL_SIZE))
-    e_prime = get_shape_box("E′", ws.E_prime.shape, unit=0.1)
+    unit = RECAP_UNIT
+    e_box = get_shape_box("E", ws.E.shape, unit=unit)
+    heads = VGroup(*(get_head_stage(h) for h in ws.heads)).arrange(DOWN, buff=0.4)
+    concat = get_concat_box("concat", ws.H_joined.shape, unit=unit,
+                            widths=[h.messages.shape[1] for h in ws.heads],
+                            colors=[head_color(h.index) for h in ws.heads])
+    w_o = get_shape_box("W_O", ws.W_O.shape, unit=unit)
+    delta = get_shape_box("ΔE", ws.delta_E.shape, unit=unit)
+    plus = get_plus_node()
+    plus.box = plus.circle
+    e_prime = get_shape_box("E′", ws.E_prime.shape, unit=unit)
     mlp = get_shape_box("MLP", None, width=0.8, height=0.6, name_inside=True)
     word, p = ws.mlp.ranked[0]
     prediction = VGroup(
@@ -670,18 +821,18 @@ def get_recap_diagram(ws) -> VGroup:
     stages = [e_box, heads, concat, w_o, delta, plus, e_prime, mlp, prediction]
 
     def core(s):
-        return s.box if hasattr(s, "box") else (s[0] if s is plus else s)
+        return s.box if hasattr(s, "box") else s
 
     # lay the stages out by their core boxes; each gap holds its link and keeps the labels apart
-    base_gaps = [0.8, 0.8, 0.5, 0.5, 0.6, 0.6, 1.3, 0.6]
+    base_gaps = [0.7, 0.7, 0.4, 0.4, 0.5, 0.5, 1.1, 0.5]
     x = 0.0
     for k, stage in enumerate(stages):
         stage.shift(RIGHT * (x - core(stage).get_left()[0]) + UP * (0 - core(stage).get_center()[1]))
         if k < len(base_gaps):
             nxt = stages[k + 1]
-            overhang = (max(0, (stage.width - core(stage).width) / 2)
+            overhang = (max(0, stage.get_right()[0] - core(stage).get_right()[0])
                         + max(0, (nxt.width - core(nxt).width) / 2))
-            x = core(stage).get_right()[0] + max(base_gaps[k], overhang + 0.25)
+            x = core(stage).get_right()[0] + max(base_gaps[k], overhang + 0.2)
     chain = VGroup(*stages)
     links = VGroup()
     for a, b in zip(stages, stages[1:]):
@@ -699,15 +850,12 @@ def get_recap_diagram(ws) -> VGroup:
         else:
             links.add(get_arrow(core(a).get_right(), core(b).get_left()))
     # the residual: E skips over the attention update into the sum
-    top = heads.get_top()[1] + 0.35
+    top = heads.get_top()[1] + 0.3
     start = e_box.name_label.get_top() + UP * 0.08
-    end = plus[0].get_top()
-    residual = VGroup(
-        Line(start, [start[0], top, 0]), Line([start[0], top, 0], [end[0], top, 0]),
-        get_arrow([end[0], top, 0], end, buff=0),
-    ).set_stroke(DIM_TEXT_COLOR, 2)
+    end = plus.circle.get_top()
+    residual = get_routed_arrow([start, [start[0], top, 0], [end[0], top, 0], end])
     residual_label = get_text("residual: + E", font_size=SMALL_SIZE, color=DIM_TEXT_COLOR)
-    residual_label.next_to(residual[1], UP, buff=0.06)
+    residual_label.next_to(residual.legs[1], UP, buff=0.06)
     last_row = get_text("last row", font_size=SMALL_SIZE, color=DIM_TEXT_COLOR)
     last_row.next_to(links[-2], UP, buff=0.06)
     diagram = VGroup(chain, links, residual, residual_label, last_row)
@@ -719,18 +867,21 @@ def get_recap_diagram(ws) -> VGroup:
 
 
 def get_training_panel(ws) -> VGroup:
+    """vocabulary logits → softmax → cross-entropy ← the observed next-token ID; the weights updated."""
     vocab = len(ws.mlp.logits)
     title = get_text("training", font_size=BODY_SIZE, color=TEXT_COLOR)
-    logits = get_shape_box("vocabulary logits", (1, vocab), unit=0.1)
-    target = get_text("target: the observed\nnext-token ID", font_size=SMALL_SIZE + 1, color=RECEIVER_COLOR)
-    loss = get_text("softmax → cross-entropy", font_size=SMALL_SIZE + 1)
+    logits = get_shape_box("vocabulary logits", (1, vocab), unit=RECAP_UNIT)
+    loss = get_text("softmax → cross-entropy", font_size=LABEL_SIZE)
     arrow1 = get_arrow(ORIGIN, DOWN * 0.7)
     column = VGroup(logits, arrow1, loss).arrange(DOWN, buff=0.15)
+    target = get_text("target: the observed\nnext-token ID", font_size=LABEL_SIZE, color=RECEIVER_COLOR)
     target.next_to(loss, DOWN, buff=0.6)
     arrow2 = get_arrow(target.get_top(), loss.get_bottom(), color=RECEIVER_COLOR)
-    update = get_text("the weights are updated", font_size=SMALL_SIZE, color=DIM_TEXT_COLOR)
-    update.next_to(target, DOWN, buff=0.3)
-    panel = VGroup(title, VGroup(column, target, arrow2, update)).arrange(DOWN, buff=0.35)
+    update = get_text("the loss updates the weights", font_size=LABEL_SIZE, color=DIM_TEXT_COLOR)
+    update.next_to(target, DOWN, buff=0.35)
+    body = VGroup(column, target, arrow2, update)
+    panel = VGroup(title, body).arrange(DOWN, buff=0.35)
+    panel.title, panel.column, panel.target, panel.target_arrow, panel.update = title, column, target, arrow2, update
     return panel
 
 
@@ -740,7 +891,7 @@ def _outside(node, point, margin=0.08) -> bool:
             or abs(point[1] - box.get_y()) > box.height / 2 + margin)
 
 
-def get_inference_cycle(ws, radius: float = 1.5) -> VGroup:
+def get_inference_cycle(ws, radius: float = 1.55) -> VGroup:
     """tokenize → run → choose → append, clockwise on a circle; each arc runs from box edge to box edge."""
     steps = ["tokenize", "run", "choose", "append"]
     angles = [np.pi / 2, 0.0, -np.pi / 2, np.pi]
@@ -779,85 +930,157 @@ def get_inference_cycle(ws, radius: float = 1.5) -> VGroup:
 
 
 def get_appended_prefix(ws) -> VGroup:
+    """… the last three words of the prefix, then the predicted word in a box: the loop's output."""
     words = ws.text.split() if len(ws.text.split()) == ws.n else list(ws.tokens)
     shown = ["…", *words[-3:]]
-    parts = VGroup(*(get_text(w, font_size=LABEL_SIZE) for w in shown))
-    new = get_text(ws.mlp.prediction, font_size=LABEL_SIZE, color=RECEIVER_COLOR)
+    parts = VGroup(*(get_text(w, font_size=LABEL_SIZE + 2) for w in shown))
+    new = get_text(ws.mlp.prediction, font_size=LABEL_SIZE + 2, color=RECEIVER_COLOR)
     box = SurroundingRectangle(new, buff=0.08, color=RECEIVER_COLOR, stroke_width=2)
     row = VGroup(*parts, VGroup(new, box)).arrange(RIGHT, buff=0.15)
     for w in row:
         align_baseline(w if not isinstance(w, VGroup) else w[0], baseline_y(parts[1]))
     row[-1][1].move_to(row[-1][0])
     row.new_word = VGroup(new, box)
+    row.old_words = parts
     return row
 
 
 class RecapAndLoop(LessonScene):
+    """Scene 17: the whole two-head diagram again, built stage by stage at full size with the
+    worksheet's prediction; then training (the observed next token is the target) against the
+    inference loop (tokenize, run, choose, append, with the weights fixed)."""
+
     def construct(self):
-        ws = scene_worksheet()
-        self.ws = ws
-        n, d = ws.E.shape
-        title = get_title("Recap: the two-head diagram, and the loop")
-        self.play(FadeIn(title))
-
-        # --- Shot 1: the whole diagram again ------------------------------------------------------
+        ws = self.ws = scene_worksheet()
+        self.title = get_title("Recap: the two-head layer, and the loop")
+        with self.transition("title"):
+            self.play(FadeIn(self.title))
+        # --- Shot 1: the whole diagram again ---------------------------------------------------
         self.shot("the whole diagram")
-        diagram = get_recap_diagram(ws)
-        fit_content(diagram, height=CONTENT_TOP - CONTENT_BOTTOM - 1.3)
-        diagram.set_y(CONTENT_TOP - diagram.height / 2 - 0.1)
-        self.diagram = diagram
-        scope = get_text("This teaching model has one attention update and a prediction MLP;\n"
-                         "it is not a diagram of every component in a deep production Transformer.",
-                         font_size=SMALL_SIZE + 2, color=DIM_TEXT_COLOR, line_spacing=0.8)
-        scope.next_to(diagram, DOWN, buff=0.45)
-        scope_box = get_panel_box(scope)
-        self.scope = scope
-        self.play(FadeIn(diagram.e_box))
-        self.caption("This repeats the same two-head diagram after the detailed arithmetic, "
-                     "rather than introducing a new architecture.")
-        self.play(FadeIn(diagram.links[0:2]), FadeIn(diagram.heads))
-        self.play(FadeIn(diagram.links[2:4]), FadeIn(diagram.concat), FadeIn(diagram.links[4]),
-                  FadeIn(diagram.w_o), FadeIn(diagram.links[5]), FadeIn(diagram.delta))
-        self.caption(f"The worksheet uses {count_word(n)} rows of width {count_word(d)}.")
-        self.play(FadeIn(diagram.residual), FadeIn(diagram.links[6]), FadeIn(diagram.plus))
-        self.play(FadeIn(diagram.links[7]), FadeIn(diagram.e_prime), FadeIn(diagram.links[8]),
-                  FadeIn(diagram.last_row), FadeIn(diagram.mlp))
-        self.play(FadeIn(diagram.links[9:]), FadeIn(diagram.prediction))
-        self.caption(f"The last row of E′ feeds the prediction MLP; for “{ws.text} ___” the most probable "
-                     f"word is “{ws.mlp.prediction}”.")
-        self.play(Indicate(diagram.prediction, color=RECEIVER_COLOR, scale_factor=1.08))
-        self.play(FadeIn(scope_box), FadeIn(scope))
-        self.caption("This teaching model has one attention update and a prediction MLP; it is not a diagram "
-                     "of every component in a deep production Transformer.")
-
-        # --- Shot 2: training target vs the inference loop ----------------------------------------
+        self.build_diagram(ws)
+        self.show_input()
+        self.show_heads(ws)
+        self.show_update()
+        self.show_residual()
+        self.show_mlp()
+        self.show_prediction(ws)
+        self.show_scope()
+        # --- Shot 2: training target vs the inference loop -------------------------------------
         self.shot("training and inference")
-        self.finish_reading()
-        self.play(FadeOut(VGroup(scope, scope_box)), diagram.animate.scale(0.6).to_edge(UP, buff=1.0))
-        self.clear_caption()
-        training = get_training_panel(ws)
-        cycle = get_inference_cycle(ws)
-        inference_title = get_text("inference", font_size=BODY_SIZE)
-        prefix = get_appended_prefix(ws)
+        self.clear_stage(self.title)
+        self.build_loop(ws)
+        self.show_training_target()
+        self.show_weight_update()
+        self.show_first_steps()
+        self.show_last_steps()
+        self.show_append(ws)
+
+    # pictures ---------------------------------------------------------------------------------
+    def build_diagram(self, ws):
+        diagram = self.diagram = get_recap_diagram(ws)
+        if diagram.width > SAFE_WIDTH:
+            raise ValueError(f"the recap diagram is {diagram.width - SAFE_WIDTH:.2f} too wide")
+        diagram.move_to(CONTENT_CENTER + UP * 0.35)
+
+    def build_loop(self, ws):
+        training = self.training = get_training_panel(ws)
+        cycle = self.cycle = get_inference_cycle(ws)
+        inference_title = self.inference_title = get_text("inference", font_size=BODY_SIZE)
+        prefix = self.prefix = get_appended_prefix(ws)
         right = VGroup(inference_title, cycle, prefix).arrange(DOWN, buff=0.3)
-        panels = VGroup(training, right).arrange(RIGHT, buff=1.5, aligned_edge=UP)
-        fit_content(panels, height=diagram.get_bottom()[1] - 0.35 - CONTENT_BOTTOM, center=False)
-        panels.move_to([0, (diagram.get_bottom()[1] - 0.15 + CONTENT_BOTTOM) / 2, 0])
-        divider = Line(UP, DOWN).set_stroke(DIM_TEXT_COLOR, 1)
-        divider.scale_to_fit_height(panels.height).move_to(
+        panels = VGroup(training, right).arrange(RIGHT, buff=1.6, aligned_edge=UP)
+        panels.move_to(CONTENT_CENTER)
+        self.divider = Line(UP, DOWN).set_stroke(DIM_TEXT_COLOR, 1)
+        self.divider.set_height(panels.height).move_to(
             [(training.get_right()[0] + right.get_left()[0]) / 2, panels.get_y(), 0])
-        self.training, self.cycle, self.prefix = training, cycle, prefix
-        self.play(FadeIn(training))
-        self.caption("At training time, the observed next-token ID is the target for the vocabulary logits.")
-        self.play(FadeIn(divider), FadeIn(inference_title), FadeIn(cycle.nodes), FadeIn(cycle.centre))
-        self.play(LaggedStart(*(Create(a) for a in cycle.arcs), lag_ratio=0.5), run_time=2.0)
-        self.caption("At inference time, weights remain fixed: tokenize a prefix, run the model, "
-                     "choose a next token and append it.")
-        for node in cycle.nodes:
-            self.play(Indicate(node, color=RECEIVER_COLOR, scale_factor=1.12), run_time=0.7)
-        self.play(FadeIn(prefix))
-        self.play(Indicate(prefix.new_word, color=RECEIVER_COLOR))
-        self.finish_reading(extra=1.0)
+
+    # beats: the diagram -----------------------------------------------------------------------
+    def show_input(self):
+        d = self.diagram
+        note = self.fine_print = place_fine_print("This repeats the same two-head diagram after the detailed "
+                                                  "arithmetic, rather than introducing a new architecture.")
+        with self.beat("Here is the whole two-head layer again, now that every step has been worked out."):
+            self.play(FadeIn(d.e_box, shift=0.2 * RIGHT), FadeIn(note))
+
+    def show_heads(self, ws):
+        d = self.diagram
+        n, width = ws.E.shape
+        with self.beat(f"E, {count_word(n)} rows of width {count_word(width)}, goes into both heads; "
+                       "each makes its own messages."):
+            self.play(*(GrowArrow(a) for a in d.links[0:2]), FadeIn(d.heads, shift=0.15 * RIGHT), run_time=1.2)
+
+    def show_update(self):
+        d = self.diagram
+        with self.beat("The messages join, and W_O turns them into the update ΔE."):
+            self.play(*(GrowArrow(a) for a in d.links[2:4]), FadeIn(d.concat))
+            self.play(FadeIn(d.links[4]), FadeIn(d.w_o), FadeIn(d.links[5]), FadeIn(d.delta))
+
+    def show_residual(self):
+        d = self.diagram
+        with self.beat("The residual adds E back: E′ = E + ΔE."):
+            self.play(Create(d.residual[0]), FadeIn(d.residual[1]), GrowArrow(d.links[6]), FadeIn(d.plus),
+                      run_time=1.3)
+            self.play(GrowArrow(d.links[7]), FadeIn(d.e_prime))
+
+    def show_mlp(self):
+        d = self.diagram
+        with self.beat("Its last row goes through the prediction MLP."):
+            self.play(GrowArrow(d.links[8]), FadeIn(d.last_row), FadeIn(d.mlp))
+
+    def show_prediction(self, ws):
+        d = self.diagram
+        word, p = ws.mlp.ranked[0]
+        with self.beat(f"For our sentence, the most probable next word is “{word}”: {fmt(p)}."):
+            self.play(GrowArrow(d.links[9]), FadeIn(d.prediction, shift=0.15 * RIGHT))
+            self.play(Indicate(d.prediction[1], color=RECEIVER_COLOR, scale_factor=1.15))
+
+    def show_scope(self):
+        d = self.diagram
+        scope = self.scope = get_text("This teaching model has one attention update and a prediction MLP;\n"
+                                      "it is not a diagram of every component in a deep production Transformer.",
+                                      font_size=LABEL_SIZE, color=DIM_TEXT_COLOR, line_spacing=0.8)
+        scope.next_to(d, DOWN, buff=0.5)
+        box = self.scope_box = RoundedRectangle(corner_radius=0.12, width=scope.width + 0.4, height=scope.height + 0.4)
+        box.set_stroke(DIM_TEXT_COLOR, 1.5).move_to(scope)
+        with self.beat("It is a teaching model: one attention update and a prediction MLP, "
+                       "not every part of a deep Transformer."):
+            self.play(FadeOut(self.fine_print), FadeIn(VGroup(box, scope)))
+
+    # beats: training and inference ------------------------------------------------------------
+    def show_training_target(self):
+        t = self.training
+        note = self.fine_print = place_fine_print("At training time, the observed next-token ID is the target "
+                                                  "for the vocabulary logits.")
+        with self.beat("In training, the word that really comes next is the target for the vocabulary logits."):
+            self.play(FadeIn(t.title), FadeIn(t.column, shift=0.1 * DOWN))
+            self.play(FadeIn(t.target, shift=0.1 * UP), GrowArrow(t.target_arrow), FadeIn(note))
+
+    def show_weight_update(self):
+        with self.beat("The loss then updates the weights."):
+            self.play(FadeIn(self.training.update, shift=0.1 * UP))
+
+    def show_first_steps(self):
+        c = self.cycle
+        note = place_fine_print("At inference time, weights remain fixed: tokenize a prefix, run the model, "
+                                "choose a next token and append it.")
+        with self.beat("At inference the weights stay fixed: tokenize the prefix, then run the model."):
+            self.play(FadeIn(self.divider), FadeIn(self.inference_title), FadeIn(c.centre),
+                      ReplacementTransform(self.fine_print, note))
+            self.play(FadeIn(c.nodes[0]), FadeIn(c.nodes[1]))
+            self.play(Create(c.arcs[0]), run_time=0.8)
+        self.fine_print = note
+
+    def show_last_steps(self):
+        c = self.cycle
+        with self.beat("Choose the next token, and append it."):
+            self.play(FadeIn(c.nodes[2]), Create(c.arcs[1]), run_time=0.8)
+            self.play(FadeIn(c.nodes[3]), Create(c.arcs[2]), run_time=0.8)
+
+    def show_append(self, ws):
+        c = self.cycle
+        with self.beat(f"“{ws.mlp.prediction}” joins the prefix, and the loop goes round again.", look=1.0):
+            self.play(FadeIn(self.prefix.old_words), FadeIn(self.prefix.new_word, shift=0.2 * LEFT))
+            self.play(Create(c.arcs[3]), Indicate(c.nodes[0], color=RECEIVER_COLOR, scale_factor=1.12), run_time=1.0)
 
 
 __all__ = ["BiasesAndLibraryLayer", "RecapAndLoop", "SciNumberText", "get_sci_number"]
