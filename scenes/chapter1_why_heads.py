@@ -44,7 +44,7 @@ from manim import (
     VGroup,
 )
 
-from lesson_data.display import places_for
+from lesson_data.display import fmt, places_for
 from lesson_data.word_examples import (
     COAT,
     EVENT_AND_REFERENCE,
@@ -59,6 +59,7 @@ from scenes.blocks.attention_arrows import TokenRow, arrow_opacity, arrow_stroke
 from scenes.blocks.flow_arrow import get_arrow
 from scenes.blocks.labeled_matrix import get_brackets, get_row_vector
 from scenes.blocks.message_slot import get_message_flow, get_message_slot, get_value_chip
+from narration.spoken import spoken_form
 from scenes.style import (
     BODY_SIZE,
     BUFF,
@@ -259,12 +260,12 @@ def get_coat_row(ex: WordExample, font_size: float) -> TokenRow:
     return get_token_row(ex.tokens, receiver=ex.receiver, font_size=font_size, positions=False)
 
 
-def get_value_chips(row: TokenRow, ex: WordExample, below, **kw) -> VGroup:
+def get_value_chips(row: TokenRow, ex: WordExample, below, buff: float = 0.12, **kw) -> VGroup:
     """Each token's illustrative value row as a small bar chart under its column."""
     chips = VGroup()
     for j, values in enumerate(ex.values):
         chip = get_value_chip(values, **kw)
-        chip.next_to(below[j] if below is not None else row.boxes[j], DOWN, buff=0.12)
+        chip.next_to(below[j] if below is not None else row.boxes[j], DOWN, buff=buff)
         chip.set_x(row.boxes[j].get_x())
         chips.add(chip)
     return chips
@@ -342,8 +343,8 @@ class ThreeHeadsSevenRows(ChapterOneScene):
             reading = ex.reading(head)
             color = chapter_head_color(head)
             row = get_coat_row(ex, BODY_SIZE - 6)
-            chips = get_value_chips(row, ex, None)
-            arrows = get_attention_arrows(row, reading.weights, color=color, angle=PI / 5)
+            chips = get_value_chips(row, ex, None, buff=0.09)
+            arrows = get_attention_arrows(row, reading.weights, color=color, angle=PI / 5.5)
             slot = get_message_slot(ex.features, color=color, title=None, track_length=1.0, bar_height=0.1,
                                     gap=0.13)
             slot.next_to(row.boxes[ex.receiver - 1], RIGHT, buff=0.4)
@@ -357,12 +358,12 @@ class ThreeHeadsSevenRows(ChapterOneScene):
             lane.label, lane.row, lane.chips, lane.arrows, lane.slot = label, row, chips, arrows, slot
             lane.reading, lane.own = reading, own
             lanes.add(lane)
-        lanes.arrange(DOWN, buff=0.14, aligned_edge=RIGHT)
+        lanes.arrange(DOWN, buff=0.04, aligned_edge=RIGHT)
         left = min(lane.label.get_left()[0] for lane in lanes)
         for lane in lanes:
             VGroup(lane.label, lane.own).shift(RIGHT * (left - lane.label.get_left()[0]))
         top = self.badge.get_bottom()[1] - 0.1
-        bottom = CONTENT_BOTTOM + 0.55          # room for two lines of fine print
+        bottom = CONTENT_BOTTOM + 0.68          # room for two lines of fine print
         factor = min(1.0, (top - bottom) / lanes.height, SAFE_WIDTH / lanes.width)
         lanes.scale(factor).move_to(UP * (top + bottom) / 2).set_x(0)
         return lanes
@@ -532,7 +533,7 @@ class TheReceiver(ChapterOneScene):
     # pictures ---------------------------------------------------------------------------------
     def get_layout(self, ex):
         row = get_token_row(ex.tokens, receiver=ex.receiver, font_size=BODY_SIZE, positions=False, blank=True)
-        row.move_to(UP * 0.15).set_x(0.6)
+        row.move_to(UP * 0.15).set_x(0.25)
         layout = VGroup(row)
         layout.row, layout.positions = row, get_positions(row)
         return layout
@@ -792,8 +793,8 @@ class ParallelHeads(ChapterOneScene):
     def show_next_word(self, ex):
         blank = self.row.blank
         guess = self.guess = word_in_box(ex.next_word, blank[0], font_size=self.row.font_size)
-        possible = self.possible = get_text("possible next word", font_size=MIN_TEXT_SIZE, color=DIM_TEXT_COLOR)
-        possible.next_to(blank, DOWN, buff=0.15).align_to(blank, LEFT)
+        possible = self.possible = get_word_label(["possible", "next word"], DIM_TEXT_COLOR)
+        possible.next_to(blank, DOWN, buff=0.15).align_to(blank, LEFT).shift(RIGHT * 0.1)
         with self.beat(f"Together they make a next word like “{ex.next_word}” likely."):
             self.play(FadeOut(blank[1]), FadeIn(guess), FadeIn(possible))
 
@@ -1026,9 +1027,8 @@ class OneSharedWeight(ChapterOneScene):
 
     def show_one_head_weights(self, ill):
         one = self.one
-        w = [places_for([x]) for x in ill.one_head_weights]
-        shown = [f"{x:.{p}f}" for x, p in zip(ill.one_head_weights, w)]
-        with self.beat(f"One head at the receiver “{ill.receiver}” gives each source one weight: "
+        shown = [fmt(x, places_for([x])) for x in ill.one_head_weights]
+        with self.beat(f"One head reads them for the word “{ill.receiver}”, with one weight per source: "
                        f"{shown[0]} and {shown[1]}."):
             self.play(FadeIn(one.header), FadeIn(one.receiver))
             self.play(*(Create(a) for a in one.arrows), FadeIn(one.weights))
@@ -1044,7 +1044,7 @@ class OneSharedWeight(ChapterOneScene):
     def show_one_message(self, ill):
         one = self.one
         m = ill.one_head_message
-        shown = [f"{x:.{places_for(m)}f}" for x in m]
+        shown = [fmt(x, places_for(m)) for x in m]
         with self.beat(f"Added up, they give the head’s message: {shown[0]} and {shown[1]}."):
             # the two products travel into the message and merge there
             self.play(*(FadeOut(line.product.entries.copy(), target_position=one.message.entries) for line in one.products),
@@ -1073,7 +1073,9 @@ class OneSharedWeight(ChapterOneScene):
         c1, c2 = ill.coordinates
         big = [ill.sources[int(np.argmax(ill.two_head_weights[c]))] for c in (c1, c2)]
         with self.beat(f"Head 1 leans on {big[0]} for coordinate {c1}; head 2 leans on {big[1]} for "
-                       f"coordinate {c2}."):
+                       f"coordinate {c2}.",
+                       spoken=f"Head one leans on {big[0]} for coordinate {c1.upper()}; head two leans on {big[1]} "
+                              f"for coordinate {c2.upper()}."):
             for k, line in enumerate(two.lines):
                 self.play(FadeIn(line), Indicate(two.arrows[k], color=line[0].get_color(), scale_factor=1.03),
                           run_time=1.0)
@@ -1089,8 +1091,9 @@ class OneSharedWeight(ChapterOneScene):
         boxes = self.compare_boxes = VGroup(
             self.one.message.get_cell_box(0, k, color=TEXT_COLOR, fill_opacity=0.0),
             self.two.message.get_cell_box(0, k, color=chapter_head_color(ill.coordinate_heads[k]), fill_opacity=0.0))
-        with self.beat(f"So coordinate {c} rises from {one_v:.{p}f} to {two_v:.{p}f}: the {ill.sources[1]}’s "
-                       "feature comes through."):
+        text = (f"So coordinate {c} rises from {fmt(one_v, p)} to {fmt(two_v, p)}: the {ill.sources[1]}’s "
+                "feature comes through.")
+        with self.beat(text, spoken=spoken_form(text).replace(f"coordinate {c} ", f"coordinate {c.upper()} ")):
             self.play(Create(boxes))
 
     # beats: learning --------------------------------------------------------------------------
@@ -1167,10 +1170,15 @@ class OneSharedWeight(ChapterOneScene):
         heads = self.diagram.heads
         a, b = OVERLAPPING_HEADS.closest_pair
         pair = [h for h in heads if h.index in (a, b)]
+        frame = SurroundingRectangle(VGroup(*pair), buff=0.1, corner_radius=0.08).set_stroke(TEXT_COLOR, 1.5)
+        label = get_text("read almost alike", font_size=MIN_TEXT_SIZE, color=TEXT_COLOR)
+        label.next_to(frame, DOWN, buff=0.1).align_to(frame, LEFT)
+        self.overlap_mark = VGroup(frame, label)
         with self.beat(f"Clear roles sometimes emerge, but some heads overlap: heads {a} and {b} read almost "
                        "alike."):
             self.play(*(Indicate(h.bars, color=TEXT_COLOR, scale_factor=1.15) for h in pair),
                       *swap_fine_print(self, PRUNE_NOTE))
+            self.play(Create(frame), FadeIn(label))
 
     def show_pruning(self):
         diagram = self.diagram
@@ -1181,7 +1189,7 @@ class OneSharedWeight(ChapterOneScene):
         self.pruned = VGroup(ghost, pruned)
         with self.beat(f"Such a head can be pruned away: see Voita and colleagues, 2019.",
                        spoken="Such a head can sometimes be pruned away: see Voita and colleagues, twenty nineteen."):
-            self.play(FadeOut(head.frame), FadeOut(head.bars), FadeOut(diagram.forward[k]),
+            self.play(FadeOut(head.frame), FadeOut(head.bars), FadeOut(diagram.forward[k]), FadeOut(self.overlap_mark),
                       FadeOut(diagram.backward[k]), FadeIn(ghost), FadeIn(pruned), head.name.animate.set_opacity(0.5),
                       run_time=1.4)
 

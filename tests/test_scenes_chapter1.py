@@ -385,10 +385,10 @@ def test_scene_4_worked_by_hand():
 
 def test_scene_4_pictures_play_in_their_sentences():
     b = built(OneSharedWeight)
-    # the weights appear as arrows in the sentence that gives them: 0.8 and 0.2
-    beat = b.beat_of("gives each source one weight: 0.8 and 0.2")
+    # the weights appear as arrows in the sentence that gives them: 0.8 and 0.2 (by hand)
+    beat = b.beat_of("with one weight per source: 0.8 and 0.2")
     assert {m.tag for m in b.numbers_in(beat)} == {"one_arrow_w"}
-    assert any("Create" in w for w in plays_in(b, "gives each source one weight"))
+    assert any("Create" in w for w in plays_in(b, "with one weight per source"))
     # the scaled copies in "scaled by its weight", the message in "Added up"
     assert {m.tag for m in b.numbers_in(b.beat_of("scaled by its weight"))} == {"one_w", "one_v", "one_product"}
     assert "one_message" in {m.tag for m in b.numbers_in(b.beat_of("Added up"))}

@@ -1,0 +1,58 @@
+"""The message-slot block: a value row as a small bar chart (bar length = value), a head's message
+slot, and the flow of scaled copies into it (segments end to end, each as long as its
+contribution), checked against contributions worked by hand."""
+from __future__ import annotations
+
+import pytest
+from manim import VGroup
+
+from scenes.blocks.message_slot import get_message_flow, get_message_slot, get_value_chip
+from scenes.style import MIN_TEXT_SIZE, head_color
+
+
+def test_a_chip_draws_one_track_per_coordinate_and_a_bar_as_long_as_the_value():
+    chip = get_value_chip((1.0, 0.0, 0.25), track_length=0.4)
+    assert len(chip.tracks) == 3 and len(chip.bars) == 2          # no bar for the zero
+    assert chip.bar(1) is None
+    assert chip.bar(0).width == pytest.approx(0.4) and chip.bar(2).width == pytest.approx(0.1)
+    # bars start at their track's left edge, tracks top to bottom
+    assert chip.bar(2).get_left()[0] == pytest.approx(chip.tracks[2].get_left()[0])
+    assert chip.tracks[0].get_y() > chip.tracks[1].get_y() > chip.tracks[2].get_y()
+    with pytest.raises(ValueError, match=r"entries in \[0, 1\]"):
+        get_value_chip((1.2, 0.0))
+
+
+def test_a_slot_labels_its_tracks_legibly():
+    slot = get_message_slot(("colour", "material"), color=head_color(1), title="message")
+    assert [t.original_text for t in slot.labels] == ["colour", "material"]
+    assert all(t.font_size >= MIN_TEXT_SIZE - 1e-9 for t in [*slot.labels, slot.title])
+    assert slot.labels[0].get_left()[0] > slot.tracks[0].get_right()[0]
+
+
+def test_the_flow_lays_each_sources_contribution_end_to_end():
+    chips = VGroup(get_value_chip((1.0, 0.5)), get_value_chip((0.0, 1.0)), get_value_chip((0.5, 0.5)))
+    slot = get_message_slot(("a", "b"), color=head_color(2), track_length=2.0)
+    # weights 0.6, 0.3, 0.1 by hand: contributions 0.6·(1, 0.5), 0.3·(0, 1), 0.1·(0.5, 0.5)
+    parts = [(0.6, 0.3), (0.0, 0.3), (0.05, 0.05)]
+    flow = get_message_flow(chips, parts, slot)
+    # the message, by hand: a = 0.6 + 0 + 0.05 = 0.65, b = 0.3 + 0.3 + 0.05 = 0.65
+    assert tuple(flow.filled) == pytest.approx((0.65, 0.65))
+    assert len(flow.by_source[1]) == 1                              # no segment for a zero contribution
+    a_segments = sorted((s for s in flow.segments if abs(s.get_y() - slot.tracks[0].get_y()) < 1e-9),
+                        key=lambda s: s.get_x())
+    assert [s.width for s in a_segments] == pytest.approx([1.2, 0.1])   # 0.6·2, 0.05·2
+    assert a_segments[0].get_left()[0] == pytest.approx(slot.tracks[0].get_left()[0])
+    assert a_segments[1].get_left()[0] == pytest.approx(a_segments[0].get_right()[0])
+    # the scaled copies sit over their chip, as long as the contribution on the chip's scale
+    copy = flow.copies[0][0]
+    assert copy.width == pytest.approx(0.6 * chips[0].track_length)
+    assert copy.get_left()[0] == pytest.approx(chips[0].tracks[0].get_left()[0])
+
+
+def test_the_flow_refuses_contributions_that_do_not_fit():
+    chips = VGroup(get_value_chip((1.0,)), get_value_chip((1.0,)))
+    slot = get_message_slot(("a",), color=head_color(1))
+    with pytest.raises(ValueError, match="fit the track"):
+        get_message_flow(chips, [(0.7,), (0.6,)], slot)
+    with pytest.raises(ValueError, match="for 2 chips"):
+        get_message_flow(chips, [(0.5,)], slot)
