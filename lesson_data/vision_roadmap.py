@@ -18,6 +18,7 @@ import numpy as np
 from lesson_data.worksheet import softmax
 
 VISION_SEED = 20240607  # illustrative parameters only; not a trained vision model
+RGB_CHANNELS = 3
 
 
 @dataclass(frozen=True, eq=False)
@@ -96,6 +97,23 @@ class VisionRoadmap:
         return float(self.encoder_attention.min()), float(self.encoder_attention.max())
 
     @property
+    def grid(self) -> tuple[int, int]:
+        """Patches down and across: (H/P, W/P), here (2, 2); their product is n_patches."""
+        return self.H // self.P, self.W // self.P
+
+    @property
+    def rgb_channels(self) -> int:
+        """Colour channels of an RGB image: the 3 in P²·3."""
+        return self.rgb_patch_width // self.patch_width
+
+    def attention_bounds(self, places: int = 2) -> tuple[float, float]:
+        """attention_range widened outward to `places` decimals (floor, ceil), so "every weight lies
+        between lo and hi" stays true when said with short numbers: here (0.19, 0.21)."""
+        lo, hi = self.attention_range
+        scale = 10 ** places
+        return math.floor(lo * scale) / scale, math.ceil(hi * scale) / scale
+
+    @property
     def predicted(self) -> int:
         """Index into classes of the larger probability (ties: the first class)."""
         return int(np.argmax(self.probabilities))
@@ -156,7 +174,7 @@ def vision_roadmap() -> VisionRoadmap:
         classifier_bias=_frozen(classifier_bias), classes=("vertical stripe", "horizontal stripe"),
         logits=_frozen(logits), probabilities=_frozen(probabilities), label=label,
         cross_entropy=float(-math.log(probabilities[label])),
-        n_patches=(H // P) * (W // P), patch_width=P * P, rgb_patch_width=P * P * 3,
+        n_patches=(H // P) * (W // P), patch_width=P * P, rgb_patch_width=P * P * RGB_CHANNELS,
         seed=VISION_SEED,
     )
 

@@ -29,7 +29,7 @@ from manim import (
     VMobject,
 )
 
-from lesson_data.display import fmt
+from lesson_data.display import fmt, places_for
 from lesson_data.vision_roadmap import vision_roadmap
 from scenes.blocks.attention_arrows import get_token_row
 from scenes.blocks.flow_arrow import get_arrow
@@ -43,9 +43,7 @@ from scenes.style import (
     CONTENT_CENTER,
     CONTENT_TOP,
     DIM_TEXT_COLOR,
-    HIGHLIGHT_OPACITY,
     LABEL_SIZE,
-    NUMBER_SIZE,
     POSITIVE_COLOR,
     RECEIVER_COLOR,
     SAFE_WIDTH,
@@ -197,21 +195,22 @@ def get_formula(parts, font_size=LABEL_SIZE, color=TEXT_COLOR) -> VGroup:
     return line
 
 
-def get_column_sum(terms, result, *, tag: str, result_tag: str, font_size=LABEL_SIZE) -> VGroup:
+def get_column_sum(terms, result, *, tag: str, result_tag: str, places: int, result_places: int,
+                   font_size=LABEL_SIZE) -> VGroup:
     """t₁ ± |t₂| ± … = result: each term a NumberText (tag, index = its projection row); the sign
     of a later term is written as the operator, so its number shows the magnitude."""
     mobs, numbers = [], VGroup()
     for n, (row, value) in enumerate(terms):
         if n == 0:
-            num = get_number(value, 1, tag=tag, index=row, font_size=font_size)
+            num = get_number(value, places, tag=tag, index=row, font_size=font_size)
         else:
             mobs.append(get_text("−" if value < 0 else "+", font_size=font_size))
-            num = get_number(abs(value), 1, tag=tag, index=row, font_size=font_size)
+            num = get_number(abs(value), places, tag=tag, index=row, font_size=font_size)
         num.sign = -1 if (n > 0 and value < 0) else 1
         mobs.append(num)
         numbers.add(num)
     equals = get_text("=", font_size=font_size)
-    total = get_number(result, 1, tag=result_tag, index=0, font_size=font_size, color=PATCH_COLOR)
+    total = get_number(result, result_places, tag=result_tag, index=0, font_size=font_size, color=PATCH_COLOR)
     line = VGroup(*mobs, equals, total).arrange(RIGHT, buff=0.12)
     for m in (*mobs, equals):
         if not hasattr(m, "value"):
@@ -424,7 +423,8 @@ class PatchesAndCLS(LessonScene):
         rule.set_stroke(DIM_TEXT_COLOR, 1.5)
         numbers = VGroup()
         for j in range(vr.patch_rows.shape[1]):
-            num = get_number(vr.patch_rows[k, j], 1, tag="patch_rows", index=(k, j), color=PATCH_COLOR)
+            num = get_number(vr.patch_rows[k, j], places_for(vr.patch_rows), tag="patch_rows", index=(k, j),
+                             color=PATCH_COLOR)
             num.align_to(proj.cell(last, j), RIGHT)
             num.set_y(rule_y - proj.row_height * 0.6)
             numbers.add(num)
@@ -439,13 +439,15 @@ class PatchesAndCLS(LessonScene):
         rows = vr.read_rows(k)
         terms = vr.projection_terms(k)
         line = self.sum_line = get_column_sum([(i, terms[i, 0]) for i in rows], vr.patch_rows[k, 0],
-                                              tag="sum_term", result_tag="column_sum")
+                                              tag="sum_term", result_tag="column_sum",
+                                              places=places_for(vr.projection),
+                                              result_places=places_for(vr.patch_rows))
         line.move_to([-1.6, 0, 0], aligned_edge=LEFT).set_y(proj.cell_center(2, 0)[1])
         head = self.sum_head = get_text("column 1 of what is left:", font_size=LABEL_SIZE, color=DIM_TEXT_COLOR)
         head.next_to(line, UP, buff=0.2).align_to(line, LEFT)
         col_box = self.col_box = proj.get_column_box(0, color=TEXT_COLOR, fill_opacity=0.0)
         with self.beat(f"Add up each column of what is left. Column 1 gives "
-                       f"{fmt(vr.patch_rows[k, 0], 1)}."):
+                       f"{fmt(vr.patch_rows[k, 0], places_for(vr.patch_rows))}."):
             self.play(Create(col_box), FadeIn(head))
             self.play(LaggedStart(*(ReplacementTransform(proj.cell(i, 0).copy(), t)
                                     for i, t in zip(rows, line.terms)), lag_ratio=0.15),
@@ -458,7 +460,8 @@ class PatchesAndCLS(LessonScene):
         k = vr.stripe_pair[0]
         proj, results = self.proj, self.results
         rows = vr.read_rows(k)
-        values = ", ".join(fmt(v, 1) for v in vr.patch_rows[k, 1:-1]) + f" and {fmt(vr.patch_rows[k, -1], 1)}"
+        places = places_for(vr.patch_rows)
+        values = ", ".join(fmt(v, places) for v in vr.patch_rows[k, 1:-1]) + f" and {fmt(vr.patch_rows[k, -1], places)}"
         n_cols = vr.patch_rows.shape[1]
         with self.beat(f"Columns 2 to {n_cols} give {values}: patch {k + 1} is now a row of "
                        f"{count_word(n_cols)} numbers."):
@@ -509,8 +512,8 @@ class PatchesAndCLS(LessonScene):
                                      self.results.rule, self.note)),
                       panel.animate.move_to([LEFT_EDGE, 0, 0], aligned_edge=LEFT).set_y(CONTENT_CENTER[1] + 0.1),
                       FadeOut(self.pair_boxes))
-        grid_h, grid_w = vr.H // vr.P, vr.W // vr.P
-        channels = vr.rgb_patch_width // vr.patch_width
+        grid_h, grid_w = vr.grid
+        channels = vr.rgb_channels
         seq = get_formula(["(H/P)·(W/P)", "=", "(", (vr.H, "H"), "/", (vr.P, "P"), ")·(", (vr.W, "W"), "/",
                            (vr.P, "P"), ")", "=", (grid_h, "grid_h"), "·", (grid_w, "grid_w"), "=",
                            (vr.n_patches, "n_patches")])
@@ -540,7 +543,7 @@ class PatchesAndCLS(LessonScene):
             self.play(FadeIn(seq), FadeIn(note))
 
     def show_patch_width(self, vr):
-        channels = vr.rgb_patch_width // vr.patch_width
+        channels = vr.rgb_channels
         with self.beat(f"A grayscale patch flattens to P² = {vr.patch_width} values. With "
                        f"{count_word(channels)} colour channels it is P²·3 = {vr.rgb_patch_width}.",
                        spoken=f"A grayscale patch flattens to P squared, {count_word(vr.patch_width)} values. "
@@ -578,7 +581,8 @@ class PatchesAndCLS(LessonScene):
             m.set_y(middle)
         for m in (pos, enc_in):
             m.name_label.set_y(tokens.name_label.get_y())
-        group.tokens, group.thumbs, group.plus, group.pos, group.eq, group.enc_in = tokens, thumbs, plus, pos, eq, enc_in
+        group.tokens, group.thumbs, group.plus = tokens, thumbs, plus
+        group.pos, group.eq, group.enc_in = pos, eq, enc_in
         return group
 
     def show_cls(self, vr):
@@ -717,7 +721,7 @@ class PatchesAndCLS(LessonScene):
                                   color=ENCODER_COLOR)
         grid.row_labels[0].set_color(CLS_COLOR)
         grid.col_labels[0].set_color(CLS_COLOR)
-        grid_title = get_text(f"image encoder: no mask, all {n * n} weights", font_size=LABEL_SIZE,
+        grid_title = get_text(f"image encoder: no mask, all {vr.encoder_attention.size} weights", font_size=LABEL_SIZE,
                               color=ENCODER_COLOR)
         triangle = get_causal_pattern(n, [str(p) for p in range(1, n + 1)], side=GRID_SIDE)
         tri_title = get_text("language model: causal mask", font_size=LABEL_SIZE, color=DIM_TEXT_COLOR)
@@ -738,7 +742,7 @@ class PatchesAndCLS(LessonScene):
         cls_row = self.grid_cls = grid.get_row_box(0, color=CLS_COLOR)
         rest = VGroup(*(grid.square(i, j) for i in range(1, n) for j in range(n)))
         with self.beat(f"Those weights are row 1 of a grid. Every row reads all {count_word(n)}: "
-                       f"{n * n} weights, none masked."):
+                       f"{vr.encoder_attention.size} weights, none masked."):
             # each arrow drops into its cell of the CLS row; the other rows follow
             self.play(FadeOut(self.token_row),
                       *(ReplacementTransform(arrows.arrow(j), grid.square(0, j)) for j in range(n)),
@@ -758,7 +762,7 @@ class PatchesAndCLS(LessonScene):
                                   lag_ratio=0.05), run_time=1.2)
 
     def show_nearly_even(self, vr):
-        lo, hi = vr.attention_range
+        lo, hi = vr.attention_bounds(2)
         with self.beat(f"Untrained, the weights are nearly even: all between {fmt(lo, 2)} and {fmt(hi, 2)}."):
             self.play(Indicate(self.grids.grid.numbers, color=TEXT_COLOR, scale_factor=1.06))
 

@@ -230,7 +230,10 @@ def test_no_mask_is_a_full_grid_beside_a_triangle(b, vr):
     assert scene.grids.triangle.numbers.submobjects == []
     triangle = b.beat_of("its grid is a triangle")
     assert any("FadeIn" in c.what for c in b.changes_in(triangle))
-    assert "0.19 and 0.21" in b.beat_of("nearly even").text
+    lo, hi = vr.attention_bounds(2)
+    assert (lo, hi) == (0.19, 0.21) and "0.19 and 0.21" in b.beat_of("nearly even").text
+    shown = [m.value for m in b.all_with_tag("encoder_attention")]
+    assert lo <= min(shown) and max(shown) <= hi                               # the caption's bounds hold
 
 
 def test_unmasked_arrows_read_every_token_with_the_shared_width_rule():

@@ -108,3 +108,15 @@ def test_untrained_attention_is_nearly_even_and_the_untrained_classifier_prefers
     assert v.logits[1] > v.logits[0]
     assert v.predicted == 1 != v.label
     assert round(float(v.probabilities[0]), 3) == 0.336
+
+
+def test_grid_channels_and_rounded_attention_bounds_by_hand():
+    v = vision_roadmap()
+    assert v.grid == (2, 2) and v.grid[0] * v.grid[1] == v.n_patches      # (8/4, 8/4)
+    assert v.rgb_channels == 3 and v.patch_width * v.rgb_channels == 48   # 16 × 3
+    lo, hi = v.attention_bounds()
+    assert (lo, hi) == (0.19, 0.21)
+    # outward rounding keeps the claim true: every weight lies inside the short bounds
+    assert lo <= v.encoder_attention.min() and v.encoder_attention.max() <= hi
+    assert v.attention_bounds(3) == (0.190, 0.210)                       # 0.19045… → 0.190, 0.20952… → 0.210
+    assert v.attention_bounds(1) == (0.1, 0.3)

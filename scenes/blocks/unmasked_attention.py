@@ -15,7 +15,7 @@ it included, with the same width and opacity for the same weight (`arrow_stroke`
 from __future__ import annotations
 
 import numpy as np
-from manim import DOWN, LEFT, PI, RIGHT, UP, ArcBetweenPoints, Create, LaggedStart, Square, VGroup
+from manim import LEFT, PI, RIGHT, UP, ArcBetweenPoints, Create, LaggedStart, Square, VGroup
 
 from scenes.blocks.attention_arrows import TokenRow, arrow_opacity, arrow_stroke
 from scenes.blocks.masked_matrix import weight_opacity
