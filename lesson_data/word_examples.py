@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import math
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 BLANKS = ("___", "…")                     # the unknown next word, as the worksheet writes it
 _TOKEN = re.compile(r"[^\W_]+(?:['’][^\W_]+)?|[.,;:!?]")
@@ -144,6 +144,22 @@ class WordExample:
 
     def word_at(self, position: int) -> str:
         return self.tokens[position - 1]
+
+    @property
+    def punctuation(self) -> tuple[int, ...]:
+        """One-based positions of the punctuation tokens ("we treat punctuation as a token")."""
+        return tuple(p for p, w in enumerate(self.tokens, start=1) if not w[0].isalnum())
+
+    @property
+    def continuation_rest(self) -> str:
+        """The words of the possible continuation after the known tokens and the next word
+        ("at visitors"); empty when the example names no continuation."""
+        if not self.continuation:
+            return ""
+        head = " ".join((*self.tokens, self.next_word or ""))
+        if not self.continuation.startswith(head):
+            raise ValueError(f"{self.key}: the continuation does not start with {head!r}")
+        return self.continuation[len(head):].strip()
 
 
 def _check_reading(ex: WordExample, r: Reading) -> None:
@@ -284,6 +300,14 @@ class Substitution:
     def kept(self) -> tuple[Source, ...]:
         """The sources whose word stays (the object clue)."""
         return tuple(s for s in self.after.sources if s.position != self.position)
+
+    @property
+    def changed_head(self) -> int:
+        """The head whose useful source is the swapped word (the event head)."""
+        heads = [r.head for r in self.after.readings if self.position in r.useful]
+        if len(heads) != 1:
+            raise ValueError(f"{self.after.key}: {len(heads)} heads rely on position {self.position}")
+        return heads[0]
 
     @property
     def changed(self) -> tuple[Source, Source]:

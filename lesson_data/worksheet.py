@@ -420,6 +420,7 @@ class TwoSourceIllustration:
     two_head_products: np.ndarray = None  # [2 sources, 2]: entry (s, k) = head k's weight for s times V[s, k]
     coordinate_heads: tuple[int, int] = (1, 2)  # which head carries each coordinate
     most_different: int = 1  # the coordinate where the two messages differ most
+    leans_on: tuple[str, str] = ("river", "fisherman")  # per coordinate: the source its head weights most
 
 
 def two_source_illustration() -> TwoSourceIllustration:
@@ -437,6 +438,7 @@ def two_source_illustration() -> TwoSourceIllustration:
         two_head_weights=two, two_head_message=_frozen(two_message),
         one_head_products=_frozen(one_products), two_head_products=_frozen(two_products),
         most_different=int(np.argmax(np.abs(two_message - one_message))),
+        leans_on=tuple(sources[int(np.argmax(two[c]))] for c in ("a", "b")),
     )
 
 

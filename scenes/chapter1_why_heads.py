@@ -39,7 +39,6 @@ from manim import (
     RoundedRectangle,
     Square,
     SurroundingRectangle,
-    Transform,
     TransformFromCopy,
     VGroup,
 )
@@ -62,8 +61,6 @@ from scenes.blocks.message_slot import get_message_flow, get_message_slot, get_v
 from narration.spoken import spoken_form
 from scenes.style import (
     BODY_SIZE,
-    BUFF,
-    BUFF_SMALL,
     CONTENT_BOTTOM,
     CONTENT_TOP,
     DIM_TEXT_COLOR,
@@ -604,8 +601,7 @@ class TheReceiver(ChapterOneScene):
             self.play(FadeIn(wrong), Create(strike))
 
     def show_continuation(self, ex):
-        rest = ex.continuation[len(" ".join(ex.tokens + (ex.next_word,))):].strip()
-        tail = self.tail = get_text(rest, font_size=self.row.font_size, color=DIM_TEXT_COLOR)
+        tail = self.tail = get_text(ex.continuation_rest, font_size=self.row.font_size, color=DIM_TEXT_COLOR)
         tail.next_to(self.row.blank, RIGHT, buff=0.2)
         align_baseline(tail, baseline_y(self.guess))
         possible = self.possible = get_text("one possible continuation", font_size=MIN_TEXT_SIZE, color=DIM_TEXT_COLOR)
@@ -739,7 +735,7 @@ class ParallelHeads(ChapterOneScene):
             self.play(FadeIn(row.blank))
 
     def show_tokens(self, ex):
-        punct = self.punctuation = next(p for p, w in enumerate(ex.tokens, start=1) if not w[0].isalnum())
+        punct = self.punctuation = ex.punctuation[0]
         row, r = self.row, ex.receiver - 1
         punct_label = get_word_label(["punctuation", "is a token"]).next_to(row.boxes[punct - 1], UP, buff=0.3)
         receiver_label = get_word_label(["receiver", str(ex.receiver)], RECEIVER_COLOR).next_to(row.boxes[r], UP,
@@ -802,7 +798,7 @@ class ParallelHeads(ChapterOneScene):
         old, new = SUBSTITUTION.changed
         j = SUBSTITUTION.position - 1
         heads = self.layout.heads
-        event = next(k for k, h in enumerate(heads) if h.reading.useful[0] == SUBSTITUTION.position)
+        event = next(k for k, h in enumerate(heads) if h.reading.head == SUBSTITUTION.changed_head)
         new_word = word_in_box(new.word, self.row.boxes[j], font_size=self.row.font_size)
         new_slot_word = word_in_box(new.word, heads[event].slot, font_size=self.row.font_size - 2,
                                     color=chapter_head_color(heads[event].reading.head))
@@ -1069,9 +1065,8 @@ class OneSharedWeight(ChapterOneScene):
 
     def show_head_lines(self, ill):
         two = self.two
-        k1, k2 = 0, 1
         c1, c2 = ill.coordinates
-        big = [ill.sources[int(np.argmax(ill.two_head_weights[c]))] for c in (c1, c2)]
+        big = ill.leans_on
         with self.beat(f"Head 1 leans on {big[0]} for coordinate {c1}; head 2 leans on {big[1]} for "
                        f"coordinate {c2}.",
                        spoken=f"Head one leans on {big[0]} for coordinate {c1.upper()}; head two leans on {big[1]} "

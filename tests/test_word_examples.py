@@ -89,6 +89,17 @@ def test_later_layer_example_counted_by_hand():
     assert maya.position == [i + 1 for i, w in enumerate(by_hand) if w == "Maya"][1] == 12
 
 
+def test_punctuation_positions_and_the_continuations_rest():
+    assert EVENT_AND_REFERENCE.punctuation == (5,)          # "Ravi dropped the glass . It": the "."
+    assert COAT.punctuation == () and SUBJECT_AGREEMENT.punctuation == ()
+    # "The dogs near the gate usually" + "bark" + "at visitors"
+    assert SUBJECT_AGREEMENT.continuation_rest == "at visitors"
+    assert COAT.continuation_rest == ""
+    bad = WordExample(key="bad", text="a b ___", receiver=2, sources=(), next_word="c", continuation="a b d e")
+    with pytest.raises(ValueError, match="does not start with 'a b c'"):
+        bad.continuation_rest
+
+
 def test_tokenizer_splits_punctuation_and_drops_the_blank():
     assert tokenize_words("It rained. Then, snow …") == ("It", "rained", ".", "Then", ",", "snow")
     assert tokenize_words("a b ___") == ("a", "b")
@@ -196,6 +207,7 @@ def test_the_substitution_keeps_the_object_clue_and_changes_the_event_clue():
     assert (EVENT_AND_REFERENCE.next_word, EVENT_SUBSTITUTED.next_word) == ("broke", "gleamed")
     # the schematic arrows are the same in both sentences (the caveat is about exactly that)
     assert EVENT_SUBSTITUTED.readings == EVENT_AND_REFERENCE.readings
+    assert SUBSTITUTION.changed_head == 2                   # the event head reads position 2
     with pytest.raises(ValueError, match="exactly position 3 must change"):
         Substitution(EVENT_AND_REFERENCE, EVENT_SUBSTITUTED, position=3)
 

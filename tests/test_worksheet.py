@@ -404,6 +404,8 @@ def test_two_source_illustration_by_hand():
     assert t.coordinate_heads == (1, 2) and t.receiver == "the"
     # the messages agree on a (8.4 both) and differ on b (2.4 vs 6.6)
     assert t.coordinates[t.most_different] == "b"
+    # head 1 (a) weights river 0.8 > 0.2; head 2 (b) weights fisherman 0.8 > 0.2
+    assert t.leans_on == ("river", "fisherman")
 
 
 def test_bias_illustration_by_hand():
