@@ -609,6 +609,8 @@ def story_line(amap: AttentionMap, receiver: int, heads, *, threshold: float = 0
     receiver; the tokens between them are folded into gaps, and the smallest gaps are unfolded again
     while the boxes fit (a one-token gap costs nothing to show; ties: the gap nearer the receiver first).
     When the chosen tokens alone need more boxes, the threshold rises by half until they fit."""
+    if max_entries < 2:
+        raise ValueError(f"a story line needs room for at least two boxes, got max_entries={max_entries}")
     heads = list(heads)
     window = amap.sources[receiver]
     lo = window[0]
@@ -696,3 +698,69 @@ def head_width(protocol: dict) -> int:
 
 # The trainer's class of each model (trainer/model.py), for the diagrams' fine print.
 MODEL_CLASSES = {"mlp": "FixedWindowMLP", "one_head": "CausalAttentionLM", "four_heads": "MultiHeadAttentionLM"}
+
+
+def value_range(values, max_ticks: int = 6) -> tuple[float, float, float]:
+    """An axis (low, high, tick step) holding every value: the smallest step of 1, 2, 2.5 or 5 times a
+    power of ten giving at most `max_ticks` intervals, ends on whole steps."""
+    values = [float(v) for v in values]
+    lo, hi = min(values), max(values)
+    span = hi - lo
+    if span <= 0:
+        span = abs(hi) or 1.0
+    step = None
+    exponent = math.floor(math.log10(span / max_ticks))
+    for e in (exponent, exponent + 1):
+        for m in (1.0, 2.0, 2.5, 5.0):
+            s = m * 10.0 ** e
+            if step is None and span / s <= max_ticks:
+                step = s
+    low, high = math.floor(lo / step + 1e-9) * step, math.ceil(hi / step - 1e-9) * step
+    if high - low < step:
+        high = low + step
+    return round(low, 12), round(high, 12), step
+
+
+def tick_places(step: float) -> int:
+    """Decimals a tick label needs to show its step exactly (1 -> 0, 0.2 -> 1, 0.02 -> 2, 0.025 -> 3)."""
+    for places in range(6):
+        if abs(round(step, places) - step) < 1e-9:
+            return places
+    return 6
+
+
+def ranking(results: dict, key: str) -> list[str]:
+    """The models from lowest to highest mean of `key` over their runs (e.g. the kept states'
+    selection_loss, which results.json does not summarize)."""
+    def mean(m):
+        return math.fsum(r[key] for r in runs_of(results, m)) / len(runs_of(results, m))
+    return sorted(models_in(results), key=mean)
+
+
+def kept_early(results: dict, model: str) -> bool:
+    """True when every run of `model` kept a state from before the last step (its selection loss
+    rose again after its lowest point)."""
+    steps = results["protocol"]["steps"]
+    return all(r["selected_step"] < steps for r in runs_of(results, model))
+
+
+def inset_columns(amap: AttentionMap, model: str, head: int, receiver: int, width: int = 4) -> tuple[int, ...]:
+    """The `width` neighbouring sources to magnify from one row of the map: the last `width` ending at
+    the receiver when they hold the row's largest weight, else `width` centred on it."""
+    top = amap.top(model, head, receiver, 1)[0][0]
+    first = amap.sources[receiver][0]
+    if top > receiver - width:
+        start = max(first, receiver - width + 1)
+    else:
+        start = max(first, top - width // 2)
+    return tuple(range(start, min(receiver, start + width - 1) + 1))
+
+
+READING_ORDER = {"spread": 0, "single": 1, "repeated": 2}
+
+
+def head_order(amap: AttentionMap, model: str, receiver: int) -> list[int]:
+    """The order to walk a model's heads in: heads that spread their weight first, then those with one
+    clear source, the head whose weight gathers on a repeated token last (ties: head order)."""
+    kinds = [head_reading(amap, model, h, receiver).kind for h in range(amap.model(model).n_heads)]
+    return sorted(range(len(kinds)), key=lambda h: (READING_ORDER[kinds[h]], h))

@@ -48,9 +48,17 @@ from lesson_data.comparison import (
     model_title,
     models_in,
 )
-from lesson_data.display import fmt_int
+from lesson_data.display import fmt, fmt_int
+from scenes.blocks.attention_arrows import get_attention_arrows, get_token_row
 from scenes.blocks.flow_arrow import get_arrow
-from scenes.blocks.heat_map import FUTURE_COLOR
+from scenes.blocks.heat_map import (
+    FUTURE_COLOR,
+    get_axis_labels,
+    get_color_key,
+    get_heat_map,
+    level_hex,
+    weight_level,
+)
 from scenes.blocks.shape_box import get_shape_box
 from scenes.style import (
     BACKGROUND,
@@ -73,11 +81,13 @@ from scenes.style import (
     baseline_y,
     count_word,
     get_count,
+    get_number,
     get_fine_print,
     get_text,
     get_title,
     sub,
     sup,
+    wrap_lines,
 )
 
 # Each model keeps one colour through the chapter: the baseline has no heads (neutral grey), the
@@ -666,3 +676,1143 @@ def get_row_strip(rect, color=RECEIVER_COLOR, height=0.06) -> Rectangle:
     """The last (receiver) row of a box, as a strip along its bottom."""
     strip = Rectangle(width=rect.width, height=height).set_stroke(color, 1.5).set_fill(color, 0.9)
     return strip.move_to(rect.get_bottom(), aligned_edge=DOWN)
+
+
+# ============================================================================================
+# Scene 19 — The comparison
+# ============================================================================================
+
+LOSS_PLACES, PPL_PLACES, SECONDS_PLACES = 3, 2, 0
+
+
+class Plot(VGroup):
+    """Built by get_plot: a plot frame (left and bottom axis lines) mapping data ranges onto a fixed
+    scene rectangle; ticks and labels along each axis. `c2p(x, y)` and `p2c(point)` convert; a second
+    plot with other ranges on the same rectangle is the same view zoomed (see zoom_animations)."""
+
+    def c2p(self, x: float, y: float | None = None) -> np.ndarray:
+        (x0, x1), (y0, y1) = self.x_range, self.y_range
+        px = self.left + (x - x0) / (x1 - x0) * self.plot_w
+        py = self.bottom + ((y - y0) / (y1 - y0) * self.plot_h if y is not None else 0.0)
+        return np.array([px, py, 0.0])
+
+    def p2c(self, point) -> tuple[float, float]:
+        (x0, x1), (y0, y1) = self.x_range, self.y_range
+        return (x0 + (point[0] - self.left) / self.plot_w * (x1 - x0),
+                y0 + (point[1] - self.bottom) / self.plot_h * (y1 - y0))
+
+
+def get_plot(x_range, x_step, y_range=(0.0, 1.0), y_step=None, *, left, bottom, width, height,
+             x_count=False, x_title=None, y_title=None, tag="plot") -> Plot:
+    """Axis lines, ticks and tick labels (counts with separators when x_count, else decimals with the
+    step's own places); titles beside the axes."""
+    plot = Plot()
+    plot.x_range, plot.y_range = tuple(x_range), tuple(y_range)
+    plot.left, plot.bottom, plot.plot_w, plot.plot_h = left, bottom, width, height
+    axis_color = DIM_TEXT_COLOR
+    x_axis = Line([left, bottom, 0], [left + width, bottom, 0]).set_stroke(axis_color, 2)
+    plot.axes = VGroup(x_axis)
+    if y_step is not None:
+        plot.axes.add(Line([left, bottom, 0], [left, bottom + height, 0]).set_stroke(axis_color, 2))
+    plot.x_ticks, plot.y_ticks = VGroup(), VGroup()
+    n_x = int(round((x_range[1] - x_range[0]) / x_step))
+    for k in range(n_x + 1):
+        v = x_range[0] + k * x_step
+        p = plot.c2p(v)
+        mark = Line(p + DOWN * 0.06, p + UP * 0.06).set_stroke(axis_color, 2)
+        label = (get_count(round(v), tag=f"{tag}_x", index=k, font_size=SMALL_SIZE, color=DIM_TEXT_COLOR) if x_count
+                 else get_number(v, comparison.tick_places(x_step), tag=f"{tag}_x", index=k, font_size=SMALL_SIZE,
+                                 color=DIM_TEXT_COLOR))
+        label.next_to(p, DOWN, buff=0.12)
+        tick = VGroup(mark, label)
+        tick.value, tick.axis = v, "x"
+        plot.x_ticks.add(tick)
+    if y_step is not None:
+        n_y = int(round((y_range[1] - y_range[0]) / y_step))
+        for k in range(n_y + 1):
+            v = y_range[0] + k * y_step
+            p = plot.c2p(x_range[0], v)
+            mark = Line(p + LEFT * 0.06, p + RIGHT * 0.06).set_stroke(axis_color, 2)
+            label = get_number(v, comparison.tick_places(y_step), tag=f"{tag}_y", index=k, font_size=SMALL_SIZE,
+                               color=DIM_TEXT_COLOR).next_to(p, LEFT, buff=0.12)
+            tick = VGroup(mark, label)
+            tick.value, tick.axis = v, "y"
+            plot.y_ticks.add(tick)
+    plot.titles = VGroup()
+    if x_title:
+        t = get_text(x_title, font_size=SMALL_SIZE, color=DIM_TEXT_COLOR)
+        t.next_to(plot.x_ticks, DOWN, buff=0.1).set_x(left + width / 2)
+        plot.titles.add(t)
+    if y_title:
+        t = get_text(y_title, font_size=SMALL_SIZE, color=DIM_TEXT_COLOR).rotate(math.pi / 2)
+        t.move_to([left - 0.9, bottom + height / 2, 0])      # fixed: a zoomed plot keeps its titles
+        plot.titles.add(t)
+    plot.add(plot.axes, plot.x_ticks, plot.y_ticks, plot.titles)
+    return plot
+
+
+def zoom_animations(old: Plot, new: Plot) -> list:
+    """The view changing from `old`'s ranges to `new`'s on the same rectangle, as a camera would move:
+    each old tick slides to where its value now lies while it fades; each new tick fades in from where
+    its value lay before. (Curves and dots move by Transform to their drawing under `new`.)"""
+    anims = []
+    for tick in [*old.x_ticks, *old.y_ticks]:
+        to = new.c2p(tick.value) if tick.axis == "x" else new.c2p(new.x_range[0], tick.value)
+        at = old.c2p(tick.value) if tick.axis == "x" else old.c2p(old.x_range[0], tick.value)
+        anims.append(FadeOut(tick, shift=to - at))
+    for tick in [*new.x_ticks, *new.y_ticks]:
+        to = new.c2p(tick.value) if tick.axis == "x" else new.c2p(new.x_range[0], tick.value)
+        at = old.c2p(tick.value) if tick.axis == "x" else old.c2p(old.x_range[0], tick.value)
+        anims.append(FadeIn(tick, shift=to - at))
+    return anims
+
+
+def get_run_curve(run: dict, plot: Plot, from_step: int, color: str) -> VGroup:
+    """One run's selection-loss trace as a polyline (`late`: the points from `from_step`; `early`: the
+    segment into the first of them) and a dot at the step whose state was kept."""
+    trace = [(t["step"], t["selection_loss"]) for t in run["trace"]]
+    late_pts = [plot.c2p(s, v) for s, v in trace if s >= from_step]
+    early_pts = [plot.c2p(s, v) for s, v in trace if s <= from_step]
+    late = VMobject().set_points_as_corners(late_pts).set_stroke(color, 2.5, opacity=0.9)
+    early = VMobject()
+    if len(early_pts) > 1:
+        early.set_points_as_corners(early_pts).set_stroke(color, 2.5, opacity=0.9)
+    kept = next(t for t in run["trace"] if t["step"] == run["selected_step"])
+    dot = Dot(plot.c2p(kept["step"], kept["selection_loss"]), radius=0.06, color=color)
+    dot.set_stroke(BACKGROUND, 1.5)
+    curve = VGroup(early, late, dot)
+    curve.model, curve.seed, curve.early, curve.late, curve.dot = run["model"], run["seed"], early, late, dot
+    curve.from_step = from_step
+    return curve
+
+
+def get_spread_cell(s, places: int, tag: str, index, color=TEXT_COLOR, font_size=LABEL_SIZE) -> VGroup:
+    """mean ± std when two or more seeds exist, else the one run's value alone."""
+    mean = get_number(s.mean, places, tag=tag, index=index, color=color, font_size=font_size)
+    if s.std is None:
+        cell = VGroup(mean)
+        cell.mean, cell.std = mean, None
+        return cell
+    pm = get_text("±", font_size=font_size, color=DIM_TEXT_COLOR)
+    std = get_number(s.std, places, tag=f"{tag}_std", index=index, color=DIM_TEXT_COLOR, font_size=font_size)
+    cell = get_line(mean, pm, std, buff=0.1)
+    cell.mean, cell.std = mean, std
+    return cell
+
+
+def get_run_grid(results: dict, seeds) -> VGroup:
+    """Nine runs as tiles: a row per model (its name), a column per seed."""
+    names = VGroup(*(get_text(model_title(results, m), font_size=LABEL_SIZE, color=MODEL_COLORS[m])
+                     for m in models_in(results)))
+    heads = VGroup(*(get_line("seed", get_count(s, tag="seed", index=s, font_size=LABEL_SIZE), font_size=LABEL_SIZE)
+                     for s in seeds))
+    tile_w, tile_h, gap = 1.3, 0.5, 0.18
+    tiles = VGroup()
+    for r, m in enumerate(models_in(results)):
+        row = VGroup()
+        have = {run["seed"] for run in runs_of_model(results, m)}
+        for c, s in enumerate(seeds):
+            tile = Rectangle(width=tile_w, height=tile_h).set_stroke(MODEL_COLORS[m], 2)
+            tile.set_fill(MODEL_COLORS[m], 0.35 if s in have else 0.0)
+            tile.move_to([c * (tile_w + gap), -r * (tile_h + gap), 0])
+            tile.model, tile.seed = m, s
+            row.add(tile)
+        tiles.add(row)
+    for name, row in zip(names, tiles):
+        name.next_to(row, LEFT, buff=0.35)
+    for head, c in zip(heads, range(len(seeds))):
+        head.next_to(tiles[0][c], UP, buff=0.18)
+    names_col_right = max(n.get_right()[0] for n in names)
+    for n in names:
+        n.shift(RIGHT * (names_col_right - n.get_right()[0]))
+    grid = VGroup(names, heads, tiles)
+    grid.names, grid.heads, grid.tiles = names, heads, tiles
+    return grid
+
+
+def runs_of_model(results, model):
+    return comparison.runs_of(results, model)
+
+
+def get_protocol_list(results: dict) -> VGroup:
+    """What all nine runs share, each number from the results file."""
+    p, corpus = results["protocol"], results["corpus"]
+    size = LABEL_SIZE
+    C = lambda v, tag: get_count(v, tag=tag, font_size=size, color=RECEIVER_COLOR)    # noqa: E731
+    lines = VGroup(
+        get_line(C(p["n_stories"], "n_stories"), "TinyStories:", C(corpus["stories"]["train"], "stories_train"),
+                 "train ·", C(corpus["stories"]["val"], "stories_val"), "validation ·",
+                 C(corpus["stories"]["test"], "stories_test"), "test", font_size=size),
+        get_line("one tokenizer,", C(p["vocab_size"], "vocab_size"), "words", font_size=size),
+        get_line(C(p["context"], "context"), "-token windows", buff=0.04, font_size=size),
+        get_line(C(p["steps"], "steps"), "updates of", C(p["batch_size"], "batch_size"), "windows", font_size=size),
+        get_line("keep the state with the lowest validation loss", font_size=size),
+    ).arrange(DOWN, buff=0.2, aligned_edge=LEFT)
+    return lines
+
+
+def get_results_table(results: dict) -> VGroup:
+    """One row per model: parameters, test loss and perplexity (mean ± sample std across seeds), wall
+    time; numbers right-aligned in their columns."""
+    columns = ("model", "parameters", "test loss", "test perplexity", "wall time (s)")
+    size = LABEL_SIZE
+    header = VGroup(*(get_text(c, font_size=SMALL_SIZE, color=DIM_TEXT_COLOR) for c in columns))
+    rows = []
+    for m in models_in(results):
+        color = MODEL_COLORS[m]
+        cells = VGroup(
+            get_text(model_title(results, m), font_size=size, color=color),
+            get_count(comparison.parameter_of(results, m), tag="parameters", index=m, font_size=size),
+            get_spread_cell(comparison.spread(results, m, "test_loss"), LOSS_PLACES, "test_loss", m, color, size),
+            get_spread_cell(comparison.spread(results, m, "test_perplexity"), PPL_PLACES, "test_perplexity", m,
+                            color, size),
+            get_spread_cell(comparison.spread(results, m, "train_seconds"), SECONDS_PLACES, "train_seconds", m,
+                            TEXT_COLOR, size),
+        )
+        cells.model = m
+        rows.append(cells)
+    grid = [header, *rows]
+    widths = [max(r[c].width for r in grid) for c in range(len(columns))]
+    gap, xs, x0 = 0.6, [], 0.0
+    for w in widths:
+        xs.append(x0)
+        x0 += w + gap
+    for y, row in enumerate(grid):
+        yy = -0.55 * y
+        for c, cell in enumerate(row):
+            if c == 0:
+                cell.move_to([xs[c], yy, 0], aligned_edge=LEFT)
+            else:
+                cell.move_to([xs[c] + widths[c], yy, 0], aligned_edge=RIGHT)
+        base = baseline_y(row[0])
+        for cell in row[1:]:
+            lead = cell if hasattr(cell, "original_text") else next(
+                x for x in cell.get_family() if hasattr(x, "original_text"))
+            cell.shift(UP * (base - baseline_y(lead)))
+    rule = Line([0, -0.28, 0], [x0 - gap, -0.28, 0]).set_stroke(DIM_TEXT_COLOR, 1)
+    table = VGroup(header, rule, *rows)
+    table.header, table.rule, table.rows = header, rule, VGroup(*rows)
+    table.columns = columns
+    return table
+
+
+DOT_ROW = 0.3          # vertical step between the seeds of one model in the dot plot
+DOT_BLOCK = 1.45       # vertical step between models
+
+
+def get_seed_dots(results: dict, plot: Plot, key: str = "test_loss") -> VGroup:
+    """Every run's test loss as a dot, a row per seed inside each model's band (so no two dots cover
+    each other), a mean mark through the band; the seed beside each dot."""
+    bands = VGroup()
+    for r_i, m in enumerate(models_in(results)):
+        color = MODEL_COLORS[m]
+        top = plot.bottom + plot.plot_h - 0.3 - r_i * DOT_BLOCK
+        runs = runs_of_model(results, m)
+        dots, seeds = VGroup(), VGroup()
+        for k, run in enumerate(runs):
+            y = top - k * DOT_ROW
+            dot = Dot([plot.c2p(run[key])[0], y, 0], radius=0.07, color=color).set_stroke(BACKGROUND, 1)
+            dot.value, dot.seed, dot.model = run[key], run["seed"], m
+            dots.add(dot)
+            seeds.add(get_count(run["seed"], tag="dot_seed", index=(m, run["seed"]), font_size=SMALL_SIZE,
+                                color=DIM_TEXT_COLOR).next_to(dot, RIGHT, buff=0.1))
+        s = comparison.spread(results, m, key)
+        y_mid = top - (len(runs) - 1) * DOT_ROW / 2
+        half = (len(runs) - 1) * DOT_ROW / 2 + 0.2
+        mean = Line([plot.c2p(s.mean)[0], y_mid - half, 0], [plot.c2p(s.mean)[0], y_mid + half, 0])
+        mean.set_stroke(color, 3)
+        mean.value = s.mean
+        label = get_number(s.mean, LOSS_PLACES, tag="dot_mean", index=m, font_size=LABEL_SIZE, color=color)
+        label.next_to(mean, UP, buff=0.06)
+        band = VGroup(dots, seeds, mean, label)
+        band.model, band.dots, band.seeds, band.mean, band.label, band.spread = m, dots, seeds, mean, label, s
+        band.y_mid, band.top = y_mid, top
+        bands.add(band)
+    return bands
+
+
+def moved_to(mob, plot: Plot, value: float):
+    """A copy of a dot or mean mark of the dot plot, where `value` lies on `plot`'s x axis."""
+    return mob.copy().shift(RIGHT * (plot.c2p(value)[0] - mob.get_center()[0]))
+
+
+class TheComparison(LessonScene):
+    """Scene 19: nine runs under one protocol; the validation curves, zoomed past the first steps; each
+    run's test loss as a dot (seeds on their own rows), zoomed on the two attention models, whose gap
+    is animated; the table with the spread across seeds, the wall times and their device; the caveats."""
+
+    def construct(self):
+        results = comparison.load_results()       # stops here, naming the file, if it is missing
+        protocol = comparison.load_protocol()
+        self.results, self.p, self.seeds = results, results["protocol"], protocol.seeds
+        title = get_title("The comparison: three models, one protocol")
+        with self.transition("title"):
+            self.play(FadeIn(title))
+        # --- Shot 1: nine runs, one protocol ---------------------------------------------------------
+        self.shot("nine runs")
+        self.show_runs()
+        self.show_protocol()
+        # --- Shot 2: the validation curves, then closer -----------------------------------------
+        self.shot("validation curves")
+        self.show_curve_axes()
+        self.show_curves()
+        self.show_kept_states()
+        self.show_zoom()
+        self.show_order()
+        # --- Shot 3: test loss, seed by seed ----------------------------------------------------
+        self.shot("test loss")
+        self.show_test_dots()
+        self.show_means()
+        self.show_same_parameters()
+        self.show_gap()
+        # --- Shot 4: the table, the device, what it shows ---------------------------------------
+        self.shot("results")
+        self.show_table()
+        self.show_times()
+        self.show_no_guarantee()
+        self.show_position_caveat()
+
+    # helpers -----------------------------------------------------------------------------------
+    def note_at(self, text: str):
+        note = get_fine_print(text, max_width=SAFE_WIDTH)
+        return note.move_to([0, CONTENT_BOTTOM + 0.05, 0], aligned_edge=DOWN)
+
+    def swap_note(self, text: str):
+        new = self.note_at(text)
+        old = getattr(self, "note", None)
+        self.note = new
+        return [FadeOut(old), FadeIn(new)] if old is not None else [FadeIn(new)]
+
+    # shot 1 ------------------------------------------------------------------------------------
+    def show_runs(self):
+        grid = self.grid = get_run_grid(self.results, self.seeds)
+        grid.move_to([-1.3, 0, 0]).align_to([0, CONTENT_TOP, 0], UP)
+        n = len(comparison.MODEL_ORDER) * len(self.seeds)
+        with self.beat(f"Each model was trained {count_word(len(self.seeds))} times, from seeds "
+                       f"{comparison.seeds_words(self.seeds)}: {count_word(n)} runs in all."):
+            self.play(LaggedStart(*(FadeIn(t, shift=0.2 * RIGHT) for t in grid.names), lag_ratio=0.3))
+            self.play(FadeIn(grid.heads),
+                      LaggedStart(*(FadeIn(t, scale=0.8) for row in grid.tiles for t in row), lag_ratio=0.08),
+                      run_time=1.6)
+        note = comparison.runs_note(self.results, self.seeds)
+        if note:
+            with self.beat(f"This results file holds {len(self.results['runs'])} of {n} runs so far; "
+                           "only what it holds is shown."):
+                self.play(Indicate(grid.tiles, color=RECEIVER_COLOR))
+
+    def show_protocol(self):
+        p = self.p
+        shared = self.shared = get_protocol_list(self.results)
+        shared.next_to(self.grid, DOWN, buff=0.45).align_to(self.grid.tiles, LEFT).shift(LEFT * 0.3)
+        brace = Line(self.grid.tiles.get_corner(DOWN + LEFT) + DOWN * 0.15,
+                     self.grid.tiles.get_corner(DOWN + RIGHT) + DOWN * 0.15).set_stroke(RECEIVER_COLOR, 2)
+        self.brace = brace
+        with self.beat(f"All {count_word(len(self.results['runs']))} share one protocol: the same "
+                       f"{fmt_int(p['n_stories'])} stories, one tokenizer, {p['context']}-token windows and "
+                       f"{fmt_int(p['steps'])} updates."):
+            self.play(Create(brace))
+            self.play(LaggedStart(*(FadeIn(line, shift=0.1 * UP) for line in shared), lag_ratio=0.25), run_time=2.0,
+                      *self.swap_note(f"Same {fmt_int(p['n_stories'])}-document TinyStories subset, tokenizer, "
+                                      f"{p['context']}-token context, {fmt_int(p['steps'])}-update budget and "
+                                      f"validation selection. Seeds {comparison.seeds_words(self.seeds)}."))
+
+    # shot 2 ------------------------------------------------------------------------------------
+    def get_curve_plot(self, from_step: int) -> Plot:
+        p = self.p
+        lo, hi, step = comparison.loss_range(self.results, from_step)
+        x_step = p["eval_every"] * (2 if from_step == 0 else 1)
+        return get_plot((from_step, p["steps"]), x_step, (lo, hi), step, left=-4.9, bottom=-1.45, width=8.2,
+                        height=4.0, x_count=True, x_title="update step", y_title="validation loss",
+                        tag="zoom" if from_step else "curve")
+
+    def get_legend(self) -> VGroup:
+        rows = VGroup()
+        for m in models_in(self.results):
+            swatch = Line(LEFT * 0.2, RIGHT * 0.2).set_stroke(MODEL_COLORS[m], 4)
+            rows.add(VGroup(swatch, get_text(model_title(self.results, m), font_size=LABEL_SIZE,
+                                             color=MODEL_COLORS[m])).arrange(RIGHT, buff=0.15))
+        rows.arrange(DOWN, buff=0.22, aligned_edge=LEFT)
+        dot_row = VGroup(Dot(radius=0.06, color=TEXT_COLOR),
+                         get_text("kept state", font_size=SMALL_SIZE, color=DIM_TEXT_COLOR)).arrange(RIGHT, buff=0.15)
+        dot_row.next_to(rows, DOWN, buff=0.3, aligned_edge=LEFT)
+        legend = VGroup(rows, dot_row)
+        legend.rows, legend.dot_row = rows, dot_row
+        return legend.move_to([5.3, 1.6, 0])
+
+    def show_curve_axes(self):
+        p = self.p
+        plot = self.plot = self.get_curve_plot(0)
+        legend = self.legend = self.get_legend()
+        with self.transition("to the curves"):
+            self.play(FadeOut(VGroup(self.grid.heads, self.grid.tiles, self.shared, self.brace, self.note)),
+                      *(ReplacementTransform(name, row[1]) for name, row in zip(self.grid.names, legend.rows)),
+                      run_time=1.0)
+            self.note = None
+        with self.beat(f"Every {fmt_int(p['eval_every'])} updates, each run is scored on "
+                       f"{fmt_int(p['selection_windows'])} windows of held-back validation stories. Lower is better."):
+            self.play(Create(plot.axes), FadeIn(plot.x_ticks), FadeIn(plot.y_ticks), FadeIn(plot.titles))
+
+    def show_curves(self):
+        plot, legend = self.plot, self.legend
+        split = self.p["eval_every"]            # the zoom keeps the part from here on
+        curves = self.curves = VGroup(*(get_run_curve(r, plot, split, MODEL_COLORS[r["model"]])
+                                        for r in self.results["runs"]))
+        self.full_points = [c.late.points.copy() for c in curves]      # as first drawn (the zoom moves them)
+        with self.beat("The three seeds of each model draw almost the same curve."):
+            for m, row in zip(models_in(self.results), legend.rows):
+                mine = [c for c in curves if c.model == m]
+                self.play(Create(VGroup(*(VGroup(c.early, c.late) for c in mine))), FadeIn(row[0]), run_time=1.2)
+
+    def show_kept_states(self):
+        curves = self.curves
+        early = [m for m in models_in(self.results) if comparison.kept_early(self.results, m)]
+        text = "Each run keeps the state at its lowest point, the dot; only that state meets the test stories."
+        with self.beat(text):
+            self.play(LaggedStart(*(FadeIn(c.dot, scale=0.5) for c in curves), lag_ratio=0.08),
+                      FadeIn(self.legend.dot_row), run_time=1.2)
+        if early:
+            m = early[0]
+            steps = sorted({r["selected_step"] for r in comparison.runs_of(self.results, m)})
+            with self.beat(f"The baseline’s best state comes early, at step {fmt_int(steps[0])}; after that its "
+                           "validation loss rises again." if m == "mlp" and len(steps) == 1 else
+                           f"{model_title(self.results, m)} keeps an early state; its validation loss rises again."):
+                self.play(*(Indicate(c.dot, color=RECEIVER_COLOR, scale_factor=2.0) for c in curves if c.model == m))
+
+    def show_zoom(self):
+        from_step = self.p["eval_every"]
+        old = self.plot
+        new = self.zoom = self.get_curve_plot(from_step)
+        zoomed = self.zoom_curves = VGroup(*(get_run_curve(r, new, from_step, MODEL_COLORS[r["model"]])
+                                             for r in self.results["runs"]))
+        lo, _, step = comparison.loss_range(self.results, from_step)
+        with self.beat(f"Zoom in: from step {fmt_int(from_step)} on, with the loss axis starting at "
+                       f"{fmt(lo, comparison.tick_places(step))}, the models pull apart."):
+            self.play(*(Transform(c.late, z.late) for c, z in zip(self.curves, zoomed)),
+                      *(Transform(c.dot, z.dot) for c, z in zip(self.curves, zoomed)),
+                      *zoom_animations(old, new),
+                      *(FadeOut(c.early) for c in self.curves),
+                      run_time=2.5)
+
+    def show_order(self):
+        order = comparison.ranking(self.results, "selection_loss")
+        names = [model_title(self.results, m) for m in order]
+        with self.beat(f"Lowest is {names[0].lower()}, then {names[1].lower()}; the baseline stays highest."
+                       if order[-1] == "mlp" else f"From lowest: {', '.join(names)}."):
+            for m in order:
+                self.play(*(Indicate(c.late, color=MODEL_COLORS[m], scale_factor=1.0) for c in self.curves
+                            if c.model == m), run_time=0.8)
+
+    # shot 3 ------------------------------------------------------------------------------------
+    def get_dot_plot(self, models) -> Plot:
+        values = [r["test_loss"] for m in models for r in comparison.runs_of(self.results, m)]
+        lo, hi, step = comparison.value_range(values)
+        return get_plot((lo, hi), step, left=-3.0, bottom=-1.5, width=8.8, height=4.2, x_title="test loss",
+                        tag="dots_zoom" if len(models) < 3 else "dots")
+
+    def show_test_dots(self):
+        plot = self.dot_plot = self.get_dot_plot(models_in(self.results))
+        bands = self.bands = get_seed_dots(self.results, plot)
+        labels = self.row_labels = VGroup()
+        for band in bands:
+            m = band.model
+            label = VGroup(get_text(model_title(self.results, m), font_size=LABEL_SIZE, color=MODEL_COLORS[m]),
+                           get_line(get_count(comparison.parameter_of(self.results, m), tag="dot_parameters", index=m,
+                                              font_size=SMALL_SIZE, color=MODEL_COLORS[m]),
+                                    "parameters", font_size=SMALL_SIZE, color=DIM_TEXT_COLOR))
+            label.arrange(DOWN, buff=0.08, aligned_edge=LEFT)
+            label.move_to([NAME_X, band.y_mid, 0], aligned_edge=LEFT)
+            label.model = m
+            labels.add(label)
+        with self.transition("to the test loss"):
+            self.play(FadeOut(VGroup(self.plot.axes, self.plot.titles, self.zoom.x_ticks, self.zoom.y_ticks,
+                                     *(VGroup(c.late, c.dot) for c in self.curves), self.legend)), run_time=0.8)
+        with self.beat("Each kept state is then scored once on the test stories, which no run trained on: "
+                       "one dot per run."):
+            self.play(Create(plot.axes), FadeIn(plot.x_ticks), FadeIn(plot.titles),
+                      LaggedStart(*(FadeIn(label[0]) for label in labels), lag_ratio=0.2))
+            self.play(LaggedStart(*(FadeIn(VGroup(b.dots, b.seeds)) for b in bands), lag_ratio=0.3), run_time=1.5)
+
+    def show_means(self):
+        bands = self.bands
+        words = "; ".join(f"{model_title(self.results, b.model).lower() if b.model != 'mlp' else 'the baseline'} "
+                          f"{fmt(b.spread.mean, LOSS_PLACES)}" for b in bands)
+        with self.beat(f"On average: {words}."):
+            for b in bands:
+                self.play(Create(b.mean), FadeIn(b.label), run_time=0.7)
+
+    def show_same_parameters(self):
+        pair = ("one_head", "four_heads")
+        old = self.dot_plot
+        new = self.dot_zoom = self.get_dot_plot(pair)
+        bands = {b.model: b for b in self.bands}
+        counts = [label[1] for label in self.row_labels if label.model in pair]
+        same = comparison.parameter_of(self.results, pair[0]) == comparison.parameter_of(self.results, pair[1])
+        self.zoom_bands = {}
+        anims = []
+        for m, b in bands.items():
+            if m in pair:
+                moved = VGroup(*(moved_to(d, new, d.value) for d in b.dots))
+                anims += [Transform(d, t) for d, t in zip(b.dots, moved)]
+                anims += [Transform(sd, sd.copy().shift(RIGHT * (new.c2p(d.value)[0] - d.get_center()[0])))
+                          for sd, d in zip(b.seeds, b.dots)]
+                anims += [Transform(b.mean, moved_to(b.mean, new, b.mean.value)),
+                          Transform(b.label, moved_to(b.label, new, b.mean.value))]
+            else:
+                anims.append(FadeOut(VGroup(b.dots, b.seeds, b.mean, b.label), shift=RIGHT * 3))
+        anims += zoom_animations(old, new)
+        stds = VGroup()
+        for m in pair:
+            b, s = bands[m], bands[m].spread
+            if s.std is not None:
+                y = b.y_mid
+                bar = Line([new.c2p(s.mean - s.std)[0], y, 0], [new.c2p(s.mean + s.std)[0], y, 0])
+                bar.set_stroke(MODEL_COLORS[m], 4, opacity=0.4)
+                stds.add(bar)
+        self.stds = stds
+        with self.beat(f"Zoom in on the two attention models. They have exactly the same "
+                       f"{fmt_int(comparison.parameter_of(self.results, pair[0]))} parameters." if same else
+                       "Zoom in on the two attention models."):
+            self.play(*anims, FadeOut(next(l for l in self.row_labels if l.model not in pair)), run_time=2.5)
+            self.play(*(Indicate(c, color=RECEIVER_COLOR) for c in counts), FadeIn(stds))
+
+    def show_gap(self):
+        better, worse = "four_heads", "one_head"
+        bands = {b.model: b for b in self.bands}
+        gap = comparison.mean_gap(self.results, better, worse)
+        new = self.dot_zoom
+        xb, xw = new.c2p(bands[better].spread.mean)[0], new.c2p(bands[worse].spread.mean)[0]
+        y = bands[worse].top - 2 * DOT_ROW - 0.3          # under the worse model's band
+        arrow = get_arrow([xw, y, 0], [xb, y, 0], color=RECEIVER_COLOR, buff=0.0)
+        number = get_number(gap, LOSS_PLACES, tag="gap", font_size=LABEL_SIZE, color=RECEIVER_COLOR)
+        number.next_to(arrow, DOWN, buff=0.06)
+        self.gap = VGroup(arrow, number)
+        apart = comparison.runs_apart(self.results, better, worse)
+        with self.beat(f"Yet every four-head run beats every one-head run: lower by "
+                       f"{fmt(gap, LOSS_PLACES)} on average." if apart else
+                       f"Four heads are lower by {fmt(gap, LOSS_PLACES)} on average, "
+                       "but some seeds overlap."):
+            self.play(GrowArrow(arrow), FadeIn(number))
+            self.play(Indicate(bands[better].dots, color=RECEIVER_COLOR, scale_factor=1.3))
+
+    # shot 4 ------------------------------------------------------------------------------------
+    def show_table(self):
+        table = self.table = get_results_table(self.results)
+        table.move_to([0, 1.0, 0])
+        head = get_text(f"mean ± sample standard deviation over seeds {comparison.seeds_words(self.seeds)}",
+                        font_size=SMALL_SIZE, color=RECEIVER_COLOR).next_to(table, DOWN, buff=0.3).align_to(table, LEFT)
+        self.spread_note = head
+        with self.transition("to the table"):
+            self.play(FadeOut(VGroup(self.dot_plot.axes, self.dot_plot.titles, self.dot_zoom.x_ticks,
+                                     *(VGroup(b.dots, b.seeds, b.mean, b.label) for b in self.bands
+                                       if b.model != "mlp"), self.row_labels, self.stds, self.gap)), run_time=0.8)
+        ppl = {m: comparison.spread(self.results, m, "test_perplexity").mean for m in ("four_heads", "one_head")}
+        with self.beat(f"In perplexity: {fmt(ppl['four_heads'], PPL_PLACES)} against "
+                       f"{fmt(ppl['one_head'], PPL_PLACES)}. Each number is the mean over "
+                       f"{count_word(len(self.seeds))} seeds, plus or minus the sample standard deviation."):
+            self.play(FadeIn(table.header), Create(table.rule))
+            self.play(LaggedStart(*(FadeIn(VGroup(*row[:4])) for row in table.rows), lag_ratio=0.3), run_time=1.5)
+            self.play(FadeIn(head))
+
+    def show_times(self):
+        table = self.table
+        device = get_text(comparison.device_line(self.results), font_size=SMALL_SIZE, color=DIM_TEXT_COLOR)
+        device.next_to(self.spread_note, DOWN, buff=0.15).align_to(self.spread_note, LEFT)
+        self.device = device
+        threads = self.p["threads"]
+        with self.beat(f"Training ran on a {count_word(threads)}-thread CPU shared with other jobs, so read "
+                       "the wall times loosely."):
+            self.play(LaggedStart(*(FadeIn(row[4]) for row in table.rows), lag_ratio=0.2), FadeIn(device))
+            self.play(*self.swap_note("The runs shared the machine with other jobs: rough timings, "
+                                      "not a speed benchmark."))
+
+    def show_no_guarantee(self):
+        rows = {row.model: row for row in self.table.rows}
+        helped = comparison.heads_helped(self.results)
+        with self.beat("More heads helped this experiment. That is no guarantee for other data, head counts, "
+                       "or continuations." if helped else
+                       "More heads did not help this experiment: they are a capacity choice to test."):
+            self.play(*(Indicate(rows[m][2], color=RECEIVER_COLOR, scale_factor=1.1) for m in ("one_head", "four_heads")),
+                      *self.swap_note("More heads helped this experiment; this is not a guarantee for every dataset, "
+                                      "head count or generated continuation." if helped else
+                                      "More heads are a capacity choice to test, not an automatic improvement."))
+
+    def show_position_caveat(self):
+        rows = {row.model: row for row in self.table.rows}
+        with self.beat("And only the attention models have a position table, so this does not isolate "
+                       "what the positions add."):
+            self.play(Indicate(rows["mlp"][0], color=RECEIVER_COLOR),
+                      *self.swap_note("The comparison does not isolate the effect of position encoding, because it "
+                                      "does not train a position-free attention ablation. Head count, total width, "
+                                      "parameter count, measured losses and device timings must be distinguished."))
+
+
+# ============================================================================================
+# Scene 20 — Inside the trained models
+# ============================================================================================
+
+KIND_TITLES = {"training": "Training prompt", "held_out": "Held-out prompt", "outside_domain": "Outside-domain prompt"}
+KIND_ORDER = ("training", "held_out", "outside_domain")
+MODEL_WORDS = {"mlp": "the baseline", "one_head": "the one-head model", "four_heads": "the four-head model"}
+LINE_Y = 0.05               # the story line's boxes (the arrows arc above it)
+LINE_ENTRIES = 18           # boxes on the story line: one line at a legible size
+TOKEN_NAMES = {'"': "the quote mark", ",": "the comma", ".": "the full stop", "<BOS>": "the start token"}
+HEAT_SIDE = 4.0
+UNK = "<UNK>"
+
+
+def token_name(token: str) -> str:
+    """How a sentence names a token: punctuation by its name, a word in quotes."""
+    return TOKEN_NAMES.get(token, token_label(token))
+
+
+def spoken_token(token: str) -> str:
+    return TOKEN_NAMES.get(token, token)
+
+
+def get_story_words(tokens, width: float, size: float = LABEL_SIZE + 2) -> VGroup:
+    """The story's tokens as separate words (so each can travel), wrapped into lines of `width`."""
+    words = [get_text(t, font_size=size) for t in tokens]
+    space, line_h = 0.16, get_text("Mg", font_size=size).height * 1.55
+    lines, line, x = [], [], 0.0
+    for w in words:
+        if line and x + w.width > width:
+            lines.append(line)
+            line, x = [], 0.0
+        line.append(w)
+        x += w.width + space
+    lines.append(line)
+    ref = get_text("Mx", font_size=size).move_to([0, 0, 0])
+    for r, line in enumerate(lines):
+        x = 0.0
+        for w in line:
+            w.move_to([x, 0, 0], aligned_edge=LEFT)
+            place_on_line(w, ref, -r * line_h)
+            x += w.width + space
+    group = VGroup(*words)
+    group.words = words
+    return group
+
+
+HIGH_MARKS = set("\"'“”‘’`")
+
+
+def place_on_line(word, ref, dy: float = 0.0) -> None:
+    """Set a word on the line of `ref` (shifted by dy): on its baseline, except a quote mark, which
+    hangs from the cap height (it has no glyph on the baseline to align)."""
+    if word.original_text and set(word.original_text) <= HIGH_MARKS:
+        word.shift(UP * (ref.get_top()[1] + dy - word.get_top()[1]))
+    else:
+        align_baseline(word, baseline_y(ref) + dy)
+
+
+def get_story_line(line: "comparison.StoryLine") -> VGroup:
+    """The story line as a token row (attention_arrows.get_token_row): the chosen tokens in boxes, each
+    folded gap a grey box; under each box its story position (one-based) or range of positions."""
+    row = get_token_row(line.tokens(), receiver=len(line.entries), positions=False, font_size=LABEL_SIZE + 2)
+    row.move_to([0, LINE_Y, 0])
+    ref = get_text("Mx", font_size=row.font_size)
+    for word, box in zip(row.words, row.boxes):      # the block sets every token on the baseline
+        if set(word.original_text) <= HIGH_MARKS:
+            place_on_line(word, ref.copy().move_to(box))
+    row.positions = VGroup()
+    for k, e in enumerate(line.entries):
+        box = row.boxes[k]
+        if e.is_gap:
+            box.set_stroke(DIM_TEXT_COLOR, 1).set_fill(DIM_TEXT_COLOR, 0.22)
+            row.words[k].set_color(DIM_TEXT_COLOR)
+        text = f"{e.first + 1}–{e.last + 1}" if e.is_gap else f"{e.first + 1}"
+        row.positions.add(get_text(text, font_size=SMALL_SIZE, color=DIM_TEXT_COLOR).next_to(box, DOWN, buff=0.08))
+    row.add(row.positions)
+    row.entries = line.entries
+    row.gaps = VGroup(*(VGroup(row.boxes[k], row.words[k]) for k, e in enumerate(line.entries) if e.is_gap))
+    return row
+
+
+def get_weight_labels(row, line, model: str, head: int, entries, color: str, tag: str) -> VGroup:
+    """The weights of some entries under their position numbers, dropped a row where two would touch."""
+    w = line.weights(model, head)
+    labels = VGroup()
+    placed = []
+    for k in sorted(entries):
+        e = line.entries[k]
+        number = get_number(w[k], tag=tag, index=e.first if not e.is_gap else (e.first, e.last),
+                            font_size=LABEL_SIZE, color=color)
+        number.next_to(row.positions[k], DOWN, buff=0.1)
+        while any(abs(number.get_center()[1] - p.get_center()[1]) < 0.1 and
+                  number.get_left()[0] < p.get_right()[0] + 0.08 and p.get_left()[0] < number.get_right()[0] + 0.08
+                  for p in placed):
+            number.shift(DOWN * 0.32)
+        placed.append(number)
+        labels.add(number)
+    return labels
+
+
+def get_heat_panel(amap, model: str, head: int, color: str) -> VGroup:
+    """The honest map of one head (row i: the window ending at token i), token axes every 8 tokens."""
+    hm = get_heat_map(amap.model(model).heads[head], color, HEAT_SIDE)
+    n = amap.n
+    ticks = [*range(0, n, 8)] + ([n - 1] if (n - 1) % 8 else [])
+    if len(ticks) > 1 and ticks[-1] - ticks[-2] < 4:
+        ticks.pop(-2)
+    labels = get_axis_labels(hm, amap.tokens, ticks)
+    rows_title = get_text("receiver: the window’s last token", font_size=SMALL_SIZE, color=DIM_TEXT_COLOR)
+    cols_title = get_text("source", font_size=SMALL_SIZE, color=DIM_TEXT_COLOR)
+    rows_title.next_to(hm.frame, UP, buff=0.12).align_to(labels.rows, LEFT)
+    cols_title.next_to(labels.cols, RIGHT, buff=0.25).align_to(labels.cols, UP)
+    panel = VGroup(hm, labels, rows_title, cols_title)
+    panel.map, panel.labels, panel.titles = hm, labels, VGroup(rows_title, cols_title)
+    return panel
+
+
+def get_inset(amap, model: str, head: int, columns, color: str, side: float = 0.85) -> VGroup:
+    """A few cells of the receiver's row, magnified: each in its heat-map colour with its weight and token."""
+    r = amap.n - 1
+    row = amap.model(model).heads[head, r]
+    cells = VGroup()
+    for j in columns:
+        step = int(weight_level([row[j]])[0])
+        sq = Rectangle(width=side, height=side).set_stroke(DIM_TEXT_COLOR, 1)
+        sq.set_fill(level_hex(step, color) if step else BACKGROUND, 1)
+        cells.add(sq)
+    cells.arrange(RIGHT, buff=0)
+    numbers, tokens = VGroup(), VGroup()
+    for sq, j in zip(cells, columns):
+        numbers.add(get_number(row[j], tag="inset", index=j, font_size=LABEL_SIZE, color=TEXT_COLOR)
+                    .next_to(sq, DOWN, buff=0.1))
+    for sq, j, number in zip(cells, columns, numbers):
+        tokens.add(get_text(f"{amap.tokens[j]} {j + 1}", font_size=SMALL_SIZE, color=DIM_TEXT_COLOR)
+                   .next_to(sq, DOWN, buff=0.1).set_y(numbers.get_bottom()[1] - 0.2))
+    caption = get_text(f"row {r + 1}, magnified", font_size=SMALL_SIZE, color=DIM_TEXT_COLOR)
+    caption.next_to(cells, UP, buff=0.1).align_to(cells, LEFT)
+    inset = VGroup(caption, cells, numbers, tokens)
+    inset.cells, inset.numbers, inset.columns = cells, numbers, tuple(columns)
+    return inset
+
+
+def get_head_chips(colors) -> VGroup:
+    chips = VGroup(*(VGroup(Line(LEFT * 0.18, RIGHT * 0.18).set_stroke(c, 5),
+                            get_text(f"head {k + 1}", font_size=LABEL_SIZE, color=c)).arrange(RIGHT, buff=0.12)
+                     for k, c in enumerate(colors)))
+    return chips.arrange(RIGHT, buff=0.45)
+
+
+def get_prompt_line(prompt) -> VGroup:
+    """The prompt as the model read it: its tokens in the receiver colour, <UNK> marked, and above
+    each <UNK> the word as typed, struck through."""
+    words = VGroup(*(get_text(t, font_size=LABEL_SIZE + 2, color=NEGATIVE_COLOR if t == UNK else RECEIVER_COLOR)
+                     for t in prompt.tokens)).arrange(RIGHT, buff=0.16)
+    ref = get_text("Mx", font_size=LABEL_SIZE + 2)
+    for w in words:
+        align_baseline(w, baseline_y(ref.copy().move_to(words.get_center())))
+    typed = VGroup()
+    for k, word in prompt.unknown:
+        t = get_text(word, font_size=SMALL_SIZE, color=DIM_TEXT_COLOR).next_to(words[k], UP, buff=0.14)
+        strike = Line(t.get_left(), t.get_right()).set_stroke(NEGATIVE_COLOR, 2)
+        typed.add(VGroup(t, strike))
+    line = VGroup(words, typed)
+    line.words, line.typed = words, typed
+    return line
+
+
+def get_continuation_rows(cont_set, titles: dict, kind: str, width: float) -> VGroup:
+    """One row per model: its name, the greedy continuation (wrapped; <UNK> marked), the median
+    latency per model call."""
+    size = LABEL_SIZE
+    models = [m for m in comparison.MODEL_ORDER if (m, kind) in cont_set.runs]
+    names = {m: get_text(titles.get(m, m), font_size=size, color=MODEL_COLORS[m]) for m in models}
+    name_w = max(t.width for t in names.values()) + 0.35
+    lat_w = 1.5
+    text_w = width - name_w - lat_w - 0.3
+    rows = VGroup()
+    for m in models:
+        run = cont_set.of(m, kind)
+        body = VGroup(*(get_text(line, font_size=size, color=TEXT_COLOR, t2c={UNK: NEGATIVE_COLOR})
+                        for line in wrap_lines(run.text, size, text_w)))
+        body.arrange(DOWN, buff=0.1, aligned_edge=LEFT)
+        name = names[m].move_to([0, 0, 0], aligned_edge=LEFT)
+        body.move_to([name_w, 0, 0], aligned_edge=LEFT)
+        body.shift(UP * (baseline_y(name) - baseline_y(body[0])))
+        latency = get_line(get_number(run.latency_ms_median, 3, tag="latency", index=(m, kind), font_size=size,
+                                      color=MODEL_COLORS[m]), "ms", font_size=SMALL_SIZE, color=DIM_TEXT_COLOR,
+                           buff=0.08)
+        latency.move_to([width, 0, 0], aligned_edge=RIGHT)
+        latency.shift(UP * (baseline_y(name) - baseline_y(latency[0])))
+        row = VGroup(name, body, latency)
+        row.model, row.body, row.latency, row.text = m, body, latency, run.text
+        rows.add(row)
+    rows.arrange(DOWN, buff=0.3, aligned_edge=LEFT)
+    return rows
+
+
+class InsideTrainedModels(LessonScene):
+    """Scene 20: the seed-11 checkpoints' own final-query attention on a held-out story, told on the
+    token line (arrows from the receiver's sources, width = weight, one colour per head); the honest
+    map of every window; the four heads one by one; greedy continuations with the prompts as read and
+    the latency per call, measured on the machine that produced them."""
+
+    def construct(self):
+        # stops here, naming the file, if an export is missing
+        amap = self.amap = comparison.load_attention_map()
+        cont = self.cont = comparison.load_continuation_set()
+        self.protocol = comparison.load_protocol()
+        for m in ("one_head", "four_heads"):
+            amap.model(m)
+        self.receiver = r = amap.n - 1
+        heads = [("one_head", 0)] + [("four_heads", h) for h in range(amap.model("four_heads").n_heads)]
+        self.line = comparison.story_line(amap, r, heads, max_entries=LINE_ENTRIES)
+        title = get_title("Inside the trained models")
+        with self.transition("title"):
+            self.play(FadeIn(title))
+        # --- Shot 1: the held-out story ------------------------------------------------------------
+        self.shot("held-out story")
+        self.show_story()
+        self.show_receiver()
+        self.show_story_line()
+        # --- Shot 2: one head, on the token line ----------------------------------------------------
+        self.shot("one head")
+        self.show_one_head_arrows()
+        self.show_one_head_top()
+        self.show_folded_weight()
+        # --- Shot 3: every window: the honest map -----------------------------------------------------
+        self.shot("every window")
+        self.show_map()
+        self.show_future()
+        self.show_map_row()
+        # --- Shot 4: four heads --------------------------------------------------------------------
+        self.shot("four heads")
+        self.show_four_heads()
+        for h in comparison.head_order(amap, "four_heads", r):
+            self.show_head(h)
+        self.show_glimpse()
+        # --- Shot 5: greedy continuations ------------------------------------------------------------
+        for kind in KIND_ORDER:
+            self.shot(f"{kind} prompt")
+            self.show_prompt(kind)
+        self.shot("beyond this lesson")
+        self.show_latency()
+        self.show_beyond()
+        self.show_credits()
+
+    # helpers -----------------------------------------------------------------------------------
+    def note_at(self, text: str, left: float | None = None):
+        width = SAFE_WIDTH if left is None else SAFE_WIDTH / 2 - left
+        note = get_fine_print(text, max_width=width).move_to([0, CONTENT_BOTTOM + 0.05, 0], aligned_edge=DOWN)
+        if left is not None:
+            note.align_to([left, 0, 0], LEFT)
+        return note
+
+    def swap_note(self, text: str | None, left: float | None = None):
+        old = getattr(self, "note", None)
+        new = self.note = self.note_at(text, left) if text else None
+        return [a for a in (FadeOut(old) if old is not None else None, FadeIn(new) if new is not None else None) if a]
+
+    # shot 1 ------------------------------------------------------------------------------------
+    def show_story(self):
+        amap = self.amap
+        story = self.story = get_story_words(amap.tokens, SAFE_WIDTH - 0.6)
+        story.move_to([0, 0.5, 0])
+        label = self.story_label = get_text(f"a held-out test story, as the models read it: {amap.n} tokens",
+                                            font_size=LABEL_SIZE, color=DIM_TEXT_COLOR)
+        label.next_to(story, UP, buff=0.35)
+        with self.beat("Now look inside the trained models, on a story from the test set, which none of them "
+                       "trained on."):
+            self.play(FadeIn(label), LaggedStart(*(FadeIn(w) for w in story), lag_ratio=0.02), run_time=2.0)
+            self.play(*self.swap_note(f"Both attention models, the seed-{amap.checkpoint_seed} checkpoints; the "
+                                      "story’s tokens as the tokenizer wrote them (lower case, punctuation as tokens)."))
+
+    def show_receiver(self):
+        amap, r = self.amap, self.receiver
+        word = self.story[r]
+        box = self.receiver_box = SurroundingRectangle(word, color=RECEIVER_COLOR, buff=0.06)
+        with self.beat(f"A model reads a window of up to {amap.context} tokens and predicts the next one. "
+                       f"Here the window ends at token {r + 1}: {token_name(amap.tokens[r])}.",
+                       spoken=f"A model reads a window of up to {amap.context} tokens and predicts the next one. "
+                              f"Here the window ends at token {r + 1}: {spoken_token(amap.tokens[r])}."):
+            self.play(Create(box))
+            self.play(Indicate(word, color=RECEIVER_COLOR, scale_factor=1.4))
+
+    def show_story_line(self):
+        line, story = self.line, self.story
+        row = self.row = get_story_line(line)
+        keep = {e.first: k for k, e in enumerate(line.entries) if not e.is_gap}
+        travel = [ReplacementTransform(story[j], row.words[k]) for j, k in keep.items()]
+        leave = [FadeOut(story[j]) for j in range(len(story.words)) if j not in keep]
+        with self.beat("To draw arrows, we keep the tokens that matter and fold the rest into grey boxes."):
+            self.play(*travel, *leave, FadeOut(self.story_label), FadeOut(self.receiver_box), run_time=2.0)
+            self.play(FadeIn(VGroup(*(row.boxes[k] for k in keep.values()))),
+                      FadeIn(row.gaps), FadeIn(row.positions))
+
+    # shot 2 ------------------------------------------------------------------------------------
+    def show_one_head_arrows(self):
+        color = MODEL_COLORS["one_head"]
+        w = self.line.weights("one_head", 0)
+        arrows = self.one_arrows = get_attention_arrows(self.row, w, color=color, side=UP)
+        name = self.model_name = get_text(self.protocol.titles["one_head"], font_size=LABEL_SIZE + 2, color=color)
+        name.move_to([NAME_X, CONTENT_TOP - 0.2, 0], aligned_edge=LEFT)
+        with self.beat(f"Here is what the one-head model attends to from {token_name(self.amap.tokens[-1])}: "
+                       "the thicker the arrow, the more weight.",
+                       spoken=f"Here is what the one-head model attends to from "
+                              f"{spoken_token(self.amap.tokens[-1])}: the thicker the arrow, the more weight."):
+            self.play(FadeIn(name))
+            self.play(arrows.create(run_time=2.5))
+
+    def show_one_head_top(self):
+        amap, r, line = self.amap, self.receiver, self.line
+        top = amap.top("one_head", 0, r, 2)
+        entries = [line.index_of(j) for j, _ in top]
+        color = MODEL_COLORS["one_head"]
+        labels = self.one_labels = get_weight_labels(self.row, line, "one_head", 0, entries, color, "line_one_head")
+        (j1, w1), (j2, w2) = top
+        with self.beat(f"Most goes to the latest {token_name(amap.tokens[j1])}: {fmt(w1)}. "
+                       f"Then {fmt(w2)} to {token_name(amap.tokens[j2])}.",
+                       spoken=f"Most goes to the latest {spoken_token(amap.tokens[j1])}: {fmt(w1)}. "
+                              f"Then {fmt(w2)} to {spoken_token(amap.tokens[j2])}."):
+            for k, label in zip(sorted(entries), labels):
+                self.play(Indicate(self.one_arrows.arrow(k), color=RECEIVER_COLOR, scale_factor=1.0),
+                          FadeIn(label, shift=0.1 * UP), run_time=0.9)
+
+    def show_folded_weight(self):
+        line = self.line
+        w = line.weights("one_head", 0)
+        gaps = [k for k, e in enumerate(line.entries) if e.is_gap]
+        with self.beat("A grey box’s arrow carries all the weight of the tokens it hides, so nothing is left out."):
+            self.play(*(Indicate(self.row.token(k), color=TEXT_COLOR) for k in gaps),
+                      *(Indicate(self.one_arrows.arrow(k), color=TEXT_COLOR, scale_factor=1.0) for k in gaps),
+                      *self.swap_note("A folded box’s arrow has the width of the summed weight of its tokens; every "
+                                      "row of weights sums to one."))
+
+    # shot 3 ------------------------------------------------------------------------------------
+    def show_map(self):
+        amap = self.amap
+        color = MODEL_COLORS["one_head"]
+        panel = self.heat_panel = get_heat_panel(amap, "one_head", 0, color)
+        panel.move_to([0, 0, 0])
+        panel.shift(RIGHT * (-5.6 - panel.labels.rows.get_left()[0]) + UP * (CONTENT_TOP - 0.05 - panel.get_top()[1]))
+        self.heat_one = panel.map
+        key = self.key = get_color_key(color)
+        key.move_to([3.3, 1.9, 0], aligned_edge=LEFT).align_to(panel.map.frame, UP).shift(RIGHT * 0)
+        key.move_to([panel.map.frame.get_right()[0] + 1.2, 0, 0], aligned_edge=LEFT).align_to(panel.map.frame, UP)
+        with self.transition("to the map"):
+            self.play(FadeOut(VGroup(self.row, self.one_arrows, self.one_labels, self.model_name)), *self.swap_note(None),
+                      run_time=0.8)
+        with self.beat("That was one row. End the window at any other token and you get another row; stacked, "
+                       "they make this map."):
+            self.play(FadeIn(panel.map.frame), FadeIn(VGroup(*panel.map.levels.values())), run_time=1.5)
+            self.play(FadeIn(panel.labels), FadeIn(panel.titles),
+                      *self.swap_note(f"Row i: the final-query weights of the window that ends at token i, what the "
+                                      "model computes in training and generation.", left=key.get_left()[0]))
+
+    def show_future(self):
+        hm = self.heat_one
+        with self.beat("Brighter means more weight. The dark triangle is the future: tokens after the window’s end."):
+            self.play(FadeIn(VGroup(self.key[0], self.key[1], self.key.marks)))
+            self.play(FadeIn(hm.mask), FadeIn(self.key.future))
+
+    def show_map_row(self):
+        amap, r = self.amap, self.receiver
+        hm = self.heat_one
+        j, w = amap.top("one_head", 0, r, 1)[0]
+        columns = comparison.inset_columns(amap, "one_head", 0, r)
+        inset = self.inset = get_inset(amap, "one_head", 0, columns, MODEL_COLORS["one_head"])
+        inset.next_to(self.key, DOWN, buff=0.55).align_to(self.key, LEFT)
+        row_box = hm.get_row_box(r)
+        cell_box = hm.get_cell_box(r, j)
+        target = inset.cells[columns.index(j)]
+        pointer = DashedLine(cell_box.get_right(), target.get_left(), dash_length=0.06).set_stroke(RECEIVER_COLOR, 1.5)
+        self.map_marks = VGroup(row_box, cell_box, pointer)
+        with self.beat(f"The bottom row is the one we drew. Its brightest cell is {token_name(amap.tokens[j])}: "
+                       f"{fmt(w)}.",
+                       spoken=f"The bottom row is the one we drew. Its brightest cell is "
+                              f"{spoken_token(amap.tokens[j])}: {fmt(w)}."):
+            self.play(Create(row_box))
+            self.play(Create(cell_box), Create(pointer), FadeIn(inset), run_time=1.2)
+            self.play(Indicate(inset.numbers[columns.index(j)], color=RECEIVER_COLOR, scale_factor=1.3))
+
+    # shot 4 ------------------------------------------------------------------------------------
+    def show_four_heads(self):
+        colors = head_colors("four_heads", self.amap.model("four_heads").n_heads)
+        chips = self.chips = get_head_chips(colors)
+        chips.move_to([0, -1.55, 0])
+        name = get_text(self.protocol.titles["four_heads"], font_size=LABEL_SIZE + 2, color=MODEL_COLORS["four_heads"])
+        name.move_to(self.model_name, aligned_edge=LEFT)
+        with self.transition("back to the line"):
+            self.play(FadeOut(VGroup(self.heat_panel, self.key, self.inset, self.map_marks)), *self.swap_note(None),
+                      run_time=0.8)
+        with self.beat(f"The four-head model splits the same job across {count_word(len(colors))} heads, each "
+                       "with its own colour and its own weights."):
+            self.play(FadeIn(self.row), FadeIn(name))
+            self.play(LaggedStart(*(FadeIn(c, shift=0.1 * UP) for c in chips), lag_ratio=0.2))
+        self.model_name = name
+        self.head_arrows, self.head_labels, self.seen_tokens = None, None, set()
+        self.arrows_of, self.labels_of, self.readings = {}, {}, {}
+
+    def show_head(self, h: int):
+        amap, r, line = self.amap, self.receiver, self.line
+        color = head_colors("four_heads", amap.model("four_heads").n_heads)[h]
+        reading = comparison.head_reading(amap, "four_heads", h, r)
+        w = line.weights("four_heads", h)
+        arrows = get_attention_arrows(self.row, w, color=color, side=UP)
+        if reading.kind == "repeated":
+            entries = [line.index_of(j) for j in reading.positions]
+        else:
+            entries = [line.index_of(reading.top)]
+        labels = get_weight_labels(self.row, line, "four_heads", h, entries, color, f"line_four_heads_{h}")
+        out = [FadeOut(m) for m in (self.head_arrows, self.head_labels) if m is not None]
+        also = "also " if reading.token in self.seen_tokens else ""
+        name, said = token_name(amap.tokens[reading.top]), spoken_token(amap.tokens[reading.top])
+        if reading.kind == "spread":
+            text = f"Head {h + 1} spreads its weight thin: its largest, on {name}, is only {fmt(reading.top_weight)}."
+            spoken = f"Head {h + 1} spreads its weight thin: its largest, on {said}, is only {fmt(reading.top_weight)}."
+        elif reading.kind == "repeated":
+            text = (f"Head {h + 1} finds every {token_label(reading.token)} in the story, "
+                    f"{count_word(len(reading.positions))} of them.")
+            spoken = f"Head {h + 1} finds every {reading.token} in the story, {count_word(len(reading.positions))} of them."
+        else:
+            text = f"Head {h + 1} {also}looks at {name}: {fmt(reading.top_weight)}."
+            spoken = f"Head {h + 1} {also}looks at {said}: {fmt(reading.top_weight)}."
+        chip = self.chips[h]
+        with self.beat(text, spoken=spoken):
+            self.play(*out, Indicate(chip, color=color, scale_factor=1.15), run_time=0.6)
+            self.play(arrows.create(run_time=2.2))
+            self.play(LaggedStart(*(FadeIn(x, shift=0.1 * UP) for x in labels), lag_ratio=0.3))
+        self.head_arrows, self.head_labels = arrows, labels
+        self.arrows_of[h], self.labels_of[h], self.readings[h] = arrows, labels, reading
+        self.seen_tokens.add(reading.token)
+        if reading.kind == "repeated":
+            self.show_repeated_sum(h, reading, labels, color)
+
+    def show_repeated_sum(self, h, reading, labels, color):
+        """The head's weights on the repeated token, summed at full precision (not the rounded terms)."""
+        parts = [get_number(self.amap.model("four_heads").heads[h, self.receiver, j], tag="sum_term", index=j,
+                            font_size=LABEL_SIZE, color=color) for j in reading.positions]
+        pieces = []
+        for k, part in enumerate(parts):
+            pieces += ([get_text("+", font_size=LABEL_SIZE)] if k else []) + [part]
+        total = get_number(reading.total, tag="token_sum", index=(h, reading.token), font_size=LABEL_SIZE + 4,
+                           color=color)
+        sum_line = get_line(*pieces, "=", total, font_size=LABEL_SIZE)
+        sum_line.move_to([0, -2.0, 0])
+        self.sum_line = sum_line
+        with self.beat(f"Together, head {h + 1} puts {fmt(reading.total)} of its weight on "
+                       f"{token_label(reading.token)}: most of it, on one name.",
+                       spoken=f"Together, head {h + 1} puts {fmt(reading.total)} of its weight on "
+                              f"{reading.token}: most of it, on one name."):
+            self.play(FadeOut(self.chips), *(ReplacementTransform(label.copy(), part) for label, part in zip(labels, parts)),
+                      FadeIn(VGroup(*(p for p in pieces if p not in parts))), run_time=1.5)
+            self.play(FadeIn(VGroup(sum_line[-2], total)),
+                      *self.swap_note("All displayed numbers are rounded; calculations use full precision."))
+            self.play(Indicate(total, color=color, scale_factor=1.3))
+        with self.transition("the chips back"):
+            self.play(FadeOut(sum_line), FadeIn(self.chips), *self.swap_note(None))
+
+    def show_glimpse(self):
+        amap = self.amap
+        with self.beat(f"This is one story and one seed: a glimpse of these checkpoints, not a map of what "
+                       "heads always do."):
+            self.play(*self.swap_note(f"One held-out story, the seed-{amap.checkpoint_seed} checkpoints: an "
+                                      "illustration, not a general map of what heads do."))
+
+    # shot 5 ------------------------------------------------------------------------------------
+    def show_prompt(self, kind: str):
+        cont = self.cont
+        prompt = cont.prompts[kind]
+        head = get_text(f"{KIND_TITLES[kind]}:", font_size=LABEL_SIZE, color=DIM_TEXT_COLOR)
+        line = get_prompt_line(prompt)
+        rows = get_continuation_rows(cont, self.protocol.titles, kind, SAFE_WIDTH)
+        lat_head = get_text("median per call", font_size=SMALL_SIZE, color=DIM_TEXT_COLOR)
+        top = VGroup(head, line.words).arrange(RIGHT, buff=0.25)
+        align_baseline(head, baseline_y(line.words[0]))
+        line.typed.shift(RIGHT * 0)          # typed words travel with their tokens (set below)
+        for (k, _), typed in zip(prompt.unknown, line.typed):
+            typed.next_to(line.words[k], UP, buff=0.14)
+        block = VGroup(VGroup(top, line.typed), rows).arrange(DOWN, buff=0.55, aligned_edge=LEFT)
+        block.move_to([0, 0.6, 0])
+        lat_head.next_to(rows, UP, buff=0.15).align_to(rows, RIGHT)
+        self.panels = getattr(self, "panels", {})
+        self.panels[kind] = VGroup(head, line, rows, lat_head)
+        self.panels[kind].rows, self.panels[kind].line = rows, line
+        if not hasattr(self, "shown_panel"):
+            self.shown_panel = None
+            clear = [FadeOut(VGroup(self.row, self.chips, self.model_name, *(m for m in (self.head_arrows,
+                                                                                         self.head_labels) if m)))]
+            with self.transition("to the continuations"):
+                self.play(*clear, *self.swap_note(None), run_time=0.8)
+        else:
+            with self.transition("next prompt"):
+                self.play(FadeOut(self.shown_panel), *self.swap_note(None), run_time=0.6)
+        self.shown_panel = self.panels[kind]
+        n = cont.n_tokens
+        if kind == "training":
+            with self.beat(f"Last, what the models write. Each continues a prompt greedily, taking the likeliest "
+                           f"token each time, {count_word(n)} times over."):
+                self.play(FadeIn(head), FadeIn(line.words))
+                self.play(*self.swap_note(f"Greedy decoding, {n} tokens; the seed-{self.amap.checkpoint_seed} "
+                                          "checkpoints run in PyTorch."))
+            with self.beat("This prompt comes from the training stories. Read what each model wrote.", look=7.0):
+                self.play(LaggedStart(*(FadeIn(r) for r in rows), lag_ratio=0.4), FadeIn(lat_head), run_time=2.0)
+        elif kind == "held_out":
+            starts = {cont.of(m, kind).tokens[0] for m in comparison.MODEL_ORDER if (m, kind) in cont.runs}
+            with self.beat("A held-out prompt, from a story none of them trained on.",
+                           spoken="A held-out prompt, from a story none of them trained on."):
+                self.play(FadeIn(head), FadeIn(line.words))
+            name = next(iter(starts)) if len(starts) == 1 else None
+            with self.beat(f"All three name the boy {name}, and go on in the stories’ style." if name else
+                           "Each goes on in the stories’ style.", look=7.0):
+                self.play(LaggedStart(*(FadeIn(r) for r in rows), lag_ratio=0.4), FadeIn(lat_head), run_time=2.0)
+        else:
+            n_unk = len(prompt.unknown)
+            with self.beat(f"A sentence about a bank. {count_word(n_unk).capitalize()} of its words are not in the "
+                           f"{fmt_int(self.protocol.config['vocab_size'])}-word vocabulary, so the models read "
+                           f"{UNK}: unknown.",
+                           spoken=f"A sentence about a bank. {count_word(n_unk).capitalize()} of its words are not "
+                                  f"in the {fmt_int(self.protocol.config['vocab_size'])}-word vocabulary, so the "
+                                  "models read them as unknown."):
+                self.play(FadeIn(head), FadeIn(line.words))
+                self.play(LaggedStart(*(FadeIn(t[0]) for t in line.typed), lag_ratio=0.2))
+                self.play(LaggedStart(*(Create(t[1]) for t in line.typed), lag_ratio=0.2),
+                          *self.swap_note(f"The prompt as typed: “{prompt.prompt}”. As read: {prompt.text}."))
+            produced = [(m, cont.of(m, kind).unk_positions) for m in comparison.MODEL_ORDER
+                        if (m, kind) in cont.runs and cont.of(m, kind).unk_positions]
+            writers = " and ".join(MODEL_WORDS[m] for m, _ in produced)
+            times = sum(len(p) for _, p in produced)
+            text = ("All three drift back into children’s stories; "
+                    + (f"{writers} even writes {UNK} itself, {'twice' if times == 2 else f'{count_word(times)} times'}."
+                       if len(produced) == 1 else "none writes an unknown word itself."
+                       if not produced else f"{writers} even write {UNK} themselves."))
+            with self.beat(text, look=7.0):
+                self.play(LaggedStart(*(FadeIn(r) for r in rows), lag_ratio=0.4), FadeIn(lat_head), run_time=2.0)
+
+    def show_latency(self):
+        panel = self.shown_panel
+        device = self.cont.device
+        with self.beat("On the right: the median time of one model call, one new token, measured on the "
+                       "machine that wrote these continuations."):
+            self.play(*(Indicate(r.latency, color=RECEIVER_COLOR) for r in panel.rows),
+                      *self.swap_note(f"Latency per model call (median), measured on {comparison.device_words(device)}, "
+                                      f"PyTorch, batch 1."))
+
+    def show_beyond(self):
+        with self.transition("to the close"):
+            self.play(FadeOut(self.shown_panel), *self.swap_note(None), run_time=0.6)
+        card = self.card = VGroup(
+            get_text("Beyond this lesson", font_size=LABEL_SIZE + 6, color=TEXT_COLOR),
+            get_text("normalization · full Transformer blocks · complexity", font_size=LABEL_SIZE + 2,
+                     color=DIM_TEXT_COLOR),
+        ).arrange(DOWN, buff=0.3).move_to([0, 1.3, 0])
+        with self.beat("Normalization, full Transformer blocks and their cost are beyond this lesson."):
+            self.play(FadeIn(card[0]), FadeIn(card[1], shift=0.1 * UP),
+                      *self.swap_note("Normalization, full Transformer blocks and complexity remain in the optional "
+                                      "Part 2B reference."))
+
+    def show_credits(self):
+        credits = self.credits = VGroup(
+            get_text("Formula source: Attention Is All You Need, §3.2.2.", font_size=LABEL_SIZE, color=TEXT_COLOR),
+            get_text("Visual teaching references: 3Blue1Brown and Jay Alammar.", font_size=LABEL_SIZE,
+                     color=TEXT_COLOR),
+        ).arrange(DOWN, buff=0.2).next_to(self.card, DOWN, buff=0.7)
+        with self.beat("The formula comes from Attention Is All You Need; the pictures owe a lot to 3Blue1Brown "
+                       "and Jay Alammar.",
+                       spoken="The formula comes from Attention Is All You Need; the pictures owe a lot to "
+                              "three blue one brown and Jay Alammar."):
+            self.play(LaggedStart(*(FadeIn(c, shift=0.1 * UP) for c in credits), lag_ratio=0.4),
+                      *self.swap_note("We keep our own river-bank example, numbers and row-vector convention."))

@@ -6,6 +6,7 @@ import copy
 import json
 import math
 
+import numpy as np
 import pytest
 
 from lesson_data import comparison as C
@@ -184,3 +185,134 @@ def test_the_committed_exports_pass_their_readers():
     assert {m: a.n_heads for m, a in amap.models.items()} == p.heads
     assert amap.protocol_seeds == p.seeds and amap.checkpoint_seed == p.checkpoint_seed
     assert {m for m, _ in cont.runs} == set(p.models) and cont.n_tokens == 20
+
+
+# ---- chapter 3's picture decisions, by hand ----------------------------------------------------------
+
+
+def test_millions_widths_and_classes():
+    assert C.millions(2_332_832) == "2.33 million" and C.millions(1_321_120) == "1.32 million"
+    p = {"context": 64, "d_model": 64, "n_heads_multi": 4}
+    assert C.input_width(p) == 4_096 and C.head_width(p) == 16                 # 64 · 64; 64 / 4
+    with pytest.raises(ValueError, match="not a multiple"):
+        C.head_width({"d_model": 64, "n_heads_multi": 5})
+    assert C.MODEL_CLASSES["mlp"] == "FixedWindowMLP"
+
+
+def test_mean_gap_and_whether_the_seeds_overlap_by_hand():
+    res = synthetic_results()            # mlp 1, 2, 4 | one_head 2, 3, 5 | four_heads 3, 4, 6
+    assert C.mean_gap(res, "mlp", "four_heads") == pytest.approx(13 / 3 - 7 / 3, abs=1e-15)      # = 2
+    assert C.runs_apart(res, "mlp", "four_heads") is False                  # 4 (mlp's worst) > 3 (four's best)
+    assert C.closest_runs(res, "mlp", "four_heads") == (4.0, 3.0)
+    apart = synthetic_results(values=(1.0, 1.1, 1.2))                       # 1.0-1.2 | 2.0-2.2 | 3.0-3.2
+    assert C.runs_apart(apart, "mlp", "one_head") is True
+    committed = C.load_results()
+    assert round(C.mean_gap(committed, "four_heads", "one_head"), 3) == 0.064
+    assert C.runs_apart(committed, "four_heads", "one_head") is True
+
+
+def test_value_range_and_tick_places_by_hand():
+    # 3.2864 .. 3.3611: span 0.0747, /6 = 0.0125 -> 0.01 gives 7.5 intervals, 0.02 gives 3.7: step 0.02,
+    # floor(164.3) = 164 -> 3.28, ceil(168.1) = 169 -> 3.38
+    assert C.value_range([3.2864, 3.3611, 3.3]) == (3.28, 3.38, 0.02)
+    # 3.2864 .. 3.8738: span 0.587 -> 0.1 gives 5.9 intervals: (3.2, 3.9, 0.1)
+    assert C.value_range([3.2864, 3.8738]) == (3.2, 3.9, 0.1)
+    assert C.value_range([5.0, 5.0]) == (5.0, 6.0, 1.0)                     # no span: one step
+    assert [C.tick_places(s) for s in (1.0, 0.2, 0.02, 0.025, 750)] == [0, 1, 2, 3, 0]
+
+
+def test_ranking_and_early_states():
+    res = synthetic_results()
+    for r in res["runs"]:
+        r["selection_loss"] = {"mlp": 9.0, "one_head": 5.0, "four_heads": 7.0}[r["model"]]
+        r["selected_step"] = 750 if r["model"] == "mlp" else 6000
+    res["protocol"] = {"steps": 6000}
+    assert C.ranking(res, "selection_loss") == ["one_head", "four_heads", "mlp"]
+    assert C.kept_early(res, "mlp") is True and C.kept_early(res, "one_head") is False
+    committed = C.load_results()
+    assert C.ranking(committed, "test_loss") == ["four_heads", "one_head", "mlp"]
+    assert C.kept_early(committed, "mlp") is True            # its selection loss rises after step 2,250
+
+
+def tiny_map(rows_by_head) -> "C.AttentionMap":
+    """A 10-token story, context 10, one model ('m') whose receiver 9 reads `rows_by_head`."""
+    tokens = ("<BOS>", "a", "b", "c", "a", "d", "e", "f", "a", "g")
+    n, T = len(tokens), 10
+    heads = np.zeros((len(rows_by_head), n, n))
+    for h, row in enumerate(rows_by_head):
+        heads[h, n - 1] = row
+        for i in range(n - 1):
+            heads[h, i, : i + 1] = 1.0 / (i + 1)
+    sources = tuple(tuple(range(0, i + 1)) for i in range(n))
+    window = np.zeros((len(rows_by_head), n, T))
+    model = C.ModelAttention("m", "M", len(rows_by_head), 4, heads, window)
+    return C.AttentionMap(tokens=tokens, ids=tuple(range(n)), context=T, pad_id=0, checkpoint_seed=11,
+                          protocol_seeds=(11,), split="test", story_index=0, story_tokens=n,
+                          window_ids=np.zeros((n, T), int), real=np.ones((n, T), bool), sources=sources,
+                          models={"m": model}, checks={})
+
+# receiver 9 ('g'): 'a' at 1, 4 and 8 gets 0.30 + 0.20 + 0.40 = 0.90; the top source is 8 (0.40)
+REPEATED = [0.02, 0.30, 0.01, 0.01, 0.20, 0.01, 0.01, 0.02, 0.40, 0.02]
+UNIFORM = [0.1] * 10
+SINGLE = [0.0] * 8 + [0.1, 0.9]
+
+
+def test_story_line_by_hand():
+    amap = tiny_map([REPEATED])
+    line = C.story_line(amap, 9, [("m", 0)], max_entries=7)
+    # chosen (>= 0.05): 1, 4, 8, 9; gaps (0), (2-3), (5-7); unfolding the 1-token gap keeps 7 boxes,
+    # the 2-token gap would make 8
+    assert line.chosen == (1, 4, 8, 9) and line.threshold == 0.05
+    assert [(e.first, e.last) for e in line.entries] == [(0, 0), (1, 1), (2, 3), (4, 4), (5, 7), (8, 8), (9, 9)]
+    assert line.tokens() == ["<BOS>", "a", "⋯", "a", "⋯", "a", "g"]
+    assert line.weights("m", 0) == pytest.approx([0.02, 0.30, 0.02, 0.20, 0.04, 0.40, 0.02], abs=1e-12)
+    assert line.index_of(6) == 4 and line.index_of(9) == 6
+    # room for 4 boxes only: the threshold rises by half (0.05, 0.075, ..., 0.253 drops 4's 0.20, 0.380
+    # drops 1's 0.30) until [0-7], 8, 9 fit
+    tight = C.story_line(amap, 9, [("m", 0)], max_entries=4)
+    assert [(e.first, e.last) for e in tight.entries] == [(0, 7), (8, 8), (9, 9)]
+    assert tight.threshold == pytest.approx(0.05 * 1.5 ** 5) and tight.chosen == (8, 9)
+    with pytest.raises(ValueError, match="at least two boxes"):
+        C.story_line(amap, 9, [("m", 0)], max_entries=1)
+
+
+def test_story_line_of_the_committed_story():
+    amap = C.load_attention_map()
+    r = amap.n - 1
+    heads = [("one_head", 0)] + [("four_heads", h) for h in range(4)]
+    line = C.story_line(amap, r, heads, max_entries=18)
+    assert len(line.entries) <= 18
+    covered = [j for e in line.entries for j in range(e.first, e.last + 1)]
+    assert covered == list(range(r + 1))                                   # every position once, in order
+    for m, h in heads:                                                     # every source above the threshold shown
+        row = amap.model(m).heads[h, r]
+        for j in np.flatnonzero(row >= line.threshold):
+            assert not line.entries[line.index_of(int(j))].is_gap
+        w = line.weights(m, h)
+        assert w.sum() == pytest.approx(row[: r + 1].sum(), abs=1e-12)      # the gaps hold the rest
+    assert {16, 18, 53, 62} <= set(line.chosen)                            # the four 'tim' tokens
+
+
+def test_head_reading_and_order_by_hand():
+    amap = tiny_map([REPEATED, UNIFORM, SINGLE])
+    rep = C.head_reading(amap, "m", 0, 9)
+    assert (rep.kind, rep.token, rep.positions, rep.top) == ("repeated", "a", (1, 4, 8), 8)
+    assert rep.total == pytest.approx(0.90, abs=1e-12) and rep.top_weight == pytest.approx(0.40)
+    spread = C.head_reading(amap, "m", 1, 9)
+    assert spread.kind == "spread" and spread.top_weight == pytest.approx(0.1)   # 0.1 < 0.15
+    single = C.head_reading(amap, "m", 2, 9)
+    assert (single.kind, single.token, single.top) == ("single", "g", 9)
+    assert C.head_order(amap, "m", 9) == [1, 2, 0]                          # spread, single, repeated last
+    committed = C.load_attention_map()
+    r = committed.n - 1
+    assert C.head_order(committed, "four_heads", r) == [0, 1, 3, 2]
+    three = C.head_reading(committed, "four_heads", 2, r)
+    assert three.kind == "repeated" and three.positions == (16, 18, 53, 62) and round(three.total, 3) == 0.894
+
+
+def test_inset_columns_by_hand():
+    amap = tiny_map([REPEATED, [0.0, 0.9] + [0.0125] * 8])
+    assert C.inset_columns(amap, "m", 0, 9) == (6, 7, 8, 9)      # the top (8) is among the last four
+    assert C.inset_columns(amap, "m", 1, 9) == (0, 1, 2, 3)      # top 1: centred, clipped at the start
+    committed = C.load_attention_map()
+    assert C.inset_columns(committed, "one_head", 0, committed.n - 1) == (60, 61, 62, 63)

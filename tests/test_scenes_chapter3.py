@@ -1,9 +1,9 @@
 """Chapter 3, scenes 18–20 (ThreeArchitectures, TheComparison, InsideTrainedModels).
 
-They build without LaTeX; every number on screen is the committed trainer exports' number under the
-display rule — means and sample standard deviations recomputed here from runs[] with statistics,
-parameter counts from the protocol formula; the heat maps' pixels follow the exported weights; a
-missing export stops a scene with a message naming the file.
+They build cleanly in beats; every number on screen is the committed exports' number under the display
+rule (means and sample standard deviations recomputed here from runs[] with statistics, parameter counts
+from the protocol formula, attention weights read straight from attention.json); the picture a sentence
+names plays in that sentence's beat; a missing export stops a scene with a message naming the file.
 """
 from __future__ import annotations
 
@@ -15,20 +15,14 @@ import statistics
 
 import numpy as np
 import pytest
-from manim import Scene
+from manim import ManimColor, Scene
 
 from lesson_data import comparison
 from lesson_data.display import fmt, fmt_int
 from scenes import chapter3_trained_models as ch3
-from scenes.chapter3_trained_models import (
-    CountText,
-    InsideTrainedModels,
-    TheComparison,
-    ThreeArchitectures,
-    get_heat_map,
-    level_rgb,
-)
-from scenes.style import BACKGROUND, LessonScene
+from scenes.blocks.heat_map import FUTURE_COLOR, HEAT_LEVELS, get_heat_map, level_rgb
+from scenes.chapter3_trained_models import InsideTrainedModels, TheComparison, ThreeArchitectures
+from scenes.style import BACKGROUND, CountText, LessonScene
 from tests.scene_harness import assert_builds_cleanly, build_scene, built, hex_to_rgb
 
 SCENES = (ThreeArchitectures, TheComparison, InsideTrainedModels)
@@ -44,12 +38,25 @@ def runs_of(res, model):
 
 
 def counts(b, tag):
-    """{index: CountText} of the integers on screen with this tag."""
-    return {t.index: t for t in b.texts if isinstance(t, CountText) and t.tag == tag}
+    """{index: CountText} of the whole numbers on screen with this tag."""
+    return {t.index: t for t in b.numbers if isinstance(t, CountText) and t.tag == tag}
+
+
+def fine_print(b) -> set:
+    """The sentences shown as fine print (get_fine_print keeps the unwrapped sentence)."""
+    return {t.sentence for t in b.texts if getattr(t, "sentence", None)} - {bt.text for bt in b.beats}
+
+
+def said(b) -> str:
+    return " ".join(bt.text for bt in b.beats)
+
+
+def kinds(changes) -> str:
+    return " ".join(c.what for c in changes)
 
 
 def protocol_parameters(p, model):
-    """The parameter count written out from COMPARISON.md's layer list (weights and biases)."""
+    """The parameter count written out from the layer list (weights and biases)."""
     V, T, C, H = p["vocab_size"], p["context"], p["d_model"], p["d_hidden"]
     embedding = V * C
     vocabulary_layer = H * V + V
@@ -65,13 +72,11 @@ def protocol_parameters(p, model):
 @pytest.mark.parametrize("scene_cls", SCENES, ids=lambda c: c.__name__)
 def test_scene_builds_cleanly(scene_cls):
     b = built(scene_cls)
-    assert_builds_cleanly(b, min_sections=3, min_subcaptions=5)
-    for t in b.texts:                                     # every integer shown with separators is fmt_int's
+    assert_builds_cleanly(b, min_sections=3, min_beats=12)
+    for t in b.numbers:                                   # every whole number shown with separators is fmt_int's
         if isinstance(t, CountText):
             assert t.original_text == fmt_int(t.value)
-
-
-# ------------------------------------------------------------------ missing exports stop the scene
+    assert not any("locally" in t.original_text for t in b.texts)
 
 
 @pytest.mark.parametrize("scene_cls, missing", [(ThreeArchitectures, "results.json"),
@@ -100,10 +105,9 @@ def test_inside_trained_models_names_a_missing_continuations_file(tmp_path, monk
 # --------------------------------------------------------------------------- ThreeArchitectures
 
 
-def test_protocol_formula_matches_the_spec_and_the_recorded_counts():
+def test_protocol_formula_matches_the_recorded_counts():
     res = results()
     p = res["protocol"]
-    # COMPARISON.md states these two totals in words
     assert protocol_parameters(p, "mlp") == 2_332_832
     assert protocol_parameters(p, "one_head") == protocol_parameters(p, "four_heads") == 1_321_120
     for model in MODELS:
@@ -111,42 +115,78 @@ def test_protocol_formula_matches_the_spec_and_the_recorded_counts():
             assert run["parameters"] == protocol_parameters(p, model)
 
 
-def test_three_architectures_shows_the_parameter_counts_and_their_parts():
-    res = results()
-    p = res["protocol"]
+def test_three_architectures_keeps_all_three_counts_on_screen_together():
+    p = results()["protocol"]
     b = built(ThreeArchitectures)
     shown = counts(b, "parameters")
     assert set(shown) == set(MODELS)
     for model in MODELS:
         assert shown[model].value == protocol_parameters(p, model)
         assert shown[model].original_text == fmt_int(protocol_parameters(p, model))
-    for model in ("mlp", "one_head"):
+    # the three lanes and their counts are all on screen at the end
+    on_screen = {id(m) for top in b.scene.mobjects for m in top.get_family()}
+    assert all(id(shown[m]) in on_screen for m in MODELS)
+    # each count appears in the beat that says it ("2.33 million", "1.32 million"), not earlier
+    for model, words in (("mlp", "2.33 million parameters"), ("one_head", "1.32 million parameters, against"),
+                         ("four_heads", "1.32 million parameters again")):
+        assert shown[model] in b.numbers_in(b.beat_of(words))
+
+
+def test_three_architectures_parameter_parts_by_hand():
+    p = results()["protocol"]
+    b = built(ThreeArchitectures)
+    for model in ("mlp", "one_head", "four_heads"):
         parts = [t.value for _, t in sorted(counts(b, f"part_{model}").items())]
         assert sum(parts) == protocol_parameters(p, model)
     C = p["d_model"]
-    # the MLP's first matrix against the attention model's prediction-MLP input, by hand
+    # the baseline's first matrix against the attention models' prediction-MLP input, by hand
     assert counts(b, "part_mlp")[1].original_text == "1,048,832"          # 4096 * 256 + 256
     assert counts(b, "part_one_head")[3].original_text == "16,640"        # 64 * 256 + 256
-    assert counts(b, "part_one_head")[2].value == 4 * C * C
+    assert counts(b, "part_one_head")[2].value == 4 * C * C == 16_384
+    bars = b.scene.bars
+    # bar lengths are proportional to the counts (2,332,832 : 1,321,120)
+    ratio = bars["mlp"].segments.width / bars["one_head"].segments.width
+    assert ratio == pytest.approx(2_332_832 / 1_321_120, rel=0.02)
+    assert "4,096 × 256 + 256" in {t.original_text for t in b.texts}
+    assert "Create" in kinds(b.changes_in(b.beat_of("first layer alone")))
 
 
-def test_three_architectures_labels_the_real_shapes():
+def test_three_architectures_labels_the_real_shapes_and_the_reshape():
     p = results()["protocol"]
     T, C, H, V, h = p["context"], p["d_model"], p["d_hidden"], p["vocab_size"], p["n_heads_multi"]
     d = C // h
     b = built(ThreeArchitectures)
     texts = {t.original_text for t in b.texts}
     for label in (f"[{T}, {C}]", f"[1, {fmt_int(T * C)}]", f"[1, {fmt_int(H)}]", f"[1, {fmt_int(V)}]",
-                  f"Linear {fmt_int(T * C)}→{fmt_int(H)}", f"Linear {fmt_int(H)}→{fmt_int(V)}", f"each [{T}, {C}]", f"÷√{C}\nmask\nsoftmax",
-                  f"Qʰ, Kʰ, Vʰ\n[{T}, {d}]", f"Aʰ\n[{T}, {T}]", f"Hʰ = AʰVʰ\n[{T}, {d}]", "project", "reshape"):
+                  f"{fmt_int(T * C)}→{fmt_int(H)}", f"{fmt_int(H)}→{fmt_int(V)}", f"each [{T}, {C}]",
+                  f"[1, {C}]", "reshape", "join", f"Hʰ [{T}, {d}]", "not: slices of raw E", "position rows"):
         assert label in texts, label
-    assert [lane.label.original_text for lane in b.scene.four_head_flow.lanes] == [f"head {k}" for k in
-                                                                                   range(1, h + 1)]
-    said = " ".join(s[2] for s in b.subcaptions)
-    assert "The fixed concatenation order already distinguishes slots." in said
-    assert "This baseline has no separate learned position table." in said
-    assert "same next-token logits as taking the last row of this full diagram" in said
-    assert "They do not assign disjoint slices of raw E to different heads." in said
+    flow = b.scene.four_head_flow
+    assert len(flow.qkv.blocks) == h == len(flow.heads.squares)               # the columns cut into heads
+    assert [blk.get_fill_color().to_hex().upper() for blk in flow.qkv.blocks] == \
+        [c.upper() for c in ch3.FOUR_HEAD_COLORS[:h]]
+    # the crossed-out picture sits beside the reshape arrow, in the beat that says it
+    reshape = flow.arrows[1][0]
+    assert abs(b.scene.not_slices[0].get_center()[0] - reshape.get_center()[0]) < 0.05
+    beat = b.beat_of("do not get slices of raw E")
+    assert "Create" in kinds(b.changes_in(beat))
+    # E is made from the token rows plus the position rows, in its own beat
+    assert "ReplacementTransform" in kinds(b.changes_in(b.beat_of("plus a learned position row")))
+    notes = fine_print(b)
+    for sentence in ("The fixed concatenation order already distinguishes slots. This baseline has no separate "
+                     "learned position table.",
+                     "They do not assign disjoint slices of raw E to different heads.",
+                     "Its larger first MLP matrix helps explain its parameter count."):
+        assert sentence in notes
+
+
+def test_three_architectures_widths_read_as_totals():
+    """'Our two-head toy used width 4' must not read as a per-head width: two heads of width 2, 4 in all."""
+    b = built(ThreeArchitectures)
+    toy, model = counts(b, "toy_width"), counts(b, "model_width")
+    assert (toy["heads"].value, toy["width"].value, toy["total"].value) == (2, 2, 4)
+    assert (model["heads"].value, model["width"].value, model["total"].value) == (4, 16, 64)
+    assert "2 heads of width 2, 4 in total" in said(b)
 
 
 # ---------------------------------------------------------------------------------- TheComparison
@@ -176,111 +216,137 @@ def test_comparison_shows_losses_perplexities_and_times_of_the_committed_file():
     assert_spread_on_screen(b, res, "train_seconds", 0)
     for model in MODELS:
         assert counts(b, "parameters")[model].value == protocol_parameters(res["protocol"], model)
-    # perplexity is exp(cross-entropy) in every run (a second route to the same numbers)
-    for run in res["runs"]:
+    for run in res["runs"]:                  # perplexity is exp(cross-entropy) in every run (a second route)
         assert run["test_perplexity"] == pytest.approx(math.exp(run["test_loss"]), rel=1e-9)
     texts = {t.original_text for t in b.texts}
     assert f"wall time on {res['device']}, torch {res['torch_version']}" in texts
-    if not res["complete"]:
-        assert any(t.startswith(f"partial export: {len(res['runs'])} of 9 runs") for t in texts)
+    # worked by hand: four heads 3.290372 / 3.302026 / 3.286424 -> 3.292941 -> "3.293"
+    assert b.by_tag("test_loss")["four_heads"].original_text == "3.293"
+    assert b.by_tag("test_loss")["one_head"].original_text == "3.357"
+
+
+def test_comparison_opens_on_the_nine_runs_not_a_text_slide():
+    b = built(TheComparison)
+    first = b.beats[0]
+    assert "seeds 11, 29 and 47" in first.text
+    grid = b.scene.grid
+    assert [[t.seed for t in row] for row in grid.tiles] == [[11, 29, 47]] * 3
+    assert not any("in this file" in t.original_text for t in b.texts)
+    assert {c.value for c in counts(b, "seed").values()} == {11, 29, 47}
 
 
 def test_comparison_curves_are_the_exported_traces():
     res = results()
     b = built(TheComparison)
-    for curves, axes, from_step in ((b.scene.curves, b.scene.plot.axes, 0),
-                                    (b.scene.zoom_curves, b.scene.zoom.axes, res["protocol"]["eval_every"])):
+    split = res["protocol"]["eval_every"]
+    drawn = {"full": b.scene.full_points, "zoomed": [c.late.points for c in b.scene.curves],
+             "target": [c.late.points for c in b.scene.zoom_curves]}
+    for view, plot in (("full", b.scene.plot), ("zoomed", b.scene.zoom), ("target", b.scene.zoom)):
+        curves = b.scene.curves if view != "target" else b.scene.zoom_curves
         assert len(curves) == len(res["runs"])
-        for curve, run in zip(curves, res["runs"]):
+        for curve, run, points in zip(curves, res["runs"], drawn[view]):
             assert (curve.model, curve.seed) == (run["model"], run["seed"])
-            trace = [(t["step"], t["selection_loss"]) for t in run["trace"] if t["step"] >= from_step]
-            points = curve.line.points                       # cubic segments: 4 control points each
+            trace = [(t["step"], t["selection_loss"]) for t in run["trace"] if t["step"] >= split]
+            # points: cubic segments, 4 control points each
             corners = [*points[::4], points[-1]]
-            got = [tuple(axes.p2c(pt)) for pt in corners]
+            got = [plot.p2c(pt) for pt in corners]
             assert len(got) == len(trace)
             for (x, y), (step, loss) in zip(got, trace):
                 assert x == pytest.approx(step, abs=1e-6) and y == pytest.approx(loss, abs=1e-9)
             kept = next(t for t in run["trace"] if t["step"] == run["selected_step"])
-            assert axes.p2c(curve.dot.get_center()) == pytest.approx([kept["step"], kept["selection_loss"]])
-            # the kept state has the lowest selection loss of the run
+            if view != "full":                              # the dots moved with the zoom
+                assert plot.p2c(curve.dot.get_center()) == pytest.approx((kept["step"], kept["selection_loss"]))
             assert kept["selection_loss"] == min(t["selection_loss"] for t in run["trace"])
-    steps = res["protocol"]["steps"]
-    ticks = [t.value for _, t in sorted(counts(b, "x_tick").items())]
-    assert ticks == [0, steps // 4, steps // 2, 3 * steps // 4, steps]
+
+
+def test_comparison_zoom_is_an_axes_change_in_its_own_beat():
+    res = results()
+    b = built(TheComparison)
+    zoom, full = b.scene.zoom, b.scene.plot
+    assert full.x_range == (0, res["protocol"]["steps"])
+    assert zoom.x_range[0] == res["protocol"]["eval_every"] > 0            # the zoomed x axis does not start at 0
+    lo, hi, _ = comparison.loss_range(res, res["protocol"]["eval_every"])
+    assert zoom.y_range == (lo, hi)
+    beat = b.beat_of("Zoom in: from step")
+    changes = kinds(b.changes_in(beat))
+    assert "Transform" in changes and "FadeOut" in changes and "FadeIn" in changes
+    # the zoom happens in its beat, not during the sentence before it
+    before = b.beats[b.beats.index(beat) - 1]
+    assert "Transform" not in kinds(b.changes_in(before))
+    # every traced point from the split on lies inside the zoomed frame
+    for run in res["runs"]:
+        for t in run["trace"]:
+            if t["step"] >= zoom.x_range[0]:
+                assert lo <= t["selection_loss"] <= hi
+
+
+def test_comparison_seed_dots_never_cover_each_other():
+    b = built(TheComparison)
+    dots = [d for band in b.scene.bands for d in band.dots]
+    assert len(dots) == 9
+    for i, a in enumerate(dots):
+        for c in dots[i + 1:]:
+            assert np.linalg.norm(a.get_center() - c.get_center()) > a.width, (a.model, a.seed, c.model, c.seed)
+
+
+def test_comparison_animates_the_key_contrast():
+    res = results()
+    b = built(TheComparison)
+    one = statistics.fmean(r["test_loss"] for r in runs_of(res, "one_head"))
+    four = statistics.fmean(r["test_loss"] for r in runs_of(res, "four_heads"))
+    gap = b.by_tag("gap")[None]
+    assert gap.value == pytest.approx(one - four, abs=1e-12)
+    assert gap.original_text == "0.064"                   # 3.357128 - 3.292941 = 0.064187, by hand
+    beat = b.beat_of("every four-head run beats every one-head run")
+    assert gap in b.numbers_in(beat) and "GrowArrow" in kinds(b.changes_in(beat))
+    assert max(r["test_loss"] for r in runs_of(res, "four_heads")) < min(r["test_loss"] for r in runs_of(res, "one_head"))
+    same = b.beat_of("exactly the same 1,321,120 parameters")
+    assert "Transform" in kinds(b.changes_in(same))                         # the second zoom
+    assert b.scene.dot_zoom.x_range == (3.28, 3.38)
 
 
 def test_comparison_caveats_follow_the_data():
     res = results()
     b = built(TheComparison)
-    said = " ".join(s[2] for s in b.subcaptions)
     four = statistics.fmean(r["test_loss"] for r in runs_of(res, "four_heads"))
     one = statistics.fmean(r["test_loss"] for r in runs_of(res, "one_head"))
-    helped = "More heads helped this experiment; this is not a guarantee for every dataset"
-    assert (helped in said) == (four < one)
-    assert "The comparison does not isolate the effect of position encoding" in said
-    assert "Seeds 11, 29 and 47." in said
+    assert ("More heads helped this experiment. That is no guarantee" in said(b)) == (four < one)
+    notes = fine_print(b)
+    assert any(n.startswith("The comparison does not isolate the effect of position encoding") for n in notes)
+    assert ("Same 6,000-document TinyStories subset, tokenizer, 64-token context, 6,000-update budget and "
+            "validation selection. Seeds 11, 29 and 47.") in notes
 
 
-def nine_run_file(res):
-    """The committed file grown to three seeds per model (test data only: perturbed copies of the
-    seed-11 runs) with its summary recomputed here, as the trainer's final export will look."""
+def partial_file(res):
+    """The committed file cut to the seed-11 runs (as it looked while training was under way), its
+    summary recomputed by the trainer's own function."""
+    from trainer.export import summarize
+
     out = copy.deepcopy(res)
-    runs = []
-    for model in MODELS:
-        base = runs_of(res, model)[0]
-        for k, seed in enumerate((11, 29, 47)):
-            r = copy.deepcopy(base)
-            r["seed"] = seed
-            r["test_loss"] = base["test_loss"] + 0.013 * k * (1 if k % 2 else -1.5)
-            r["test_perplexity"] = math.exp(r["test_loss"])
-            r["train_seconds"] = base["train_seconds"] + 17.0 * k
-            for t in r["trace"]:
-                t["selection_loss"] += 0.01 * k
-            runs.append(r)
-    out["runs"] = runs
-    out["complete"] = True
-    summary = {}
-    for model in MODELS:
-        mine = runs_of(out, model)
-        summary[model] = {"title": res["summary"][model]["title"], "parameters": mine[0]["parameters"],
-                          "seeds": [r["seed"] for r in mine]}
-        for key in ("test_loss", "test_perplexity", "val_loss", "val_perplexity", "train_seconds",
-                    "final_train_loss"):
-            values = [r[key] for r in mine]
-            summary[model][key] = {"mean": statistics.fmean(values), "std": statistics.stdev(values),
-                                   "values": values}
-    out["summary"] = summary
+    out["runs"] = [r for r in res["runs"] if r["seed"] == 11]
+    out["complete"] = False
+    out["summary"] = summarize(out["runs"])
     return out
 
 
-def test_comparison_shows_mean_and_sample_std_once_seeds_arrive(tmp_path, monkeypatch):
-    res = nine_run_file(results())
+def test_comparison_shows_a_partial_file_without_spread(tmp_path, monkeypatch):
+    res = partial_file(results())
+    for name in ("protocol.json",):
+        shutil.copy(comparison.EXPORTS / name, tmp_path / name)
     (tmp_path / "results.json").write_text(json.dumps(res))
     monkeypatch.setattr(comparison, "EXPORTS", tmp_path)
     b = build_scene(TheComparison, pixel_height=270)
     assert b.format_mismatches() == [] and b.text_overlaps == [] and b.out_of_frame == []
     assert_spread_on_screen(b, res, "test_loss", 3)
-    assert_spread_on_screen(b, res, "test_perplexity", 2)
-    assert_spread_on_screen(b, res, "train_seconds", 0)
-    assert len(b.scene.curves) == 9
-    texts = {t.original_text for t in b.texts}
-    assert "mean ± sample standard deviation across seeds" in texts
-    assert not any(t.startswith("partial export") for t in texts)
-    assert sum(len(row[0]) for row in b.scene.dots.rows) == 9         # one dot per run
-
-
-def test_a_summary_that_disagrees_with_its_runs_is_refused():
-    res = copy.deepcopy(results())
-    res["summary"]["mlp"]["test_loss"]["values"] = [1.0]
-    with pytest.raises(ValueError, match="does not match its runs"):
-        ch3.spread(res, "mlp", "test_loss")
+    assert "This results file holds 3 of 9 runs so far" in said(b)
+    assert sum(len(band.dots) for band in b.scene.bands) == 3
 
 
 # ---------------------------------------------------------------------------- InsideTrainedModels
 
 
 def test_heat_map_steps_follow_the_weights():
-    W = np.asarray(comparison.load_attention()["models"]["one_head"]["heads"][0])
+    W = comparison.load_attention_map().model("one_head").heads[0]
     hm = get_heat_map(W, ch3.MODEL_COLORS["one_head"], 4.0)
     n = W.shape[0]
     future = np.triu(np.ones((n, n), dtype=bool), 1)
@@ -290,7 +356,6 @@ def test_heat_map_steps_follow_the_weights():
         assert row_s[np.argmax(row_w)] == row_s.max()              # the brightest cell holds the max weight
         order = np.argsort(row_w, kind="stable")
         assert np.all(np.diff(row_s[order]) >= 0)                  # a larger weight is never darker
-    # the colour paths cover exactly the cells with a step above 0 (step 0 is the background)
     cell = hm.frame.width / n
     area = sum(abs(_polygon_area(sp)) for p in hm.levels.values() for sp in p.get_subpaths())
     assert area == pytest.approx(np.count_nonzero(hm.steps > 0) * cell * cell, rel=1e-9)
@@ -308,12 +373,12 @@ class HeatProbe(LessonScene):
     """Only the exported one-head map, large, to read its pixels."""
 
     def construct(self):
-        W = np.asarray(comparison.load_attention()["models"]["one_head"]["heads"][0])
+        W = comparison.load_attention_map().model("one_head").heads[0]
         self.hm = get_heat_map(W, ch3.MODEL_COLORS["one_head"], 7.0).move_to([0, 0, 0])
         self.add(self.hm)
 
 
-def test_heat_map_pixels_show_the_exported_weights():
+def test_heat_map_pixels_show_the_exported_weights_and_a_darker_future():
     b = build_scene(HeatProbe, pixel_height=540)
     hm = b.scene.hm
     W, n = hm.weights, hm.n
@@ -321,51 +386,116 @@ def test_heat_map_pixels_show_the_exported_weights():
     for i in (n - 1, n // 2, 5):
         pixels = np.array([b.pixel(hm.cell_center(i, j)) for j in range(i + 1)])
         brightness = pixels.sum(axis=1)
-        j_max = int(np.argmax(W[i, : i + 1]))
-        assert brightness[j_max] >= brightness.max() - 3            # the brightest cell is the max weight
-        for j in range(i + 1):                                        # each cell shows its weight's colour
-            step = round(math.sqrt(W[i, j]) * ch3.HEAT_LEVELS)
+        assert brightness[int(np.argmax(W[i, : i + 1]))] >= brightness.max() - 3
+        for j in range(i + 1):
+            step = round(math.sqrt(W[i, j]) * HEAT_LEVELS)
             want = level_rgb(step, color) if step else hex_to_rgb(BACKGROUND)
             assert np.abs(pixels[j] - want).max() <= 3, (i, j)
-    assert np.abs(b.pixel(hm.cell_center(0, n - 1)) - hex_to_rgb(ch3.MASK_COLOR)).max() <= 3
+    future = b.pixel(hm.cell_center(0, n - 1))
+    assert np.abs(future - hex_to_rgb(FUTURE_COLOR)).max() <= 3
+    # the blocked triangle is darker than any weight's colour, weight 0 (the background) included
+    assert future.sum() < hex_to_rgb(BACKGROUND).sum() <= level_rgb(1, color).sum()
 
 
-def test_inside_trained_models_draws_the_exported_matrices_and_their_top_weights():
-    att = comparison.load_attention()
+def test_inside_draws_the_honest_map_and_makes_its_last_row_legible():
+    amap = comparison.load_attention_map()
     b = built(InsideTrainedModels)
-    W1 = np.asarray(att["models"]["one_head"]["heads"][0])
+    r = amap.n - 1
+    W1 = amap.model("one_head").heads[0]
     assert np.array_equal(b.scene.heat_one.weights, W1)
-    for hm, W in zip(b.scene.heat_four, att["models"]["four_heads"]["heads"]):
-        assert np.array_equal(hm.weights, np.asarray(W))
-    assert len(b.scene.heat_four) == len(att["models"]["four_heads"]["heads"])
-    n = len(att["tokens"])
-    shown = b.by_tag("one_head_top")
-    top3 = list(np.argsort(-W1[n - 1], kind="stable")[:3])
-    assert sorted(shown) == sorted(int(j) for j in top3)
-    for j, m in shown.items():
-        assert m.value == W1[n - 1, j] and m.original_text == fmt(W1[n - 1, j])
-    for (h, j), m in b.by_tag("four_heads_top").items():
-        row = np.asarray(att["models"]["four_heads"]["heads"][h][n - 1])
-        assert j == int(np.argmax(row)) and m.value == row[j]
-    labels = {t.original_text for t in b.scene.one_labels}
-    assert f"1 {att['tokens'][0]}" in labels and f"{n} {att['tokens'][n - 1]}" in labels
+    inset = b.by_tag("inset")
+    assert sorted(inset) == [60, 61, 62, 63]
+    for j, m in inset.items():
+        assert m.value == W1[r, j] and m.original_text == fmt(W1[r, j])
+    assert inset[62].original_text == "0.431"                               # 'tim', position 63 (the brief)
+    beat = b.beat_of("Its brightest cell is")
+    assert inset[62] in b.numbers_in(beat) and "Create" in kinds(b.changes_in(beat))
+    labels = {t.original_text for t in b.scene.heat_panel.labels.rows}
+    assert f"1 {amap.tokens[0]}" in labels and f"{amap.n} {amap.tokens[r]}" in labels
+    assert any(n.startswith("Row i: the final-query weights of the window that ends at token i") for n in fine_print(b))
 
 
-def test_inside_trained_models_shows_the_continuations_and_their_latency():
-    cont = comparison.load_continuations()
+def test_inside_tells_the_story_on_the_token_line():
+    amap = comparison.load_attention_map()
+    b = built(InsideTrainedModels)
+    r = amap.n - 1
+    line, row = b.scene.line, b.scene.row
+    # the line covers the receiver's window exactly once, in order, the receiver last
+    covered = [j for e in line.entries for j in range(e.first, e.last + 1)]
+    assert covered == list(amap.sources[r]) and line.entries[-1] == comparison.LineEntry(r, r)
+    assert len(line.entries) <= ch3.LINE_ENTRIES and row.lines == 1
+    # the arrows are the exported weights (a gap's arrow: the numpy sum of what it hides)
+    arrows = b.scene.one_arrows
+    row_w = amap.model("one_head").heads[0, r]
+    for k, e in enumerate(line.entries):
+        assert arrows.weights[k] == pytest.approx(row_w[e.first:e.last + 1].sum(), abs=1e-12)
+    assert arrows.weights.sum() == pytest.approx(1.0, abs=1e-5)
+    shown = b.by_tag("line_one_head")
+    assert {j: m.original_text for j, m in shown.items()} == {62: "0.431", 61: "0.166"}    # the brief's figures
+    assert all(m.value == row_w[j] for j, m in shown.items())
+    beat = b.beat_of("the thicker the arrow, the more weight")
+    assert "LaggedStart" in kinds(b.changes_in(beat))                       # the arrows' Create
+    assert shown[62] in b.numbers_in(b.beat_of("0.431"))
+
+
+def test_inside_gives_each_head_its_colour_and_makes_head_3s_point():
+    amap = comparison.load_attention_map()
+    b = built(InsideTrainedModels)
+    r = amap.n - 1
+    scene = b.scene
+    assert sorted(scene.arrows_of) == [0, 1, 2, 3]
+    for h, arrows in scene.arrows_of.items():
+        assert ManimColor(arrows.color).to_hex().upper() == ch3.FOUR_HEAD_COLORS[h].upper()
+        assert np.allclose(arrows.weights, scene.line.weights("four_heads", h), atol=0)
+    assert len(set(ch3.FOUR_HEAD_COLORS)) == 4 and ch3.MODEL_COLORS["one_head"] not in ch3.FOUR_HEAD_COLORS
+    # head 3 (index 2): the four 'tim' tokens, 0.894 together at full precision (rounded terms add to 0.895)
+    tims = [j for j in amap.sources[r] if amap.tokens[j] == "tim"]
+    assert tims == [16, 18, 53, 62]
+    total = b.by_tag("token_sum")[(2, "tim")]
+    weights = amap.model("four_heads").heads[2, r]
+    assert total.value == pytest.approx(math.fsum(weights[j] for j in tims), abs=1e-15)
+    assert total.original_text == "0.894"
+    terms = b.by_tag("sum_term")
+    assert [terms[j].original_text for j in tims] == ["0.199", "0.291", "0.169", "0.236"]
+    assert sum(float(terms[j].original_text) for j in tims) == pytest.approx(0.895)   # why the fine print
+    beat = b.beat_of("puts 0.894 of its weight")
+    assert total in b.numbers_in(beat)
+    assert "All displayed numbers are rounded; calculations use full precision." in fine_print(b)
+    assert "Head 2 looks at the quote mark: 0.701." in said(b) and "Head 4 also looks at the quote mark: 0.665." in said(b)
+    assert "Head 1 spreads its weight thin: its largest, on “wanted”, is only 0.100." in said(b)
+
+
+def test_inside_shows_the_continuations_as_read_and_their_latency():
+    cont = comparison.load_continuation_set()
     b = built(InsideTrainedModels)
     latency = b.by_tag("latency")
-    for model, by_kind in cont["models"].items():
-        for kind, rec in by_kind.items():
-            m = latency[(model, kind)]
-            assert m.value == rec["latency_ms_median"]
-            assert m.original_text == fmt(rec["latency_ms_median"], 3)
-    shown = {(row.model, kind): row.body.text for panel, kind in zip(b.scene.panels, ch3.KIND_ORDER)
-             for row in panel.rows}
-    assert shown == {(m, k): rec["continuation"] for m, by_kind in cont["models"].items()
-                     for k, rec in by_kind.items()}
-    texts = {t.original_text for t in b.texts}
-    for kind, prompt in cont["prompts"].items():
-        assert f"“{prompt} …”" in texts
-    said = " ".join(s[2] for s in b.subcaptions)
-    assert "run in PyTorch on the CPU" in said and "one seed" in said
+    for (model, kind), run in cont.runs.items():
+        assert latency[(model, kind)].value == run.latency_ms_median
+        assert latency[(model, kind)].original_text == fmt(run.latency_ms_median, 3)
+    shown = {(row.model, kind): row.text for kind, panel in b.scene.panels.items() for row in panel.rows}
+    assert shown == {key: run.text for key, run in cont.runs.items()}
+    for kind, panel in b.scene.panels.items():
+        prompt = cont.prompts[kind]
+        assert [w.original_text for w in panel.line.words] == list(prompt.tokens)
+        assert [t[0].original_text for t in panel.line.typed] == [w for _, w in prompt.unknown]
+    outside = cont.prompts["outside_domain"]
+    assert outside.text == "the <UNK> bank raised <UNK> <UNK> because <UNK>"
+    assert cont.of("four_heads", "outside_domain").unk_positions == (1, 16)
+    assert "the four-head model even writes <UNK> itself, twice" in said(b)
+    # each continuation panel holds still long enough to read: a look of at least 7 s after the speech
+    for words in ("Read what each model wrote", "All three name the boy tim", "All three drift back"):
+        beat = b.beat_of(words)
+        assert beat.look >= 7.0 and beat.end - beat.speech_end >= 7.0
+    assert any(comparison.device_words(cont.device) in n for n in fine_print(b))
+    assert "measured on the machine that wrote these continuations" in said(b)
+
+
+def test_inside_closes_with_what_is_beyond_and_the_credits():
+    b = built(InsideTrainedModels)
+    notes = fine_print(b)
+    assert "Normalization, full Transformer blocks and complexity remain in the optional Part 2B reference." in notes
+    credits = {t.original_text for t in b.scene.credits}
+    assert credits == {"Formula source: Attention Is All You Need, §3.2.2.",
+                       "Visual teaching references: 3Blue1Brown and Jay Alammar."}          # the notes' words
+    beat = b.beat_of("3Blue1Brown")
+    assert "three blue one brown" in beat.spoken
