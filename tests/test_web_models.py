@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import copy
 import json
+import os
 import random
 import shutil
 import subprocess
@@ -26,7 +27,9 @@ ROOT = Path(__file__).resolve().parents[1]
 WEB = ROOT / "lesson_build" / "web"
 EXPORTS = ROOT / "lesson_data" / "exports"
 NODE = shutil.which("node")
-pytestmark = pytest.mark.skipif(NODE is None, reason="node is not installed")
+if NODE is None and (os.environ.get("LESSON_REQUIRE_NODE") or os.environ.get("LESSON_REQUIRE_CHROMIUM")):
+    raise RuntimeError("node is required here (LESSON_REQUIRE_NODE / LESSON_REQUIRE_CHROMIUM is set) but not installed")
+pytestmark = pytest.mark.skipif(NODE is None, reason="node is not installed (Debian: apt-get install -y nodejs)")
 
 # Ten prompts: the lesson's three, then punctuation, <UNK> words, non-ASCII and mis-encoded text,
 # a literal special token, a one-word prompt, and one longer than the 64-token window.

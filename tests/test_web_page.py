@@ -10,8 +10,6 @@ import html.parser
 import json
 import os
 import re
-import shutil
-from fractions import Fraction
 from pathlib import Path
 
 import pytest

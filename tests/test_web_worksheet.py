@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import math
+import os
 import random
 import re
 import shutil
@@ -21,7 +22,9 @@ from lesson_data.display import fmt
 ROOT = Path(__file__).resolve().parents[1]
 MODULE = ROOT / "lesson_build" / "web" / "worksheet.mjs"
 NODE = shutil.which("node")
-pytestmark = pytest.mark.skipif(NODE is None, reason="node is not installed")
+if NODE is None and (os.environ.get("LESSON_REQUIRE_NODE") or os.environ.get("LESSON_REQUIRE_CHROMIUM")):
+    raise RuntimeError("node is required here (LESSON_REQUIRE_NODE / LESSON_REQUIRE_CHROMIUM is set) but not installed")
+pytestmark = pytest.mark.skipif(NODE is None, reason="node is not installed (Debian: apt-get install -y nodejs)")
 TOL = 1e-12
 
 
