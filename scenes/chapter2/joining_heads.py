@@ -35,6 +35,7 @@ from manim import (
     Transform,
     TransformFromCopy,
     VGroup,
+    VMobject,
 )
 
 from lesson_data.display import fmt, places_for
@@ -135,7 +136,7 @@ def get_fine(text: str, max_width: float = SAFE_WIDTH):
     line wider than its canvas by itself at a low pixel width, as the test harness uses)."""
     chunks, current = [], ""
     for sentence in text.replace(". ", ".\n").replace("; ", ";\n").split("\n"):
-        if current and len(current) + len(sentence) > 170:
+        if current and len(current) + len(sentence) > 190:
             chunks.append(current)
             current = sentence
         else:
@@ -260,8 +261,9 @@ def get_arrow_panels(ws):
             arrows.label.next_to(name, DOWN, buff=0.1).align_to(name, RIGHT)
     two = VGroup(two_row, a1, a2, names[0], names[1])
     wide = VGroup(wide_row, aw, names[2])
-    panels = VGroup(wide, two).arrange(DOWN, buff=0.2)
-    stacked = panels.height <= CONTENT_HEIGHT - 0.2
+    panels = VGroup(wide, two).arrange(DOWN, buff=0.35)
+    wide.shift(RIGHT * (two_row.get_left()[0] - wide_row.get_left()[0]))
+    stacked = panels.height <= CONTENT_HEIGHT - 0.1
     if not stacked:
         wide.move_to(two)
         panels = VGroup(wide, two)
@@ -277,7 +279,8 @@ SPLIT_COLUMNS = (   # (key, header, colour of the head it belongs to)
     ("scaled1", "÷ √2", 1),
     ("w1", "head 1\nweight", 1),
     ("s2", f"q{sup(2)}·k{sup(2)}", 2),
-    ("scaled_wide", f"sum ÷ √4", 0),
+    ("sum", f"q{sup(1)}·k{sup(1)} + q{sup(2)}·k{sup(2)}", 0),
+    ("scaled_wide", "÷ √4", 0),
     ("w_wide", "wide head\nweight", 0),
 )
 
@@ -295,23 +298,24 @@ def get_score_table(ws, sources) -> VGroup:
         "scaled1": ([s.head_scaled[0] for s in splits], 3),
         "w1": ([s.head_weights[0] for s in splits], 3),
         "s2": ([s.head_scores[1] for s in splits], raw_places),
+        "sum": ([s.wide_score for s in splits], raw_places),
         "scaled_wide": ([s.wide_scaled for s in splits], 3),
         "w_wide": ([s.wide_weight for s in splits], 3),
     }
-    headers = {"scaled1": f"÷ √{d_head}", "scaled_wide": f"(sum) ÷ √{d_wide}"}
-    size = NUMBER_SIZE + 4
-    names = VGroup(*(get_text(source_name(ws.tokens, j), font_size=LABEL_SIZE + 2) for j in sources))
-    row_h = 0.62
+    headers = {"scaled1": f"÷ √{d_head}", "scaled_wide": f"÷ √{d_wide}"}
+    size = NUMBER_SIZE + 8
+    names = VGroup(*(get_text(source_name(ws.tokens, j), font_size=LABEL_SIZE + 6) for j in sources))
+    row_h = 0.8
     for r, name in enumerate(names):
         name.move_to([0, 0, 0], aligned_edge=RIGHT)
         align_baseline(name, -r * row_h)
     x = 0.0
     table = VGroup(names)
     table.columns, table.numbers = {}, {}
-    gaps = {"s1": 0.6, "scaled1": 0.45, "w1": 0.45, "s2": 0.9, "scaled_wide": 0.9, "w_wide": 0.45}
+    gaps = {"s1": 0.5, "scaled1": 0.4, "w1": 0.4, "s2": 0.75, "sum": 0.75, "scaled_wide": 0.4, "w_wide": 0.4}
     for key, header_text, h in SPLIT_COLUMNS:
         color = head_color(h) if h else WIDE_HEAD_COLOR
-        header = get_text(headers.get(key, header_text), font_size=SMALL_SIZE, color=color, line_spacing=0.8)
+        header = get_text(headers.get(key, header_text), font_size=SMALL_SIZE + 2, color=color, line_spacing=0.8)
         nums = [get_number(v, places, tag=f"split_{key}", index=j, font_size=size, color=color)
                 for v, j in zip(values[key][0], sources) for places in [values[key][1]]]
         width = max([header.width] + [m.width for m in nums])
@@ -329,14 +333,26 @@ def get_score_table(ws, sources) -> VGroup:
     for r, s in enumerate(splits):
         word = change_word(s.head_weights[0], s.wide_weight)
         glyph, color = {"rises": ("▲", POSITIVE_COLOR), "falls": ("▼", NEGATIVE_COLOR)}.get(word, ("=", DIM_TEXT_COLOR))
-        mark = get_text(glyph, font_size=SMALL_SIZE, color=color).next_to(table.numbers["w_wide"][r], RIGHT, buff=0.12)
+        mark = get_text(glyph, font_size=LABEL_SIZE, color=color).next_to(table.numbers["w_wide"][r], RIGHT, buff=0.12)
         table.marks.add(mark)
     table.add(table.marks)
+    # each weight as a bar beside it (width ∝ weight: a weight of one is 1.2 wide)
+    table.bars = {}
+    for key, h in (("w1", 1), ("w_wide", 0)):
+        bars = VGroup()
+        for r, m in enumerate(table.numbers[key]):
+            w = values[key][0][r]
+            bar = Rectangle(width=max(1.4 * w, 0.01), height=0.1).set_stroke(width=0)
+            bar.set_fill(head_color(h) if h else WIDE_HEAD_COLOR, 0.9)
+            bar.next_to(m, DOWN, buff=0.08).align_to(m, RIGHT)
+            bars.add(bar)
+        table.bars[key] = bars
+        table.columns[key].add(bars)
     # a rule under the header, and the head-1 | head-2 | wide groups separated by thin lines
     top = row_h * 0.5
     bottom = -(len(sources) - 1) * row_h - 0.25
     table.rules = VGroup()
-    for key in ("s2", "scaled_wide"):
+    for key in ("s2", "sum"):
         first = table.numbers[key][0]
         xs = first.get_left()[0] - gaps[key] / 2 - max(0, table.columns[key].width - first.width) / 2
         table.rules.add(Line([xs, top + 0.55, 0], [xs, bottom, 0]).set_stroke(DIM_TEXT_COLOR, 1, opacity=0.5))
@@ -407,7 +423,6 @@ class WideHeadVersusTwo(LessonScene):
         self.show_two_mixtures(ws)
         # --- Shot 6: a useful choice, not proof --------------------------------------------------
         self.shot("not proof")
-        self.clear_stage(title)
         self.show_not_proof()
 
     def said(self, j: int) -> str:
@@ -502,10 +517,11 @@ class WideHeadVersusTwo(LessonScene):
                 f"{fmt(rest[0].wide_scaled)}" if rest else f"{self.said(lead.source)} scores {fmt(lead.wide_scaled)}")
         with self.beat(f"The wide head adds the two and divides by {fmt(ws.wide_head.scale, 0)}: {tail}.",
                        spoken=None):
-            sums = table.numbers["scaled_wide"]
-            self.play(FadeIn(table.rules[1]), FadeIn(table.columns["scaled_wide"][0]),
+            sums = table.numbers["sum"]
+            self.play(FadeIn(table.rules[1]), FadeIn(table.columns["sum"][0]),
                       *(TransformFromCopy(VGroup(a, b), c) for a, b, c in
                         zip(table.numbers["s1"], table.numbers["s2"], sums)), run_time=1.4)
+            self.play(FadeIn(table.columns["scaled_wide"], shift=RIGHT * 0.2))
 
     def show_wide_weights(self, ws):
         table, st = self.table, self.story
@@ -530,10 +546,11 @@ class WideHeadVersusTwo(LessonScene):
         heading = get_text(f"row {n} of each attention matrix: receiver “{ws.tokens[-1]}”, sources 1–{n}",
                            font_size=LABEL_SIZE, color=RECEIVER_COLOR)
         heading.next_to(table, UP, buff=0.3).align_to(table, LEFT)
+        self.rows_heading = heading
         mixtures = self.mixtures = get_mixtures(ws)
         page = VGroup(VGroup(heading, table), mixtures).arrange(DOWN, buff=0.55)
         mixtures.shift(RIGHT * (table.get_left()[0] - mixtures.get_left()[0]))
-        page.move_to(CONTENT_CENTER + UP * 0.3)
+        page.move_to(CONTENT_CENTER + UP * 0.5)
         pooled = specs[0].row.n_others
         note_text = (f"Every displayed attention row sums to one over all {count_word(n)} sources; "
                      f"“others” combines the remaining {count_word(pooled)}. " if pooled else "") + ROUNDING_NOTE
@@ -559,17 +576,20 @@ class WideHeadVersusTwo(LessonScene):
         table, mixtures = self.rows_table, self.mixtures
         axis, k = self.coordinate(ws.heads[0], ws)
         box = self.mix_box = table.get_row_box(0, WIDE_HEAD_COLOR)
+        cell = self.mix_cell = mixtures.wide.vector.get_cell_box(0, k, color=WIDE_HEAD_COLOR)
         with self.beat(f"The wide head mixes all four value coordinates with that one row: "
                        f"{axis} comes out at {fmt(ws.wide_head.messages[-1][k])}."):
             self.play(Create(box))
             self.play(FadeIn(mixtures.wide, shift=DOWN * 0.2))
+            self.play(Create(cell))
 
     def show_two_mixtures(self, ws):
         table, mixtures = self.rows_table, self.mixtures
-        parts = []
+        parts, cells = [], VGroup()
         for h in ws.heads:
             axis, k = self.coordinate(h, ws)
             parts.append(f"head {h.index}'s {axis}, {fmt(ws.H_joined[-1][k])},")
+            cells.add(mixtures.two.vector.get_cell_box(0, k, color=head_color(h.index)))
         boxes = VGroup(table.get_row_box(1, head_color(1)), table.get_row_box(2, head_color(2)))
         note = get_fine("One wide head uses its single row for all four value coordinates. The two heads use "
                         "different rows for their two-coordinate values, preserving both mixtures before W_O "
@@ -577,20 +597,25 @@ class WideHeadVersusTwo(LessonScene):
         with self.beat(f"The two heads keep two mixtures: {' and '.join(parts)[:-1]}."):
             self.play(ReplacementTransform(self.mix_box, boxes))
             self.play(FadeIn(mixtures.two, shift=DOWN * 0.2), FadeOut(self.rows_note), FadeIn(note))
+            self.play(Create(cells))
+        self.mix_note, self.mix_boxes, self.mix_cells = note, boxes, cells
 
     # shot 6 -----------------------------------------------------------------------------------
     def show_not_proof(self):
-        verdict = get_text("a useful choice, not proof", font_size=BODY_SIZE + 10, color=RECEIVER_COLOR)
+        """The verdict takes the heading's place over the rows and mixtures it is about."""
+        verdict = get_text("a useful choice, not proof", font_size=BODY_SIZE, color=RECEIVER_COLOR)
         credit = get_text("Attention Is All You Need, §3.2.2", font_size=LABEL_SIZE, color=DIM_TEXT_COLOR)
-        VGroup(verdict, credit).arrange(DOWN, buff=0.35).move_to(CONTENT_CENTER + UP * 0.5)
+        line = VGroup(verdict, credit).arrange(RIGHT, buff=0.5)
+        align_baseline(credit, baseline_y(verdict))
+        line.move_to(self.rows_heading, aligned_edge=LEFT)
         note = get_fine("This is a useful architectural choice, not proof that one wide head cannot learn useful "
                         "relationships or that more heads always improve accuracy. See Attention Is All You "
                         "Need, §3.2.2.")
         self.verdict, self.credit = verdict, credit
         with self.beat("A useful architectural choice, not proof: a wide head can still learn useful "
                        "relationships, and more heads do not always help."):
-            self.play(FadeIn(verdict, scale=0.9))
-            self.play(FadeIn(credit), FadeIn(note))
+            self.play(FadeOut(VGroup(self.mix_boxes, self.mix_cells, self.mix_cell)), FadeOut(self.rows_heading),
+                      FadeIn(line, shift=DOWN * 0.2), FadeOut(self.mix_note), FadeIn(note))
 
 
 # ============================================================================================
@@ -603,7 +628,9 @@ def get_block_box(matrix, rows, color) -> Rectangle:
     rows = list(rows)
     top = matrix.cell_center(rows[0], 0)[1] + matrix.row_height / 2
     bottom = matrix.cell_center(rows[-1], 0)[1] - matrix.row_height / 2
-    left = min(matrix.row_labels[i].get_left()[0] for i in rows) - BUFF_SMALL
+    left = matrix.cell_center(0, 0)[0] - matrix.cell_width / 2
+    if len(matrix.row_labels):
+        left = min(matrix.row_labels[i].get_left()[0] for i in rows) - BUFF_SMALL
     right = matrix.cell_center(0, matrix.n_cols - 1)[0] + matrix.cell_width / 2
     box = Rectangle(width=right - left, height=top - bottom).set_stroke(color, 2.5)
     return box.set_fill(color, HIGHLIGHT_OPACITY * 0.6).move_to([(left + right) / 2, (top + bottom) / 2, 0])
@@ -776,12 +803,16 @@ class ConcatAndOutputProjection(LessonScene):
         shape = self.shape_note = get_general_shape_note(ws)
         shape.next_to(self.cop.bottom_sum, DOWN, buff=0.3).align_to(self.cop.m2, LEFT)
         n_heads, d_v, d_model = len(ws.heads), ws.heads[0].messages.shape[1], ws.E.shape[1]
-        with self.beat(f"In general W_O is [n_heads × d_v, d_model]; here [{n_heads} × {d_v}, {d_model}], "
-                       f"{count_word(ws.W_O.shape[0])} by {count_word(ws.W_O.shape[1])}.",
-                       spoken=f"In general W O is n heads times d v, by d model. Here {count_word(n_heads)} times "
+        cop = self.cop
+        self.row_blocks = VGroup(get_block_box(cop.W_O1, range(cop.W_O1.n_rows), head_color(1)),
+                                 get_block_box(cop.W_O2, range(cop.W_O2.n_rows), head_color(2)))
+        with self.beat(f"In general W_O is [n_heads × d_v, d_model]: one block of rows per head. Here "
+                       f"[{n_heads} × {d_v}, {d_model}], {count_word(ws.W_O.shape[0])} by {count_word(ws.W_O.shape[1])}.",
+                       spoken=f"In general W O is n heads times d v, by d model: one block of rows per head. Here "
+                              f"{count_word(n_heads)} times "
                               f"{count_word(d_v)}, by {count_word(d_model)}: {count_word(ws.W_O.shape[0])} by "
                               f"{count_word(ws.W_O.shape[1])}."):
-            self.play(FadeIn(shape, shift=UP * 0.2),
+            self.play(FadeIn(shape, shift=UP * 0.2), LaggedStart(*(Create(b) for b in self.row_blocks), lag_ratio=0.4),
                       *self.swap_note("Here the joined width already equals the embedding width. In general its "
                                       "shape is [n_heads × d_v, d_model]."))
 
@@ -1073,15 +1104,24 @@ class ResidualAndPrediction(LessonScene):
 
     def show_filled_blank(self, ws):
         row = get_token_row(ws.tokens, receiver=ws.n, blank=True, font_size=22, positions=False)
-        row.move_to([0, self.chain.get_center()[1], 0])
+        row.move_to([0, CONTENT_TOP - 0.1 - row.height / 2, 0])
         word = get_text(ws.mlp.prediction, font_size=row.font_size, color=POSITIVE_COLOR)
         word.move_to(row.blank[0])
         align_baseline(word, baseline_y(row.words[-1]))
         self.filled = VGroup(row, word)
+        page = self.page
+        # a wrapped (long) prefix needs the table's room: the word then rises into the blank by itself
+        crowded = row.get_bottom()[1] < page.get_top()[1] + 0.1
         with self.beat(f"It fills the blank: “{ws.text} {ws.mlp.prediction}”.",
                        spoken=f"It fills the blank: {ws.text} {ws.mlp.prediction}."):
-            self.play(FadeOut(VGroup(self.chain, self.mark)), FadeIn(VGroup(row.boxes, row.words, row.blank)))
-            self.play(TransformFromCopy(self.page.rows[self.best].word, word), FadeOut(row.blank[1]), run_time=1.4)
+            if crowded:
+                stay = (self.title, self.current_caption)
+                self.play(*(FadeOut(m) for m in self.mobjects if isinstance(m, VMobject) and m not in stay),
+                          FadeIn(VGroup(row.boxes, row.words, row.blank)))
+                self.play(FadeIn(word, shift=UP * 0.3), FadeOut(row.blank[1]), run_time=1.4)
+            else:
+                self.play(FadeOut(VGroup(self.chain, self.mark)), FadeIn(VGroup(row.boxes, row.words, row.blank)))
+                self.play(TransformFromCopy(page.rows[self.best].word, word), FadeOut(row.blank[1]), run_time=1.4)
 
 
 # ============================================================================================
