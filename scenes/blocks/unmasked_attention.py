@@ -29,6 +29,8 @@ from scenes.style import (
     SMALL_SIZE,
     TEXT_COLOR,
     WIDE_HEAD_COLOR,
+    align_baseline,
+    baseline_y,
     get_number,
     get_text,
 )
@@ -57,6 +59,9 @@ def _labels(grid: AttentionGrid, row_labels, col_labels, label_size):
                                for t in (row_labels or [])))
     for i, label in enumerate(grid.row_labels):
         label.next_to(grid._squares[i][0], LEFT, buff=BUFF_SMALL)
+        # on the line of the cell's digits (a centred "0"), descenders below it
+        digit = get_text("0", font_size=label_size).move_to(grid._squares[i][0])
+        align_baseline(label, baseline_y(digit))
     grid.col_labels = VGroup(*(get_text(str(t), font_size=label_size, color=DIM_TEXT_COLOR)
                                for t in (col_labels or [])))
     for j, label in enumerate(grid.col_labels):
