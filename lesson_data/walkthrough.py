@@ -231,3 +231,8 @@ def early_row_example(n: int) -> int | None:
     if n < 2:
         return None
     return min(2, n - 2)
+
+
+def keys_equal_values(head) -> bool:
+    """W_K and W_V hold equal entries (separate parameters all the same: the notes say so on screen)."""
+    return bool(np.array_equal(head.W_K, head.W_V))

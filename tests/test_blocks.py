@@ -213,6 +213,41 @@ def test_masked_matrix_needs_a_square_array():
         get_masked_matrix(np.zeros((2, 3)))
 
 
+def test_masked_matrix_heat_map_cells_step_with_the_weight_and_the_future_is_darkest():
+    from scenes.blocks.masked_matrix import BLOCKED_COLOR, heat_color
+    from scenes.style import BACKGROUND
+
+    w = np.array([[1.0, 0.0, 0.0], [0.25, 0.75, 0.0], [0.1, 0.2, 0.7]])
+    mm = get_masked_matrix(w, ["a", "b", "c"], ["a", "b", "c"], color="#56B4E9", heat=True,
+                           cell_width=0.7, cell_height=0.4, font_size=16, tag="A")
+    # rectangular cells on the grid: column j is j cell widths right, row i is i cell heights down
+    assert mm.square(2, 1).get_center() == pytest.approx(mm.square(0, 0).get_center() + np.array([0.7, -0.8, 0]))
+    assert mm.square(1, 1).width == pytest.approx(0.7) and mm.square(1, 1).height == pytest.approx(0.4)
+    # a weight's fill is the background moved toward the head colour by round(sqrt(w) * 32) / 32:
+    # w = 0.25 -> sqrt 0.5 -> step 16 -> halfway; w = 1 -> the head colour; w = 0 -> the background
+    bg, fg = np.array([0x14, 0x16, 0x1C]), np.array([0x56, 0xB4, 0xE9])
+    half = np.rint((bg + fg) / 2).astype(int)
+    got = np.array([int(heat_color(0.25, "#56B4E9")[k:k + 2], 16) for k in (1, 3, 5)])
+    assert np.abs(got - half).max() <= 1
+    assert heat_color(1.0, "#56B4E9").upper() == "#56B4E9"
+    assert heat_color(0.0, "#56B4E9").upper() == BACKGROUND.upper()
+
+    def lum(color):
+        r, g, b = (int(color[k:k + 2], 16) for k in (1, 3, 5))
+        return 0.2126 * r + 0.7152 * g + 0.0722 * b
+
+    fills = {(i, j): mm.square(i, j).get_fill_color().to_hex() for i in range(3) for j in range(i + 1)}
+    assert lum(fills[(2, 0)]) < lum(fills[(2, 1)]) < lum(fills[(2, 2)]) < lum(fills[(0, 0)])   # 0.1 < 0.2 < 0.7 < 1
+    # future cells: darker than the background (the colour of weight 0), so darker than any weight, hatched
+    assert all(sq.get_fill_color().to_hex().upper() == BLOCKED_COLOR.upper() for sq in mm.blocked)
+    assert lum(BLOCKED_COLOR) < lum(BACKGROUND) <= min(lum(f) for f in fills.values())
+    assert len(mm.hatch) == len(mm.blocked) == 3
+    # the digits keep their size (no shrinking below the floor) and sit inside their cells
+    for (i, j), num in ((m.index, m) for m in mm.numbers):
+        assert num.font_size == pytest.approx(16)
+        assert mm.square(i, j).get_left()[0] < num.get_left()[0] and num.get_right()[0] < mm.square(i, j).get_right()[0]
+
+
 # --------------------------------------------------------------------- scalar-vector product
 
 
@@ -225,6 +260,21 @@ def test_scalar_vector_product_multiplies_every_coordinate():
     # laid out left to right: α × v = [α·v] = αv
     xs = [svp.alpha, svp.vector, svp.expanded, svp.product]
     assert [m.get_center()[0] for m in xs] == sorted(m.get_center()[0] for m in xs)
+
+
+def test_scalar_vector_product_stacked_with_the_value_in_its_own_precision():
+    svp = get_scalar_vector_product(0.25, [4.0, -2.0], tag="s", expanded=True, stacked=True, vector_places=1)
+    # 0.25 × [4.0, -2.0]; = [0.25·4.0, 0.25·-2.0]; = [1.000, -0.500], top to bottom
+    assert [svp.vector.cell(0, k).original_text for k in range(2)] == ["4.0", "-2.0"]
+    assert [svp.product.cell(0, k).original_text for k in range(2)] == ["1.000", "-0.500"]
+    first, second, third = svp.lines
+    assert first.get_center()[1] > second.get_center()[1] > third.get_center()[1]
+    # the "=" signs stand in one column, left-aligned under the α
+    assert svp.equals.get_left()[0] == pytest.approx(svp.equals_2.get_left()[0], abs=1e-6)
+    assert svp.equals.get_left()[0] == pytest.approx(svp.alpha.get_left()[0], abs=1e-6)
+    # the product is unrounded α × unrounded v unless the data layer passes it
+    other = get_scalar_vector_product(0.25, [4.0, -2.0], product=[1.5, 2.5], stacked=True)
+    assert [other.product.cell(0, k).value for k in range(2)] == [1.5, 2.5]
 
 
 # ------------------------------------------------------------- concat and output projection

@@ -1,7 +1,9 @@
 """Chapter 2, scenes 8–11 (Head1Weights, Head1Message, Head2WeightsAndMessage, MaskedMatrix): they build
-without LaTeX, and every number on screen is the data layer's number under the display rule — for
-both sentences. Expected values come from the data layer *and* from a second, independent
-computation of row n in plain Python from the hand-chosen parameters of WORKSHEET.md.
+cleanly (no LaTeX, legible, in frame, every change inside its beat), every number on screen is the
+data layer's number with its own precision — for river, cheque and a twenty-word sentence — and the
+picture a sentence names plays in that sentence's beat. Expected values come from the data layer
+*and* from a second, independent computation of row n in plain Python from the hand-chosen
+parameters of WORKSHEET.md.
 """
 from __future__ import annotations
 
@@ -11,20 +13,23 @@ from decimal import Decimal
 import numpy as np
 import pytest
 
-from lesson_data.display import fmt
+from lesson_data.display import fmt, places_for
 from lesson_data.worksheet import compute_worksheet
-from scenes.blocks.masked_matrix import weight_opacity
+from scenes.blocks.masked_matrix import BLOCKED_COLOR, heat_color
+from scenes.blocks.weight_column import get_weight_column
 from scenes.chapter2.head_walk import (
     Head1Message,
     Head1Weights,
     Head2WeightsAndMessage,
     MaskedMatrix,
-    choose_walk_sources,
-    rounding_changes_sum,
+    get_message_table,
+    get_row_grid,
+    get_score_table,
 )
-from scenes.style import BACKGROUND, HIGHLIGHT_OPACITY, MASK_COLOR, RECEIVER_COLOR, head_color
+from scenes.style import BACKGROUND, CONTENT_BOTTOM, CONTENT_TOP, MIN_TEXT_SIZE, head_color
 from tests.scene_harness import assert_builds_cleanly, assert_matrix_on_screen, blend, built, hex_to_rgb
 
+TWENTY = "the fisherman sat beside the river bank and watched the water boats fish ducks and the teller at the bank"
 SENTENCES = ("river", "cheque")
 WALK_SCENES = {1: (Head1Weights, Head1Message), 2: (Head2WeightsAndMessage, Head2WeightsAndMessage)}
 
@@ -61,31 +66,45 @@ def reference_row(E, h: int) -> dict:
                 unshifted=unshifted, unshifted_den=math.fsum(unshifted))
 
 
-def assert_shows(m, expected: float):
-    """The number shows what the independent reference rounds to."""
-    assert m.original_text == fmt(expected), (m.tag, m.index, m.original_text, fmt(expected))
+def assert_shows(m, expected: float, places: int = 3):
+    """The number shows what the independent reference rounds to, at the table's own precision."""
+    assert m.places == places, (m.tag, m.index, m.places, places)
+    assert m.original_text == fmt(expected, places), (m.tag, m.index, m.original_text, fmt(expected, places))
 
 
-def said(b) -> str:
-    return " ".join(s[2] for s in b.subcaptions)
+def beat_texts(b) -> str:
+    return " ".join(beat.text for beat in b.beats)
+
+
+def fine_print_in(b, beat, part: str) -> bool:
+    """The scene showed a caveat containing `part` as fine print during `beat`."""
+    return any(bid == beat.id and part in text for bid, text in b.scene.fine_prints)
+
+
+def fine_prints(b) -> str:
+    return " ".join(text for _, text in b.scene.fine_prints)
+
+
+def played(b, beat, animation: str) -> bool:
+    return any(animation in c.what for c in b.changes_in(beat))
 
 
 # ------------------------------------------------------------------------------- every scene
 
 
-@pytest.mark.parametrize("sentence", SENTENCES)
+@pytest.mark.parametrize("sentence", [*SENTENCES, TWENTY], ids=["river", "cheque", "twenty"])
 @pytest.mark.parametrize("scene_cls", [Head1Weights, Head1Message, Head2WeightsAndMessage, MaskedMatrix],
                          ids=lambda c: c.__name__)
 def test_scene_builds_cleanly(scene_cls, sentence):
     b = built(scene_cls, sentence)
-    assert_builds_cleanly(b, min_sections=3, min_subcaptions=4)
-    assert 25 <= b.duration <= 90                   # a learner's pace, not a slideshow
+    assert_builds_cleanly(b, min_sections=4, min_beats=8)
+    assert 40 <= b.duration <= 150                 # a learner's pace, not a slideshow
 
 
 # ----------------------------------------------------------------------------- the weights
 
 
-@pytest.mark.parametrize("sentence", SENTENCES)
+@pytest.mark.parametrize("sentence", [*SENTENCES, TWENTY], ids=["river", "cheque", "twenty"])
 @pytest.mark.parametrize("h", [1, 2])
 def test_weights_walk_shows_every_step_of_row_n(h, sentence):
     ws = compute_worksheet(sentence)
@@ -93,7 +112,7 @@ def test_weights_walk_shows_every_step_of_row_n(h, sentence):
     ref = reference_row(ws.E, h)
     b = built(WALK_SCENES[h][0], sentence)
     i = n - 1
-    # the data layer's numbers, unrounded, at their places
+    # the data layer's numbers, unrounded, at their own precision
     assert_matrix_on_screen(b, f"q{h}", head.Q[i])
     assert_matrix_on_screen(b, f"K{h}", head.K)
     for tag, array in (("scores", head.scores), ("scaled", head.scaled), ("shifted", head.shifted),
@@ -104,10 +123,11 @@ def test_weights_walk_shows_every_step_of_row_n(h, sentence):
     weights = b.by_tag(f"A{h}_row")
     assert sorted(weights) == list(range(n))
     assert [weights[j].value for j in range(n)] == list(head.weights[i])
-    # ... and they are what a second computation gives
+    # ... and they are what a second computation gives (its own precision computed from its own numbers)
+    kp, sp = places_for(ref["keys"]), places_for(ref["scores"])
     for j in range(n):
-        assert_shows(b.by_tag(f"K{h}")[(j, 0)], ref["keys"][j][0])
-        assert_shows(b.by_tag(f"scores{h}")[(j, 0)], ref["scores"][j])
+        assert_shows(b.by_tag(f"K{h}")[(j, 0)], ref["keys"][j][0], kp)
+        assert_shows(b.by_tag(f"scores{h}")[(j, 0)], ref["scores"][j], sp)
         assert_shows(b.by_tag(f"scaled{h}")[(j, 0)], ref["scaled"][j])
         assert_shows(b.by_tag(f"shifted{h}")[(j, 0)], ref["shifted"][j])
         assert_shows(b.by_tag(f"exps{h}")[(j, 0)], ref["exps"][j])
@@ -122,7 +142,7 @@ def test_weights_walk_shows_every_step_of_row_n(h, sentence):
     assert total.original_text == "1.000"
     assert total.value == pytest.approx(1.0, abs=1e-12)
     # the source words sit beside their weights, with the source index j
-    column = b.scene.table.column
+    column = b.scene.weights.column
     assert [t.original_text for t in column.labels] == [f"{j + 1} {w}" for j, w in enumerate(ws.tokens)]
     for j in range(n):
         assert abs(column.labels[j].get_center()[1] - column.weight(j).get_center()[1]) < 0.1
@@ -130,13 +150,12 @@ def test_weights_walk_shows_every_step_of_row_n(h, sentence):
 
 @pytest.mark.parametrize("sentence", SENTENCES)
 @pytest.mark.parametrize("h", [1, 2])
-def test_written_out_scores_add_up(h, sentence):
+def test_written_out_score_adds_up(h, sentence):
     ws = compute_worksheet(sentence)
     head, n = ws.heads[h - 1], ws.n
     b = built(WALK_SCENES[h][0], sentence)
     walked = sorted(b.by_tag(f"walk_score{h}"))
-    assert walked, "at least one score is written out"
-    assert int(np.argmax(head.weights[n - 1])) in walked        # the source that wins the softmax
+    assert walked == [int(np.argmax(head.weights[n - 1]))]      # the source that wins the softmax
     for j in walked:
         q = [b.by_tag(f"walk_q{h}")[(j, c)].value for c in range(2)]
         k = [b.by_tag(f"walk_k{h}")[(j, c)].value for c in range(2)]
@@ -148,14 +167,21 @@ def test_written_out_scores_add_up(h, sentence):
 
 def test_river_scores_worked_by_hand():
     b = built(Head1Weights, "river")
-    # q¹₁₀ = e₁₀ W_Q¹ = [2.3, 2.3] (glue 2.4 − 0.1); k¹ of "river" at 6 = [3 + 0.1, 0 − 0.1]
-    # score = 2.3 × 3.1 + 2.3 × (−0.1) = 6.9; ÷ √2 = 4.8790...
-    assert b.by_tag("scores1")[(5, 0)].original_text == "6.900"
+    # q¹₁₀ = e₁₀ W_Q¹ = [2.3, 2.3] (glue 2.4 − 0.1), shown as tenths; k¹ of "river" at 6 = [3 + 0.1, 0 − 0.1]
+    assert [b.by_tag("q1")[(0, k)].original_text for k in range(2)] == ["2.3", "2.3"]
+    assert [b.by_tag("K1")[(5, k)].original_text for k in range(2)] == ["3.1", "-0.1"]
+    # score = 2.3 × 3.1 + 2.3 × (−0.1) = 7.13 − 0.23 = 6.9, in a column of hundredths; ÷ √2 = 4.8790...
+    assert b.by_tag("scores1")[(5, 0)].original_text == "6.90"
     assert b.by_tag("scaled1")[(5, 0)].original_text == "4.879"
     assert b.by_tag("shifted1")[(5, 0)].original_text == "0.000"     # the max: exp(0) = 1
     assert b.by_tag("exps1")[(5, 0)].original_text == "1.000"
     # the receiver "the" has no water or finance: its own key is [0, 0], score 0
-    assert b.by_tag("scores1")[(9, 0)].original_text == "0.000"
+    assert b.by_tag("scores1")[(9, 0)].original_text == "0.00"
+    said = beat_texts(b)
+    assert "River’s key is 3.1 and -0.1. Its score: 2.3 × 3.1 + 2.3 × (-0.1) = 6.90." in said
+    assert "Head 1 puts most of its weight on river: 0.718. Next comes fisherman, at 0.166." in said
+    beat = b.beat_of("River’s key is 3.1")
+    assert "times" in beat.spoken and "by" not in beat.spoken.split()      # a product, not a shape
 
 
 def test_stable_softmax_leaves_the_weight_unchanged():
@@ -173,31 +199,88 @@ def test_stable_softmax_leaves_the_weight_unchanged():
     assert_shows(b.by_tag("unshifted_den1")[None], ref["unshifted_den"])
     # the exponentials really are different numbers: only their ratio is the same
     assert b.by_tag("unshifted_exp1")[None].original_text != b.by_tag("check_exp1")[None].original_text
-    text = said(b)
-    assert ("A numerically stable softmax subtracts the maximum score before exponentiating; "
-            "this leaves the normalized weights unchanged.") in text
-    assert "Every source contributes to the denominator, including the receiver itself." in text
-    assert "These are the ten entries of row 10 of this head’s attention matrix A." in text
-    assert "All displayed numbers are rounded; calculations use full precision." in text
+    beat = b.beat_of("Skip the subtraction")
+    assert {m.tag for m in b.numbers_in(beat)} >= {"check_w1", "unshifted_w1", "unshifted_exp1"}
+    assert fine_print_in(b, b.beat_of("For a stable softmax"), "A numerically stable softmax subtracts the "
+                         "maximum score before exponentiating; this leaves the normalized weights unchanged.")
+    assert fine_print_in(b, b.beat_of("the receiver’s own term included"),
+                         "Every source contributes to the denominator, including the receiver itself.")
 
 
-def test_weight_column_last_frame_draws_the_largest_weight_bar_in_the_head_colour():
+def test_each_step_appears_in_the_beat_that_names_it():
     b = built(Head1Weights, "river")
-    column = b.scene.table.column
+
+    def first_shown(beat):
+        return {m.tag for m in b.numbers_in(beat)}
+
+    assert "q1" in first_shown(b.beat_of("Its query for the receiver"))
+    assert "K1" in first_shown(b.beat_of("Every source has a key"))
+    assert {"walk_score1", "scores1"} <= first_shown(b.beat_of("Its score:"))
+    assert "scaled1" in first_shown(b.beat_of("Divided by √2"))
+    assert "shifted1" in first_shown(b.beat_of("subtract the largest score"))
+    assert "exps1" in first_shown(b.beat_of("Then exponentiate"))
+    assert "den1" in first_shown(b.beat_of("the receiver’s own term included"))
+    assert "A1_row" in first_shown(b.beat_of("Divide each exponential by the sum"))
+    assert "A1_row_sum" in first_shown(b.beat_of("weights add up to one"))
+    # the weights become arrows from each source word into the receiver, in the sentence that says so
+    assert played(b, b.beat_of("Drawn as arrows"), "LaggedStart")
+    assert b.scene.arrows in b.scene.mobjects
+    assert played(b, b.beat_of("puts most of its weight on river"), "Indicate")
+
+
+def test_the_sentence_stays_with_the_future_greyed_and_the_caveat_is_said_once():
+    b = built(Head1Weights, "river")
+    band = b.scene.band
+    on_screen = {id(m) for top in b.scene.mobjects for m in top.get_family()}
+    assert all(id(m) in on_screen for m in (*band.row.words, *band.row.boxes, *band.future))
+    # the grey over the blank is the mask colour, drawn (the blank is the future: nothing to read)
+    shade = band.future[0]
+    assert np.abs(b.pixel(shade.get_corner(np.array([-1, 1, 0])) + np.array([0.06, -0.06, 0]))
+                  - blend("#3C414D", BACKGROUND, 0.85)).max() <= 4
+    # no arrow from the future: one per readable source, none more
+    assert len(b.scene.arrows.arrows) == b.scene.n
+    beat = b.beat_of("“Setting” names what it was built to find")
+    assert fine_print_in(b, beat, "“Setting” and “person” name the intended behaviour of this example, "
+                                  "not jobs assigned to trained heads.")
+    assert fine_print_in(b, b.beat_of("Divided by √2"), "Query/key width is two per head here")
+    assert fine_print_in(b, b.beat_of("weights add up to one"), "All displayed numbers are rounded; "
+                                                               "calculations use full precision.")
+
+
+@pytest.mark.parametrize("sentence,h,shown", [("river", 1, "0.999"), ("cheque", 1, None)])
+def test_weight_sum_says_where_rounded_parts_do_not_add_to_the_total(sentence, h, shown):
+    ws = compute_worksheet(sentence)
+    b = built(Head1Weights, sentence)
+    row = ws.heads[h - 1].weights[-1]
+    # by hand: add the shown digits as decimals
+    added = sum((Decimal(fmt(w)) for w in row), Decimal(0))
+    beat = b.beat_of("weights add up to one")
+    if shown is None:
+        assert added == Decimal("1.000") and "Rounded" not in beat.text
+    else:
+        assert added == Decimal(shown)
+        assert f"Rounded, the ones on screen add to {shown}" in beat.text
+        assert b.by_tag(f"A{h}_rounded_sum")[None].original_text == shown
+
+
+def test_weight_column_last_frame_draws_the_bars_and_the_arrows_in_the_head_colour():
+    b = built(Head1Weights, "river")
+    column = b.scene.weights.column
     top = int(np.argmax([m.value for m in column.weights]))
     bar = column.bars[top]
     want = blend(head_color(1), BACKGROUND, 0.85)                    # the block's bar fill
     assert np.abs(b.pixel(bar.get_center()) - want).max() <= 3
-    # the receiver row is boxed in the receiver colour, between its label and its weight
-    x = (column.labels[-1].get_right()[0] + column.weight(len(column.weights) - 1).get_left()[0]) / 2
-    y = column.weight(len(column.weights) - 1).get_center()[1]
-    assert np.abs(b.pixel((x, y)) - blend(RECEIVER_COLOR, BACKGROUND, HIGHLIGHT_OPACITY)).max() <= 3
+    # the widest arrow is river's, from above the sentence
+    arrows = b.scene.arrows
+    widths = {j: arrows.arrow(j).get_stroke_width() for j in range(b.scene.n)}
+    assert max(widths, key=widths.get) == top
+    assert arrows.arrow(top).get_top()[1] > b.scene.band.row.boxes.get_top()[1]
 
 
 # ----------------------------------------------------------------------------- the message
 
 
-@pytest.mark.parametrize("sentence", SENTENCES)
+@pytest.mark.parametrize("sentence", [*SENTENCES, TWENTY], ids=["river", "cheque", "twenty"])
 @pytest.mark.parametrize("h", [1, 2])
 def test_message_walk_shows_values_products_and_the_sum(h, sentence):
     ws = compute_worksheet(sentence)
@@ -208,9 +291,10 @@ def test_message_walk_shows_values_products_and_the_sum(h, sentence):
     assert_matrix_on_screen(b, f"V{h}", head.V)
     products = b.by_tag(f"P{h}")
     assert set(products) == {(j, c) for j in range(n) for c in range(2)}
+    pp = places_for(ref["products"])
     for (j, c), m in products.items():
         assert m.value == head.weights[i, j] * head.V[j, c]          # unrounded α × unrounded v
-        assert_shows(m, ref["products"][j][c])
+        assert_shows(m, ref["products"][j][c], pp)
     message = b.by_tag(f"m{h}")
     assert [message[(0, c)].value for c in range(2)] == list(head.messages[i])
     for c in range(2):
@@ -219,26 +303,28 @@ def test_message_walk_shows_values_products_and_the_sum(h, sentence):
         assert message[(0, c)].value == pytest.approx(math.fsum(products[(j, c)].value for j in range(n)),
                                                       abs=1e-12)
     # each written-out product: α, v, the coordinate-by-coordinate terms and the result
+    vp = places_for(ref["values"])
     for j in b.scene.walked_sources:
         tag = f"svp{h}_{j}"
         assert b.by_tag(f"{tag}_alpha")[None].value == head.weights[i, j]
         for c in range(2):
             assert b.by_tag(f"{tag}_v")[(0, c)].value == head.V[j, c]
+            assert b.by_tag(f"{tag}_v")[(0, c)].original_text == fmt(ref["values"][j][c], vp)
             assert b.by_tag(f"{tag}_exp_alpha")[c].value == head.weights[i, j]
             assert b.by_tag(f"{tag}_exp_v")[c].value == head.V[j, c]
             assert_shows(b.by_tag(f"{tag}_product")[(0, c)], ref["products"][j][c])
-    # the caption about rounding tells the truth for this sentence and head: add the displayed
-    # products exactly (decimal arithmetic) and compare with the displayed message
+    # the rounding sentence tells the truth for this sentence and head: add the displayed products
+    # exactly (decimal arithmetic) and compare with the displayed message
     added = [sum((Decimal(fmt(row[c])) for row in ref["products"]), Decimal(0)) for c in range(2)]
-    differs = any(added[c] != Decimal(fmt(ref["message"][c])) for c in range(2))
-    assert rounding_changes_sum(head, i) == differs
-    text = said(b)
-    assert "The displayed products are rounded, but the sums use full precision" in text
-    assert ("would change the last digit" in text) == differs
-    assert "giving a [1,2] message" in text and f"[1,{n}]" in text
-    assert "This is one row of H = AV" in text
-    texts = {t.original_text for t in b.texts}
-    assert "rounded display,\nfull-precision sums" in texts
+    differs = [c for c in range(2) if added[c] != Decimal(fmt(ref["message"][c]))]
+    said = beat_texts(b)
+    if differs:
+        assert f"products on screen add to {added[differs[0]]}" in said
+    elif h == 1:
+        assert "The products on screen are rounded; the sums use their full precision." in said
+    if h == 1:
+        assert f"the weights are a [1, {n}] row, V¹ is [{n}, 2], and the message is [1, 2]" in said
+        assert "This is one row of H = AV" in fine_prints(b)
 
 
 def test_message_walk_projects_values_from_E():
@@ -246,115 +332,187 @@ def test_message_walk_projects_values_from_E():
     b = built(Head1Message, "river")
     assert_matrix_on_screen(b, "E", ws.E)
     assert_matrix_on_screen(b, "W_V1", ws.heads[0].W_V)
-    text = said(b)
-    assert "These are projected value vectors, not token IDs or attention weights." in text
-    assert "W_K and W_V equal entries, but they remain separate parameters" in text
+    assert [b.by_tag("W_V1")[(0, c)].original_text for c in range(2)] == ["1", "0"]     # its own precision
+    beat = b.beat_of("Each source’s value is its row of E")
+    assert {"E", "W_V1", "V1"} <= {m.tag for m in b.numbers_in(beat)}
+    assert fine_print_in(b, beat, "These are projected value vectors, not token IDs or attention weights.")
+    assert fine_print_in(b, b.beat_of("same entries as W_K¹"), "They need not be equal in a trained model.")
 
 
-def test_message_walk_chooses_the_top_a_signed_and_a_small_source():
-    ws = compute_worksheet("river")
-    head = ws.heads[0]
-    chosen = dict((reason, j) for j, reason in choose_walk_sources(head, ws.n, 3))
-    # river (position 6) has the largest head-1 weight and its value [3.1, -0.1] has a negative sign
-    assert chosen["top"] == 5 and head.V[5, 1] < 0
-    assert chosen["small"] not in (5,) and head.weights[-1, chosen["small"]] < 0.05
+def test_message_walk_expands_the_top_a_signed_and_a_small_source_each_in_its_beat():
     b = built(Head1Message, "river")
-    assert b.scene.walked_sources[0] == 5
-    text = said(b)
-    assert "The sign of each coordinate comes from the value" in text
-    assert "A small weight scales down the entire value vector." in text
+    # river (6): the largest weight, value [3.1, -0.1] (a negative coordinate); bank (7): weight 0.053 on [0.7, 0.7]
+    assert b.scene.walked_sources == [5, 6]
+    river = b.beat_of("River: its weight times its value")
+    assert {"svp1_5_alpha", "svp1_5_product"} <= {m.tag for m in b.numbers_in(river)}
+    assert ("0.718 × 3.1 = 2.225 and 0.718 × (-0.1) = -0.072") in river.text
+    sign = b.beat_of("minus sign in the product comes from the value")
+    assert played(b, sign, "Create") and fine_print_in(b, sign, "The sign of each coordinate comes from the value.")
+    small = b.beat_of("Bank’s weight is small, 0.053, so its whole value shrinks: 0.7 and 0.7 become 0.037 and 0.037.")
+    assert fine_print_in(b, small, "A small weight scales down the entire value vector.")
+    assert "svp1_6_product" in {m.tag for m in b.numbers_in(small)}
+    # cheque: the top source (cheque, [0, 2.9]) has no negative coordinate, so a signed one is added
+    cheque = built(Head1Message, "cheque")
+    assert len(cheque.scene.walked_sources) == 3 and cheque.scene.walked_sources[0] == 3
+    assert cheque.beat_of("has a negative coordinate")
+
+
+def test_river_product_rounding_is_explained_where_a_calculator_disagrees():
+    b = built(Head1Message, "river")
+    # 0.718 × 3.1 = 2.2258 from the screen's digits; 0.717636… × 3.1 = 2.22467… shows 2.225
+    beat = b.beat_of("a calculator gives")
+    assert "0.718 × 3.1 = 2.2258" in beat.text and "so it shows 2.225" in beat.text
+    shown = {m.tag: m for m in b.numbers_in(beat)}
+    assert shown["gap1_calculator"].original_text == "2.2258"
+    assert shown["gap1_calculator"].value == pytest.approx(0.718 * 3.1, abs=1e-12)
+    assert shown["gap1_exact"].value == b.scene.head.weights[-1, 5] * b.scene.head.V[5, 0]
+    assert shown["gap1_shown"].original_text == "2.225"
 
 
 def test_river_message_worked_by_hand():
     b = built(Head1Message, "river")
     # river: α ≈ 0.7176 (shown 0.718) times v = [3.1, -0.1]: 2.2247 and -0.0718
     assert [b.by_tag("P1")[(5, c)].original_text for c in range(2)] == ["2.225", "-0.072"]
-    # coordinate b: the ten displayed products add to -0.017, but the full-precision message
-    # rounds to -0.018 — the caption must say the rounded products would change the last digit
+    # coordinate finance: the ten displayed products add to -0.017, but the full-precision message
+    # rounds to -0.018 — the sentence must say the rounded products add to -0.017
     shown_b = [b.by_tag("P1")[(j, 1)].original_text for j in range(10)]
     assert sum(Decimal(x) for x in shown_b) == Decimal("-0.017")
     assert b.by_tag("m1")[(0, 1)].original_text == "-0.018"
-    assert "would change the last digit" in said(b)
+    beat = b.beat_of("products on screen add to -0.017")
+    assert "gives -0.018" in beat.text and fine_print_in(b, beat, "The displayed products are rounded, but the "
+                                                                 "sums use full precision.")
+    assert "m1" in {m.tag for m in b.numbers_in(b.beat_of("Add the ten scaled rows"))}
+    assert "mostly water, 2.617, most of it from river" in b.beat_of("So head 1’s message").text
     # head 2 reads person and glue: fisherman's person 2.2 − 0.1 makes it head 2's top source
     b2 = built(Head2WeightsAndMessage, "river")
     assert b2.scene.walked_sources == [1]
+
+
+def test_head_2_ends_with_both_heads_side_by_side():
+    ws = compute_worksheet("river")
+    b = built(Head2WeightsAndMessage, "river")
+    side = b.scene.side
+    beat = b.beat_of("Side by side: head 1 puts most of its weight on river, head 2 on fisherman.")
+    assert played(b, beat, "LaggedStart")                         # both heads' arrows drawn in it
+    # head 1 above the sentence, head 2 below; each arrow row has one arrow per readable source
+    assert side.up.get_bottom()[1] >= side.band.row.boxes.get_top()[1] - 0.05
+    assert side.down.get_top()[1] <= side.band.row.boxes.get_bottom()[1] + 0.05
+    assert len(side.up.arrows) == len(side.down.arrows) == ws.n
+    carries = b.beat_of("carries mostly")
+    assert "m¹₁₀ carries mostly water, from river; m²₁₀ carries mostly person, from fisherman" in carries.text
+    assert {"card1", "card2"} <= {m.tag for m in b.numbers_in(carries)}
+    for h in (1, 2):
+        assert_matrix_on_screen(b, f"card{h}", ws.heads[h - 1].messages[-1])
+    assert "Training can discover useful roles" in fine_prints(b)
+    # head 2's own arrows run below the sentence during its walk
+    assert played(b, b.beat_of("Head 2’s arrows run below the sentence"), "LaggedStart")
+    assert b.scene.arrows.get_top()[1] <= b.scene.band.get_bottom()[1] + 0.6
 
 
 # -------------------------------------------------------------------------- masked matrices
 
 
 @pytest.mark.parametrize("sentence", SENTENCES)
-def test_masked_matrices_show_only_the_permitted_weights(sentence):
+def test_masked_matrices_show_only_the_permitted_weights_legibly(sentence):
     ws = compute_worksheet(sentence)
     n = ws.n
     b = built(MaskedMatrix, sentence)
-    for h, mm in zip((1, 2), b.scene.matrices):
+    for h, mm in zip((1, 2), b.scene.big):
         head = ws.heads[h - 1]
+        assert mm.shows_numbers
         shown = b.by_tag(f"A{h}")
         assert set(shown) == {(i, j) for i in range(n) for j in range(i + 1)}   # lower triangle only
         for (i, j), m in shown.items():
             assert m.value == head.weights[i, j] and m.original_text == fmt(m.value)
+            assert m.font_size >= MIN_TEXT_SIZE - 1e-6                          # digits at the floor or above
+            sq = mm.square(i, j)
+            assert m.width < sq.width and m.height < sq.height                 # inside its own cell
         assert len(mm.blocked) == n * (n - 1) // 2
         assert all(mm.number(i, j) is None for i in range(n) for j in range(i + 1, n))
+        # word labels on both axes
+        assert [t.original_text for t in mm.row_labels] == [f"{j + 1} {w}" for j, w in enumerate(ws.tokens)]
+        assert [t.original_text for t in mm.col_labels] == [f"{j + 1} {w}" for j, w in enumerate(ws.tokens)]
         # row n is the walk's row: the weights there are the row the weight column showed
         ref = reference_row(ws.E, h)
         for j in range(n):
             assert_shows(shown[(n - 1, j)], ref["weights"][j])
 
 
-def test_masked_matrix_last_frame_blocks_the_future_and_marks_row_n():
+def test_masked_matrix_beats_name_their_pictures():
+    b = built(MaskedMatrix, "river")
+    assert {"A1"} <= {m.tag for m in b.numbers_in(b.beat_of("its whole attention matrix"))}
+    early = b.beat_of("Row 3, “sat”, reads only sources 1 to 3; sources 4 to 10 are still in its future.")
+    assert played(b, early, "Create") and fine_print_in(b, early, "Earlier query rows cannot read later sources.")
+    walked = b.beat_of("Row 10 is the row we walked: most of its weight on river, 0.718.")
+    assert played(b, walked, "Create")
+    assert fine_print_in(b, walked, "The walkthrough follows its final row, A[10, :], using one-based token positions.")
+    assert "A2" in {m.tag for m in b.numbers_in(b.beat_of("Head 2’s matrix has its own pattern: row 10 puts 0.693 "
+                                                          "on fisherman."))}
+    assert "The calculations are independent across heads and can run in parallel." in fine_prints(b)
+
+
+def test_masked_matrix_last_frame_blocks_the_future_darker_than_any_weight_and_marks_row_n():
     ws = compute_worksheet("river")
     n = ws.n
     b = built(MaskedMatrix, "river")
+
+    def luminance(rgb):
+        return 0.2126 * rgb[0] + 0.7152 * rgb[1] + 0.0722 * rgb[2]
+
     for h, mm in zip((1, 2), b.scene.matrices):
-        # a blocked (future) cell is solid mask colour, not a zero-valued cell
-        assert np.abs(b.pixel(mm.square(0, n - 1).get_center()) - hex_to_rgb(MASK_COLOR)).max() <= 3
-        # a permitted cell is shaded by its weight (the row's largest; sampled in a corner, off the digits)
-        top = int(np.argmax(ws.heads[h - 1].weights[n - 1]))
-        sq = mm.square(n - 1, top)
-        corner = sq.get_corner(np.array([-1, 1, 0])) + np.array([0.1, -0.1, 0])
-        want = blend(head_color(h), BACKGROUND, weight_opacity(ws.heads[h - 1].weights[n - 1, top]))
-        assert np.abs(b.pixel(corner) - want).max() <= 3
-    boxes = b.scene.row_boxes
-    assert len(boxes) == 2
-    for box, mm in zip(boxes, b.scene.matrices):
+        weights = ws.heads[h - 1].weights
+        # a blocked (future) cell, off its hatch line (the diagonal runs bottom-left to top-right)
+        sq = mm.square(0, n - 1)
+        corner = sq.get_corner(np.array([-1, 1, 0])) + np.array([0.05, -0.05, 0])
+        blocked = b.pixel(corner)
+        assert np.abs(blocked - hex_to_rgb(BLOCKED_COLOR)).max() <= 4
+        # every permitted cell is brighter than the blocked ones: the smallest weight's cell, sampled inside
+        i, j = np.unravel_index(np.argmin(np.where(np.tril(np.ones((n, n))) > 0, weights, 9.0)), (n, n))
+        cell = b.pixel(mm.square(i, j).get_center())
+        assert np.abs(cell - hex_to_rgb(heat_color(weights[i, j], head_color(h)))).max() <= 4
+        assert luminance(cell) > luminance(blocked) + 5
+        # the row's largest weight is the brightest in its row
+        top = int(np.argmax(weights[n - 1]))
+        want = hex_to_rgb(heat_color(weights[n - 1, top], head_color(h)))
+        assert np.abs(b.pixel(mm.square(n - 1, top).get_center()) - want).max() <= 4
+    for box, mm in zip(b.scene.row_boxes, b.scene.matrices):
         assert abs(box.get_center()[1] - mm.square(n - 1, 0).get_center()[1]) < 1e-6
-    text = said(b)
-    assert "As in Part II, αᵢⱼ is one attention weight and A stores the full attention matrix." in text
-    assert "Earlier query rows cannot read later sources" in text
-    assert "The calculations are independent across heads and can run in parallel." in text
-    assert [t.original_text for t in b.scene.matrices[0].row_labels][-1] == f"{n} {ws.tokens[-1]}"
 
 
 # ------------------------------------------------------------------------ longer prefixes
 
 
 def test_per_source_columns_fit_the_frame_for_a_twenty_word_prefix():
-    """The switch accepts any 1–20 vocabulary words: the rows shrink, stay aligned and stay in frame."""
+    """The switch accepts any 1–20 vocabulary words: the rows stay legible, aligned and in frame
+    (the sentence band makes way while a table this tall is on screen)."""
     from manim import config
-    from scenes.chapter2.head_walk import ROOMY_ROWS, TIGHT_ROWS, get_message_table, get_score_table
 
-    words = "the fisherman sat beside the river bank and watched the water boats fish ducks and the teller at the bank"
-    ws = compute_worksheet(words)
+    ws = compute_worksheet(TWENTY)
     assert ws.n == 20
-    half_w, half_h = config.frame_width / 2, config.frame_height / 2
+    half_w = config.frame_width / 2
+    grid = get_row_grid(ws.n, (1.0, CONTENT_BOTTOM))
+    assert not grid.with_band and grid.top == CONTENT_TOP        # twenty rows do not fit under the band
+    assert grid.row_height >= 0.23
     for h in (1, 2):
         head = ws.heads[h - 1]
-        for v_buff in (ROOMY_ROWS, TIGHT_ROWS):
-            table, message = get_score_table(ws, head, v_buff), get_message_table(ws, head, v_buff)
-            for group in (table, message):
-                assert -half_w <= group.get_left()[0] and group.get_right()[0] <= half_w
-                assert -half_h + 1.25 <= group.get_bottom()[1] and group.get_top()[1] <= half_h
-            for j in (0, ws.n - 1):     # a source's key, weight and value share one row
-                y = table.keys.cell_center(j, 0)[1]
-                assert abs(message.column.weight(j).get_center()[1] - y) < 1e-6
-                assert abs(message.values.cell_center(j, 0)[1] - y) < 1e-6
+        table, message = get_score_table(ws, head, grid), get_message_table(ws, head, grid)
+        for group in (table, message):
+            assert -half_w <= group.get_left()[0] and group.get_right()[0] <= half_w
+            assert CONTENT_BOTTOM - 0.02 <= group.get_bottom()[1] and group.get_top()[1] <= CONTENT_TOP + 0.02
+        for j in (0, ws.n - 1):     # a source's key, weight and value share one row
+            y = table.keys.cell_center(j, 0)[1]
+            assert abs(message.column.weight(j).get_center()[1] - y) < 1e-6
+            assert abs(message.values.cell_center(j, 0)[1] - y) < 1e-6
+
+
+def test_ten_rows_fit_beside_the_sentence():
+    grid = get_row_grid(10, (1.2, CONTENT_BOTTOM))
+    assert grid.with_band and grid.top == 1.2 and 0.23 <= grid.row_height <= 0.36
 
 
 def test_weight_column_row_box_follows_the_column_when_it_moves_and_scales():
     """The walk moves and scales the weight column; its row boxes must follow (scenes/blocks change)."""
     from manim import RIGHT, UP
-    from scenes.blocks.weight_column import get_weight_column
 
     col = get_weight_column(["the", "river", "bank"], [0.2, 0.5, 0.3])
     before = col.get_row_box(1)

@@ -8,11 +8,17 @@
 Rows are receivers (queries), columns are sources (keys). Cells with j > i are drawn in the mask
 colour with no number: the future is blocked, not "zero weight shown". Allowed cells are filled
 with the head colour at an opacity proportional to the weight.
+
+`heat=True` draws a legible heat map instead: each readable cell a solid step from the background
+toward the head colour by the square root of its weight (`heat_color`, 32 steps: small weights stay
+visible, a larger weight is never darker), digits dark on bright cells; future cells darker than the
+background (so darker than any weight) and hatched, so "blocked" never reads as "a small weight".
+`cell_width` / `cell_height` make room for three-decimal digits at a legible size.
 """
 from __future__ import annotations
 
 import numpy as np
-from manim import LEFT, UP, Rectangle, Square, VGroup
+from manim import DL, LEFT, UP, UR, Line, Rectangle, Square, VGroup
 
 from scenes.style import (
     BACKGROUND,
@@ -24,16 +30,31 @@ from scenes.style import (
     RECEIVER_COLOR,
     SMALL_SIZE,
     TEXT_COLOR,
+    blend_colors,
     get_number,
     get_text,
+    hex_rgb,
 )
 
 MAX_SHADE = 0.85  # fill opacity of a weight-1 cell; keeps the grid lines visible
+HEAT_STEPS = 32   # colour steps of a heat-map cell, on the square-root scale
+BLOCKED_COLOR = "#07080B"   # heat-map future cells: darker than the background, the colour of weight 0
 
 
 def weight_opacity(weight: float) -> float:
     """Fill opacity that encodes an attention weight (linear, 0 -> 0, 1 -> MAX_SHADE)."""
     return MAX_SHADE * float(np.clip(weight, 0.0, 1.0))
+
+
+def heat_color(weight: float, color: str) -> str:
+    """Fill of a heat-map cell: the background moved toward `color` by round(sqrt(w)·32)/32."""
+    step = round(float(np.sqrt(np.clip(weight, 0.0, 1.0))) * HEAT_STEPS)
+    return blend_colors(color, step / HEAT_STEPS)
+
+
+def _luminance(color: str) -> float:
+    r, g, b = (c / 255 for c in hex_rgb(color))
+    return 0.2126 * r + 0.7152 * g + 0.0722 * b
 
 
 class MaskedMatrix(VGroup):
@@ -47,10 +68,13 @@ class MaskedMatrix(VGroup):
     def number(self, i: int, j: int):
         return self._numbers.get((i, j))
 
-    def get_row_box(self, i: int, color: str = RECEIVER_COLOR, stroke_width: float = 3.0) -> Rectangle:
+    def get_row_box(self, i: int, color: str = RECEIVER_COLOR, stroke_width: float = 3.0,
+                    last: int | None = None) -> Rectangle:
+        """A box around row i's cells (through column `last`, zero-based; default the whole row)."""
         left = self._squares[i][0].get_left()[0]
-        right = self._squares[i][self.n - 1].get_right()[0]
-        box = Rectangle(width=right - left, height=self.side).set_stroke(color, stroke_width)
+        right = self._squares[i][self.n - 1 if last is None else last].get_right()[0]
+        height = self._squares[i][0].height
+        box = Rectangle(width=right - left, height=height).set_stroke(color, stroke_width)
         return box.set_fill(opacity=0).move_to([(left + right) / 2, self._squares[i][0].get_y(), 0])
 
 
@@ -67,6 +91,9 @@ def get_masked_matrix(
     side: float = 0.5,
     font_size: float = 11,
     label_size: float = SMALL_SIZE,
+    heat: bool = False,
+    cell_width: float | None = None,
+    cell_height: float | None = None,
 ) -> MaskedMatrix:
     """A MaskedMatrix of the square `weights` array (its upper triangle is never read)."""
     weights = np.asarray(weights, dtype=float)
@@ -74,25 +101,41 @@ def get_masked_matrix(
         raise ValueError(f"get_masked_matrix needs a square 2-D array, got shape {weights.shape}")
     n = weights.shape[0]
     mm = MaskedMatrix()
-    mm.n, mm.side, mm.tag = n, side, tag
+    cw, ch = cell_width or side, cell_height or side
+    mm.n, mm.side, mm.tag, mm.cell_width, mm.cell_height = n, side, tag, cw, ch
     mm._squares, mm._numbers = [], {}
-    mm.squares, mm.blocked, mm.numbers = VGroup(), VGroup(), VGroup()
+    mm.squares, mm.blocked, mm.numbers, mm.hatch = VGroup(), VGroup(), VGroup(), VGroup()
     for i in range(n):
         row = []
         for j in range(n):
-            sq = Square(side_length=side).move_to([j * side, -i * side, 0])
+            if cell_width is None and cell_height is None:
+                sq = Square(side_length=side)
+            else:
+                sq = Rectangle(width=cw, height=ch)
+            sq.move_to([j * cw, -i * ch, 0])
             if j > i:
-                sq.set_stroke(BACKGROUND, 1).set_fill(MASK_COLOR, 1.0)
+                if heat:
+                    sq.set_stroke(BLOCKED_COLOR, 0.6).set_fill(BLOCKED_COLOR, 1.0)
+                    a, b = sq.get_corner(DL), sq.get_corner(UR)
+                    mm.hatch.add(Line(a, b).set_stroke(MASK_COLOR, 1.2))
+                else:
+                    sq.set_stroke(BACKGROUND, 1).set_fill(MASK_COLOR, 1.0)
                 sq.blocked_index = (i, j)
                 mm.blocked.add(sq)
             else:
                 w = weights[i, j]
-                sq.set_stroke(DIM_TEXT_COLOR, 0.8).set_fill(color, weight_opacity(w))
+                if heat:
+                    fill = heat_color(w, color)
+                    sq.set_stroke(DIM_TEXT_COLOR, 0.8).set_fill(fill, 1.0)
+                    dark = _luminance(fill) > 0.42
+                else:
+                    sq.set_stroke(DIM_TEXT_COLOR, 0.8).set_fill(color, weight_opacity(w))
+                    dark = weight_opacity(w) > 0.5
                 if show_numbers:
                     # dark digits on strongly shaded cells, light digits elsewhere
-                    ink = BACKGROUND if weight_opacity(w) > 0.5 else TEXT_COLOR
+                    ink = BACKGROUND if dark else TEXT_COLOR
                     num = get_number(w, places, tag=tag, index=(i, j), font_size=font_size, color=ink)
-                    if num.width > side * 0.92:
+                    if not heat and num.width > side * 0.92:
                         num.scale_to_fit_width(side * 0.92)
                     num.move_to(sq)
                     mm._numbers[(i, j)] = num
@@ -113,8 +156,9 @@ def get_masked_matrix(
     mm.row_highlight = VGroup()
     if highlight_row is not None:
         mm.row_highlight = mm.get_row_box(highlight_row)
-    mm.add(mm.squares, mm.numbers, mm.row_labels, mm.col_labels, mm.row_highlight)
+    mm.add(mm.squares, mm.hatch, mm.numbers, mm.row_labels, mm.col_labels, mm.row_highlight)
     return mm
 
 
-__all__ = ["MaskedMatrix", "get_masked_matrix", "weight_opacity", "MAX_SHADE"]
+__all__ = ["MaskedMatrix", "get_masked_matrix", "weight_opacity", "MAX_SHADE", "heat_color", "HEAT_STEPS",
+           "BLOCKED_COLOR"]

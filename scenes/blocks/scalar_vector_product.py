@@ -6,11 +6,13 @@
 
 The product is the unrounded α times the unrounded value row (the lesson: "all products use the
 unrounded weights"); pass `product=` to show an array the data layer computed instead.
+`vector_places` shows the value row with its own precision (3.1, not 3.100); `stacked=True` puts
+the three terms on three lines, each "=" under the one before (for a narrow panel).
 """
 from __future__ import annotations
 
 import numpy as np
-from manim import RIGHT, VGroup
+from manim import DOWN, LEFT, RIGHT, VGroup
 
 from scenes.blocks.labeled_matrix import get_brackets, get_row_vector
 from scenes.style import (
@@ -29,7 +31,7 @@ class ScalarVectorProduct(VGroup):
     `expanded` (empty unless expanded=True), `equals_2`, `product`."""
 
 
-def _get_expanded(alpha: float, vector, *, places, font_size, color, tag) -> VGroup:
+def _get_expanded(alpha: float, vector, *, places, font_size, color, tag, vector_places=None) -> VGroup:
     """[α·v_a, α·v_b] written out, each factor a NumberText (so the harness sees them)."""
     terms = VGroup()
     for k, v in enumerate(vector):
@@ -37,7 +39,8 @@ def _get_expanded(alpha: float, vector, *, places, font_size, color, tag) -> VGr
             get_number(alpha, places, tag=f"{tag}_alpha" if tag else None, index=k,
                        font_size=font_size, color=color),
             get_text("·", font_size=font_size),
-            get_number(v, places, tag=f"{tag}_v" if tag else None, index=k, font_size=font_size),
+            get_number(v, places if vector_places is None else vector_places, tag=f"{tag}_v" if tag else None,
+                       index=k, font_size=font_size),
         ).arrange(RIGHT, buff=0.06)
         terms.add(term)
     terms.arrange(RIGHT, buff=0.3)
@@ -57,6 +60,8 @@ def get_scalar_vector_product(
     places: int = PLACES,
     font_size: float = NUMBER_SIZE,
     expanded: bool = False,
+    vector_places: int | None = None,
+    stacked: bool = False,
 ) -> ScalarVectorProduct:
     """α × v = α v laid out on one line; `alpha` in `color` (the head's), vector entries in `vector_color`."""
     vector = np.asarray(vector, dtype=float).ravel()
@@ -66,16 +71,18 @@ def get_scalar_vector_product(
                          color=color)
     g.times = get_text("×", font_size=LABEL_SIZE + 4)
     g.vector = get_row_vector(vector, col_labels, tag=f"{tag}_v" if tag else None, font_size=font_size,
-                              color=vector_color)
+                              color=vector_color, places=places if vector_places is None else vector_places)
     g.equals = get_text("=", font_size=LABEL_SIZE + 4)
     g.expanded = VGroup()
     g.equals_2 = VGroup()
     if expanded:
         g.expanded = _get_expanded(alpha, vector, places=places, font_size=font_size, color=color,
-                                   tag=f"{tag}_exp" if tag else None)
+                                   tag=f"{tag}_exp" if tag else None, vector_places=vector_places)
         g.equals_2 = get_text("=", font_size=LABEL_SIZE + 4)
     g.product = get_row_vector(product, col_labels, tag=f"{tag}_product" if tag else None,
                                font_size=font_size, color=color)
+    if stacked:
+        return _stack(g, expanded)
     parts = [g.alpha, g.times, g.vector, g.equals]
     if expanded:
         parts += [g.expanded, g.equals_2]
@@ -89,6 +96,32 @@ def get_scalar_vector_product(
     if expanded:
         g.equals_2.set_y(line_y)
         g.expanded.set_y(line_y)
+    return g
+
+
+def _stack(g: ScalarVectorProduct, expanded: bool) -> ScalarVectorProduct:
+    """α × v on the first line; "= [α·v_a, α·v_b]" and "= αv" below it, the "=" signs in one column
+    and each line's numbers on that line's middle."""
+    first = VGroup(g.alpha, g.times, g.vector).arrange(RIGHT, buff=BUFF_SMALL * 2)
+    line_y = g.vector.cell_center(0, 0)[1]
+    for m in (g.alpha, g.times):
+        m.set_y(line_y)
+    lines = [first]
+    if expanded:
+        lines.append(VGroup(g.equals, g.expanded).arrange(RIGHT, buff=BUFF_SMALL * 2))
+        lines.append(VGroup(g.equals_2, g.product).arrange(RIGHT, buff=BUFF_SMALL * 2))
+    else:
+        lines.append(VGroup(g.equals, g.product).arrange(RIGHT, buff=BUFF_SMALL * 2))
+    previous = first
+    for line in lines[1:]:
+        line.next_to(previous, DOWN, buff=0.22)
+        line.align_to(first, LEFT)
+        sign, body = line
+        centre = body.cell_center(0, 0)[1] if hasattr(body, "cell_center") else body.get_center()[1]
+        sign.set_y(centre)
+        previous = line
+    g.add(*lines)
+    g.lines = VGroup(*lines)
     return g
 
 

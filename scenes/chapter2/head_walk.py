@@ -1,15 +1,20 @@
 """Chapter 2, scenes 8–11: the walk along row n of each head's attention matrix.
 
-    Head1Weights            scores of the receiver against every source, ÷ √2, the stable softmax,
-                            the ten weights of row n stacked beside their source words
-    Head1Message            V = E W_V, one scalar–vector product per source, m = Σⱼ αⱼ vⱼ
-    Head2WeightsAndMessage  the same walk for head 2, more briskly
-    MaskedMatrix            both heads' full n × n masked attention matrices
+    Head1Weights            the receiver's query against every source's key, ÷ √2, the stable
+                            softmax, the weights of row n stacked beside their source words, then
+                            drawn as arrows from each source word into the receiver
+    Head1Message            V = E W_V, one scalar–vector product per walked source (the sign comes
+                            from the value, a small weight shrinks the whole vector), m = Σⱼ αⱼ vⱼ
+    Head2WeightsAndMessage  the same walk for head 2, briskly, ending with both heads side by side
+    MaskedMatrix            each head's full n × n masked attention matrix as a heat map
 
-The walk scenes share one base class, `HeadWalkScene`: its class attributes pick the head and how
-much of the walk is written out, and its builders / show_* helpers are the same for both heads.
-Every token, count and number comes from the worksheet of LESSON_SENTENCE (default "river");
-captions follow the lesson notes (docs/lesson-notes.txt).
+The sentence stays on screen through scenes 8–10 (the "sentence band": the token row, the receiver
+boxed, the blank greyed as the future); head 1's arrows arc above it, head 2's below. The walk
+scenes share one base class, `HeadWalkScene`: `construct` calls `show_*` steps, one per beat, and
+the pictures come from the `get_*` builders below. Every token, count and number comes from the
+worksheet of LESSON_SENTENCE (default "river"); which sources are written out, what the rounding
+does and what a message carries are decided in `lesson_data.walkthrough`. Captions follow the
+lesson notes (docs/lesson-notes.txt); their caveats appear as fine print in the notes' words.
 
     manim -pql scenes/chapter2/head_walk.py Head1Weights
     manim -pql scenes/chapter2/head_walk.py Head1Message
@@ -18,12 +23,13 @@ captions follow the lesson notes (docs/lesson-notes.txt).
 """
 from __future__ import annotations
 
-import math
+from dataclasses import dataclass
 
 import numpy as np
 from manim import (
     DOWN,
     LEFT,
+    PI,
     RIGHT,
     UP,
     Create,
@@ -32,42 +38,59 @@ from manim import (
     Indicate,
     LaggedStart,
     Line,
+    Mobject,
+    Rectangle,
     ReplacementTransform,
-    Square,
     SurroundingRectangle,
     VGroup,
 )
 
-from lesson_data.display import fmt
-from lesson_data.walkthrough import message_terms, rounding_differences, unshifted_softmax_row
+from lesson_data.display import fmt, places_for
+from lesson_data.walkthrough import (
+    choose_walk_sources,
+    early_row_example,
+    keys_equal_values,
+    message_terms,
+    product_rounding_gaps,
+    ranked_sources,
+    read_message,
+    rounded_parts_sum,
+    rounding_differences,
+    rounding_shows_in_sum,
+    score_walk_sources,
+    unshifted_softmax_row,
+    value_axes,
+)
 from lesson_data.worksheet import AXES
+from scenes.blocks.attention_arrows import AttentionArrows, get_attention_arrows, get_token_row
 from scenes.blocks.labeled_matrix import get_labeled_matrix, get_row_vector
-from scenes.blocks.masked_matrix import get_masked_matrix
+from scenes.blocks.masked_matrix import BLOCKED_COLOR, get_masked_matrix, heat_color
 from scenes.blocks.scalar_vector_product import get_scalar_vector_product
 from scenes.blocks.shape_box import get_shape_box
 from scenes.blocks.weight_column import get_weight_column
 from scenes.style import (
-    BUFF,
     BUFF_SMALL,
     CONTENT_BOTTOM,
+    CONTENT_CENTER,
     CONTENT_TOP,
     DIM_TEXT_COLOR,
     FRAME_WIDTH,
     LABEL_SIZE,
     MARGIN,
     MASK_COLOR,
+    MIN_TEXT_SIZE,
     NEGATIVE_COLOR,
+    NUMBER_SIZE,
     RECEIVER_COLOR,
-    SAFE_WIDTH,
-    SMALL_SIZE,
     SOURCE_COLOR,
     TEXT_COLOR,
     LessonScene,
+    NumberText,
     align_baseline,
     baseline_y,
     count_word,
-    fit_content,
     format_shape,
+    get_fine_print,
     get_number,
     get_text,
     get_title,
@@ -78,17 +101,27 @@ from scenes.style import (
 )
 
 # ============================================================================================
-# Layout: every per-source column shares one row grid, so a source's key, score, weight, value
-# and product sit on one line however the columns come and go.
+# Layout. The per-source columns (keys, scores, weights, values, products) share one row grid, so a
+# source's numbers sit on one line however the columns come and go; the grid's row height is chosen
+# to fit the rows under (or over) the sentence band, never below the legibility floor.
 # ============================================================================================
 
-ROOMY_ROWS = 0.16                  # the default row spacing: ten rows and a sum row fit
-TIGHT_ROWS = 0.06                  # leaves a line below the rows for the expanded product
 LEFT_X = -FRAME_WIDTH / 2 + MARGIN
-FIRST_ROW_Y = CONTENT_TOP - 0.8    # room above row 1 for a column's name and labels
-PANEL_LEFT = 1.9                   # the right-hand panel (query, walk lines, formulas) starts here
-PANEL_WIDTH = FRAME_WIDTH / 2 - MARGIN - PANEL_LEFT
+RIGHT_X = FRAME_WIDTH / 2 - MARGIN
+TOKEN_SIZE = 20                    # the sentence band's words
+ARC_ANGLE = PI / 4                 # flatter arcs than the block's default: the band stays low
+SYMBOL_SIZE = 22                   # q¹₁₀, m¹₁₀ and the formulas of the right-hand panel
+HEADER = 0.8                       # from a table's first row up to the top of its name
+MIN_ROW = 0.23                     # row pitch floor: size-16 words with descenders do not touch
+MAX_ROW = 0.36
 COLUMN_GAP = 0.22
+PANEL_GAP = 0.5
+
+
+def display_words(ws) -> list[str]:
+    """The prefix as written (original case) when it lines up with the tokens, else the tokens."""
+    words = ws.text.split()
+    return words if len(words) == ws.n else list(ws.tokens)
 
 
 def source_labels(ws) -> list[str]:
@@ -96,18 +129,150 @@ def source_labels(ws) -> list[str]:
     return [f"{j + 1} {word}" for j, word in enumerate(ws.tokens)]
 
 
-def tight_shape(shape) -> str:
-    """A shape as the notes write it inside a sentence: (1, 10) -> '[1,10]' (never split by wrapping)."""
-    return format_shape(shape).replace(", ", ",")
-
-
-def coordinate_names(d: int) -> list[str]:
-    return ["a", "b"] if d == 2 else [str(k + 1) for k in range(d)]
+def coordinate_names(W) -> list[str]:
+    """What each projected coordinate carries (water, finance, ...), else a, b, ..."""
+    names = value_axes(W)
+    return [name or "abcdefgh"[k] for k, name in enumerate(names)]
 
 
 def alpha_name(h: int, n: int, j: str = "ⱼ") -> str:
     """α¹₁₀,ⱼ: head superscript, receiver and source subscripts."""
     return f"α{sup(h)}{sub(n)},{j}"
+
+
+def quoted(word: str) -> str:
+    return f"“{word}”"
+
+
+def join_words(words) -> str:
+    words = list(words)
+    return " and ".join(words) if len(words) <= 2 else ", ".join(words[:-1]) + " and " + words[-1]
+
+
+def get_formula(parts, size: float = LABEL_SIZE, buff: float = 0.1, color: str = TEXT_COLOR) -> VGroup:
+    """Words, symbols and NumberTexts on one line, the words on the digits' baseline."""
+    mobs = [p if isinstance(p, Mobject) else get_text(p, font_size=size, color=color) for p in parts]
+    line = VGroup(*mobs).arrange(RIGHT, buff=buff)
+    numbers = [m for m in mobs if isinstance(m, NumberText)]
+    if numbers:
+        y, centre = baseline_y(numbers[0]), numbers[0].get_center()[1]
+        for m in mobs:
+            inner = [x for x in m.get_family() if isinstance(x, NumberText)]
+            if isinstance(m, NumberText):
+                align_baseline(m, y)
+            elif inner:                            # a group with a number inside: that number's line
+                m.shift(UP * (y - baseline_y(inner[0])))
+            elif not hasattr(m, "original_text"):
+                m.set_y(centre)
+            elif any(c.isalnum() for c in m.original_text):
+                align_baseline(m, y)
+            else:                                  # brackets, operators: on the digits' middle
+                m.set_y(centre)
+    return line
+
+
+@dataclass(frozen=True)
+class RowGrid:
+    """Where the per-source rows go: source 1's row at `first_y`, one row every `row_height`.
+    `with_band`: the rows fit beside the sentence band (else the band and the table take turns)."""
+
+    first_y: float
+    row_height: float
+    with_band: bool
+    top: float                          # the region's top (the right-hand panel starts here)
+    bottom: float                       # and its bottom
+
+    @property
+    def v_buff(self) -> float:
+        """The labeled-matrix spacing that gives this row height."""
+        return self.row_height - (get_text("0", font_size=NUMBER_SIZE).height + 0.12)
+
+
+def get_row_grid(n: int, region: tuple[float, float],
+                 fallback: tuple[float, float] = (CONTENT_TOP, CONTENT_BOTTOM)) -> RowGrid:
+    """n rows (and a sum row) in a (top, bottom) region beside the sentence band; when they would
+    be closer than MIN_ROW, in the whole content zone (the band makes way while the table shows)."""
+    for (top, bottom), with_band in ((region, True), (fallback, False)):
+        first = top - HEADER
+        pitch = (first - bottom - 0.22) / n
+        if pitch >= MIN_ROW or not with_band:
+            return RowGrid(first, float(min(MAX_ROW, max(pitch, MIN_ROW))), with_band, top, bottom)
+    raise AssertionError("unreachable")
+
+
+# ============================================================================================
+# The sentence band: the token row, the receiver boxed, the blank greyed as the future
+# ============================================================================================
+
+
+class SentenceBand(VGroup):
+    """Built by get_sentence_band. Parts: `row` (TokenRow), `future` (the grey over the blank and
+    its label). Arrows are built on `row` and kept apart (they come and go)."""
+
+
+def get_sentence_band(ws, max_width: float = FRAME_WIDTH - 2 * MARGIN) -> SentenceBand:
+    row = get_token_row(display_words(ws), receiver=ws.n, blank=True, font_size=TOKEN_SIZE,
+                        max_width=max_width)
+    slot = row.blank[0]
+    shade = Rectangle(width=slot.width, height=slot.height).move_to(slot)
+    shade.set_stroke(width=0).set_fill(MASK_COLOR, 0.85)
+    label = get_text("future", font_size=MIN_TEXT_SIZE, color=DIM_TEXT_COLOR).next_to(slot, DOWN, buff=0.08)
+    if len(row.positions):
+        align_baseline(label, baseline_y(row.positions[-1]))
+    band = SentenceBand(row, shade, label)
+    band.row, band.future = row, VGroup(shade, label)
+    return band
+
+
+def get_head_arrows(band: SentenceBand, head, n: int, side=UP) -> AttentionArrows:
+    """Head h's row n of A as arrows into the receiver: head 1 above the words, head 2 below."""
+    return get_attention_arrows(band.row, head.weights[n - 1], color=head_color(head.index), side=side,
+                                angle=ARC_ANGLE)
+
+
+def place_band(band: SentenceBand, arrows: AttentionArrows, side=UP, x: float = 0.0,
+               top: float = CONTENT_TOP, bottom: float = CONTENT_BOTTOM) -> None:
+    """Put the band (and its arrows) at the top of the content zone with the arrows above it, or at
+    the bottom with the arrows below it."""
+    both = VGroup(band, arrows)
+    both.set_x(x)
+    if np.allclose(side, UP):
+        both.shift(UP * (top - 0.04 - both.get_top()[1]))
+    else:
+        both.shift(UP * (bottom + 0.04 - both.get_bottom()[1]))
+
+
+def band_region(band: SentenceBand, side=UP) -> tuple[float, float]:
+    """The (top, bottom) of the content left for the table when the band sits on `side`."""
+    if np.allclose(side, UP):
+        return band.get_bottom()[1] - 0.18, CONTENT_BOTTOM
+    return CONTENT_TOP, band.row.boxes.get_top()[1] + 0.25
+
+
+# ============================================================================================
+# Builders: the weights walk (scenes 8 and 10)
+# ============================================================================================
+
+
+def get_query_vector(ws, head):
+    """q^h_n = [2.3  2.3], the receiver's query for this head on one line, its own precision."""
+    n, h, d = ws.n, head.index, head.Q.shape[1]
+    color = head_color(h)
+    vector = get_row_vector(head.Q[n - 1], None, tag=f"q{h}", color=color, places=None, font_size=LABEL_SIZE)
+    name = get_text(f"q{sup(h)}{sub(n)} =", font_size=SYMBOL_SIZE, color=color)
+    shape = get_text(format_shape((1, d)), font_size=MIN_TEXT_SIZE, color=DIM_TEXT_COLOR)
+    line = VGroup(name, vector, shape).arrange(RIGHT, buff=0.15)
+    name.set_y(vector.cell_center(0, 0)[1])
+    shape.set_y(vector.cell_center(0, 0)[1])
+    line.vector, line.name = vector, name
+    return line
+
+
+def get_step_column(values, header: str, tag: str, grid: RowGrid, color=TEXT_COLOR):
+    """One step of the softmax as a column: one entry per source, its own precision, header above."""
+    values = np.asarray(values, dtype=float).reshape(-1, 1)
+    return get_labeled_matrix(values, None, [header], tag=tag, color=color, label_color=TEXT_COLOR,
+                              v_buff=grid.v_buff, places=None)
 
 
 def place_rows(mob, row_y: float):
@@ -116,135 +281,70 @@ def place_rows(mob, row_y: float):
     return mob.shift(UP * (row_y - y))
 
 
-def fit_rows(group, n: int):
-    """Scale a per-source group down for prefixes longer than ten tokens (never up).
-
-    Every per-source group scales about the same point by the same factor, so rows stay aligned
-    across groups. Ten rows are what the layout is drawn for.
-    """
-    factor = min(1.0, 10 / n)
-    if factor < 1.0:
-        group.scale(factor, about_point=np.array([LEFT_X, CONTENT_TOP, 0.0]))
-    return group
-
-
-def rounding_changes_sum(head, i: int) -> bool:
-    """Would adding the displayed products change any digit of the message shown?"""
-    return bool(rounding_differences(head, i))
-
-
-def choose_walk_sources(head, n: int, count: int) -> list[tuple[int, str]]:
-    """Which sources the message walk writes out, and why: (j, reason), j zero-based.
-
-    "top": the largest weight; "sign": a source whose value has a negative coordinate;
-    "small": a small weight on a sizable value row (the whole vector shrinks).
-    """
-    w, V = head.weights[n - 1, :n], head.V[:n]
-    top = int(np.argmax(w))
-    chosen = [(top, "top")]
-    negative = [j for j in range(n) if np.any(V[j] < -0.0005)]
-    if count >= 2 and negative and top not in negative:
-        j = max(negative, key=lambda j: w[j])
-        chosen.append((j, "sign"))
-    taken = {j for j, _ in chosen}
-    rest = [j for j in range(n) if j not in taken]
-    if len(chosen) < count and rest:
-        # the biggest value row under a small weight shows the shrinking best
-        small = [j for j in rest if w[j] < 0.05 and np.abs(V[j]).max() >= 0.3]
-        j = max(small, key=lambda j: np.abs(V[j]).max()) if small else min(rest, key=lambda j: w[j])
-        chosen.append((j, "small"))
-    return chosen[:count]
-
-
-# ============================================================================================
-# Builders: the weights walk (scene 8)
-# ============================================================================================
-
-
-def get_query_vector(ws, head):
-    """q^h_n, the receiver's query for this head, with its shape."""
-    n, h, d = ws.n, head.index, head.Q.shape[1]
-    return get_row_vector(head.Q[n - 1], coordinate_names(d), name=f"q{sup(h)}{sub(n)}  {format_shape((1, d))}",
-                          tag=f"q{h}", color=head_color(h), name_color=head_color(h))
-
-
-def get_step_column(values, header: str, tag: str, color=TEXT_COLOR, v_buff=ROOMY_ROWS):
-    """One step of the softmax as a column: one entry per source, header above."""
-    values = np.asarray(values, dtype=float).reshape(-1, 1)
-    return get_labeled_matrix(values, None, [header], tag=tag, color=color, label_color=TEXT_COLOR,
-                              v_buff=v_buff)
-
-
-def get_score_table(ws, head, v_buff=ROOMY_ROWS):
+def get_score_table(ws, head, grid: RowGrid):
     """k^h_j for every source, then the receiver's scores, ÷ √d, − max and exp, one row per source."""
     n, h, d = ws.n, head.index, head.K.shape[1]
-    color = head_color(h)
     i = n - 1
-    keys = get_labeled_matrix(head.K, source_labels(ws), coordinate_names(d),
-                              name=f"k{sup(h)}ⱼ  {format_shape(head.K.shape)}", tag=f"K{h}", v_buff=v_buff)
-    scores = get_step_column(head.scores[i], "q·k", f"scores{h}", v_buff=v_buff)
-    scaled = get_step_column(head.scaled[i], f"÷√{d}", f"scaled{h}", v_buff=v_buff)
-    shifted = get_step_column(head.shifted[i], "− max", f"shifted{h}", v_buff=v_buff)
-    exps = get_step_column(head.exps[i], "exp", f"exps{h}", color=color, v_buff=v_buff)
+    keys = get_labeled_matrix(head.K, source_labels(ws), coordinate_names(head.W_K),
+                              name=f"k{sup(h)}ⱼ  {format_shape(head.K.shape)}", tag=f"K{h}", v_buff=grid.v_buff,
+                              places=None, dim_zeros=True, label_size=MIN_TEXT_SIZE)
+    scores = get_step_column(head.scores[i], "q·k", f"scores{h}", grid)
+    scaled = get_step_column(head.scaled[i], f"÷√{d}", f"scaled{h}", grid)
+    shifted = get_step_column(head.shifted[i], "− max", f"shifted{h}", grid)
+    exps = get_step_column(head.exps[i], "exp", f"exps{h}", grid, color=head_color(h))
     table = VGroup(keys, scores, scaled, shifted, exps).arrange(RIGHT, buff=COLUMN_GAP, aligned_edge=DOWN)
     for column in table:
-        place_rows(column, FIRST_ROW_Y)
+        place_rows(column, grid.first_y)
     table.shift(RIGHT * (LEFT_X - table.get_left()[0]))
     table.keys, table.scores, table.scaled, table.shifted, table.exps = keys, scores, scaled, shifted, exps
     table.steps = VGroup(scores, scaled, shifted, exps)
-    return fit_rows(table, n)
+    return table
 
 
-def get_score_lines(ws, head, j: int):
-    """q·k_j written out coordinate by coordinate, then ÷ √d: the score of source j."""
+def get_score_lines(ws, head, j: int, compact: bool = False):
+    """q·k_j written out coordinate by coordinate, then ÷ √d: the score of source j (on two lines
+    when `compact`, for the brisk walk)."""
     n, h, d = ws.n, head.index, head.Q.shape[1]
     color = head_color(h)
     q, k = head.Q[n - 1], head.K[j]
+    qp, kp, sp = places_for(head.Q[n - 1]), places_for(head.K), places_for(head.scores[n - 1])
     terms = []
     for c in range(d):
         if c:
-            terms.append(get_text("+", font_size=LABEL_SIZE))
-        terms.append(VGroup(
-            get_number(q[c], tag=f"walk_q{h}", index=(j, c), color=color),
-            get_text("×", font_size=SMALL_SIZE),
-            get_number(k[c], tag=f"walk_k{h}", index=(j, c)),
-        ).arrange(RIGHT, buff=0.07))
-    lhs = get_text(f"q{sup(h)}{sub(n)} · k{sup(h)}{sub(j + 1)}  =", font_size=LABEL_SIZE)
-    line1 = VGroup(lhs, *terms).arrange(RIGHT, buff=0.14)
-    score = get_number(head.scores[n - 1, j], tag=f"walk_score{h}", index=j)
+            terms.append("+")
+        terms += [get_number(q[c], qp, tag=f"walk_q{h}", index=(j, c), color=color), "×"]
+        kc = get_number(k[c], kp, tag=f"walk_k{h}", index=(j, c))
+        terms.append(get_formula(["(", kc, ")"], buff=0.03) if k[c] < 0 else kc)
+    lhs = get_text(f"q{sup(h)}{sub(n)} · k{sup(h)}{sub(j + 1)}", font_size=SYMBOL_SIZE, color=color)
+    line1 = get_formula(["=", *terms])
+    score = get_number(head.scores[n - 1, j], sp, tag=f"walk_score{h}", index=j)
+    line2 = get_formula(["=", score])
     scaled = get_number(head.scaled[n - 1, j], tag=f"walk_scaled{h}", index=j, color=color)
-    line2 = VGroup(get_text("=", font_size=LABEL_SIZE), score,
-                   get_text(f"÷ √{d}  =", font_size=LABEL_SIZE), scaled).arrange(RIGHT, buff=0.14)
-    for line, number in ((line1, terms[0][0]), (line2, score)):
-        for part in line:
-            if not isinstance(part, VGroup):  # words and operators on the digits' baseline
-                align_baseline(part, baseline_y(number))
-    lines = VGroup(line1, line2).arrange(DOWN, buff=0.22, aligned_edge=LEFT)
-    line2.shift(RIGHT * (lhs.get_right()[0] - line2[0].get_right()[0]))  # "=" under "="
-    if lines.width > PANEL_WIDTH:
-        lines.scale_to_fit_width(PANEL_WIDTH)
-    lines.score, lines.scaled = score, scaled
+    line3 = get_formula([f"÷ √{d}  =", scaled])
+    if compact:
+        first = VGroup(lhs, line1, line2).arrange(RIGHT, buff=0.12)
+        y = baseline_y(score)
+        line1.shift(UP * (y - baseline_y(line1[1] if isinstance(line1[1], NumberText) else score)))
+        align_baseline(lhs, y)
+        lines = VGroup(first, line3).arrange(DOWN, buff=0.16, aligned_edge=LEFT)
+        line3.shift(RIGHT * 0.3)
+    else:
+        lines = VGroup(lhs, line1, line2, line3).arrange(DOWN, buff=0.16, aligned_edge=LEFT)
+        for line in (line1, line2):
+            line.shift(RIGHT * 0.3)
+    lines.lhs, lines.product, lines.score, lines.scaled_line, lines.scaled = lhs, line1, line2, line3, scaled
     return lines
 
 
 def get_softmax_panel(ws, head):
-    """max of the scaled scores, the denominator over every permitted source, the weight formula."""
+    """The max of the scaled scores, the denominator over every permitted source, the weight formula."""
     n, h = ws.n, head.index
     color = head_color(h)
     i = n - 1
-
-    def line(label, value, tag, value_color=TEXT_COLOR):
-        text = get_text(label, font_size=LABEL_SIZE)
-        number = get_number(value, tag=tag, color=value_color)
-        row = VGroup(text, number).arrange(RIGHT, buff=0.14)
-        align_baseline(text, baseline_y(number))
-        row.number = number
-        return row
-
-    max_line = line("max of the scaled scores sⱼ  =", head.row_max[i], f"max{h}")
-    den_line = line(f"Σ exp over sources 1–{n}  =", head.denominators[i], f"den{h}", color)
-    formula = get_text(f"{alpha_name(h, n)}  =  exp(sⱼ − max) / Σ", font_size=LABEL_SIZE, color=color)
-    panel = VGroup(max_line, den_line, formula).arrange(DOWN, buff=0.24, aligned_edge=LEFT)
+    max_line = get_formula(["max  =", get_number(head.row_max[i], tag=f"max{h}")])
+    den_line = get_formula([f"Σ exp, sources 1–{n}  =", get_number(head.denominators[i], tag=f"den{h}", color=color)])
+    formula = get_text(f"{alpha_name(h, n)} = exp(sⱼ − max) / Σ", font_size=SYMBOL_SIZE, color=color)
+    panel = VGroup(max_line, den_line, formula).arrange(DOWN, buff=0.3, aligned_edge=LEFT)
     panel.max_line, panel.den_line, panel.formula = max_line, den_line, formula
     return panel
 
@@ -255,126 +355,139 @@ def get_stability_check(ws, head, j: int):
     color = head_color(h)
     i = n - 1
     exps, den, weights = unshifted_softmax_row(head, i)
-    rows = [
-        ("with − max:", head.exps[i, j], head.denominators[i], head.weights[i, j], "check"),
-        ("without:", exps[j], den, weights[j], "unshifted"),
-    ]
-    heading = get_text(f"weight of source {j + 1}, {ws.tokens[j]}:", font_size=LABEL_SIZE, color=DIM_TEXT_COLOR)
     lines = VGroup()
-    for label, top, bottom, w, tag in rows:
-        parts = VGroup(
-            get_text(label, font_size=SMALL_SIZE + 2, color=DIM_TEXT_COLOR),
-            get_number(top, tag=f"{tag}_exp{h}"),
-            get_text("/", font_size=LABEL_SIZE),
-            get_number(bottom, tag=f"{tag}_den{h}"),
-            get_text("=", font_size=LABEL_SIZE),
-            get_number(w, tag=f"{tag}_w{h}", color=color),
-        ).arrange(RIGHT, buff=0.12)
-        align_baseline(parts[0], baseline_y(parts[1]))
-        lines.add(parts)
-    lines.arrange(DOWN, buff=0.18, aligned_edge=RIGHT)
-    check = VGroup(heading, lines).arrange(DOWN, buff=0.16, aligned_edge=LEFT)
+    for label, top, bottom, w, tag in ((f"{ws.tokens[j]}, with − max:", head.exps[i, j], head.denominators[i],
+                                        head.weights[i, j], "check"),
+                                       ("without:", exps[j], den, weights[j], "unshifted")):
+        lines.add(get_formula([get_text(label, font_size=MIN_TEXT_SIZE, color=DIM_TEXT_COLOR),
+                               get_number(top, tag=f"{tag}_exp{h}"), "/", get_number(bottom, tag=f"{tag}_den{h}"),
+                               "=", get_number(w, tag=f"{tag}_w{h}", color=color)], buff=0.12))
+    lines.arrange(DOWN, buff=0.16, aligned_edge=RIGHT)
+    check = VGroup(lines)
     check.lines = lines
     return check
 
 
 # ============================================================================================
-# Builders: the message walk (scene 9)
+# Builders: the message walk (scenes 9 and 10)
 # ============================================================================================
 
 
-def get_message_table(ws, head, v_buff=TIGHT_ROWS):
-    """Row n of A as a weight column, the value rows v_j, the products α_j v_j and their sum m."""
+def get_weight_rows(ws, head, grid: RowGrid):
+    """Row n of A as a weight column: each source word beside its weight and a bar, then the sum."""
+    n, h = ws.n, head.index
+    color = head_color(h)
+    column = get_weight_column(source_labels(ws), head.weights[n - 1], color=color, tag=f"A{h}_row",
+                               label_size=MIN_TEXT_SIZE, row_height=grid.row_height, bar_max_width=1.4,
+                               sum_text="sum")
+    header = get_text(alpha_name(h, n), font_size=SYMBOL_SIZE, color=color)
+    place_rows(column, grid.first_y)
+    column.shift(RIGHT * (LEFT_X - column.get_left()[0]))
+    header.next_to([column.weight(0).get_center()[0], grid.first_y + grid.row_height / 2, 0], UP, buff=0.12)
+    group = VGroup(header, column)
+    group.column, group.header = column, header
+    return group
+
+
+def get_message_table(ws, head, grid: RowGrid, weights=None):
+    """Beside the weight column: the value rows v_j, the products α_j v_j and their sum m."""
     n, h, d = ws.n, head.index, head.V.shape[1]
     color = head_color(h)
     i = n - 1
-    values = get_labeled_matrix(head.V, None, coordinate_names(d), name=f"v{sup(h)}ⱼ  {format_shape(head.V.shape)}",
-                                tag=f"V{h}", v_buff=v_buff)
-    row_height = values.row_height
-    column = get_weight_column(source_labels(ws), head.weights[i], color=color, tag=f"A{h}_row",
-                               label_size=SMALL_SIZE + 2, row_height=row_height, bar_max_width=1.1,
-                               sum_text="sum")
-    header = get_text(alpha_name(h, n), font_size=LABEL_SIZE, color=color)
-    products = get_labeled_matrix(message_terms(head, i), None, coordinate_names(d),
-                                  name=f"{alpha_name(h, n)} v{sup(h)}ⱼ", tag=f"P{h}", color=color,
-                                  name_color=color, v_buff=v_buff)
-
-    place_rows(column, FIRST_ROW_Y)
-    column.shift(RIGHT * (LEFT_X - column.get_left()[0]))
-    place_rows(values, FIRST_ROW_Y)
-    header.move_to([column.weight(0).get_center()[0], values.name_label.get_center()[1], 0])
-    values.shift(RIGHT * (column.get_right()[0] + 0.35 - values.get_left()[0]))
-    header.set_y(values.name_label.get_y())
-    place_rows(products, FIRST_ROW_Y)
+    weights = weights or get_weight_rows(ws, head, grid)
+    column = weights.column
+    names = coordinate_names(head.W_V)
+    values = get_labeled_matrix(head.V, None, names, name=f"v{sup(h)}ⱼ", tag=f"V{h}", v_buff=grid.v_buff,
+                                places=None, dim_zeros=True, name_size=SYMBOL_SIZE)
+    products = get_labeled_matrix(message_terms(head, i), None, names, name=f"{alpha_name(h, n)} v{sup(h)}ⱼ",
+                                  tag=f"P{h}", color=color, name_color=color, v_buff=grid.v_buff, places=None,
+                                  name_size=SYMBOL_SIZE)
+    place_rows(values, grid.first_y)
+    values.shift(RIGHT * (column.get_right()[0] + 0.3 - values.get_left()[0]))
+    place_rows(products, grid.first_y)
     products.shift(RIGHT * (values.get_right()[0] + 0.35 - products.get_left()[0]))
-
-    # the message: one full-precision sum per coordinate, right-aligned under the products
+    # the message: one full-precision sum per coordinate, on the weight column's sum line
     sum_y = column.sum_number.get_center()[1]
     message = VGroup()
     for k in range(d):
         number = get_number(head.messages[i, k], tag=f"m{h}", index=(0, k), color=color)
-        anchor = products.anchors[0][k]
-        number.move_to([anchor.get_right()[0] - 0.11, sum_y, 0], aligned_edge=RIGHT)
+        number.move_to([products.cell(0, k).get_right()[0], sum_y, 0], aligned_edge=RIGHT)
+        align_baseline(number, baseline_y(column.sum_number))
         message.add(number)
-    rule = Line([products.brackets.get_left()[0], sum_y + row_height / 2, 0],
-                [products.brackets.get_right()[0], sum_y + row_height / 2, 0]).set_stroke(DIM_TEXT_COLOR, 1.5)
-    label = get_text(f"m{sup(h)}{sub(n)} = Σⱼ", font_size=LABEL_SIZE, color=color)
+    top = sum_y + grid.row_height / 2
+    rule = Line([products.brackets.get_left()[0], top, 0], [products.brackets.get_right()[0], top, 0])
+    rule.set_stroke(DIM_TEXT_COLOR, 1.5)
+    label = get_text(f"m{sup(h)}{sub(n)} =", font_size=SYMBOL_SIZE, color=color)
     label.next_to(products.brackets, LEFT, buff=BUFF_SMALL)
     align_baseline(label, baseline_y(message[0]))
     message_row = VGroup(rule, label, message)
+    table = VGroup(weights, values, products, message_row)
+    table.weights, table.column, table.header = weights, column, weights.header
+    table.values, table.products, table.message, table.message_row = values, products, message, message_row
+    return table
 
-    table = VGroup(header, column, values, products, message_row)
-    table.column, table.header, table.values, table.products = column, header, values, products
-    table.message, table.message_row = message, message_row
-    return fit_rows(table, n)
 
-
-def get_value_projection(ws, head):
+def get_value_projection(ws, head, grid: RowGrid):
     """E · W_V^h = V^h: the value rows are a projection of the embedding rows."""
     h = head.index
     color = head_color(h)
-    kw = dict(v_buff=ROOMY_ROWS)
-    e = get_labeled_matrix(ws.E, source_labels(ws), list(AXES), name=f"E  {format_shape(ws.E.shape)}",
-                           tag="E", **kw)
-    w_v = get_labeled_matrix(head.W_V, list(AXES), coordinate_names(head.V.shape[1]),
+    kw = dict(v_buff=grid.v_buff, places=None, dim_zeros=True, label_size=MIN_TEXT_SIZE)
+    e = get_labeled_matrix(ws.E, source_labels(ws), list(AXES), name=f"E  {format_shape(ws.E.shape)}", tag="E", **kw)
+    w_v = get_labeled_matrix(head.W_V, list(AXES), coordinate_names(head.W_V),
                              name=f"W_V{sup(h)}  {format_shape(head.W_V.shape)}", tag=f"W_V{h}", color=color,
                              name_color=color, **kw)
-    v = get_labeled_matrix(head.V, None, coordinate_names(head.V.shape[1]),
-                           name=f"V{sup(h)}  {format_shape(head.V.shape)}", tag=f"V{h}", name_color=color, **kw)
-    dot, equals = get_text("·", font_size=LABEL_SIZE + 8), get_text("=", font_size=LABEL_SIZE + 8)
+    v = get_labeled_matrix(head.V, None, coordinate_names(head.W_V), name=f"V{sup(h)}  {format_shape(head.V.shape)}",
+                           tag=f"V{h}", name_color=color, **kw)
+    dot, equals = get_text("·", font_size=SYMBOL_SIZE + 4), get_text("=", font_size=SYMBOL_SIZE + 4)
     group = VGroup(e, dot, w_v, equals, v).arrange(RIGHT, buff=0.35)
-    w_v.align_to(e.brackets, UP).shift(UP * (e.cell_center(0, 0)[1] - w_v.cell_center(0, 0)[1]))
-    v.shift(UP * (e.cell_center(0, 0)[1] - v.cell_center(0, 0)[1]))
-    fit_content(group)
+    for m in (e, w_v, v):
+        place_rows(m, grid.first_y)
+    group.set_x(0)
     middle = (e.cell_center(0, 0)[1] + e.cell_center(ws.n - 1, 0)[1]) / 2
-    dot.set_y(middle)
+    dot.set_y(min(middle, w_v.cell_center(w_v.n_rows - 1, 0)[1]))
     equals.set_y(middle)
-    group.E, group.W_V, group.V = e, w_v, v
+    group.E, group.W_V, group.V, group.ops = e, w_v, v, VGroup(dot, equals)
     return group
 
 
-def get_expansion(ws, head, j: int, y: float):
-    """Source j's α × v = [α·v_a, α·v_b] = α v on one line at height y, below the rows."""
+def get_expansion(ws, head, j: int):
+    """Source j's α × v = [α·v_a, α·v_b] = α v, stacked for the right-hand panel."""
     n, h = ws.n, head.index
     color = head_color(h)
-    svp = get_scalar_vector_product(head.weights[n - 1, j], head.V[j], color=color,
-                                    col_labels=coordinate_names(head.V.shape[1]), tag=f"svp{h}_{j}",
-                                    expanded=True)
-    label = get_text(f"source {j + 1}, {ws.tokens[j]}:", font_size=LABEL_SIZE, color=SOURCE_COLOR)
-    line = VGroup(label, svp).arrange(RIGHT, buff=BUFF)
-    align_baseline(label, baseline_y(svp.alpha))
-    if line.width > SAFE_WIDTH:
-        line.scale_to_fit_width(SAFE_WIDTH)
-    line.move_to([0, y, 0])
+    svp = get_scalar_vector_product(head.weights[n - 1, j], head.V[j], product=message_terms(head, n - 1)[j],
+                                    color=color,
+                                    col_labels=coordinate_names(head.W_V), tag=f"svp{h}_{j}", expanded=True,
+                                    vector_places=places_for(head.V), stacked=True)
+    label = get_text(f"source {j + 1}, {ws.tokens[j]}", font_size=LABEL_SIZE, color=SOURCE_COLOR)
+    line = VGroup(label, svp).arrange(DOWN, buff=0.2, aligned_edge=LEFT)
     line.svp, line.label = svp, label
     return line
+
+
+def get_product_rounding_note(ws, head, j: int, gap, width: float):
+    """Why a product shows 2.225 where a calculator gives 2.2258 from the screen's 0.718 × 3.1."""
+    n, h = ws.n, head.index
+    color = head_color(h)
+    alpha, v = head.weights[n - 1, j], head.V[j, gap.coordinate]
+    vp = places_for(head.V)
+    shown = get_formula([get_number(alpha, tag=f"gap{h}_alpha_shown", color=color), "×", get_number(v, vp, tag=f"gap{h}_v"),
+                         "=", get_number(gap.from_shown, gap.from_shown_places, tag=f"gap{h}_calculator"),
+                         get_text("on a calculator", font_size=MIN_TEXT_SIZE, color=DIM_TEXT_COLOR)], buff=0.1)
+    exact = get_formula([get_number(alpha, 5, tag=f"gap{h}_alpha", color=color), "×", get_number(v, vp, tag=f"gap{h}_v2"),
+                         "=", get_number(gap.exact, 5, tag=f"gap{h}_exact"), "→",
+                         get_number(gap.exact, tag=f"gap{h}_shown", color=color)], buff=0.1)
+    note = VGroup(shown, exact).arrange(DOWN, buff=0.18, aligned_edge=LEFT)
+    if note.width > width:
+        raise ValueError(f"rounding note is {note.width:.2f} wide, the panel {width:.2f}")
+    note.shown, note.exact = shown, exact
+    return note
 
 
 def get_shape_equation(ws, head):
     """[1, n] · [n, d_v] → [1, d_v]: row n of A times V is the message."""
     n, h, d = ws.n, head.index, head.V.shape[1]
     color = head_color(h)
-    kw = dict(color=color, unit=0.16, name_size=LABEL_SIZE + 2, shape_size=LABEL_SIZE)
+    kw = dict(color=color, unit=0.1, name_size=LABEL_SIZE, shape_size=LABEL_SIZE)
     row = get_shape_box(f"row {n} of A{sup(h)}", (1, n), **kw)
     values = get_shape_box(f"V{sup(h)}", head.V.shape, **kw)
     message = get_shape_box(f"m{sup(h)}{sub(n)}", (1, d), **kw)
@@ -388,452 +501,990 @@ def get_shape_equation(ws, head):
     return equation
 
 
+def get_message_card(ws, head):
+    """m^h_n with what its coordinates carry, for the side-by-side ending (scene 10)."""
+    n, h = ws.n, head.index
+    color = head_color(h)
+    vector = get_row_vector(head.messages[n - 1], coordinate_names(head.W_V), tag=f"card{h}", color=color,
+                            label_size=MIN_TEXT_SIZE)
+    name = get_text(f"head {h}  m{sup(h)}{sub(n)} =", font_size=SYMBOL_SIZE, color=color)
+    card = VGroup(name, vector).arrange(RIGHT, buff=0.2)
+    name.set_y(vector.cell_center(0, 0)[1])
+    card.vector, card.name = vector, name
+    return card
+
+
 # ============================================================================================
 # The walk scenes
 # ============================================================================================
 
 
 class HeadWalkScene(LessonScene):
-    """The walk along row n of one head. Subclasses pick the head and how much is written out."""
+    """The walk along row n of one head, beside the sentence band. Subclasses pick the head, the
+    band's side (head 1's arrows above it, head 2's below) and the order of the `show_*` steps."""
 
     head_index = 1
-    brisk = False                 # a second walk: fewer sentences, shorter pauses
-    walked_score_sources = 2      # sources whose dot product is written out
-    walked_value_sources = 3      # sources whose scalar–vector product is written out
-    show_stability_check = True   # the weight with and without subtracting the max
-    show_value_projection = True  # E · W_V = V before the products
-    pace = 1.0                    # multiplies the reading pauses
-    row_buff = TIGHT_ROWS         # row spacing of the per-source columns
+    band_side = UP
 
     def setup(self):
         super().setup()
-        self.ws = scene_worksheet()
-        self.head = self.ws.heads[self.head_index - 1]
-        self.color = head_color(self.head_index)
-        self.column_offset = 0 * RIGHT
+        ws = self.ws = scene_worksheet()
+        self.head = ws.heads[self.head_index - 1]
+        self.h, self.n, self.i = self.head.index, ws.n, ws.n - 1
+        self.color = head_color(self.h)
+        self.fine = None
+        self.band = get_sentence_band(ws)
+        self.arrows = get_head_arrows(self.band, self.head, self.n, side=self.band_side)
+        place_band(self.band, self.arrows, self.band_side)
+        self.head_label = self.get_head_label(self.head)
+        fallback = (CONTENT_TOP, CONTENT_BOTTOM)
+        self.grid = get_row_grid(self.n, band_region(self.band, self.band_side), fallback)
+        self.on_band = VGroup()          # what is shown with the sentence (its arrows, the head label)
+        self.band_shown = False
+        self.fine_prints = []            # (beat id, caveat): the notes' fine print, beat by beat
 
-    def pause(self, seconds: float = 1.2):
-        self.wait(seconds * self.pace)
+    # ---- small pictures -------------------------------------------------------------------
+    def get_head_label(self, head) -> VGroup:
+        """'head 1 · setting' in the head colour, in the corner of the arrows' side of the band."""
+        label = get_text(f"head {head.index} · {head.name}", font_size=LABEL_SIZE, color=head_color(head.index))
+        label.move_to([LEFT_X, 0, 0], aligned_edge=LEFT)
+        if np.allclose(self.band_side, UP):
+            label.set_y(self.arrows.get_top()[1] - label.height / 2)
+        else:
+            label.set_y(self.arrows.get_bottom()[1] + label.height / 2)
+        return label
+
+    def head_words(self) -> str:
+        return f"Head {self.h} ({self.head.name})"
+
+    def word(self, j: int) -> str:
+        return self.ws.tokens[j]
+
+    def panel_x(self, table) -> float:
+        return table.get_right()[0] + PANEL_GAP
+
+    def fine_print(self, text: str, left: float | None = None) -> list:
+        """Animations that replace the fine print (bottom of the right-hand panel) with `text`."""
+        left = self.panel_left if left is None else left
+        note = get_fine_print(text, max_width=RIGHT_X - left)
+        note.move_to([left, self.grid.bottom + 0.05, 0], aligned_edge=LEFT + DOWN)
+        anims = [FadeIn(note)]
+        if self.fine is not None:
+            anims.append(FadeOut(self.fine))
+        self.fine = note
+        self.log_fine_print(text)
+        return anims
+
+    def log_fine_print(self, text: str) -> None:
+        """Which beat showed which of the notes' caveats (read by the tests)."""
+        stage = getattr(self, "stage", None)
+        self.fine_prints.append((getattr(stage, "id", None), text))
+
+    def drop_fine_print(self) -> list:
+        anims = [FadeOut(self.fine)] if self.fine is not None else []
+        self.fine = None
+        return anims
+
+    def drop_fine_print_mobs(self) -> list:
+        """The fine print as a mobject to fade with others (and forget)."""
+        gone = [self.fine] if self.fine is not None else []
+        self.fine = None
+        return gone
 
     def add_title(self, text: str):
         self.title = get_title(text)
-        self.play(FadeIn(self.title))
+        with self.transition("title"):
+            self.play(FadeIn(self.title), run_time=0.5)
 
-    def head_words(self) -> str:
-        return f"Head {self.head.index} ({self.head.name})"
+    # ---- the band and the table take turns when a long sentence leaves no room --------------
+    def make_room_for_table(self):
+        if self.grid.with_band or not self.band_shown:
+            return
+        with self.transition("the table makes room"):
+            self.play(FadeOut(VGroup(self.band, self.on_band)), run_time=0.5)
+        self.band_shown = False
 
-    # ---- the weights walk -------------------------------------------------------------------
-    def play_weights_walk(self):
-        # --- Shot: the receiver's query and every source's key ---------------------------------
-        self.shot("query and keys")
-        self.show_query_and_keys()
+    def bring_back_band(self, leaving=None):
+        """Show the band again (a long sentence: the table's `leaving` parts make way)."""
+        if self.band_shown:
+            return
+        with self.transition("the sentence returns"):
+            self.play(*([FadeOut(leaving)] if leaving is not None else []), FadeIn(VGroup(self.band, self.on_band)),
+                      run_time=0.6)
+        self.band_shown = True
 
-        # --- Shot: scores, ÷ √d ----------------------------------------------------------------
-        self.shot("scores")
-        self.show_scores()
+    # ---- beats shared by the weights walks --------------------------------------------------
+    def show_query(self, text: str, fine: str | None = None):
+        self.score_table = get_score_table(self.ws, self.head, self.grid)
+        self.panel_left = self.panel_x(self.score_table)
+        query = self.query = get_query_vector(self.ws, self.head)
+        query.move_to([self.panel_left, self.grid.top - 0.1, 0], aligned_edge=LEFT + UP)
+        self.make_room_for_table()
+        with self.beat(text):
+            self.play(FadeIn(query, shift=0.2 * LEFT), *(self.fine_print(fine) if fine else []))
 
-        # --- Shot: the stable softmax -----------------------------------------------------------
-        self.shot("stable softmax")
-        self.show_softmax()
+    def show_keys(self, text: str):
+        table = self.score_table
+        keys = table.keys
+        self.receiver_box = keys.get_row_box(self.i, color=RECEIVER_COLOR, include_label=True)
+        self.make_room_for_table()
+        with self.beat(text):
+            self.play(FadeIn(keys, shift=0.2 * RIGHT), run_time=1.0)
+            self.play(Create(self.receiver_box))
 
-        # --- Shot: row n of A, stacked beside the source words ----------------------------------
-        self.shot("weight column")
-        self.show_weight_column()
+    def show_written_score(self, j: int, brisk: bool = False):
+        ws, head, table = self.ws, self.head, self.score_table
+        n, d = self.n, head.Q.shape[1]
+        lines = self.score_lines = get_score_lines(ws, head, j, compact=brisk)
+        lines.next_to(self.query, DOWN, buff=0.3 if brisk else 0.4, aligned_edge=LEFT)
+        box = self.source_box = table.keys.get_row_box(j, color=SOURCE_COLOR, include_label=True)
+        q, k = head.Q[n - 1], head.K[j]
+        qp, kp, sp = places_for(q), places_for(head.K), places_for(head.scores[n - 1])
+        product = " + ".join(f"{fmt(q[c], qp)} × {self.factor(k[c], kp)}" for c in range(d))
+        key = " and ".join(fmt(k[c], kp) for c in range(d))
+        score = fmt(head.scores[n - 1, j], sp)
+        if brisk:
+            text = (f"{self.word(j).capitalize()} scores highest: {product} = {score}, "
+                    f"or {fmt(head.scaled[n - 1, j])} after ÷ √{d}.")
+        else:
+            text = f"{self.word(j).capitalize()}’s key is {key}. Its score: {product} = {score}."
+        frames = [VGroup(c.brackets, c.col_labels) for c in ([table.scores, table.scaled] if brisk else [table.scores])]
+        with self.beat(text, spoken=self.times_spoken(text)):
+            self.play(Create(box), *(FadeIn(f) for f in frames), FadeIn(VGroup(lines.lhs, lines.product)))
+            self.play(FadeIn(lines.score), table.scores.cell(j, 0).animate.set_opacity(1))
+            if brisk:
+                self.play(FadeIn(lines.scaled_line), table.scaled.cell(j, 0).animate.set_opacity(1))
 
-    def show_query_and_keys(self):
-        ws, head = self.ws, self.head
-        n = ws.n
-        table = get_score_table(ws, head, v_buff=self.row_buff)
-        query = get_query_vector(ws, head)
-        query.next_to([PANEL_LEFT, CONTENT_TOP, 0], DOWN + RIGHT, buff=0)
-        for column in table.steps:  # each step's numbers appear once they are computed
+    @staticmethod
+    def factor(x: float, places: int) -> str:
+        """A factor as a caption writes it: negatives in parentheses, 2.3 × (-0.1)."""
+        return f"({fmt(x, places)})" if x < 0 else fmt(x, places)
+
+    @staticmethod
+    def times_spoken(text: str) -> str:
+        """A product of two decimals is read "times" (spoken_form reads 2.3 × 3.1 as a shape)."""
+        from narration.spoken import spoken_form
+
+        return spoken_form(text.replace("×", " times "))
+
+    def hide_step_entries(self):
+        for column in self.score_table.steps:
             column.entries.set_opacity(0)
-        self.score_table, self.query = table, query
-        self.play(FadeIn(query), FadeIn(table.keys), *(FadeIn(VGroup(c.brackets, c.col_labels)) for c in table.steps))
-        box = table.keys.get_row_box(n - 1, color=RECEIVER_COLOR, include_label=True)
-        self.receiver_box = box
-        if self.brisk:
-            self.play(Create(box))
-            self.caption(f"{self.head_words()} repeats the walk with its own query, keys and values.")
-            return
-        self.caption("A query is a numerical vector, not an English question. "
-                     "Each source also has a numerical key and value.")
-        self.play(Create(box))
-        self.caption(f"At receiver row {n}, the causal mask permits source positions 1 through {n}; "
-                     f"the receiver is one of its own sources.")
 
-    def show_scores(self):
-        ws, head = self.ws, self.head
-        n, d = ws.n, head.Q.shape[1]
-        table = self.score_table
-        top = int(np.argmax(head.weights[n - 1, :n]))
-        walked = [top] + ([n - 1] if n - 1 != top else [])
-        walked = walked[: self.walked_score_sources]
-        self.caption(f"Each score is the query dotted with one source’s key, divided by √{d}.")
-        for j in walked:
-            self.show_one_score(j)
-        rest = VGroup(*(VGroup(table.scores.cell(j, 0), table.scaled.cell(j, 0))
-                        for j in range(n) if j not in walked))
-        self.play(rest.animate.set_opacity(1), run_time=1.0)
-        self.pause(0.8)
+    def show_softmax_briskly(self):
+        table, head = self.score_table, self.head
+        panel = self.softmax_panel = get_softmax_panel(self.ws, head)
+        panel.next_to(self.query, DOWN, buff=0.3, aligned_edge=LEFT)
+        rest = VGroup(*(VGroup(table.scores.cell(j, 0), table.scaled.cell(j, 0)) for j in range(self.n)))
+        with self.beat("The same stable softmax turns every score into a weight: subtract the max, "
+                       "exponentiate, divide by the sum."):
+            self.play(FadeOut(self.source_box), FadeOut(self.score_lines), rest.animate.set_opacity(1),
+                      *self.drop_fine_print(), run_time=0.8)
+            self.play(FadeIn(VGroup(table.shifted.brackets, table.shifted.col_labels)), FadeIn(panel.max_line),
+                      table.shifted.entries.animate.set_opacity(1), run_time=0.8)
+            self.play(FadeIn(VGroup(table.exps.brackets, table.exps.col_labels)),
+                      table.exps.entries.animate.set_opacity(1), FadeIn(panel.den_line), run_time=0.8)
 
-    def show_one_score(self, j: int):
+    def fold_into_column(self, text: str, fine: str | None = None):
+        """The score table folds into row n of A: the source words stay, exp / Σ becomes α."""
         ws, head, table = self.ws, self.head, self.score_table
-        lines = get_score_lines(ws, head, j)
-        lines.next_to(self.query, DOWN, buff=0.45, aligned_edge=LEFT)
-        box = table.keys.get_row_box(j, color=SOURCE_COLOR, include_label=True)
-        self.play(Create(box), FadeIn(lines[0]), run_time=0.8)
-        self.pause(1.5)
-        self.play(FadeIn(lines[1]), run_time=0.6)
-        self.pause(1.0)
-        self.play(table.scores.cell(j, 0).animate.set_opacity(1), table.scaled.cell(j, 0).animate.set_opacity(1),
-                  Indicate(lines.scaled, color=self.color, scale_factor=1.15), run_time=0.8)
-        self.pause(0.6)
-        self.play(FadeOut(lines), FadeOut(box), run_time=0.5)
+        weights = self.weights = get_weight_rows(ws, head, self.grid)
+        column = weights.column
+        leaving = [m for m in (table.keys.brackets, table.keys.entries, table.keys.col_labels, table.keys.name_label,
+                               table.scores, table.scaled, table.shifted, table.exps.brackets,
+                               table.exps.col_labels, self.receiver_box, *self.panel_leaving()) if m is not None]
+        formula = self.softmax_panel.formula
+        formula.generate_target()
+        formula.target.move_to([self.weights_panel_left(), self.grid.top - 0.1, 0], aligned_edge=LEFT + UP)
+        with self.beat(text):
+            self.play(*(FadeOut(m) for m in leaving), *self.drop_fine_print(), run_time=0.6)
+            self.play(ReplacementTransform(table.keys.row_labels, column.labels),
+                      ReplacementTransform(table.exps.entries, column.weights), FadeIn(weights.header), run_time=1.2)
+            self.play(FadeIn(formula.target), *(self.fine_print(fine, left=self.weights_panel_left()) if fine else []))
+        self.softmax_panel.formula = formula.target
 
-    def show_softmax(self):
-        ws, head, table = self.ws, self.head, self.score_table
-        n = ws.n
-        i = n - 1
-        top = int(np.argmax(head.weights[i, :n]))
-        panel = get_softmax_panel(ws, head)
-        panel.next_to(self.query, DOWN, buff=0.5, aligned_edge=LEFT)
-        self.softmax_panel = panel
+    def panel_leaving(self) -> list:
+        return [self.query, self.softmax_panel.max_line, self.softmax_panel.den_line]
 
-        # the max, then every scaled score minus it
-        max_box = table.scaled.get_cell_box(top, 0, color=self.color)
-        self.play(Create(max_box), FadeIn(panel.max_line))
-        self.caption("A numerically stable softmax subtracts the maximum score before exponentiating; "
-                     "this leaves the normalized weights unchanged.")
-        self.play(table.shifted.entries.animate.set_opacity(1), run_time=0.8)
-        self.pause(0.8)
-        self.play(table.exps.entries.animate.set_opacity(1), FadeOut(max_box), run_time=0.8)
+    def weights_panel_left(self) -> float:
+        return self.weights.column.span.get_right()[0] + PANEL_GAP
 
-        # every source's exp enters the denominator, the receiver's included
-        column_box = table.exps.get_column_box(0, color=self.color)
-        receiver_cell = table.exps.get_cell_box(i, 0, color=RECEIVER_COLOR)
-        self.play(Create(column_box), Create(receiver_cell), FadeIn(panel.den_line))
-        self.caption("Every source contributes to the denominator, including the receiver itself.")
-        self.play(FadeIn(panel.formula))
-        self.pause(1.0)
-        self.softmax_marks = VGroup(column_box, receiver_cell)
+    def show_arrows(self, text: str, fine: str | None = None):
+        column = self.weights.column
+        self.on_band.add(self.arrows)
+        if not self.grid.with_band:
+            self.bring_back_band(leaving=VGroup(self.weights, self.softmax_panel.formula, *self.drop_fine_print_mobs()))
+        with self.beat(text, look=1.0):
+            self.play(self.arrows.create(run_time=2.0),
+                      *([LaggedStart(*(FadeIn(bar, shift=0.2 * RIGHT) for bar in column.bars), lag_ratio=0.08,
+                                     run_time=2.0)] if self.grid.with_band else []),
+                      *(self.fine_print(fine, left=self.weights_panel_left()) if fine else []))
+        if not self.grid.with_band:
+            column.bars.set_opacity(1)
 
-        self.panel_extras = VGroup()
-        if self.show_stability_check:
-            check = get_stability_check(ws, head, top)
-            check.next_to(panel, DOWN, buff=0.4, aligned_edge=LEFT)
-            self.stability_check = self.panel_extras = check
-            self.play(FadeIn(check[0]), FadeIn(check.lines[0]))
-            self.pause(1.0)
-            self.play(FadeIn(check.lines[1]))
-            self.caption("Without the shift the exponentials are larger, but numerator and denominator "
-                         "change by the same factor: the same weight.")
-            self.caption("All displayed numbers are rounded; calculations use full precision.")
+    def show_strongest(self):
+        head, column = self.head, self.weights.column
+        ranked = ranked_sources(head.weights[self.i], self.i)
+        top = ranked[0]
+        text = f"Head {self.h} puts most of its weight on {self.word(top)}: {fmt(head.weights[self.i, top])}."
+        if len(ranked) == 1:
+            text = f"With one source, {self.word(top)} gets all the weight: {fmt(head.weights[self.i, top])}."
+        elif len(ranked) > 1:
+            second = ranked[1]
+            text += f" Next comes {self.word(second)}, at {fmt(head.weights[self.i, second])}."
+        boxes = VGroup(*(column.get_row_box(j) for j in ranked[:2])) if self.grid.with_band else VGroup()
+        self.strong_boxes = boxes
+        with self.beat(text):
+            self.play(Indicate(self.arrows.arrow(top), color=TEXT_COLOR, scale_factor=1.05),
+                      *(Create(b) for b in boxes), run_time=1.2)
 
-    def show_weight_column(self):
-        ws, head = self.ws, self.head
-        n = ws.n
-        table = self.score_table
-        self.table = get_message_table(ws, head, v_buff=self.row_buff)
-        column, header = self.table.column, self.table.header
-        # until the value rows join it, the column stands in the middle of the free space
-        self.column_offset = RIGHT * ((LEFT_X + PANEL_LEFT) / 2 - column.get_center()[0])
-        VGroup(column, header).shift(self.column_offset)
-        # the table folds into the weight column: the source words stay, exp / Σ becomes α
-        self.play(FadeOut(VGroup(table.keys.brackets, table.keys.entries, table.keys.col_labels,
-                                 table.keys.name_label, table.scores, table.scaled, table.shifted,
-                                 self.softmax_marks, self.receiver_box)),
-                  run_time=0.6)
-        self.play(ReplacementTransform(table.keys.row_labels, column.labels),
-                  ReplacementTransform(table.exps.entries, column.weights),
-                  FadeOut(VGroup(table.exps.brackets, table.exps.col_labels)),
-                  FadeIn(header), run_time=1.2)
-        self.play(LaggedStart(*(FadeIn(bar, shift=0.2 * RIGHT) for bar in column.bars), lag_ratio=0.08),
-                  run_time=1.2 * self.pace)
-        receiver = column.get_row_box(n - 1, color=RECEIVER_COLOR)
-        tag = get_text("receiver", font_size=SMALL_SIZE + 2, color=RECEIVER_COLOR)
-        tag.next_to(receiver, RIGHT, buff=BUFF_SMALL)
-        receiver.add(tag)
-        self.column_receiver_box = receiver
-        if self.brisk:
-            self.play(Create(receiver))
-            self.caption(f"The {count_word(n)} entries of row {n} of A{sup(head.index)}, "
-                         "each beside its source word.")
-        else:
-            self.caption(f"These are the {count_word(n)} entries of row {n} of this head’s attention matrix A. "
-                         "We display them vertically so each weight can sit beside its source word and value row.")
-            self.play(Create(receiver))
-            # only the source index moves
-            source = column.get_row_box(0)
-            self.play(FadeIn(source))
-            self.caption(f"The receiver stays fixed at token {n}. Only the source index j changes.")
-            for j in range(1, n):
-                self.play(source.animate.move_to(column.get_row_box(j)), run_time=0.25)
-            self.play(FadeOut(source))
-        self.play(FadeIn(VGroup(column.rule, column.sum_label, column.sum_number)))
-        self.play(Indicate(column.sum_number, color=self.color, scale_factor=1.2))
-        self.caption(f"Row {n} sums to one over all {count_word(n)} sources.")
+    def show_sum(self, extra: str = ""):
+        column = self.weights.column
+        i, n = self.i, self.n
+        row = self.head.weights[i, : i + 1]
+        text = f"The {count_word(n)} weights add up to one."
+        note = VGroup()
+        if rounding_shows_in_sum(row, column.sum_number.value):
+            shown = rounded_parts_sum(row)
+            text += f" Rounded, the ones on screen add to {shown}: all displayed numbers are rounded."
+            note = self.sum_note = self.get_rounded_sum_note(row, float(shown))
+        if not self.grid.with_band:
+            with self.transition("the table returns"):
+                self.play(FadeOut(VGroup(self.band, self.on_band)), FadeIn(VGroup(self.weights, self.softmax_panel.formula)),
+                          run_time=0.6)
+            self.band_shown = False
+        with self.beat(text + extra):
+            self.play(FadeOut(self.strong_boxes), FadeIn(VGroup(column.rule, column.sum_label, column.sum_number)),
+                      *(self.fine_print("All displayed numbers are rounded; calculations use full precision.",
+                                        left=self.weights_panel_left())))
+            if len(note):
+                self.play(FadeIn(note))
 
-    # ---- the message walk -------------------------------------------------------------------
-    def play_message_walk(self):
-        ws, head = self.ws, self.head
-        n = ws.n
-        if not hasattr(self, "table"):
-            self.table = get_message_table(ws, head, v_buff=self.row_buff)
-        table = self.table
-        table.products.entries.set_opacity(0)
-
-        # --- Shot: V = E W_V -------------------------------------------------------------------
-        self.shot("values")
-        self.show_values()
-
-        # --- Shot: one source at a time ---------------------------------------------------------
-        self.shot("scalar-vector products")
-        walked = choose_walk_sources(head, n, self.walked_value_sources)
-        self.walked_sources = [j for j, _ in walked]
-        self.caption("The calculation below the rows expands the highlighted source’s scalar–vector "
-                     "multiplication coordinate by coordinate.")
-        for k, (j, reason) in enumerate(walked):
-            self.show_one_product(j, reason, first=(k == 0))
-
-        # --- Shot: all sources, the sum ---------------------------------------------------------
-        self.shot("message")
-        self.show_message()
-
-        # --- Shot: the shapes -------------------------------------------------------------------
-        self.shot("shapes")
-        self.show_shapes()
-
-    def show_values(self):
-        ws, head, table = self.ws, self.head, self.table
-        h = head.index
-        frame = VGroup(table.values.brackets, table.values.col_labels, table.values.name_label,
-                       table.products.brackets, table.products.col_labels, table.products.name_label)
-        if not self.show_value_projection:
-            # the weight column (from the weights walk) slides beside the value rows
-            self.play(VGroup(table.column, table.header).animate.shift(-self.column_offset),
-                      FadeIn(VGroup(table.values.entries, frame)))
-            self.column_offset = 0 * RIGHT
-            self.caption(f"V = E W_V{sup(h)} has one row per source: head {h}’s projected value vectors.")
-            return
-        projection = get_value_projection(ws, head)
-        self.projection = projection
-        self.play(FadeIn(projection.E))
-        self.play(FadeIn(projection[1]), FadeIn(projection.W_V))
-        self.play(FadeIn(projection[3]), FadeIn(projection.V))
-        self.caption("V = E W_V has one row per source. These are projected value vectors, "
-                     "not token IDs or attention weights.")
-        if np.array_equal(head.W_K, head.W_V):
-            self.caption("Our hand-chosen worksheet gives W_K and W_V equal entries, but they remain "
-                         "separate parameters with different roles.")
-        self.caption("The keys helped compute the weights. V supplies the content to mix.")
-        # the value rows move next to the weights they will be multiplied by
-        self.play(FadeOut(VGroup(projection.E, projection[1], projection.W_V, projection[3])), run_time=0.6)
-        self.play(ReplacementTransform(projection.V.entries, table.values.entries),
-                  ReplacementTransform(VGroup(projection.V.brackets, projection.V.col_labels,
-                                              projection.V.name_label),
-                                       VGroup(table.values.brackets, table.values.col_labels,
-                                              table.values.name_label)),
-                  run_time=1.2)
-        self.play(FadeIn(VGroup(table.header, table.column)),
-                  FadeIn(VGroup(table.products.brackets, table.products.col_labels, table.products.name_label)))
-
-    def show_one_product(self, j: int, reason: str, first: bool):
-        ws, head, table = self.ws, self.head, self.table
-        line = get_expansion(ws, head, j, (table.get_bottom()[1] + CONTENT_BOTTOM) / 2 - 0.05)
-        svp = line.svp
-        boxes = VGroup(table.column.get_row_box(j), table.values.get_row_box(j, color=SOURCE_COLOR),
-                       table.products.get_row_box(j, color=SOURCE_COLOR))
-        self.play(Create(boxes), FadeIn(line.label), FadeIn(VGroup(svp.alpha, svp.times, svp.vector)))
-        if first and not self.brisk:
-            self.caption("All products use the unrounded weights.")
-        self.pause(0.8)
-        self.play(FadeIn(VGroup(svp.equals, svp.expanded)), run_time=0.7)
-        self.pause(1.0)
-        self.play(FadeIn(VGroup(svp.equals_2, svp.product)), run_time=0.7)
-        self.pause(0.8)
-        if reason == "sign" or (reason == "top" and np.any(head.V[j] < -0.0005)):
-            negative = [k for k in range(head.V.shape[1]) if head.V[j, k] < -0.0005]
-            marks = VGroup(*(SurroundingRectangle(m, color=NEGATIVE_COLOR, buff=0.05)
-                             for k in negative for m in (svp.vector.cell(0, k), svp.product.cell(0, k))))
-            self.play(Create(marks))
-            self.caption("The sign of each coordinate comes from the value; every weight is positive.")
-            self.play(FadeOut(marks))
-        elif reason == "small":
-            self.caption("A small weight scales down the entire value vector.")
-            self.play(Indicate(svp.product, color=self.color, scale_factor=1.1))
-        self.play(table.products.row(j).animate.set_opacity(1),
-                  Indicate(svp.product.entries, color=self.color, scale_factor=1.1), run_time=0.8)
-        self.finish_reading()
-        self.play(FadeOut(line), FadeOut(boxes), run_time=0.5)
-
-    def show_message(self):
-        ws, head, table = self.ws, self.head, self.table
-        n, h = ws.n, head.index
-        formula = get_text(f"m{sup(h)}{sub(n)} = Σⱼ {alpha_name(h, n)} v{sup(h)}ⱼ", font_size=LABEL_SIZE + 4,
-                           color=self.color)
-        note = get_text("rounded display,\nfull-precision sums", font_size=LABEL_SIZE, color=DIM_TEXT_COLOR)
-        shapes = get_shape_equation(ws, head)
-        right = VGroup(formula, shapes, note).arrange(DOWN, buff=0.5, aligned_edge=LEFT)
-        right.next_to([PANEL_LEFT + 0.3, CONTENT_TOP - 0.3, 0], DOWN + RIGHT, buff=0)
-        if right.get_right()[0] > FRAME_WIDTH / 2 - MARGIN:
-            right.scale_to_fit_width(FRAME_WIDTH / 2 - MARGIN - right.get_left()[0])
-        self.message_panel, self.shapes = right, shapes
-        # every source's product, then one full-precision sum per coordinate
-        self.play(table.products.entries.animate.set_opacity(1), run_time=1.0)
-        self.play(FadeIn(table.message_row), FadeIn(formula))
-        self.play(Indicate(table.message, color=self.color, scale_factor=1.2))
-        self.caption(f"This is one row of H = AV: m{sub(n)} = Σⱼ α{sub(n)},ⱼ vⱼ.")
-        self.play(FadeIn(note))
-        differ = rounding_differences(head, n - 1)
-        if differ:
-            tail = "here, adding the rounded products would change the last digit."
-        else:
-            tail = "here, adding the rounded products happens to give the same digits, but in general it need not."
-        self.caption(f"The displayed products are rounded, but the sums use full precision: {tail}")
-        if differ:
-            self.play(*(Indicate(table.message[k], color=self.color, scale_factor=1.3) for k in differ))
-
-    def show_shapes(self):
-        ws, head = self.ws, self.head
-        n, d = ws.n, head.V.shape[1]
-        self.play(FadeIn(self.shapes))
-        self.caption(f"The original weight row has shape {tight_shape((1, n))} and V has shape "
-                     f"{tight_shape(head.V.shape)}, giving a {tight_shape((1, d))} message.")
-        if not self.brisk:
-            self.caption("We arranged the weights vertically only to make the source correspondence visible.")
+    def get_rounded_sum_note(self, row, shown: float) -> VGroup:
+        """'shown: 0.006 + 0.166 + … + 0.005 = 0.999', below the formula in the panel."""
+        parts = [get_text("shown:", font_size=MIN_TEXT_SIZE, color=DIM_TEXT_COLOR)]
+        picks = list(range(len(row))) if len(row) <= 3 else [0, 1, None, len(row) - 1]
+        for k, j in enumerate(picks):
+            if k:
+                parts.append("+")
+            parts.append("…" if j is None else get_number(row[j], tag=f"A{self.h}_shown_part", index=j,
+                                                          color=DIM_TEXT_COLOR))
+        parts += ["=", get_number(shown, tag=f"A{self.h}_rounded_sum", color=DIM_TEXT_COLOR)]
+        note = get_formula(parts, size=MIN_TEXT_SIZE, color=DIM_TEXT_COLOR)
+        note.next_to(self.softmax_panel.formula, DOWN, buff=0.35, aligned_edge=LEFT)
+        return note
 
 
 class Head1Weights(HeadWalkScene):
-    """Scene 8: scores of receiver n against sources 1..n, ÷ √2, the stable softmax, row n of A¹."""
-
-    row_buff = ROOMY_ROWS         # nothing goes below the rows here
-
-    def construct(self):
-        self.add_title(f"{self.head_words()}: the weights of row {self.ws.n}")
-        self.play_weights_walk()
-        self.finish_reading(extra=1.0)
-
-
-class Head1Message(HeadWalkScene):
-    """Scene 9: V¹ = E W_V¹, the scalar–vector products α v, their sum m¹_n."""
+    """Scene 8: receiver n's query against every source's key, ÷ √2, the stable softmax, row n of A¹
+    beside the source words, and the same row as arrows into the receiver."""
 
     def construct(self):
-        self.add_title(f"{self.head_words()}: the message of row {self.ws.n}")
-        self.play_message_walk()
-        self.finish_reading(extra=1.0)
+        head = self.head
+        self.add_title(f"{self.head_words()}: the weights of row {self.n}")
+        # --- Shot 1: the sentence stays on screen; the blank is the future ----------------------
+        self.shot("the sentence")
+        self.show_sentence()
+        self.show_hand_chosen()
+        # --- Shot 2: the receiver's query, every source's key -----------------------------------
+        self.shot("query and keys")
+        axes = join_words(coordinate_names(head.W_K))
+        self.show_query(f"Its query for the receiver, q{sup(1)}{sub(self.n)}, is two numbers: "
+                        f"{join_words(fmt(x, places_for(head.Q[self.i])) for x in head.Q[self.i])}.",
+                        fine="A query is a numerical vector, not an English question.")
+        self.hide_step_entries()
+        self.show_keys(f"Every source has a key, k{sup(1)}ⱼ: its {axes}. The receiver is one of the sources.")
+        # --- Shot 3: one score written out, then all of them -------------------------------------
+        self.shot("scores")
+        top = score_walk_sources(head, self.i)[0]
+        self.show_written_score(top)
+        self.show_scale(top)
+        self.show_all_scores()
+        # --- Shot 4: the stable softmax ---------------------------------------------------------
+        self.shot("stable softmax")
+        self.show_max_shift(top)
+        self.show_exps(top)
+        self.show_denominator()
+        self.show_stability_check(top)
+        # --- Shot 5: row n of A, stacked beside the source words, then as arrows -----------------
+        self.shot("weight column")
+        self.fold_into_column(
+            f"Divide each exponential by the sum: the {count_word(self.n)} weights of row {self.n} of A{sup(1)}, "
+            "one beside each source word.",
+            fine=f"These are the {count_word(self.n)} entries of row {self.n} of this head’s attention matrix A. "
+                 "We display them vertically so each weight can sit beside its source word and value row.")
+        self.shot("arrows")
+        self.show_arrows("Drawn as arrows from each source into the receiver, an arrow’s width is its weight.",
+                         fine="Arrows show information moving from source to receiver; their widths encode "
+                              "computed attention weights.")
+        self.show_strongest()
+        self.show_sum()
+
+    def show_sentence(self):
+        tok = self.word(self.i)
+        band = self.band
+        with self.beat(f"Token {self.n}, {quoted(tok)}, is the receiver. The grey blank after it is the future: "
+                       "there is nothing there to read."):
+            self.play(LaggedStart(*(FadeIn(VGroup(b, w), shift=0.15 * UP) for b, w in zip(band.row.boxes, band.row.words)),
+                                  lag_ratio=0.06), FadeIn(band.row.positions), run_time=1.6)
+            self.play(FadeIn(band.row.blank), FadeIn(band.future))
+        self.band_shown = True
+
+    def show_hand_chosen(self):
+        self.on_band.add(self.head_label)
+        with self.beat("We chose head 1’s numbers by hand. “Setting” names what it was built to find, "
+                       "not a job given to a trained head.", look=1.0):
+            self.play(FadeIn(self.head_label, shift=0.2 * DOWN),
+                      *self.fine_print("These are hand-chosen two-head parameters applied to Part II’s exact input "
+                                       "rows. “Setting” and “person” name the intended behaviour of this example, "
+                                       "not jobs assigned to trained heads.", left=0.0))
+
+    def show_scale(self, j: int):
+        table, lines = self.score_table, self.score_lines
+        d = self.head.Q.shape[1]
+        with self.beat(f"Divided by √{d}, the square root of the key width, it becomes "
+                       f"{fmt(self.head.scaled[self.i, j])}."):
+            self.play(FadeIn(VGroup(table.scaled.brackets, table.scaled.col_labels)), FadeIn(lines.scaled_line),
+                      table.scaled.cell(j, 0).animate.set_opacity(1),
+                      *self.fine_print("Query/key width is two per head here; Part II’s single-head toy used three."))
+
+    def show_all_scores(self):
+        table = self.score_table
+        rest = VGroup(*(VGroup(table.scores.cell(j, 0), table.scaled.cell(j, 0)) for j in range(self.n)))
+        with self.beat("Every source gets its score the same way, the receiver too."):
+            self.play(FadeOut(self.source_box), FadeOut(self.score_lines), rest.animate.set_opacity(1), run_time=1.2)
+
+    def show_max_shift(self, top: int):
+        table = self.score_table
+        panel = self.softmax_panel = get_softmax_panel(self.ws, self.head)
+        panel.next_to(self.query, DOWN, buff=0.45, aligned_edge=LEFT)
+        max_box = self.max_box = table.scaled.get_cell_box(top, 0, color=self.color)
+        with self.beat(f"For a stable softmax, subtract the largest score, {self.word(top)}’s "
+                       f"{fmt(self.head.row_max[self.i])}, from every score."):
+            self.play(Create(max_box), FadeIn(panel.max_line),
+                      *self.fine_print("A numerically stable softmax subtracts the maximum score before "
+                                       "exponentiating; this leaves the normalized weights unchanged."))
+            self.play(FadeIn(VGroup(table.shifted.brackets, table.shifted.col_labels)),
+                      table.shifted.entries.animate.set_opacity(1), run_time=1.0)
+
+    def show_exps(self, top: int):
+        table = self.score_table
+        with self.beat(f"Then exponentiate: {self.word(top)} gets exp of 0, which is 1; every other source gets less.",
+                       spoken=f"Then exponentiate: {self.word(top)} gets e to the zero, which is one; "
+                              "every other source gets less."):
+            self.play(FadeOut(self.max_box), FadeIn(VGroup(table.exps.brackets, table.exps.col_labels)),
+                      table.exps.entries.animate.set_opacity(1), run_time=1.0)
+
+    def show_denominator(self):
+        table, panel = self.score_table, self.softmax_panel
+        column_box = table.exps.get_column_box(0, color=self.color)
+        receiver_cell = table.exps.get_cell_box(self.i, 0, color=RECEIVER_COLOR)
+        self.softmax_marks = VGroup(column_box, receiver_cell)
+        with self.beat(f"Add all {count_word(self.n)}, the receiver’s own term included: "
+                       f"{fmt(self.head.denominators[self.i])}."):
+            self.play(Create(column_box), Create(receiver_cell), FadeIn(panel.den_line),
+                      *self.fine_print("Every source contributes to the denominator, including the receiver itself."))
+
+    def show_stability_check(self, top: int):
+        check = self.check = get_stability_check(self.ws, self.head, top)
+        check.next_to(self.softmax_panel.den_line, DOWN, buff=0.4, aligned_edge=LEFT)
+        with self.beat(f"Skip the subtraction and the numbers grow, but {self.word(top)}’s weight stays "
+                       f"{fmt(self.head.weights[self.i, top])}."):
+            self.play(FadeOut(self.softmax_marks), FadeIn(check.lines[0]))
+            self.play(FadeIn(check.lines[1]))
+
+    def panel_leaving(self) -> list:
+        return [self.query, self.softmax_panel.max_line, self.softmax_panel.den_line, self.check]
 
 
-class Head2WeightsAndMessage(HeadWalkScene):
-    """Scene 10: the same walk for head 2 ("person"), more briskly."""
+class MessageWalk(HeadWalkScene):
+    """The message walk's beats (scenes 9 and 10): V beside the weights, the walked products, their sum."""
+
+    def setup(self):
+        super().setup()
+        self.weights = get_weight_rows(self.ws, self.head, self.grid)
+        self.table = get_message_table(self.ws, self.head, self.grid, weights=self.weights)
+        self.table.products.entries.set_opacity(0)
+        self.walked = choose_walk_sources(self.head, self.i, self.walk_count)
+        self.walked_sources = [w.j for w in self.walked]
+        self.shown_gap = False
+
+    walk_count = 3
+
+    def message_panel_left(self) -> float:
+        return self.table.get_right()[0] + PANEL_GAP
+
+    def value_words(self, j: int) -> tuple[str, str]:
+        vp = places_for(self.head.V)
+        v, p = self.head.V[j], message_terms(self.head, self.i)[j]
+        return join_words(fmt(x, vp) for x in v), join_words(fmt(x) for x in p)
+
+    def show_values_beside_weights(self, text: str, fine: str | None = None, projection=None):
+        table = self.table
+        frame = VGroup(table.products.brackets, table.products.col_labels, table.products.name_label)
+        self.panel_left = self.message_panel_left()
+        leftovers = [m for m in (getattr(getattr(self, "softmax_panel", None), "formula", None),
+                                 getattr(self, "sum_note", None)) if m is not None]
+        with self.beat(text):
+            if leftovers or self.fine is not None:
+                self.play(*(FadeOut(m) for m in leftovers), *self.drop_fine_print(), run_time=0.5)
+            if projection is not None:
+                self.play(FadeOut(VGroup(projection.E, projection.W_V, projection.ops, self.separate_box)),
+                          run_time=0.6)
+                self.play(ReplacementTransform(projection.V.entries, table.values.entries),
+                          ReplacementTransform(VGroup(projection.V.brackets, projection.V.col_labels),
+                                               VGroup(table.values.brackets, table.values.col_labels)),
+                          ReplacementTransform(projection.V.name_label, table.values.name_label),
+                          FadeIn(self.weights), *(self.fine_print(fine) if fine else []), run_time=1.2)
+            else:
+                self.play(FadeIn(VGroup(table.values), shift=0.3 * LEFT), *(self.fine_print(fine) if fine else []),
+                          run_time=1.0)
+            self.play(FadeIn(frame))
+
+    def show_product(self, walked, brisk: bool = False):
+        ws, head, table = self.ws, self.head, self.table
+        j, i = walked.j, self.i
+        word = self.word(j)
+        alpha = fmt(head.weights[i, j])
+        line = get_expansion(ws, head, j)
+        line.move_to([self.panel_left, self.grid.top - 0.05, 0], aligned_edge=LEFT + UP)
+        svp = line.svp
+        boxes = VGroup(table.column.get_row_box(j), table.values.get_row_box(j, color=SOURCE_COLOR),
+                       table.products.get_row_box(j, color=SOURCE_COLOR))
+        values, products = self.value_words(j)
+        vp = places_for(head.V)
+        terms = message_terms(head, i)[j]
+        pairs = " and ".join(f"{alpha} × {self.factor(head.V[j, k], vp)} = {fmt(terms[k])}"
+                             for k in range(head.V.shape[1]))
+        if walked.reasons == ("small",):
+            text = (f"{word.capitalize()}’s weight is small, {alpha}, so its whole value shrinks: "
+                    f"{values} become {products}.")
+            fine = "A small weight scales down the entire value vector."
+        elif walked.reasons == ("sign",):
+            text = f"{word.capitalize()}’s value has a negative coordinate: {pairs}."
+            fine = None
+        else:
+            text = f"{word.capitalize()}: its weight times its value, coordinate by coordinate: {pairs}."
+            fine = None if brisk else "All products use the unrounded weights."
+        previous = getattr(self, "expansion", None)
+        self.expansion, self.product_boxes = line, boxes
+        with self.beat(text, spoken=self.times_spoken(text)):
+            self.play(*([FadeOut(previous), FadeOut(self.previous_boxes)] if previous is not None else []),
+                      *([FadeOut(self.gap_note)] if getattr(self, "gap_note", None) is not None else []),
+                      Create(boxes), FadeIn(line.label), FadeIn(svp.lines[0]), *(self.fine_print(fine) if fine else []))
+            self.play(FadeIn(svp.lines[1]))
+            self.play(FadeIn(svp.lines[2]), table.products.row(j).animate.set_opacity(1))
+        self.gap_note = None
+        self.previous_boxes = boxes
+        if "sign" in walked.reasons:
+            self.show_sign(j)
+        gaps = product_rounding_gaps(head.weights[i, j], head.V[j], value_places=vp)
+        if gaps and not self.shown_gap and not brisk:
+            self.show_product_rounding(j, gaps[0])
+
+    def show_sign(self, j: int):
+        svp = self.expansion.svp
+        negative = [k for k in range(self.head.V.shape[1]) if self.head.V[j, k] < 0]
+        marks = VGroup(*(SurroundingRectangle(m, color=NEGATIVE_COLOR, buff=0.05)
+                         for k in negative for m in (svp.vector.cell(0, k), svp.product.cell(0, k))))
+        with self.beat("Every weight is positive, so a minus sign in the product comes from the value."):
+            self.play(Create(marks), *self.fine_print("The sign of each coordinate comes from the value."))
+        self.previous_boxes = VGroup(self.previous_boxes, marks)
+
+    def show_product_rounding(self, j: int, gap):
+        head = self.head
+        note = self.gap_note = get_product_rounding_note(self.ws, head, j, gap, RIGHT_X - self.panel_left)
+        note.next_to(self.expansion, DOWN, buff=0.35, aligned_edge=LEFT)
+        vp = places_for(head.V)
+        alpha, v = head.weights[self.i, j], head.V[j, gap.coordinate]
+        text = (f"From the screen, a calculator gives {fmt(alpha)} × {self.factor(v, vp)} = "
+                f"{fmt(gap.from_shown, gap.from_shown_places)}. The product uses the unrounded weight, "
+                f"{fmt(alpha, 5)}, so it shows {fmt(gap.exact)}.")
+        with self.beat(text, spoken=self.times_spoken(text)):
+            self.play(FadeIn(note.shown), *self.drop_fine_print())
+            self.play(FadeIn(note.exact))
+        self.shown_gap = True
+
+    def show_all_products(self, text: str = "Every other source is scaled the same way."):
+        table = self.table
+        with self.beat(text):
+            self.play(FadeOut(self.expansion), FadeOut(self.previous_boxes),
+                      *([FadeOut(self.gap_note)] if getattr(self, "gap_note", None) is not None else []),
+                      table.products.entries.animate.set_opacity(1), run_time=1.0)
+        self.expansion, self.gap_note = None, None
+
+    def show_message_sum(self, text: str, fine: str | None = None):
+        ws, table = self.ws, self.table
+        n, h, d = self.n, self.h, self.head.V.shape[1]
+        formula = self.message_formula = get_text(f"m{sup(h)}{sub(n)} = Σⱼ {alpha_name(h, n)} v{sup(h)}ⱼ",
+                                                  font_size=SYMBOL_SIZE, color=self.color)
+        formula.move_to([self.panel_left, self.grid.top - 0.1, 0], aligned_edge=LEFT + UP)
+        sums = [ReplacementTransform(VGroup(*(table.products.cell(j, k).copy() for j in range(n))), table.message[k])
+                for k in range(d)]
+        with self.beat(text):
+            self.play(FadeIn(VGroup(table.message_row[0], table.message_row[1])), FadeIn(formula),
+                      *(self.fine_print(fine) if fine else []))
+            self.play(*sums, run_time=1.5)
+        # the copies became the message numbers; the table's own products stay where they were
+
+    def show_sum_rounding(self):
+        head, table = self.head, self.table
+        differ = rounding_differences(head, self.i)
+        names = coordinate_names(head.W_V)
+        fine = "The displayed products are rounded, but the sums use full precision."
+        if not differ:
+            with self.beat("The products on screen are rounded; the sums use their full precision."):
+                self.play(*self.fine_print(fine))
+            return
+        k = differ[0]
+        terms = message_terms(head, self.i)[: self.i + 1, k]
+        shown = rounded_parts_sum(terms)
+        note = self.rounding_note = get_formula([
+            get_text(f"{names[k]}: rounded products add to", font_size=MIN_TEXT_SIZE, color=DIM_TEXT_COLOR),
+            get_number(float(shown), tag=f"P{self.h}_rounded_sum", index=k, color=DIM_TEXT_COLOR)], size=MIN_TEXT_SIZE)
+        note.next_to(self.message_formula, DOWN, buff=0.35, aligned_edge=LEFT)
+        box = SurroundingRectangle(table.message[k], color=self.color, buff=0.06)
+        self.rounding_marks = VGroup(note, box)
+        with self.beat(f"The rounded {names[k]} products on screen add to {shown}; the sum uses full precision "
+                       f"and gives {fmt(head.messages[self.i, k])}."):
+            self.play(FadeIn(note), Create(box), *self.fine_print(fine))
+
+    def show_shapes(self):
+        n, d = self.n, self.head.V.shape[1]
+        shapes = self.shapes = get_shape_equation(self.ws, self.head)
+        shapes.next_to(self.message_formula, DOWN, buff=0.45, aligned_edge=LEFT)
+        leaving = getattr(self, "rounding_marks", None)
+        with self.beat(f"In shapes: the weights are a {format_shape((1, n))} row, V{sup(self.h)} is "
+                       f"{format_shape(self.head.V.shape)}, and the message is {format_shape((1, d))}."):
+            self.play(*([FadeOut(leaving[0])] if leaving is not None else []), FadeIn(shapes), *self.fine_print("We arranged the weights vertically only to make the source "
+                                                       "correspondence visible."))
+
+    def message_reading_text(self, head, reading, who: str) -> str:
+        names = coordinate_names(head.W_V)
+        m = fmt(head.messages[self.i, reading.coordinate])
+        src = self.word(reading.source)
+        part = f"most of it from {src}" if reading.mostly_one_source else f"its largest part from {src}"
+        return f"{who} is mostly {names[reading.coordinate]}, {m}, {part}."
+
+    def show_what_it_carries(self):
+        head, table = self.head, self.table
+        reading = read_message(head, self.i)
+        k, j = reading.coordinate, reading.source
+        marks = VGroup(SurroundingRectangle(table.message[k], color=TEXT_COLOR, buff=0.06),
+                       table.products.get_cell_box(j, k, color=SOURCE_COLOR))
+        with self.beat(self.message_reading_text(head, reading, f"So head {self.h}’s message")):
+            self.play(FadeOut(getattr(self, "rounding_marks", VGroup())[1:]), Create(marks),
+                      *([Indicate(self.arrows.arrow(j), color=TEXT_COLOR, scale_factor=1.05)] if self.band_shown else []))
+
+
+class Head1Message(MessageWalk):
+    """Scene 9: V¹ = E W_V¹, the scalar–vector products α v (sign from the value, a small weight
+    shrinking the whole vector), their sum m¹_n, its shapes and what it carries."""
+
+    def construct(self):
+        head = self.head
+        self.add_title(f"{self.head_words()}: the message of row {self.n}")
+        # --- Shot 1: where the weights left off -------------------------------------------------
+        self.shot("the weights")
+        self.show_weights_again()
+        self.show_message_idea()
+        # --- Shot 2: V = E W_V ------------------------------------------------------------------
+        self.shot("values")
+        projection = self.show_value_projection()
+        if keys_equal_values(head):
+            self.show_separate_parameters(projection)
+        else:
+            self.separate_box = VGroup()
+        self.show_values_beside_weights("Each value row now sits beside its source’s weight.",
+                                        fine="The keys helped compute the weights. V supplies the content to mix.",
+                                        projection=projection)
+        # --- Shot 3: one source at a time -------------------------------------------------------
+        self.shot("scalar-vector products")
+        for walked in self.walked:
+            self.show_product(walked)
+        self.show_all_products()
+        # --- Shot 4: the sum, its rounding, its shapes -------------------------------------------
+        self.shot("message")
+        self.show_message_sum(f"Add the {count_word(self.n)} scaled rows, coordinate by coordinate: head 1’s message, "
+                              f"m{sup(1)}{sub(self.n)}, is {join_words(fmt(x) for x in head.messages[self.i])}.",
+                              fine=f"This is one row of H = AV: m{sub(self.n)} = Σⱼ α{sub(self.n)},ⱼ vⱼ.")
+        self.show_sum_rounding()
+        self.show_shapes()
+        self.show_what_it_carries()
+
+    def show_weights_again(self):
+        with self.transition("where the weights left off"):
+            shown = [self.band, self.head_label, self.arrows]
+            if self.grid.with_band:
+                shown.append(self.weights)
+            self.play(FadeIn(VGroup(*shown)), run_time=0.6)
+        self.on_band.add(self.head_label, self.arrows)
+        self.band_shown = True
+
+    def show_message_idea(self):
+        column = self.weights.column
+        target = column.weights if self.grid.with_band else self.arrows
+        with self.beat(f"Now head 1 builds its message for the receiver. The weights say how much to take "
+                       "from each source; the values say what."):
+            self.play(Indicate(target, color=TEXT_COLOR, scale_factor=1.05), run_time=1.2)
+
+    def show_value_projection(self):
+        ws, head = self.ws, self.head
+        projection = get_value_projection(ws, head, self.grid)
+        axes = join_words(coordinate_names(head.W_V))
+        self.make_room_for_table()
+        self.panel_left = self.message_panel_left()
+        with self.beat(f"Each source’s value is its row of E times W_V{sup(1)}, which keeps only {axes}: "
+                       f"V{sup(1)} has one row per source."):
+            self.play(FadeOut(self.weights), FadeIn(projection.E), run_time=0.8)
+            self.play(FadeIn(projection.ops), FadeIn(projection.W_V), FadeIn(projection.V),
+                      *self.projection_fine_print(projection, "V = E W_V has one row per source. These are "
+                                                  "projected value vectors, not token IDs or attention weights."))
+        return projection
+
+    def projection_fine_print(self, projection, text: str) -> list:
+        """Fine print in the room under W_V (E and V fill the rows' height)."""
+        left = projection.W_V.get_left()[0]
+        anims = self.fine_print(text, left=left)
+        width = projection.V.get_left()[0] - 0.3 - left
+        note = get_fine_print(text, max_width=width)
+        note.move_to([left, self.grid.bottom + 0.05, 0], aligned_edge=LEFT + DOWN)
+        anims[0] = FadeIn(note)
+        self.fine = note
+        return anims
+
+    def show_separate_parameters(self, projection):
+        box = self.separate_box = SurroundingRectangle(projection.W_V, color=self.color, buff=0.08)
+        with self.beat(f"W_V{sup(1)} has the same entries as W_K{sup(1)} here. They are still separate "
+                       "parameters, and a trained model need not make them equal."):
+            self.play(Create(box), *self.projection_fine_print(projection, "W_K and W_V are distinct parameters with "
+                                                               "equal numerical entries in this worksheet. They need "
+                                                               "not be equal in a trained model."))
+
+
+class Head2WeightsAndMessage(MessageWalk):
+    """Scene 10: the same walk for head 2 ("person"), briskly — its arrows below the sentence — then
+    both heads side by side: where each puts its weight and what each message carries."""
 
     head_index = 2
-    brisk = True
-    walked_score_sources = 1
-    walked_value_sources = 1
-    show_stability_check = False
-    show_value_projection = False
-    pace = 0.6
+    band_side = DOWN
+    walk_count = 1
 
     def construct(self):
-        self.add_title(f"{self.head_words()}: weights and message of row {self.ws.n}")
-        self.play_weights_walk()
-        # the softmax panel makes way for the message's formula and shapes
-        self.play(FadeOut(VGroup(self.query, self.softmax_panel, self.panel_extras, self.column_receiver_box)))
-        self.play_message_walk()
-        self.finish_reading(extra=1.0)
+        head, n, i = self.head, self.n, self.i
+        self.add_title(f"{self.head_words()}: weights and message of row {n}")
+        # --- Shot 1: head 2's query and keys ----------------------------------------------------
+        self.shot("query and keys")
+        self.show_band_again()
+        self.show_query_and_keys()
+        # --- Shot 2: its scores and softmax, briskly -------------------------------------------
+        self.shot("scores")
+        top = score_walk_sources(head, i)[0]
+        self.show_written_score(top, brisk=True)
+        self.show_softmax_briskly()
+        # --- Shot 3: row n of A², beside the words and as arrows below the sentence -------------
+        self.shot("weights")
+        self.fold_into_column(f"Divide by the sum: row {n} of A{sup(2)}, one weight beside each source word.")
+        self.show_arrows(f"Head 2’s arrows run below the sentence: most of its weight, "
+                         f"{fmt(head.weights[i, top])}, goes to {self.word(top)}.")
+        self.strong_boxes = VGroup()
+        self.show_sum()
+        # --- Shot 4: its message ----------------------------------------------------------------
+        self.shot("message")
+        self.show_values_beside_weights(f"Its values keep {join_words(coordinate_names(head.W_V))}; "
+                                        "each value row sits beside its source’s weight.")
+        for walked in self.walked:
+            self.show_product(walked, brisk=True)
+        self.show_all_products("Every other source is scaled the same way.")
+        self.show_message_sum(f"Add them up: head 2’s message, m{sup(2)}{sub(n)}, is "
+                              f"{join_words(fmt(x) for x in head.messages[i])}.")
+        if rounding_differences(head, i):
+            self.show_sum_rounding()
+        # --- Shot 5: both heads side by side ----------------------------------------------------
+        self.shot("side by side")
+        self.show_side_by_side()
+        self.show_what_each_carries()
+        self.show_parallel()
+
+    def panel_leaving(self) -> list:
+        return [self.query, self.softmax_panel.max_line, self.softmax_panel.den_line]
+
+    def show_band_again(self):
+        with self.transition("the sentence, now with head 2"):
+            self.play(FadeIn(self.band), FadeIn(self.head_label), run_time=0.6)
+        self.on_band.add(self.head_label)
+        self.band_shown = True
+
+    def show_query_and_keys(self):
+        head = self.head
+        self.score_table = get_score_table(self.ws, head, self.grid)
+        self.hide_step_entries()
+        self.panel_left = self.panel_x(self.score_table)
+        query = self.query = get_query_vector(self.ws, head)
+        query.move_to([self.panel_left, self.grid.top - 0.1, 0], aligned_edge=LEFT + UP)
+        keys = self.score_table.keys
+        self.receiver_box = keys.get_row_box(self.i, color=RECEIVER_COLOR, include_label=True)
+        self.make_room_for_table()
+        q = join_words(fmt(x, places_for(head.Q[self.i])) for x in head.Q[self.i])
+        with self.beat(f"Head 2, the “person” head, repeats the walk with its own query, {q}, and its own keys, "
+                       f"which hold {join_words(coordinate_names(head.W_K))}."):
+            self.play(FadeIn(query, shift=0.2 * LEFT), FadeIn(keys, shift=0.2 * RIGHT),
+                      *self.fine_print("Each head learns its own W_Q, W_K and W_V, applied to the same input rows."))
+            self.play(Create(self.receiver_box))
+
+    # ---- both heads side by side ------------------------------------------------------------
+    def get_side_by_side(self):
+        ws = self.ws
+        one, two = ws.heads
+        band = get_sentence_band(ws)
+        up = get_head_arrows(band, one, self.n, side=UP)
+        down = get_head_arrows(band, two, self.n, side=DOWN)
+        cards = VGroup(get_message_card(ws, one), get_message_card(ws, two))
+        labels = VGroup(self.get_head_label(one), self.get_head_label(two))
+        group = VGroup(cards[0], VGroup(band, up, down), cards[1]).arrange(DOWN, buff=0.25)
+        group.move_to(CONTENT_CENTER + UP * 0.25)
+        for card in cards:
+            card.move_to([LEFT_X + 1.2, card.get_y(), 0], aligned_edge=LEFT)
+        labels[0].move_to([LEFT_X, up.get_top()[1] - labels[0].height / 2, 0], aligned_edge=LEFT)
+        labels[1].move_to([LEFT_X, down.get_bottom()[1] + labels[1].height / 2, 0], aligned_edge=LEFT)
+        side = VGroup(band, up, down, cards, labels)
+        side.band, side.up, side.down, side.cards, side.labels = band, up, down, cards, labels
+        return side
+
+    def show_side_by_side(self):
+        side = self.side = self.get_side_by_side()
+        ranked = [ranked_sources(h.weights[self.i], self.i)[0] for h in self.ws.heads]
+        self.clear_stage(self.title, run_time=0.6, name="the table leaves")
+        with self.beat(f"Side by side: head 1 puts most of its weight on {self.word(ranked[0])}, "
+                       f"head 2 on {self.word(ranked[1])}."):
+            self.play(FadeIn(side.band), FadeIn(side.labels), run_time=0.8)
+            self.play(side.up.create(run_time=1.6), side.down.create(run_time=1.6))
+
+    def show_what_each_carries(self):
+        ws, side = self.ws, self.side
+        readings = [read_message(h, self.i) for h in ws.heads]
+        names = [coordinate_names(h.W_V) for h in ws.heads]
+        parts = [f"m{sup(h.index)}{sub(self.n)} carries mostly {names[k][r.coordinate]}, from {self.word(r.source)}"
+                 for k, (h, r) in enumerate(zip(ws.heads, readings))]
+        marks = VGroup(*(SurroundingRectangle(card.vector.cell(0, r.coordinate), color=TEXT_COLOR, buff=0.06)
+                         for card, r in zip(side.cards, readings)))
+        with self.beat(f"So {parts[0]}; {parts[1]}."):
+            self.play(FadeIn(side.cards[0], shift=0.2 * DOWN), FadeIn(side.cards[1], shift=0.2 * UP))
+            self.play(Create(marks))
+        self.carry_marks = marks
+
+    def show_parallel(self):
+        card = self.side.cards[1]
+        left = card.get_right()[0] + 0.5
+        fine = get_fine_print("Training can discover useful roles, but does not assign setting and person labels "
+                              "or guarantee that the heads specialize this way.", max_width=RIGHT_X - left)
+        fine.move_to([left, card.get_center()[1], 0], aligned_edge=LEFT)
+        self.fine_prints.append((f"{type(self).__name__}-{len(self.beats) + 1:02d}", fine.sentence))
+        with self.beat(f"Both heads read all {count_word(self.n)} tokens, in parallel. Training could find roles "
+                       "like these, but nothing guarantees it."):
+            self.play(FadeIn(fine), FadeOut(self.carry_marks))
 
 
 # ============================================================================================
 # Scene 11 — the masked matrices
 # ============================================================================================
 
+MATRIX_CELL = (0.7, 0.4)           # room for "0.107" at size 16 in every readable cell
+DIGITS_FIT = (0.66, 0.24)          # the smallest cell that still shows its digits
+AXIS_ROOM = 0.35                   # the axis titles "receiver i" / "source j"
 
-def get_head_matrix(ws, head, *, words: bool):
-    """A^h with blocked future cells, rows = receivers i, columns = sources j (one-based)."""
+
+def get_head_matrix(ws, head, *, width: float, height: float, numbers: bool = True):
+    """A^h as a heat map: rows = receivers i, columns = sources j, both labelled 'j word'; future
+    cells blocked (darker than any weight); the digits where a cell is big enough to read them."""
     n, h = ws.n, head.index
     color = head_color(h)
-    rows = source_labels(ws) if words else [str(i + 1) for i in range(n)]
-    mm = get_masked_matrix(head.weights, rows, None, color=color, tag=f"A{h}", side=0.47, font_size=11)
-    # column numbers read horizontally above the grid
-    cols = VGroup(*(get_text(str(j + 1), font_size=SMALL_SIZE, color=DIM_TEXT_COLOR)
-                    .next_to(mm.square(0, j), UP, buff=BUFF_SMALL) for j in range(n)))
-    line_y = max(baseline_y(c) for c in cols)
-    for c in cols:
-        align_baseline(c, line_y)
-    name = get_text(f"A{sup(h)}  head {h} ({head.name})  {format_shape(head.weights.shape)}",
-                    font_size=LABEL_SIZE, color=color)
-    name.next_to(cols, UP, buff=BUFF_SMALL)
-    mm.add(cols, name)
-    mm.source_numbers, mm.name_label = cols, name
+    labels = source_labels(ws)
+    label_w = max(get_text(t, font_size=MIN_TEXT_SIZE).width for t in labels) + BUFF_SMALL
+    name_h = 0.4
+    cw = min(MATRIX_CELL[0], (width - label_w) / n)
+    ch = min(MATRIX_CELL[1], (height - label_w - name_h - AXIS_ROOM) / n, cw)
+    show = numbers and cw >= DIGITS_FIT[0] and ch >= DIGITS_FIT[1]
+    every = int(np.ceil(0.21 / ch))          # rows too close for a label each: every k-th one
+    if every > 1:
+        keep = set(range(0, n, every)) | {n - 1}
+        keep -= {k for k in keep if k != n - 1 and n - 1 - k < every}
+        labels = [t if k in keep else "" for k, t in enumerate(labels)]
+    mm = get_masked_matrix(head.weights, labels, labels, color=color, tag=f"A{h}" if show else None,
+                           show_numbers=show, heat=True, cell_width=cw, cell_height=ch, font_size=MIN_TEXT_SIZE,
+                           label_size=MIN_TEXT_SIZE)
+    name = get_text(f"A{sup(h)}  head {h} · {head.name}  {format_shape(head.weights.shape)}", font_size=LABEL_SIZE,
+                    color=color)
+    name.next_to(mm.col_labels, UP, buff=BUFF_SMALL).align_to(mm.squares, LEFT)
+    receivers = get_text("receiver i", font_size=MIN_TEXT_SIZE, color=DIM_TEXT_COLOR)
+    receivers.next_to(mm.row_labels, UP, buff=BUFF_SMALL).align_to(mm.row_labels, RIGHT)
+    sources = get_text("source j →", font_size=MIN_TEXT_SIZE, color=DIM_TEXT_COLOR)
+    sources.next_to(name, RIGHT, buff=0.4)
+    mm.add(name, receivers, sources)
+    mm.name_label, mm.axes = name, VGroup(receivers, sources)
+    mm.shows_numbers = show
     return mm
 
 
-def get_mask_legend():
-    square = Square(side_length=0.24).set_stroke(width=0).set_fill(MASK_COLOR, 1.0)
-    text = get_text("future source: blocked", font_size=SMALL_SIZE, color=DIM_TEXT_COLOR)
-    return VGroup(square, text).arrange(RIGHT, buff=BUFF_SMALL)
+def get_weight_key(color: str, width: float = 2.0) -> VGroup:
+    """The heat map's scale (weight 0 … 1, the same steps as the cells) and the blocked swatch."""
+    steps = 16
+    bar = VGroup(*(Rectangle(width=width / steps, height=0.22).set_stroke(width=0)
+                   .set_fill(heat_color((k / (steps - 1)) ** 2, color), 1) for k in range(steps)))
+    bar.arrange(RIGHT, buff=0)
+    low = get_number(0, 0, tag="key", index=0, font_size=MIN_TEXT_SIZE, color=DIM_TEXT_COLOR).next_to(bar, LEFT, buff=0.1)
+    high = get_number(1, 0, tag="key", index=1, font_size=MIN_TEXT_SIZE, color=DIM_TEXT_COLOR).next_to(bar, RIGHT, buff=0.1)
+    title = get_text("weight", font_size=MIN_TEXT_SIZE, color=DIM_TEXT_COLOR).next_to(bar, UP, buff=0.1)
+    scale = VGroup(title, low, bar, high)
+    swatch = Rectangle(width=0.4, height=0.22).set_stroke(DIM_TEXT_COLOR, 1).set_fill(BLOCKED_COLOR, 1)
+    hatch = Line(swatch.get_corner(DOWN + LEFT), swatch.get_corner(UP + RIGHT)).set_stroke(MASK_COLOR, 1.2)
+    blocked = VGroup(VGroup(swatch, hatch), get_text("future source: blocked", font_size=MIN_TEXT_SIZE,
+                                                     color=DIM_TEXT_COLOR)).arrange(RIGHT, buff=0.15)
+    key = VGroup(scale, blocked).arrange(DOWN, buff=0.3, aligned_edge=LEFT)
+    key.scale_part, key.blocked = scale, blocked
+    return key
 
 
 class MaskedMatrix(LessonScene):
-    """Scene 11: each head's full n × n masked attention matrix; row n is the row the walk followed."""
+    """Scene 11: each head's full n × n masked attention matrix as a heat map with its digits; the
+    future blocked; an earlier row reads only its past; row n is the row the walk followed; then both
+    heads side by side."""
 
     def construct(self):
-        ws = scene_worksheet()
-        self.ws = ws
-        n = ws.n
-        title = get_title("The masked attention matrices")
-        self.play(FadeIn(title))
-
-        matrices = VGroup(get_head_matrix(ws, ws.heads[0], words=True),
-                          get_head_matrix(ws, ws.heads[1], words=False)).arrange(RIGHT, buff=0.7, aligned_edge=DOWN)
-        fit_content(matrices)
-        legend = get_mask_legend().to_corner(UP + RIGHT, buff=MARGIN).set_y(title.get_y())
-        if legend.get_left()[0] < title.get_right()[0] + BUFF:
-            legend.next_to(matrices, DOWN, buff=BUFF_SMALL).align_to(matrices, RIGHT)
-        self.matrices, self.legend = matrices, legend
-        a1, a2 = matrices
-
+        ws = self.ws = scene_worksheet()
+        self.n, self.i = ws.n, ws.n - 1
+        self.fine, self.fine_prints = None, []
+        self.title = get_title("The masked attention matrices")
+        with self.transition("title"):
+            self.play(FadeIn(self.title), run_time=0.5)
+        big = dict(width=RIGHT_X - LEFT_X - 4.4, height=CONTENT_TOP - CONTENT_BOTTOM)
+        self.big = [get_head_matrix(ws, h, **big) for h in ws.heads]
+        for mm in self.big:
+            mm.move_to([LEFT_X, CONTENT_TOP, 0], aligned_edge=LEFT + UP)
+        self.panel_left = self.big[0].get_right()[0] + 0.6
         # --- Shot 1: head 1's whole matrix -------------------------------------------------------
         self.shot("head 1 matrix")
-        self.play(FadeIn(a1))
-        self.caption("As in Part II, αᵢⱼ is one attention weight and A stores the full attention matrix.")
-        self.caption("Rows are receivers i, columns are sources j; each row sums to one.")
-
+        self.show_matrix()
+        self.show_axes()
         # --- Shot 2: the future is blocked --------------------------------------------------------
         self.shot("causal mask")
-        self.play(FadeIn(legend), Indicate(a1.blocked, color=TEXT_COLOR, scale_factor=1.02))
-        early = min(2, n - 2) if n >= 3 else 0
-        if n >= 2:
-            allowed = VGroup(*(a1.square(early, j) for j in range(early + 1)))
-            blocked = VGroup(*(a1.square(early, j) for j in range(early + 1, n)))
-            marks = VGroup(SurroundingRectangle(allowed, color=RECEIVER_COLOR, buff=0.02),
-                           SurroundingRectangle(blocked, color=TEXT_COLOR, buff=0.02))
-            self.play(Create(marks))
-            self.caption(f"Earlier query rows cannot read later sources: row {early + 1} reads only sources 1 "
-                         f"to {early + 1}; sources {early + 2} to {n} are blocked, not shown as zeros.")
-            self.play(FadeOut(marks))
-
-        # --- Shot 3: head 2 ----------------------------------------------------------------------
-        self.shot("head 2 matrix")
-        self.play(FadeIn(a2))
-        self.caption("Q/K choose weights and V supplies the weighted content.")
-
-        # --- Shot 4: the row the walk followed ---------------------------------------------------
+        self.show_future()
+        self.show_early_row()
+        # --- Shot 3: the row the walk followed ---------------------------------------------------
         self.shot("row n")
-        boxes = VGroup(a1.get_row_box(n - 1, color=RECEIVER_COLOR), a2.get_row_box(n - 1, color=RECEIVER_COLOR))
-        self.row_boxes = boxes
-        self.play(Create(boxes))
-        self.caption(f"The walkthrough follows its final row, A[{n}, :], using one-based token positions.")
-        self.caption(f"All {count_word(n)} source contributions enter each message. "
-                     "The calculations are independent across heads and can run in parallel.")
-        self.finish_reading(extra=1.0)
+        self.show_walked_row()
+        # --- Shot 4: head 2, then both side by side ---------------------------------------------
+        self.shot("head 2 matrix")
+        self.show_head_2()
+        self.shot("side by side")
+        self.show_side_by_side()
+        self.show_parallel()
+
+    def fine_print(self, text: str, left: float | None = None, bottom: float = CONTENT_BOTTOM + 0.05) -> list:
+        left = self.panel_left if left is None else left
+        note = get_fine_print(text, max_width=RIGHT_X - left)
+        note.move_to([left, bottom, 0], aligned_edge=LEFT + DOWN)
+        anims = [FadeIn(note)] + ([FadeOut(self.fine)] if self.fine is not None else [])
+        self.fine = note
+        self.fine_prints.append((getattr(self.stage, "id", None), text))
+        return anims
+
+    def top_word(self, head) -> tuple[str, str]:
+        j = ranked_sources(head.weights[self.i], self.i)[0]
+        return self.ws.tokens[j], fmt(head.weights[self.i, j])
+
+    def show_matrix(self):
+        a1 = self.big[0]
+        with self.beat(f"Row {self.n} was one row. Head 1 computes a row like it for every receiver: "
+                       f"its whole attention matrix, A{sup(1)}."):
+            self.play(FadeIn(VGroup(a1.squares, a1.hatch, a1.row_labels, a1.col_labels, a1.name_label)), run_time=1.0)
+            self.play(FadeIn(a1.numbers), *self.fine_print("As in Part II, αᵢⱼ is one attention weight and A stores "
+                                                           "the full attention matrix."))
+
+    def show_axes(self):
+        a1 = self.big[0]
+        key = self.key = get_weight_key(head_color(1))
+        key.move_to([self.panel_left, CONTENT_TOP - 0.4, 0], aligned_edge=LEFT + UP)
+        with self.beat("Each row is a receiver i, each column a source j. The brighter the cell, the larger "
+                       "the weight."):
+            self.play(FadeIn(a1.axes), FadeIn(key.scale_part))
+
+    def show_future(self):
+        a1 = self.big[0]
+        with self.beat("Above the diagonal sit future sources: blocked, and darker than any weight."):
+            self.play(FadeIn(self.key.blocked), Indicate(VGroup(a1.blocked, a1.hatch), color=TEXT_COLOR,
+                                                         scale_factor=1.0), run_time=1.2)
+
+    def show_early_row(self):
+        a1, n = self.big[0], self.n
+        r = early_row_example(n)
+        if r is None:
+            return
+        allowed = a1.get_row_box(r, color=RECEIVER_COLOR, last=r)
+        blocked = SurroundingRectangle(VGroup(*(a1.square(r, j) for j in range(r + 1, n))), color=TEXT_COLOR,
+                                       buff=0.0)
+        self.early_marks = VGroup(allowed, blocked)
+        later = f"sources {r + 2} to {n} are" if r + 2 < n else f"source {n} is"
+        with self.beat(f"Row {r + 1}, {quoted(self.ws.tokens[r])}, reads only sources 1 to {r + 1}; {later} "
+                       "still in its future."):
+            self.play(Create(allowed), Create(blocked),
+                      *self.fine_print("Earlier query rows cannot read later sources."))
+
+    def show_walked_row(self):
+        a1 = self.big[0]
+        box = self.row_box = a1.get_row_box(self.i, color=RECEIVER_COLOR)
+        word, w = self.top_word(self.ws.heads[0])
+        with self.beat(f"Row {self.n} is the row we walked: most of its weight on {word}, {w}."):
+            self.play(FadeOut(getattr(self, "early_marks", VGroup())), Create(box),
+                      *self.fine_print(f"The walkthrough follows its final row, A[{self.n}, :], using one-based "
+                                       "token positions."))
+
+    def show_head_2(self):
+        a1, a2 = self.big
+        key2 = get_weight_key(head_color(2)).move_to(self.key, aligned_edge=LEFT + UP)
+        box = a2.get_row_box(self.i, color=RECEIVER_COLOR)
+        word, w = self.top_word(self.ws.heads[1])
+        with self.beat(f"Head 2’s matrix has its own pattern: row {self.n} puts {w} on {word}."):
+            self.play(FadeOut(VGroup(a1, self.row_box)), FadeIn(a2), ReplacementTransform(self.key, key2),
+                      run_time=1.0)
+            self.play(Create(box))
+        self.key, self.big_box = key2, box
+
+    def get_pair(self):
+        ws = self.ws
+        fine_room = 0.7
+        height = CONTENT_TOP - CONTENT_BOTTOM - fine_room
+        width = (RIGHT_X - LEFT_X - 0.6) / 2
+        pair = VGroup(*(get_head_matrix(ws, h, width=width, height=height, numbers=False) for h in ws.heads))
+        pair.arrange(RIGHT, buff=0.6, aligned_edge=UP).move_to([0, CONTENT_TOP, 0], aligned_edge=UP)
+        pair.boxes = VGroup(*(mm.get_row_box(self.i, color=RECEIVER_COLOR) for mm in pair))
+        return pair
+
+    def show_side_by_side(self):
+        pair = self.pair = self.get_pair()
+        self.matrices, self.row_boxes = pair, pair.boxes
+        with self.beat("Side by side, without the digits: each head spreads its weight its own way."):
+            self.play(FadeOut(VGroup(self.big[1], self.big_box, self.key)), *(self.drop_fine_print()), run_time=0.6)
+            self.play(FadeIn(pair), Create(pair.boxes), run_time=1.2)
+
+    def drop_fine_print(self) -> list:
+        anims = [FadeOut(self.fine)] if self.fine is not None else []
+        self.fine = None
+        return anims
+
+    def show_parallel(self):
+        with self.beat(f"All {count_word(self.n)} sources enter each message, and the two heads run "
+                       "independently, in parallel."):
+            self.play(*self.fine_print("Q/K choose weights and V supplies the weighted content. All ten source "
+                                       "contributions enter each message. The calculations are independent across "
+                                       "heads and can run in parallel.".replace("ten", count_word(self.n)),
+                                       left=LEFT_X))
 
 
 __all__ = [
-    "HeadWalkScene", "Head1Weights", "Head1Message", "Head2WeightsAndMessage", "MaskedMatrix",
-    "source_labels", "row_products", "unshifted_softmax_row", "rounding_differences", "rounding_changes_sum",
-    "choose_walk_sources", "fit_rows",
-    "get_score_table", "get_score_lines", "get_softmax_panel", "get_stability_check", "get_message_table",
-    "get_value_projection", "get_expansion", "get_shape_equation", "get_head_matrix",
+    "HeadWalkScene", "MessageWalk", "Head1Weights", "Head1Message", "Head2WeightsAndMessage", "MaskedMatrix",
+    "SentenceBand", "RowGrid", "get_row_grid", "get_sentence_band", "get_head_arrows", "place_band",
+    "source_labels", "coordinate_names", "get_score_table", "get_score_lines", "get_softmax_panel",
+    "get_stability_check", "get_weight_rows", "get_message_table", "get_value_projection", "get_expansion",
+    "get_product_rounding_note", "get_shape_equation", "get_message_card", "get_head_matrix", "get_weight_key",
 ]
