@@ -49,6 +49,7 @@ from lesson_data.comparison import (
     models_in,
 )
 from lesson_data.display import fmt, fmt_int
+from narration.spoken import spoken_form
 from scenes.blocks.attention_arrows import get_attention_arrows, get_token_row
 from scenes.blocks.flow_arrow import get_arrow
 from scenes.blocks.heat_map import (
@@ -86,7 +87,6 @@ from scenes.style import (
     get_text,
     get_title,
     sub,
-    sup,
     wrap_lines,
 )
 
@@ -128,7 +128,7 @@ BOX = 0.74                  # a [64, 64] array
 VECTOR_UNIT = 1.8 / 4096    # scene units per entry of a [1, n] vector (the 4,096 concatenation: 1.8)
 VECTOR_HEIGHT = 0.2
 LANE_Y = (2.25, 0.62, -1.01)  # the three lanes, top to bottom (box centres)
-FLOW_LEFT = -4.3            # where every lane's flow starts (the names and counts sit left of it)
+FLOW_LEFT = -4.1            # where every lane's flow starts (the names and counts sit left of it)
 NAME_X = -6.7
 
 
@@ -648,8 +648,8 @@ class ThreeArchitectures(LessonScene):
         self.bars = {}
         for model, y in zip(comparison.MODEL_ORDER, LANE_Y):
             bar = get_parameter_bar(*self.parts[model], model, MODEL_COLORS[model], scale)
-            bar.move_to([FLOW_LEFT, y, 0], aligned_edge=LEFT)
-            bar.shift(UP * (y - bar.segments.get_center()[1]))
+            # the bar's first part starts where the flows did, clear of the names' column
+            bar.shift(RIGHT * (FLOW_LEFT + 0.35 - bar.segments.get_left()[0]) + UP * (y - bar.segments.get_center()[1]))
             self.bars[model] = bar
         flows = VGroup(*self.flows.values(), self.final_row, self.widths)
         with self.beat("Where do the parameters go? Each bar is one model, each part as long as its count."):
@@ -810,7 +810,7 @@ def get_run_grid(results: dict, seeds) -> VGroup:
     tiles = VGroup()
     for r, m in enumerate(models_in(results)):
         row = VGroup()
-        have = {run["seed"] for run in runs_of_model(results, m)}
+        have = {run["seed"] for run in comparison.runs_of(results, m)}
         for c, s in enumerate(seeds):
             tile = Rectangle(width=tile_w, height=tile_h).set_stroke(MODEL_COLORS[m], 2)
             tile.set_fill(MODEL_COLORS[m], 0.35 if s in have else 0.0)
@@ -828,10 +828,6 @@ def get_run_grid(results: dict, seeds) -> VGroup:
     grid = VGroup(names, heads, tiles)
     grid.names, grid.heads, grid.tiles = names, heads, tiles
     return grid
-
-
-def runs_of_model(results, model):
-    return comparison.runs_of(results, model)
 
 
 def get_protocol_list(results: dict) -> VGroup:
@@ -907,7 +903,7 @@ def get_seed_dots(results: dict, plot: Plot, key: str = "test_loss") -> VGroup:
     for r_i, m in enumerate(models_in(results)):
         color = MODEL_COLORS[m]
         top = plot.bottom + plot.plot_h - 0.3 - r_i * DOT_BLOCK
-        runs = runs_of_model(results, m)
+        runs = comparison.runs_of(results, m)
         dots, seeds = VGroup(), VGroup()
         for k, run in enumerate(runs):
             y = top - k * DOT_ROW
@@ -1147,7 +1143,6 @@ class TheComparison(LessonScene):
         bands = {b.model: b for b in self.bands}
         counts = [label[1] for label in self.row_labels if label.model in pair]
         same = comparison.parameter_of(self.results, pair[0]) == comparison.parameter_of(self.results, pair[1])
-        self.zoom_bands = {}
         anims = []
         for m, b in bands.items():
             if m in pair:
@@ -1169,8 +1164,8 @@ class TheComparison(LessonScene):
                 bar.set_stroke(MODEL_COLORS[m], 4, opacity=0.4)
                 stds.add(bar)
         self.stds = stds
-        with self.beat(f"Zoom in on the two attention models. They have exactly the same "
-                       f"{fmt_int(comparison.parameter_of(self.results, pair[0]))} parameters." if same else
+        with self.beat(f"Zoom in on the two attention models. They have exactly the same number of parameters: "
+                       f"{millions(comparison.parameter_of(self.results, pair[0]))} each." if same else
                        "Zoom in on the two attention models."):
             self.play(*anims, FadeOut(next(l for l in self.row_labels if l.model not in pair)), run_time=2.5)
             self.play(*(Indicate(c, color=RECEIVER_COLOR) for c in counts), FadeIn(stds))
@@ -1494,6 +1489,11 @@ class InsideTrainedModels(LessonScene):
         self.show_credits()
 
     # helpers -----------------------------------------------------------------------------------
+    def beat(self, text: str, *, spoken: str | None = None, **kwargs):
+        """A beat whose spoken text, where given (token names for punctuation), still goes through the
+        one normalizer (numbers and symbols as a person says them)."""
+        return super().beat(text, spoken=spoken_form(spoken) if spoken is not None else None, **kwargs)
+
     def note_at(self, text: str, left: float | None = None):
         width = SAFE_WIDTH if left is None else SAFE_WIDTH / 2 - left
         note = get_fine_print(text, max_width=width).move_to([0, CONTENT_BOTTOM + 0.05, 0], aligned_edge=DOWN)
@@ -1515,7 +1515,7 @@ class InsideTrainedModels(LessonScene):
                                             font_size=LABEL_SIZE, color=DIM_TEXT_COLOR)
         label.next_to(story, UP, buff=0.35)
         with self.beat("Now look inside the trained models, on a story from the test set, which none of them "
-                       "trained on."):
+                       "trained on.", look=2.0):
             self.play(FadeIn(label), LaggedStart(*(FadeIn(w) for w in story), lag_ratio=0.02), run_time=2.0)
             self.play(*self.swap_note(f"Both attention models, the seed-{amap.checkpoint_seed} checkpoints; the "
                                       "story’s tokens as the tokenizer wrote them (lower case, punctuation as tokens)."))
@@ -1552,7 +1552,8 @@ class InsideTrainedModels(LessonScene):
         with self.beat(f"Here is what the one-head model attends to from {token_name(self.amap.tokens[-1])}: "
                        "the thicker the arrow, the more weight.",
                        spoken=f"Here is what the one-head model attends to from "
-                              f"{spoken_token(self.amap.tokens[-1])}: the thicker the arrow, the more weight."):
+                              f"{spoken_token(self.amap.tokens[-1])}: the thicker the arrow, the more weight.",
+                       look=1.2):
             self.play(FadeIn(name))
             self.play(arrows.create(run_time=2.5))
 
@@ -1575,7 +1576,8 @@ class InsideTrainedModels(LessonScene):
         line = self.line
         w = line.weights("one_head", 0)
         gaps = [k for k, e in enumerate(line.entries) if e.is_gap]
-        with self.beat("A grey box’s arrow carries all the weight of the tokens it hides, so nothing is left out."):
+        with self.beat("A grey box’s arrow carries all the weight of the tokens it hides, so nothing is left out.",
+                       look=1.2):
             self.play(*(Indicate(self.row.token(k), color=TEXT_COLOR) for k in gaps),
                       *(Indicate(self.one_arrows.arrow(k), color=TEXT_COLOR, scale_factor=1.0) for k in gaps),
                       *self.swap_note("A folded box’s arrow has the width of the summed weight of its tokens; every "
@@ -1596,7 +1598,7 @@ class InsideTrainedModels(LessonScene):
             self.play(FadeOut(VGroup(self.row, self.one_arrows, self.one_labels, self.model_name)), *self.swap_note(None),
                       run_time=0.8)
         with self.beat("That was one row. End the window at any other token and you get another row; stacked, "
-                       "they make this map."):
+                       "they make this map.", look=1.0):
             self.play(FadeIn(panel.map.frame), FadeIn(VGroup(*panel.map.levels.values())), run_time=1.5)
             self.play(FadeIn(panel.labels), FadeIn(panel.titles),
                       *self.swap_note(f"Row i: the final-query weights of the window that ends at token i, what the "
@@ -1707,8 +1709,8 @@ class InsideTrainedModels(LessonScene):
 
     def show_glimpse(self):
         amap = self.amap
-        with self.beat(f"This is one story and one seed: a glimpse of these checkpoints, not a map of what "
-                       "heads always do."):
+        with self.beat("This is one story and one seed: a glimpse of these checkpoints, not a map of what "
+                       "heads always do.", look=1.2):
             self.play(*self.swap_note(f"One held-out story, the seed-{amap.checkpoint_seed} checkpoints: an "
                                       "illustration, not a general map of what heads do."))
 
@@ -1752,8 +1754,7 @@ class InsideTrainedModels(LessonScene):
                 self.play(LaggedStart(*(FadeIn(r) for r in rows), lag_ratio=0.4), FadeIn(lat_head), run_time=2.0)
         elif kind == "held_out":
             starts = {cont.of(m, kind).tokens[0] for m in comparison.MODEL_ORDER if (m, kind) in cont.runs}
-            with self.beat("A held-out prompt, from a story none of them trained on.",
-                           spoken="A held-out prompt, from a story none of them trained on."):
+            with self.beat("A held-out prompt, from a story none of them trained on."):
                 self.play(FadeIn(head), FadeIn(line.words))
             name = next(iter(starts)) if len(starts) == 1 else None
             with self.beat(f"All three name the boy {name}, and go on in the stories’ style." if name else
@@ -1788,8 +1789,8 @@ class InsideTrainedModels(LessonScene):
         with self.beat("On the right: the median time of one model call, one new token, measured on the "
                        "machine that wrote these continuations."):
             self.play(*(Indicate(r.latency, color=RECEIVER_COLOR) for r in panel.rows),
-                      *self.swap_note(f"Latency per model call (median), measured on {comparison.device_words(device)}, "
-                                      f"PyTorch, batch 1."))
+                      *self.swap_note(f"Latency per model call (median), measured on {comparison.device_words(device)}: "
+                                      "PyTorch, batch 1, the final query only."))
 
     def show_beyond(self):
         with self.transition("to the close"):

@@ -300,7 +300,8 @@ def test_comparison_animates_the_key_contrast():
     beat = b.beat_of("every four-head run beats every one-head run")
     assert gap in b.numbers_in(beat) and "GrowArrow" in kinds(b.changes_in(beat))
     assert max(r["test_loss"] for r in runs_of(res, "four_heads")) < min(r["test_loss"] for r in runs_of(res, "one_head"))
-    same = b.beat_of("exactly the same 1,321,120 parameters")
+    same = b.beat_of("exactly the same number of parameters: 1.32 million each")
+    assert {counts(b, "dot_parameters")[m].original_text for m in ("one_head", "four_heads")} == {"1,321,120"}
     assert "Transform" in kinds(b.changes_in(same))                         # the second zoom
     assert b.scene.dot_zoom.x_range == (3.28, 3.38)
 

@@ -25,9 +25,9 @@ from scenes.style import (
     RECEIVER_COLOR,
     SMALL_SIZE,
     get_number,
+    blend_colors,
     get_text,
     hex_rgb,
-    rgb_hex,
 )
 
 HEAT_LEVELS = 32          # colour steps of a heat map (on the square-root scale)
@@ -42,15 +42,14 @@ def weight_level(weights, levels: int = HEAT_LEVELS) -> np.ndarray:
     return np.rint(np.sqrt(w) * levels).astype(int)
 
 
-def level_rgb(level, color: str, levels: int = HEAT_LEVELS) -> np.ndarray:
-    """RGB of a colour step: the background blended toward `color` by level / levels."""
-    bg, fg = (np.array(hex_rgb(c), dtype=float) for c in (BACKGROUND, color))
-    t = np.asarray(level, dtype=float)[..., None] / levels
-    return bg * (1 - t) + fg * t
+def level_hex(level: int, color: str, levels: int = HEAT_LEVELS) -> str:
+    """Colour of a step: the background blended toward `color` by level / levels (style.blend_colors)."""
+    return blend_colors(color, level / levels)
 
 
-def level_hex(level: int, color: str) -> str:
-    return rgb_hex(level_rgb(level, color))
+def level_rgb(level: int, color: str, levels: int = HEAT_LEVELS) -> np.ndarray:
+    """The same colour as an RGB array (what a pixel of that cell reads)."""
+    return np.array(hex_rgb(level_hex(level, color, levels)), dtype=float)
 
 
 class HeatMap(VGroup):
