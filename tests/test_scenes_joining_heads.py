@@ -241,11 +241,13 @@ def test_wide_head_says_the_notes_and_credits_the_paper():
 
 def test_wide_head_last_frame_draws_the_rows_as_stacked_bars():
     b = built(WideHeadVersusTwo, "river")
+    shades = (0.9, 0.55)                                  # river₆'s segment, fisherman₂'s
     for row, color in zip(b.scene.rows_table.rows, (WIDE_HEAD_COLOR, head_color(1), head_color(2))):
-        first = row.bar[0]
-        assert np.abs(b.pixel(first.get_center()) - blend(color, BACKGROUND, 0.9)).max() <= 3
+        k = int(np.argmax(row.spec.row.shown))            # the wider named segment (a sliver has no pixel)
+        seg = row.bar[k]
+        assert np.abs(b.pixel(seg.get_center()) - blend(color, BACKGROUND, shades[k])).max() <= 3
         # segments proportional to the named sources and others: they tile one bar (the row sums to one)
-        unit = first.width / row.spec.row.shown[0]
+        unit = seg.width / row.spec.row.shown[k]
         assert [seg.width / unit for seg in row.bar] == pytest.approx(row.spec.row.segments, abs=1e-3)
 
 

@@ -352,9 +352,10 @@ def get_score_table(ws, sources) -> VGroup:
     top = row_h * 0.5
     bottom = -(len(sources) - 1) * row_h - 0.25
     table.rules = VGroup()
+    keys = [key for key, _, _ in SPLIT_COLUMNS]
     for key in ("s2", "sum"):
-        first = table.numbers[key][0]
-        xs = first.get_left()[0] - gaps[key] / 2 - max(0, table.columns[key].width - first.width) / 2
+        before = table.columns[keys[keys.index(key) - 1]]
+        xs = (before.get_right()[0] + table.columns[key].get_left()[0]) / 2
         table.rules.add(Line([xs, top + 0.55, 0], [xs, bottom, 0]).set_stroke(DIM_TEXT_COLOR, 1, opacity=0.5))
     table.add(table.rules)
     table.names, table.splits, table.sources = names, splits, sources
@@ -697,9 +698,11 @@ class ConcatAndOutputProjection(LessonScene):
         for h, cols in zip(ws.heads, (names[:d1], names[d1:])):
             vec = get_row_vector(h.messages[-1], list(cols), name=f"m{sup(h.index)}{sub(n)}", tag=f"m{h.index}",
                                  places=None, color=head_color(h.index), name_color=head_color(h.index),
-                                 h_buff=0.12)
+                                 font_size=NUMBER_SIZE + 8, label_size=LABEL_SIZE, name_size=LABEL_SIZE + 4)
             msgs.add(vec)
-        msgs.arrange(RIGHT, buff=2.5).move_to([0, concat.get_center()[1], 0])
+        msgs.arrange(RIGHT, buff=2.0)
+        msgs[1].shift(UP * (msgs[0].cell_center(0, 0)[1] - msgs[1].cell_center(0, 0)[1]))
+        msgs.move_to([0, concat.get_center()[1], 0])
         self.msgs = msgs
         said = [" and ".join(names[:d1]), " and ".join(names[d1:])]
         with self.beat(f"Each head hands the receiver a message: m¹ carries {said[0]}, m² carries {said[1]}."):
