@@ -2,7 +2,7 @@
 
     build(catalog, root=..., out=..., quality="l", jobs=2) -> BuildReport
 
-Outputs, for quality q (l or h), under `out` (default renders/):
+Outputs, for quality q (l, m or h; the command line defaults to m), under `out` (default renders/):
 
     lesson/q/scenes/NN_Scene.{mp4,srt,json}   one video per scene (see render.py)
     lesson/q/<slug>.mp4                       one per chapter: chapter marks + mov_text subtitles
