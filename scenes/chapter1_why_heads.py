@@ -231,6 +231,10 @@ def swap_fine_print(scene, text: str | None, *, left: float | None = None):
 class ChapterOneScene(LessonScene):
     """Shared set-up: the fine print on screen and every fine print shown (for tests)."""
 
+    # A longer breath after each sentence than the lesson's default: every beat here brings a new
+    # picture (arrows, scaled values moving), and the voice alone runs at about 2.7 words a second.
+    PAUSE_S = 0.75
+
     def setup(self):
         super().setup()
         self.fine_print = None
@@ -420,8 +424,7 @@ class ThreeHeadsSevenRows(ChapterOneScene):
         legend = self.legend = get_width_legend(ONE_HEAD_COLOR)
         legend.set_y(self.badge.get_bottom()[1] - 0.12 - legend.height / 2).set_x(0)
         words = " and ".join([", ".join(ex.word_at(p) for p in reading.useful[:-1]), ex.word_at(reading.useful[-1])])
-        with self.beat(f"Thick arrows mark plausible useful sources: {words}. Thin ones are still read, "
-                       "just weakly."):
+        with self.beat(f"Thick arrows mark plausible useful sources: {words}. Thin ones are still read."):
             self.play(FadeIn(legend), *swap_fine_print(self, ARROWS_NOTE))
             self.play(*(Indicate(arrows.arrow(p - 1), color=ONE_HEAD_COLOR, scale_factor=1.05)
                         for p in reading.useful))
@@ -429,8 +432,7 @@ class ThreeHeadsSevenRows(ChapterOneScene):
     def show_scaled_values(self, ex):
         layout = self.layout
         flow = self.one_head_flow = get_message_flow(layout.chips, contributions(ex, ex.reading(0)), layout.slot)
-        with self.beat("Each value is scaled by its row’s weight: thick arrows keep much of it, thin ones "
-                       "very little."):
+        with self.beat("Each value is scaled by its row’s weight: a thick arrow keeps much of it."):
             self.play(FadeOut(VGroup(layout.query, layout.query_label)))
             self.play(flow.scale_copies(run_time=1.6))
 
@@ -454,7 +456,7 @@ class ThreeHeadsSevenRows(ChapterOneScene):
     def show_three_heads(self, ex):
         lanes = self.lanes = self.get_three_heads(ex)
         self.clear_stage(self.title, self.badge, name="three heads")
-        with self.beat("Three heads could each weight the rows in their own way, all at the same time."):
+        with self.beat("Three heads can each weight the rows their own way, all at the same time."):
             self.play(*(FadeIn(VGroup(lane.label.head_text, lane.row, lane.chips, lane.slot.tracks, lane.slot.labels))
                         for lane in lanes))
             # the same play draws all three heads: none waits for another
@@ -1012,6 +1014,9 @@ class OneSharedWeight(ChapterOneScene):
         bottom = CONTENT_BOTTOM + 0.55
         factor = min(1.0, SAFE_WIDTH / panels.width, (top - bottom) / panels.height)
         panels.scale(factor).move_to(UP * (top + bottom) / 2).set_x(0)
+        # the one-head panel starts in the middle, and makes room when the two heads arrive
+        self.one_shift = -one.get_x()
+        one.shift(RIGHT * self.one_shift)
         return one, two
 
     # beats: one head --------------------------------------------------------------------------
@@ -1060,7 +1065,8 @@ class OneSharedWeight(ChapterOneScene):
     def show_two_heads(self, ill):
         two = self.two
         with self.beat("With two heads, each coordinate can get its own weights."):
-            self.play(FadeIn(two.header), FadeIn(two.sources), FadeIn(two.receiver), *swap_fine_print(self, None))
+            self.play(self.one.animate.shift(LEFT * self.one_shift), *swap_fine_print(self, None))
+            self.play(FadeIn(two.header), FadeIn(two.sources), FadeIn(two.receiver))
             self.play(*(Create(a) for group in two.arrows for a in group), run_time=1.4)
 
     def show_head_lines(self, ill):
@@ -1182,8 +1188,7 @@ class OneSharedWeight(ChapterOneScene):
         ghost = DashedVMobject(head.frame.copy().set_fill(opacity=0), num_dashes=30).set_stroke(DIM_TEXT_COLOR, 2)
         pruned = get_text("pruned", font_size=MIN_TEXT_SIZE, color=DIM_TEXT_COLOR).move_to(head.frame)
         self.pruned = VGroup(ghost, pruned)
-        with self.beat(f"Such a head can be pruned away: see Voita and colleagues, 2019.",
-                       spoken="Such a head can sometimes be pruned away: see Voita and colleagues, twenty nineteen."):
+        with self.beat("Such a head can sometimes be pruned away: see Voita et al. (2019)."):
             self.play(FadeOut(head.frame), FadeOut(head.bars), FadeOut(diagram.forward[k]), FadeOut(self.overlap_mark),
                       FadeOut(diagram.backward[k]), FadeIn(ghost), FadeIn(pruned), head.name.animate.set_opacity(0.5),
                       run_time=1.4)
