@@ -912,10 +912,15 @@ def get_hidden_rows(ws) -> VGroup:
                          places=None, font_size=NUMBER_SIZE + 2, label_size=SMALL_SIZE)
     hidden = get_row_vector(mlp.hidden, units, tag="hidden", column_colors=hid_colors, places=None,
                             font_size=NUMBER_SIZE + 2, label_size=SMALL_SIZE)
-    hidden.remove(hidden.col_labels)            # same columns as the pre-activations above it
+    hidden.remove(hidden.col_labels)
     hidden.col_labels = VGroup()
-    hidden.next_to(pre, DOWN, buff=0.45).align_to(pre, LEFT)
-    hidden.shift(RIGHT * (pre.cell_center(0, 0)[0] - hidden.cell_center(0, 0)[0]))
+    hidden.next_to(pre, DOWN, buff=0.45)
+    # the same columns as the pre-activations above it: each unit under its own number
+    y = hidden.cell_center(0, 0)[1]
+    for j in range(k):
+        hidden.anchors[0][j].move_to([pre.cell_center(0, j)[0], y, 0])
+        hidden.cell(0, j).align_to(pre.cell(0, j), RIGHT)
+    hidden.brackets.become(pre.brackets.copy().set_y(y))
     e_row = get_row_vector(ws.E_prime[-1], list(AXES), tag="e_prime_row", places=places_for(ws.E_prime),
                            color=POSITIVE_COLOR, font_size=NUMBER_SIZE + 2, label_size=SMALL_SIZE)
     e_row.next_to(pre, UP, buff=0.45).align_to(pre, LEFT)
@@ -1255,7 +1260,7 @@ class ChequeSentence(LessonScene):
         for ws, row in zip(sheets, rows):
             h1, h2 = ws.heads
             self.keys.append(get_token_columns(row, h1.K, tag=f"{ws.name}_k1", color=head_color(1),
-                                               labels=[f"k{sup(1)} {a}" for a in h1_names]))
+                                               labels=[f"k{sup(1)} = v{sup(1)} {a}" for a in h1_names]))
             weights = get_token_columns(row, h1.weights[-1], tag=f"{ws.name}_A1", color=head_color(1),
                                         labels=[f"α{sup(1)}{sub(ws.n)},ⱼ"], places=3)
             weights.shift(DOWN * 2 * 0.34)
