@@ -12,7 +12,7 @@ in one column, indentation kept, an optional rounded frame.
 """
 from __future__ import annotations
 
-from manim import DOWN, LEFT, RIGHT, UP, Rectangle, RoundedRectangle, Text, VGroup
+from manim import LEFT, UP, Rectangle, RoundedRectangle, Text, VGroup
 
 from scenes.style import BACKGROUND, DIM_TEXT_COLOR, HIGHLIGHT_OPACITY, RECEIVER_COLOR, TEXT_COLOR, baseline_y
 

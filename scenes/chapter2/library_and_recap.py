@@ -577,8 +577,9 @@ class BiasesAndLibraryLayer(LessonScene):
         self.query.q, self.query.b, self.query.sum = target[1][0], target[1][2], target[1][4]
         without = VGroup(title, table.head_without, table.rule, table.sum_label, table.sum_without,
                          *(VGroup(r[0], r[1], r[3]) for r in table.rows))
+        note = self.fine_print = place_fine_print("All displayed numbers are rounded; calculations use full precision.")
         with self.beat(f"Without a bias, head 1’s row {n} is the worksheet’s attention row."):
-            self.play(FadeIn(without), run_time=1.0)
+            self.play(FadeIn(without), FadeIn(note), run_time=1.0)
 
     def show_weights_with(self, ws):
         table = self.table
@@ -619,11 +620,12 @@ class BiasesAndLibraryLayer(LessonScene):
             self.play(FadeIn(change, shift=0.1 * DOWN))
 
     def show_why_no_bias(self):
+        rounded = self.fine_print
         note = self.fine_print = place_fine_print("Omitting it keeps this example simpler; it is not a general "
                                                   "claim that bias-free attention is better.",
                                                   width=SAFE_WIDTH)
         with self.beat("We leave biases out to keep the example simple, not because bias-free attention is better."):
-            self.play(FadeIn(note))
+            self.play(FadeOut(rounded), FadeIn(note))
 
     # shot 3 -----------------------------------------------------------------------------------
     def show_bias_flag(self):
@@ -666,7 +668,9 @@ class BiasesAndLibraryLayer(LessonScene):
             "their prediction MLP layers retain biases.")
         with self.beat("Our scratch layer and the trained attention models use bias=False; "
                        "their prediction MLPs keep their biases."):
-            self.play(ReplacementTransform(c.code, c.code_off), FadeIn(note))
+            # with bias=False the offsets are gone: the picture says what the sentence says
+            self.play(ReplacementTransform(c.code, c.code_off),
+                      FadeOut(VGroup(c.in_group, c.out_group, c.total, c.legend, c.kv_note)), FadeIn(note))
         c.code = c.code_off
 
     # shot 4 -----------------------------------------------------------------------------------

@@ -416,7 +416,7 @@ class ShapeFlow(LessonScene):
         column = get_column_strip(a, 0, color=TEXT_COLOR, opacity=0.35)
         self.a_strips = VGroup(row, column)
         with self.beat("Each row of A is a receiver, each column a source; "
-                       "the dark triangle is the future, which no receiver may read."):
+                       "the grey triangle is the future, which no receiver may read."):
             self.play(FadeIn(row))
             self.play(FadeIn(column))
             self.play(Indicate(a.mask_triangle, color=TEXT_COLOR, scale_factor=1.05))
@@ -439,7 +439,7 @@ class ShapeFlow(LessonScene):
         self.receiver_strips, self.legend = strips, legend
         h = sup(1)
         with self.beat(f"Superscripts name the head, subscripts the token: q{h}{sub(n)} is head 1’s query "
-                       f"for token {n}, one row of Q{h}."):
+                       f"at token {n}, one row of Q{h}."):
             self.play(LaggedStart(*(FadeIn(s) for s in strips), lag_ratio=0.2), FadeIn(legend))
 
     def build_chain(self, ws):
@@ -473,6 +473,9 @@ class ShapeFlow(LessonScene):
 
         dot = get_text("·", font_size=BODY_SIZE).move_to(between(concat, w_o))
         equals = get_text("=", font_size=BODY_SIZE).move_to(between(w_o, delta))
+        a_heads = get_arrow(self.e_box.box.get_right(), core(concat).get_left())
+        heads_label = get_text(f"{count_word(len(ws.heads))} heads", font_size=SMALL_SIZE, color=DIM_TEXT_COLOR)
+        heads_label.next_to(a_heads, DOWN, buff=0.08)
         a_plus = get_arrow(core(delta).get_right(), core(plus).get_left())
         a_sum = get_arrow(core(plus).get_right(), core(e_prime).get_left())
         a_last = get_arrow(core(e_prime).get_right(), core(last).get_left())
@@ -495,7 +498,8 @@ class ShapeFlow(LessonScene):
         self.parts = dict(concat=concat, w_o=w_o, delta=delta, plus=plus, e_prime=e_prime, last=last, mlp=mlp,
                           probs=probs, dot=dot, equals=equals, a_plus=a_plus, a_sum=a_sum, a_last=a_last,
                           last_label=last_label, a_mlp=a_mlp, a_p=a_p, residual=residual,
-                          residual_label=residual_label, general=general)
+                          residual_label=residual_label, general=general, a_heads=a_heads,
+                          heads_label=heads_label)
 
     def show_concat(self, ws):
         p = self.parts
@@ -510,7 +514,8 @@ class ShapeFlow(LessonScene):
             self.play(*(ReplacementTransform(lane.messages.box, half) for lane, half in zip(self.lanes, concat.halves)),
                       *(FadeOut(VGroup(lane.messages.name_label, lane.messages.shape_label)) for lane in self.lanes),
                       run_time=1.2)
-            self.play(FadeIn(VGroup(concat.box, concat.name_label, concat.shape_label)))
+            self.play(FadeIn(VGroup(concat.box, concat.name_label, concat.shape_label)),
+                      GrowArrow(p["a_heads"]), FadeIn(p["heads_label"]))
 
     def show_output_projection(self, ws):
         p = self.parts
@@ -548,7 +553,9 @@ class ShapeFlow(LessonScene):
         p = self.parts
         n, d = ws.E.shape
         strip = get_row_strip(p["e_prime"])
-        with self.beat(f"Only its last row, e′{sub(n)}, {format_shape((1, d))}, goes on to the prediction MLP."):
+        with self.beat(f"Only its last row, e′{sub(n)}, {format_shape((1, d))}, goes on to the prediction MLP.",
+                       spoken=f"Only its last row, e prime, row {count_word(n)}, "
+                              f"{spoken_form(format_shape((1, d)))}, goes on to the prediction M L P."):
             self.play(FadeIn(strip))
             moving = strip.copy()
             self.play(GrowArrow(p["a_last"]), FadeIn(p["last_label"]),
@@ -716,7 +723,7 @@ class Projections(LessonScene):
 
     # beats ------------------------------------------------------------------------------------
     def show_receiver_row(self, ws):
-        with self.beat(f"The receiver “{display_words(ws)[-1]}” brings its row of E: e{sub(ws.n)}."):
+        with self.beat(f"The receiver, the word “{display_words(ws)[-1]}”, brings its row of E: e{sub(ws.n)}."):
             self.play(FadeIn(self.e_row, shift=0.2 * DOWN))
 
     def show_query_matrices(self, ws):
@@ -814,9 +821,12 @@ class Projections(LessonScene):
             renames.append(ReplacementTransform(g.k.name_label, new_k))
         pairs = join_words([f"V{sup(head.index)} = K{sup(head.index)}" for head, same_here in zip(ws.heads, same)
                             if same_here])
-        text = (f"W_V has the same entries as W_K here, so the values are the same columns: {pairs}."
+        text = (f"W_V has the same entries as W_K here: {pairs}."
                 if all(same) else "W_V has its own entries, so the values carry other columns.")
-        with self.beat(text):
+        spoken = ("W V has the same entries as W K here: "
+                  + ", and ".join(f"V {count_word(head.index)} equals K {count_word(head.index)}" for head in ws.heads)
+                  + "." if all(same) else None)
+        with self.beat(text, spoken=spoken):
             if renames:
                 self.play(*renames)
 
