@@ -11,11 +11,11 @@ Used by chapter 2's shape flow (scene 6) and recap (scene 17).
 """
 from __future__ import annotations
 
-from manim import DOWN, LEFT, RIGHT, UP, Line, Polygon, Rectangle, VGroup
+from manim import DOWN, LEFT, RIGHT, UP, Circle, Line, Polygon, Rectangle, VGroup
 
 from scenes.blocks.flow_arrow import get_arrow
 from scenes.blocks.shape_box import ShapeBox, get_shape_box
-from scenes.style import DIM_TEXT_COLOR, MASK_COLOR, RECEIVER_COLOR, TEXT_COLOR
+from scenes.style import DIM_TEXT_COLOR, LABEL_SIZE, MASK_COLOR, RECEIVER_COLOR, TEXT_COLOR, get_text
 
 
 def get_masked_box(name: str, shape, *, color: str, unit: float = 0.13, **kwargs) -> ShapeBox:
@@ -83,11 +83,7 @@ def get_routed_arrow(points, *, color: str = DIM_TEXT_COLOR, stroke_width: float
 
 
 def get_plus_node(radius: float = 0.2, color: str = TEXT_COLOR) -> VGroup:
-    """⊕: the residual sum."""
-    from manim import Circle
-
-    from scenes.style import LABEL_SIZE, get_text
-
+    """⊕: the residual sum. Parts: `circle`."""
     circle = Circle(radius=radius).set_stroke(color, 2)
     plus = get_text("+", font_size=LABEL_SIZE, color=color).move_to(circle)
     node = VGroup(circle, plus)

@@ -712,15 +712,13 @@ class BiasesAndLibraryLayer(LessonScene):
         bar = self.code_bar = self.code.get_line_box(line)
         with self.transition("the lists make room for the weights"):
             self.play(FadeOut(VGroup(self.lists, self.fine_print)))
-        with self.beat("attn_mask=future blocks every source after the receiver.",
-                       spoken="attn mask equals future blocks every source after the receiver."):
+        with self.beat("attn_mask=future blocks every source after the receiver."):
             self.play(FadeIn(bar), FadeIn(self.mask_group))
 
     def show_per_head_weights(self, ws):
         line = self.code.find("average_attn_weights")
         bar = self.code.get_line_box(line)
-        with self.beat("average_attn_weights=False returns each head’s weights separately.",
-                       spoken="average attn weights equals false returns each head's weights separately."):
+        with self.beat("average_attn_weights=False returns each head’s weights separately."):
             self.play(ReplacementTransform(self.code_bar, bar), FadeIn(self.maps))
         self.code_bar = bar
 
