@@ -180,7 +180,8 @@ def _stack(g: ConcatOutputProjection) -> ConcatOutputProjection:
     g.lines[1].dot.set_x((g.m2.get_right()[0] + g.W_O2.get_left()[0]) / 2)
     g.lines[1].eq.set_x((g.W_O2.get_right()[0] + g.c2.get_left()[0]) / 2)
     low = min(g.c2.get_bottom()[1], g.W_O2.get_bottom()[1])
-    g.sum_rule = Line(LEFT, RIGHT).set_stroke(TEXT_COLOR, 1.5).set_width(g.c2.brackets.width + 0.2)
+    half = (g.c2.brackets.width + 0.2) / 2
+    g.sum_rule = Line(LEFT * half, RIGHT * half).set_stroke(TEXT_COLOR, 1.5)
     g.sum_rule.move_to([g.c2.brackets.get_center()[0], low - 0.12, 0])
     g.delta_2.shift(RIGHT * (g.c2.cell_center(0, 0)[0] - g.delta_2.cell_center(0, 0)[0]))
     g.delta_2.shift(UP * (g.sum_rule.get_y() - 0.12 - g.delta_2.brackets.get_top()[1]))
