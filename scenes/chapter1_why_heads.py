@@ -383,6 +383,9 @@ class ThreeHeadsSevenRows(ChapterOneScene):
                        f"“{ex.receiver_word}”, is the receiver."):
             self.play(LaggedStart(*(FadeIn(p, shift=0.1 * UP) for p in layout.positions), lag_ratio=0.1),
                       run_time=1.0)
+            # the label first sits right under the receiver's position; it moves below the keys later
+            self.receiver_label_home = layout.receiver_label.get_center()
+            layout.receiver_label.next_to(layout.positions[r], DOWN, buff=0.1)
             self.play(FadeIn(layout.receiver_label, shift=0.1 * UP), Indicate(self.row.boxes[r], color=RECEIVER_COLOR))
             self.mark("receiver label")
 
@@ -397,6 +400,7 @@ class ThreeHeadsSevenRows(ChapterOneScene):
     def show_keys_and_values(self, ex):
         layout = self.layout
         with self.beat("Every row has a key, which sets how much it is read, and a value: what it sends."):
+            self.play(layout.receiver_label.animate.move_to(self.receiver_label_home), run_time=0.6)
             self.play(LaggedStart(*(FadeIn(k) for k in layout.keys), lag_ratio=0.08), FadeIn(layout.key_label),
                       run_time=1.0)
             self.play(LaggedStart(*(FadeIn(c) for c in layout.chips), lag_ratio=0.08), FadeIn(layout.value_label),
