@@ -128,8 +128,8 @@ BOX = 0.74                  # a [64, 64] array
 VECTOR_UNIT = 1.8 / 4096    # scene units per entry of a [1, n] vector (the 4,096 concatenation: 1.8)
 VECTOR_HEIGHT = 0.2
 LANE_Y = (2.25, 0.62, -1.01)  # the three lanes, top to bottom (box centres)
-FLOW_LEFT = -4.1            # where every lane's flow starts (the names and counts sit left of it)
-NAME_X = -6.7
+FLOW_LEFT = -3.95           # where every lane's flow starts (the names and counts sit left of it)
+NAME_X = -6.72
 
 
 def get_vector(name: str, length: int, color: str, *, fill=0.35) -> VGroup:
