@@ -17,5 +17,6 @@ test: $(VENV)/.installed
 	$(PY) -m pytest
 
 # The built page on http://127.0.0.1:$(PORT)/ (Ctrl-C stops); any static host serves renders/ as well.
-serve: $(VENV)/.installed
-	$(PY) -m lesson_build serve --port $(PORT)
+# The server is the standard library's: no set-up needed, the venv's Python if there is one.
+serve:
+	$(if $(wildcard $(PY)),$(PY),python3) -m lesson_build.serve --port $(PORT)
