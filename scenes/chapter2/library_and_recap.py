@@ -1007,7 +1007,8 @@ class RecapAndLoop(LessonScene):
     def show_heads(self, ws):
         d = self.diagram
         n, width = ws.E.shape
-        with self.beat(f"E, {count_word(n)} rows of width {count_word(width)}, goes into both heads; "
+        rows = f"{count_word(n)} row{'s' if n != 1 else ''}"
+        with self.beat(f"E, {rows} of width {count_word(width)}, goes into both heads; "
                        "each makes its own messages."):
             self.play(*(GrowArrow(a) for a in d.links[0:2]), FadeIn(d.heads, shift=0.15 * RIGHT), run_time=1.2)
 

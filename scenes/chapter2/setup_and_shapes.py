@@ -351,7 +351,8 @@ class ShapeFlow(LessonScene):
         e_box = get_shape_box("E", ws.E.shape, unit=FLOW_UNIT)
         lanes = VGroup(*(get_head_lane(head) for head in ws.heads)).arrange(DOWN, buff=0.55, aligned_edge=LEFT)
         flow = VGroup(e_box, lanes).arrange(RIGHT, buff=1.0)
-        flow.move_to(CONTENT_CENTER)
+        # E keeps one place whatever the sentence's length: the joining chain starts beside it
+        flow.move_to(CONTENT_CENTER).align_to(LEFT * (SAFE_WIDTH / 2 - 0.25), LEFT)
         e_box.set_y(lanes.get_center()[1])
         feeds = VGroup(*(get_arrow(e_box.box.get_right(), lane.stack.boxes.get_left() + LEFT * 0.05,
                                    color=head_color(head.index))
@@ -460,7 +461,7 @@ class ShapeFlow(LessonScene):
         layout_chain(stages, [0.5, 0.5, 0.55, 0.55, 1.1, 0.7, 0.7])
         chain = VGroup(*stages)
         # E keeps its place at the left; the chain fills the rest of the width at E's height
-        left = self.e_box.get_right()[0] + 0.9
+        left = self.e_box.get_right()[0] + 1.4
         chain.shift(RIGHT * (left - chain.get_left()[0]) + UP * (self.e_box.box.get_y() - concat.box.get_y()))
         if chain.get_right()[0] > SAFE_WIDTH / 2:
             raise ValueError(f"the joining chain is {chain.get_right()[0] - SAFE_WIDTH / 2:.2f} too wide")
@@ -475,7 +476,7 @@ class ShapeFlow(LessonScene):
         equals = get_text("=", font_size=BODY_SIZE).move_to(between(w_o, delta))
         a_heads = get_arrow(self.e_box.box.get_right(), core(concat).get_left())
         heads_label = get_text(f"{count_word(len(ws.heads))} heads", font_size=SMALL_SIZE, color=DIM_TEXT_COLOR)
-        heads_label.next_to(a_heads, DOWN, buff=0.08)
+        heads_label.next_to(a_heads, UP, buff=0.08)
         a_plus = get_arrow(core(delta).get_right(), core(plus).get_left())
         a_sum = get_arrow(core(plus).get_right(), core(e_prime).get_left())
         a_last = get_arrow(core(e_prime).get_right(), core(last).get_left())
@@ -851,5 +852,6 @@ class Projections(LessonScene):
         groups = self.reads.heads
         boxes = VGroup(*(SurroundingRectangle(g.k, buff=0.1, color=head_color(head.index))
                          for head, g in zip(ws.heads, groups)))
-        with self.beat(f"Both heads read all {count_word(ws.n)} known tokens, side by side, in parallel.", look=1.0):
+        known = f"all {count_word(ws.n)} known tokens" if ws.n > 1 else "the one known token"
+        with self.beat(f"Both heads read {known}, side by side, in parallel.", look=1.0):
             self.play(Create(boxes[0]), Create(boxes[1]), run_time=1.0)
