@@ -13,10 +13,7 @@ import pytest
 import scenes.chapter2.joining_heads as jh
 from lesson_data.display import fmt, places_for
 from lesson_data.worksheet import (
-    AXES,
     CANDIDATES,
-    POSITION_TABLE,
-    TOKEN_TABLE,
     VOCAB,
     W_K1,
     W_K2,

@@ -25,7 +25,6 @@ from manim import (
     Create,
     FadeIn,
     FadeOut,
-    GrowArrow,
     Indicate,
     LaggedStart,
     Line,
@@ -42,7 +41,6 @@ from lesson_data.display import fmt, places_for
 from lesson_data.joining import (
     carried_axes,
     change_word,
-    contrast_sources,
     dominant_axis,
     off_carrier_entries,
     pool_on_sources,
@@ -66,14 +64,12 @@ from scenes.blocks.word_probabilities import get_word_rows
 from scenes.style import (
     BODY_SIZE,
     BUFF,
-    BUFF_LARGE,
     BUFF_SMALL,
     CONTENT_BOTTOM,
     CONTENT_CENTER,
     CONTENT_HEIGHT,
     CONTENT_TOP,
     DIM_TEXT_COLOR,
-    FRAME_WIDTH,
     HIGHLIGHT_OPACITY,
     LABEL_SIZE,
     NEGATIVE_COLOR,
@@ -88,7 +84,6 @@ from scenes.style import (
     align_baseline,
     baseline_y,
     count_word,
-    fit_content,
     format_shape,
     get_fine_print,
     get_number,
@@ -170,7 +165,7 @@ def get_labeled_vector(label: str, values, col_labels, *, tag: str, color: str, 
     return group
 
 
-def get_arrow_set(row, weights, color, side, tag: str, tokens):
+def get_arrow_set(row, weights, color, side, tag: str):
     """One head's arrows into the receiver, with the weight of its strongest source written beside
     that arrow (tag f"{tag}_top", index = the source)."""
     arrows = get_attention_arrows(row, weights, color=color, side=side, angle=ARROW_ANGLE)
@@ -250,9 +245,9 @@ def get_arrow_panels(ws):
     two_row = get_token_row(ws.tokens, **kw)
     wide_row = get_token_row(ws.tokens, **kw)
     h1, h2 = ws.heads
-    a1 = get_arrow_set(two_row, h1.weights[-1], head_color(1), UP, "A1", ws.tokens)
-    a2 = get_arrow_set(two_row, h2.weights[-1], head_color(2), DOWN, "A2", ws.tokens)
-    aw = get_arrow_set(wide_row, ws.wide_head.weights[-1], WIDE_HEAD_COLOR, UP, "wide", ws.tokens)
+    a1 = get_arrow_set(two_row, h1.weights[-1], head_color(1), UP, "A1")
+    a2 = get_arrow_set(two_row, h2.weights[-1], head_color(2), DOWN, "A2")
+    aw = get_arrow_set(wide_row, ws.wide_head.weights[-1], WIDE_HEAD_COLOR, UP, "wide")
     names = [get_text(t, font_size=LABEL_SIZE, color=c) for t, c in
              (("head 1", head_color(1)), ("head 2", head_color(2)), ("one wide head", WIDE_HEAD_COLOR))]
     for name, arrows, row in ((names[0], a1, two_row), (names[1], a2, two_row), (names[2], aw, wide_row)):
@@ -712,6 +707,8 @@ class ConcatAndOutputProjection(LessonScene):
         concat, d1, cop = self.cop.concat, self.d1, self.cop
         cells = lambda js: VGroup(*(concat.cell(0, j) for j in js))  # noqa: E731
         left, right = list(range(d1)), list(range(d1, concat.n_cols))
+        self.concat_home = concat.get_center().copy()     # its place in the line with W_O (next beat)
+        concat.move_to([0, concat.get_center()[1], 0])
         with self.beat(f"Concatenating sets them side by side: one row of width {count_word(concat.n_cols)}."):
             self.play(ReplacementTransform(self.msgs[0].entries, cells(left)),
                       ReplacementTransform(self.msgs[1].entries, cells(right)),
@@ -724,6 +721,7 @@ class ConcatAndOutputProjection(LessonScene):
         cop = self.cop
         with self.beat(f"Times W_O, {count_word(ws.W_O.shape[0])} by {count_word(ws.W_O.shape[1])}, it becomes "
                        "the receiver's update, Δe: one number per axis."):
+            self.play(cop.concat.animate.move_to(self.concat_home))
             self.play(FadeIn(cop.top[1]), FadeIn(cop.W_O))
             self.play(FadeIn(cop.top[3]), FadeIn(cop.delta, shift=RIGHT * 0.3),
                       *self.swap_note(f"H¹ and H² concatenate to {format_shape(ws.H_joined.shape)}. W_O "
@@ -1057,8 +1055,9 @@ class ResidualAndPrediction(LessonScene):
         zeroed = relu_zeroed(ws.mlp.pre_activation)
         boxes = self.relu_boxes = VGroup(*(rows.pre.get_cell_box(0, u, color=NEGATIVE_COLOR) for u in zeroed))
         units = " and ".join(str(u + 1) for u in zeroed)
-        text = (f"ReLU sets the negative ones to zero: unit{'s' if len(zeroed) > 1 else ''} {units}." if zeroed
-                else "ReLU would set negative numbers to zero; here none is negative.")
+        text = (f"ReLU sets the negative ones to zero: units {units}." if len(zeroed) > 1 else
+                f"ReLU sets the negative one to zero: unit {units}." if zeroed else
+                "ReLU would set negative numbers to zero; here none is negative.")
         with self.beat(text, spoken=text.replace("ReLU", "relu")):
             self.play(Transform(self.mark, SurroundingRectangle(self.chain.relu, color=RECEIVER_COLOR, buff=0.08)))
             if zeroed:
@@ -1265,8 +1264,8 @@ class ChequeSentence(LessonScene):
                                         labels=[f"α{sup(1)}{sub(ws.n)},ⱼ"], places=3)
             weights.shift(DOWN * 2 * 0.34)
             self.weights.append(weights)
-            self.arrows1.append(get_arrow_set(row, h1.weights[-1], head_color(1), UP, f"{ws.name}_A1", ws.tokens))
-            self.arrows2.append(get_arrow_set(row, h2.weights[-1], head_color(2), DOWN, f"{ws.name}_A2", ws.tokens))
+            self.arrows1.append(get_arrow_set(row, h1.weights[-1], head_color(1), UP, f"{ws.name}_A1"))
+            self.arrows2.append(get_arrow_set(row, h2.weights[-1], head_color(2), DOWN, f"{ws.name}_A2"))
         q = sheets[0].heads[0].Q[-1]
         self.query = get_labeled_vector(f"receiver “{sheets[0].tokens[-1]}”:  q{sup(1)}{sub(sheets[0].n)} =", q,
                                         None, tag="q1", color=RECEIVER_COLOR, places=None)
@@ -1392,3 +1391,11 @@ class ChequeSentence(LessonScene):
         note = get_fine("This is a worked arithmetic explorer, not a trained language model.")
         with self.beat("This is a worked arithmetic explorer, not a trained language model."):
             self.play(FadeIn(note))
+
+
+__all__ = [
+    "WideHeadVersusTwo", "ConcatAndOutputProjection", "ResidualAndPrediction", "ChequeSentence", "COMPARED",
+    "get_joined_projection", "get_score_rules", "get_arrow_panels", "get_score_table", "get_mixtures",
+    "get_block_box", "get_general_shape_note", "get_residual_tables", "get_mlp_chain", "get_hidden_rows",
+    "get_probability_page", "get_token_columns", "get_message_pair", "get_carried_marks", "get_outcome",
+]
