@@ -118,6 +118,8 @@ _WORDS = [
     (r"<UNK>", "unknown"), (r"<BOS>", "begin"), (r"<EOS>", "end"), (r"<PAD>", "pad"),
     (r"\be\.g\.", "for example"), (r"\bi\.e\.", "that is"), (r"\bvs\.?", "versus"),
     (r"\bet al\.", "and colleagues"), (r"§\s*", "section "),
+    (r"\b3Blue1Brown\b", "three blue one brown"), (r"[−-]\s?log\b", "minus the log of"),
+    (r"(?<=\w) \. (?=[A-Z])", ". "),
     (r"\bMLP\b", "M L P"), (r"\bMLPs\b", "M L Ps"), (r"\bCLS\b", "C L S"), (r"\bReLU\b", "relu"),
     (r"\bMFU\b", "M F U"), (r"\bCPU\b", "C P U"), (r"\bGPU\b", "G P U"), (r"\bRGB\b", "R G B"),
     (r"\bsoftmax\b", "soft max"), (r"\bTinyStories\b", "Tiny Stories"), (r"\bPyTorch\b", "Pie Torch"),
@@ -142,6 +144,11 @@ def spoken_form(text: str) -> str:
     # section numbers: 3.2.2 -> three point two point two; years in parentheses: (2019) -> twenty nineteen
     s = re.sub(r"\b\d+(?:\.\d+){2,}\b", lambda m: " point ".join(number_words(int(p)) for p in m.group(0).split(".")), s)
     s = re.sub(r"\((1[89]|20)(\d\d)\)", lambda m: f"({number_words(int(m.group(1)))} {number_words(int(m.group(2))) if m.group(2) != '00' else 'hundred'})", s)
+    # a bare year of this era: 2019 -> twenty nineteen (the lesson's citations)
+    s = re.sub(r"(?<![\w.,])(19[5-9]\d|20[0-2]\d)(?![\w.,%×])",
+               lambda m: f"{number_words(int(m.group(1)[:2]))} "
+                         f"{number_words(int(m.group(1)[2:])) if m.group(1)[2:] != '00' else 'hundred'}"
+                         if not m.group(1)[2] == '0' else number_words(int(m.group(1))), s)
     # a sum over a token index: Σⱼ -> the sum over j of
     s = re.sub(rf"Σ([{_SUB_CHARS}]+)", lambda m: f"the sum over {_index_words(m.group(1))} of ", s)
     # shapes: [10, 4] -> ten by four, [n_heads × d_v, d_model] -> n heads times d v by d model

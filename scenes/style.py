@@ -440,7 +440,8 @@ class LessonScene(VoiceoverScene):
       illustrate it, played inside the `with`. The caption fades in as the voice starts; after the
       speech (and the animations) the beat holds for the viewer to look — longer when it newly
       showed many numbers — then the caption fades out. Nothing of the next sentence starts before
-      it. `spoken` overrides the spoken form of `text` (narration.spoken).
+      it. `spoken` replaces `text` as what the voice reads (still through narration.spoken, so its
+      numbers and symbols are read as everywhere else).
     - `with self.transition(name):` a change that belongs to no sentence.
     - `clear_stage(*keep)`: a transition that fades out everything but `keep`.
     """
@@ -483,7 +484,7 @@ class LessonScene(VoiceoverScene):
         if self.stage is not None:
             raise RuntimeError(f"beat {text[:40]!r} starts inside {self.stage!r}: beats do not nest")
         beat = Beat(id=id or f"{type(self).__name__}-{len(self.beats) + 1:02d}", text=" ".join(text.split()),
-                    spoken=spoken if spoken is not None else spoken_form(text), start=self.time)
+                    spoken=spoken_form(spoken if spoken is not None else text), start=self.time)
         self.stage = beat
         before = self._visible_numbers()
         with self.voiceover(text=beat.spoken, beat_id=beat.id) as tracker:

@@ -218,7 +218,7 @@ def _recording(recorder: _Recorder):
             recorder.in_play -= 1
         if not all(_is_wait(a) for a in args):
             recorder.changes.append(Change("play", start, self.time, stage,
-                                           ", ".join(type(a).__name__ for a in args)[:120]))
+                                           ", ".join(type(a).__name__ for a in args)))
         recorder.plays += 1
         beat = getattr(self, "stage", None)
         recorder.walk(self.mobjects, getattr(beat, "id", None) if hasattr(beat, "spoken") else None)

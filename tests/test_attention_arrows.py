@@ -98,3 +98,12 @@ def test_rows_outside_one_to_twenty_tokens_are_refused():
     row = get_token_row(["the", "river"], receiver=2)
     with pytest.raises(ValueError, match="at least 2 weights"):
         get_attention_arrows(row, [1.0])
+
+
+def test_a_quote_mark_token_hangs_from_the_cap_height_and_words_share_a_baseline():
+    from scenes.style import baseline_y
+    row = get_token_row(['"', "tim", "said", ",", "the"], receiver=5)
+    quote, tim, said, comma = row.words[0], row.words[1], row.words[2], row.words[3]
+    assert abs(baseline_y(tim) - baseline_y(said)) < 1e-6
+    assert quote.get_top()[1] == pytest.approx(tim.get_top()[1], abs=0.02)   # not dropped to the line
+    assert comma.get_bottom()[1] <= baseline_y(tim) + 1e-6                    # a comma sits on it

@@ -58,6 +58,11 @@ ROOT = Path(__file__).resolve().parents[1]
     ("Voita et al. (2019)", "Voita and colleagues (twenty nineteen)"),
     ("A[10, :]", "A, row ten"),
     ("m₁₀ = Σⱼ α₁₀,ⱼ vⱼ", "m, row ten equals the sum over j of alpha, row ten, source j v, row j"),
+    ("3Blue1Brown and Jay Alammar", "three blue one brown and Jay Alammar"),
+    ("−log 0.336", "minus the log of zero point three three six"),
+    ("“Ravi dropped the glass . It”", "Ravi dropped the glass. It"),
+    ("Voita et al. 2019", "Voita and colleagues twenty nineteen"),
+    ("6,000 updates", "six thousand updates"),
     ("Head 1 puts most of its weight on river: 0.718.",
      "Head one puts most of its weight on river: zero point seven one eight."),
 ])

@@ -48,6 +48,9 @@ from scenes.style import (
     get_text,
 )
 
+# Tokens made only of these marks have no glyph on the baseline: they hang from the cap height.
+_HANGING_MARKS = set("\"'“”‘’`´^*")
+
 # Stroke width and opacity of an arrow of weight w (0..1): monotone, the same in every scene.
 MIN_STROKE = 0.8
 MAX_STROKE = 14.0
@@ -171,8 +174,12 @@ def get_token_row(tokens, *, receiver: int | None = None, font_size: float = BOD
             line.next_to(previous, DOWN, buff=1.1, aligned_edge=LEFT)
         previous = line
     for word, box in zip(words, boxes):
+        ref = get_text("Mx", font_size=chosen).move_to(box)
         word.move_to(box)
-        align_baseline(word, baseline_y(get_text("Mx", font_size=chosen).move_to(box)))
+        if set(word.original_text) <= _HANGING_MARKS:   # a quote mark hangs from the cap height
+            word.align_to(ref, UP)
+        else:                                           # everything else sits on one baseline
+            align_baseline(word, baseline_y(ref))
     row.boxes, row.words = box_group, word_group
     row.add(box_group, word_group)
     row.positions = VGroup()
