@@ -1375,6 +1375,8 @@ class ChequeSentence(LessonScene):
     def show_predictions(self, river, cheque):
         outcomes = self.outcomes = VGroup(*(get_outcome(ws) for ws in self.sheets))
         outcomes.arrange(RIGHT, buff=1.4, aligned_edge=UP)
+        for part in ("text", "rows"):                 # the two sides line up part for part
+            getattr(outcomes[1], part).align_to(getattr(outcomes[0], part), UP)
         outcomes.move_to([0, CONTENT_TOP - 0.05 - outcomes.height / 2, 0])
         for o in outcomes:
             o.filled.next_to(o.text[1][0], RIGHT, buff=0.15)
