@@ -103,6 +103,8 @@ def _indexed(m: re.Match) -> str:
 
 def _shape(m: re.Match) -> str:
     dims = [d.strip() for d in m.group(1).split(",")]
+    if any(re.fullmatch(r"[−-]?\d*\.\d+", d) for d in dims):   # a row of values, not a shape
+        return ", ".join(dims)
     return " by ".join(_dimension(d) for d in dims)
 
 
@@ -128,7 +130,7 @@ _WORDS = [
     (r"\bAV\b", "A V"), (r"\bQ/K\b", "Q and K"), (r"\bQ, K, V\b", "Q, K, V"),
     (r"\bin_proj_bias\b", "in proj bias"), (r"\bout_proj\.bias\b", "out proj bias"),
     (r"\bbias=True\b", "bias equals true"), (r"\bbias=False\b", "bias equals false"),
-    (r"\battn_mask\b", "attn mask"), (r"\baverage_attn_weights=False\b", "average attn weights equals false"),
+    (r"\badd_bias_kv\b", "add bias k v"), (r"\battn_mask\b", "attn mask"), (r"\baverage_attn_weights=False\b", "average attn weights equals false"),
     (r"\bd_model\b", "d model"), (r"\bd_k\b", "d k"), (r"\bd_v\b", "d v"), (r"\bn_heads\b", "n heads"),
     (r"\bH/P\b", "H over P"), (r"\bW/P\b", "W over P"),
 ]
@@ -151,6 +153,12 @@ def spoken_form(text: str) -> str:
                          if not m.group(1)[2] == '0' else number_words(int(m.group(1))), s)
     # a sum over a token index: Σⱼ -> the sum over j of
     s = re.sub(rf"Σ([{_SUB_CHARS}]+)", lambda m: f"the sum over {_index_words(m.group(1))} of ", s)
+    # a concatenation: [H¹ | H²] -> H, head one joined to H, head two
+    s = re.sub(r"\[([^\[\]|]+)\|([^\[\]|]+)\]", lambda m: f"{m.group(1).strip()} joined to {m.group(2).strip()}", s)
+    # a quoted word inside a sentence keeps a pause around it: The receiver “the” brings -> ..., the, ...
+    s = re.sub(r"(?<=\w) “([^”]{1,40})” (?=\w)", r", \1, ", s)
+    # a primed symbol with a token index: e′₁₀ -> e prime, row ten
+    s = re.sub(rf"(\w)′([{_SUB_CHARS}]+)", lambda m: f"{m.group(1)} prime, row {_index_words(m.group(2))}", s)
     # shapes: [10, 4] -> ten by four, [n_heads × d_v, d_model] -> n heads times d v by d model
     s = re.sub(r"\[([^\[\]]+?,[^\[\]]+?)\]", _shape, s)
     # matrix names with subscript letters: W_Q -> W Q, W_O¹ -> W O, head one
