@@ -71,7 +71,7 @@ def get_scalar_vector_product(
                          color=color)
     g.times = get_text("×", font_size=LABEL_SIZE + 4)
     g.vector = get_row_vector(vector, col_labels, tag=f"{tag}_v" if tag else None, font_size=font_size,
-                              color=vector_color, places=places if vector_places is None else vector_places)
+                              color=vector_color, places=PLACES if vector_places is None else vector_places)
     g.equals = get_text("=", font_size=LABEL_SIZE + 4)
     g.expanded = VGroup()
     g.equals_2 = VGroup()

@@ -164,6 +164,8 @@ def get_formula(parts, size: float = LABEL_SIZE, buff: float = 0.1, color: str =
                 m.shift(UP * (y - baseline_y(inner[0])))
             elif not hasattr(m, "original_text"):
                 m.set_y(centre)
+            elif m.original_text in ("…", ".", ","):     # sits on the line, like the digits
+                m.shift(UP * (y - m.get_bottom()[1]))
             elif any(c.isalnum() for c in m.original_text):
                 align_baseline(m, y)
             else:                                  # brackets, operators: on the digits' middle
@@ -378,7 +380,7 @@ def get_weight_rows(ws, head, grid: RowGrid):
     n, h = ws.n, head.index
     color = head_color(h)
     column = get_weight_column(source_labels(ws), head.weights[n - 1], color=color, tag=f"A{h}_row",
-                               label_size=MIN_TEXT_SIZE, row_height=grid.row_height, bar_max_width=1.4,
+                               label_size=MIN_TEXT_SIZE, row_height=grid.row_height, bar_max_width=1.2,
                                sum_text="sum")
     header = get_text(alpha_name(h, n), font_size=SYMBOL_SIZE, color=color)
     place_rows(column, grid.first_y)
@@ -471,14 +473,20 @@ def get_product_rounding_note(ws, head, j: int, gap, width: float):
     alpha, v = head.weights[n - 1, j], head.V[j, gap.coordinate]
     vp = places_for(head.V)
     shown = get_formula([get_number(alpha, tag=f"gap{h}_alpha_shown", color=color), "×", get_number(v, vp, tag=f"gap{h}_v"),
-                         "=", get_number(gap.from_shown, gap.from_shown_places, tag=f"gap{h}_calculator"),
-                         get_text("on a calculator", font_size=MIN_TEXT_SIZE, color=DIM_TEXT_COLOR)], buff=0.1)
-    exact = get_formula([get_number(alpha, 5, tag=f"gap{h}_alpha", color=color), "×", get_number(v, vp, tag=f"gap{h}_v2"),
-                         "=", get_number(gap.exact, 5, tag=f"gap{h}_exact"), "→",
-                         get_number(gap.exact, tag=f"gap{h}_shown", color=color)], buff=0.1)
-    note = VGroup(shown, exact).arrange(DOWN, buff=0.18, aligned_edge=LEFT)
-    if note.width > width:
-        raise ValueError(f"rounding note is {note.width:.2f} wide, the panel {width:.2f}")
+                         "=", get_number(gap.from_shown, gap.from_shown_places, tag=f"gap{h}_calculator")], buff=0.06)
+
+    def cut(number):             # a number cut short: its digits go on
+        return get_formula([number, "…"], buff=0.02)
+
+    exact = get_formula([cut(get_number(alpha, 5, tag=f"gap{h}_alpha", color=color)), "×",
+                         get_number(v, vp, tag=f"gap{h}_v2"), "=", cut(get_number(gap.exact, 5, tag=f"gap{h}_exact")),
+                         "→", get_number(gap.exact, tag=f"gap{h}_shown", color=color)], buff=0.06)
+    labels = [get_text(t, font_size=MIN_TEXT_SIZE, color=DIM_TEXT_COLOR) for t in ("from the screen:", "unrounded:")]
+    note = VGroup(labels[0], shown, labels[1], exact).arrange(DOWN, buff=0.07, aligned_edge=LEFT)
+    for line in (shown, exact):
+        line.shift(RIGHT * 0.25)
+    if note.width > width:               # no room beside this table: the sentence alone says it
+        return None
     note.shown, note.exact = shown, exact
     return note
 
@@ -507,7 +515,7 @@ def get_message_card(ws, head):
     color = head_color(h)
     vector = get_row_vector(head.messages[n - 1], coordinate_names(head.W_V), tag=f"card{h}", color=color,
                             label_size=MIN_TEXT_SIZE)
-    name = get_text(f"head {h}  m{sup(h)}{sub(n)} =", font_size=SYMBOL_SIZE, color=color)
+    name = get_text(f"m{sup(h)}{sub(n)} =", font_size=SYMBOL_SIZE, color=color)
     card = VGroup(name, vector).arrange(RIGHT, buff=0.2)
     name.set_y(vector.cell_center(0, 0)[1])
     card.vector, card.name = vector, name
@@ -623,12 +631,12 @@ class HeadWalkScene(LessonScene):
         with self.beat(text):
             self.play(FadeIn(query, shift=0.2 * LEFT), *(self.fine_print(fine) if fine else []))
 
-    def show_keys(self, text: str):
+    def show_keys(self, text: str, spoken: str | None = None):
         table = self.score_table
         keys = table.keys
         self.receiver_box = keys.get_row_box(self.i, color=RECEIVER_COLOR, include_label=True)
         self.make_room_for_table()
-        with self.beat(text):
+        with self.beat(text, spoken=spoken):
             self.play(FadeIn(keys, shift=0.2 * RIGHT), run_time=1.0)
             self.play(Create(self.receiver_box))
 
@@ -644,10 +652,10 @@ class HeadWalkScene(LessonScene):
         key = " and ".join(fmt(k[c], kp) for c in range(d))
         score = fmt(head.scores[n - 1, j], sp)
         if brisk:
-            text = (f"{self.word(j).capitalize()} scores highest: {product} = {score}, "
-                    f"or {fmt(head.scaled[n - 1, j])} after ÷ √{d}.")
+            text = (f"Source {j + 1}, {quoted(self.word(j))}, scores highest: {product} = {score}; "
+                    f"divided by √{d}, {fmt(head.scaled[n - 1, j])}.")
         else:
-            text = f"{self.word(j).capitalize()}’s key is {key}. Its score: {product} = {score}."
+            text = f"Source {j + 1}, {quoted(self.word(j))}, has the key {key}. Its score: {product} = {score}."
         frames = [VGroup(c.brackets, c.col_labels) for c in ([table.scores, table.scaled] if brisk else [table.scores])]
         with self.beat(text, spoken=self.times_spoken(text)):
             self.play(Create(box), *(FadeIn(f) for f in frames), FadeIn(VGroup(lines.lhs, lines.product)))
@@ -726,12 +734,12 @@ class HeadWalkScene(LessonScene):
         head, column = self.head, self.weights.column
         ranked = ranked_sources(head.weights[self.i], self.i)
         top = ranked[0]
-        text = f"Head {self.h} puts most of its weight on {self.word(top)}: {fmt(head.weights[self.i, top])}."
+        text = f"Head {self.h} puts most of its weight on {quoted(self.word(top))}: {fmt(head.weights[self.i, top])}."
         if len(ranked) == 1:
-            text = f"With one source, {self.word(top)} gets all the weight: {fmt(head.weights[self.i, top])}."
+            text = f"With one source, {quoted(self.word(top))} gets all the weight: {fmt(head.weights[self.i, top])}."
         elif len(ranked) > 1:
             second = ranked[1]
-            text += f" Next comes {self.word(second)}, at {fmt(head.weights[self.i, second])}."
+            text += f" Next comes {quoted(self.word(second))}, at {fmt(head.weights[self.i, second])}."
         boxes = VGroup(*(column.get_row_box(j) for j in ranked[:2])) if self.grid.with_band else VGroup()
         self.strong_boxes = boxes
         with self.beat(text):
@@ -793,7 +801,8 @@ class Head1Weights(HeadWalkScene):
                         f"{join_words(fmt(x, places_for(head.Q[self.i])) for x in head.Q[self.i])}.",
                         fine="A query is a numerical vector, not an English question.")
         self.hide_step_entries()
-        self.show_keys(f"Every source has a key, k{sup(1)}ⱼ: its {axes}. The receiver is one of the sources.")
+        self.show_keys(f"Every source has a key, k{sup(1)}ⱼ: its {axes}. The receiver is one of the sources.",
+                       spoken=f"Every source j has a key, k, head one: its {axes}. The receiver is one of the sources.")
         # --- Shot 3: one score written out, then all of them -------------------------------------
         self.shot("scores")
         top = score_walk_sources(head, self.i)[0]
@@ -859,8 +868,8 @@ class Head1Weights(HeadWalkScene):
         panel = self.softmax_panel = get_softmax_panel(self.ws, self.head)
         panel.next_to(self.query, DOWN, buff=0.45, aligned_edge=LEFT)
         max_box = self.max_box = table.scaled.get_cell_box(top, 0, color=self.color)
-        with self.beat(f"For a stable softmax, subtract the largest score, {self.word(top)}’s "
-                       f"{fmt(self.head.row_max[self.i])}, from every score."):
+        with self.beat(f"For a stable softmax, subtract the largest score, {fmt(self.head.row_max[self.i])} "
+                       f"for {quoted(self.word(top))}, from every score."):
             self.play(Create(max_box), FadeIn(panel.max_line),
                       *self.fine_print("A numerically stable softmax subtracts the maximum score before "
                                        "exponentiating; this leaves the normalized weights unchanged."))
@@ -869,7 +878,8 @@ class Head1Weights(HeadWalkScene):
 
     def show_exps(self, top: int):
         table = self.score_table
-        with self.beat(f"Then exponentiate: {self.word(top)} gets exp of 0, which is 1; every other source gets less.",
+        with self.beat(f"Then exponentiate: {quoted(self.word(top))} gets exp of 0, which is 1; every other source "
+                       "gets less.",
                        spoken=f"Then exponentiate: {self.word(top)} gets e to the zero, which is one; "
                               "every other source gets less."):
             self.play(FadeOut(self.max_box), FadeIn(VGroup(table.exps.brackets, table.exps.col_labels)),
@@ -888,7 +898,7 @@ class Head1Weights(HeadWalkScene):
     def show_stability_check(self, top: int):
         check = self.check = get_stability_check(self.ws, self.head, top)
         check.next_to(self.softmax_panel.den_line, DOWN, buff=0.4, aligned_edge=LEFT)
-        with self.beat(f"Skip the subtraction and the numbers grow, but {self.word(top)}’s weight stays "
+        with self.beat(f"Skip the subtraction and the numbers grow, but the weight of {quoted(self.word(top))} stays "
                        f"{fmt(self.head.weights[self.i, top])}."):
             self.play(FadeOut(self.softmax_marks), FadeIn(check.lines[0]))
             self.play(FadeIn(check.lines[1]))
@@ -956,15 +966,15 @@ class MessageWalk(HeadWalkScene):
         terms = message_terms(head, i)[j]
         pairs = " and ".join(f"{alpha} × {self.factor(head.V[j, k], vp)} = {fmt(terms[k])}"
                              for k in range(head.V.shape[1]))
+        source = f"Source {j + 1}, {quoted(word)}"
         if walked.reasons == ("small",):
-            text = (f"{word.capitalize()}’s weight is small, {alpha}, so its whole value shrinks: "
-                    f"{values} become {products}.")
+            text = f"{source}, has a small weight, {alpha}: its whole value shrinks, {values} becoming {products}."
             fine = "A small weight scales down the entire value vector."
         elif walked.reasons == ("sign",):
-            text = f"{word.capitalize()}’s value has a negative coordinate: {pairs}."
+            text = f"{source}, has a value with a negative coordinate: {pairs}."
             fine = None
         else:
-            text = f"{word.capitalize()}: its weight times its value, coordinate by coordinate: {pairs}."
+            text = f"{source}: its weight times its value, coordinate by coordinate: {pairs}."
             fine = None if brisk else "All products use the unrounded weights."
         previous = getattr(self, "expansion", None)
         self.expansion, self.product_boxes = line, boxes
@@ -987,22 +997,25 @@ class MessageWalk(HeadWalkScene):
         negative = [k for k in range(self.head.V.shape[1]) if self.head.V[j, k] < 0]
         marks = VGroup(*(SurroundingRectangle(m, color=NEGATIVE_COLOR, buff=0.05)
                          for k in negative for m in (svp.vector.cell(0, k), svp.product.cell(0, k))))
-        with self.beat("Every weight is positive, so a minus sign in the product comes from the value."):
+        with self.beat("Every weight is positive, so a minus sign in the product comes from the value.", look=1.0):
             self.play(Create(marks), *self.fine_print("The sign of each coordinate comes from the value."))
         self.previous_boxes = VGroup(self.previous_boxes, marks)
 
     def show_product_rounding(self, j: int, gap):
         head = self.head
         note = self.gap_note = get_product_rounding_note(self.ws, head, j, gap, RIGHT_X - self.panel_left)
-        note.next_to(self.expansion, DOWN, buff=0.35, aligned_edge=LEFT)
+        if note is not None:
+            note.next_to(self.expansion, DOWN, buff=0.2, aligned_edge=LEFT)
         vp = places_for(head.V)
         alpha, v = head.weights[self.i, j], head.V[j, gap.coordinate]
         text = (f"From the screen, a calculator gives {fmt(alpha)} × {self.factor(v, vp)} = "
                 f"{fmt(gap.from_shown, gap.from_shown_places)}. The product uses the unrounded weight, "
-                f"{fmt(alpha, 5)}, so it shows {fmt(gap.exact)}.")
+                f"{fmt(alpha, 5)}…, so it shows {fmt(gap.exact)}.")
         with self.beat(text, spoken=self.times_spoken(text)):
-            self.play(FadeIn(note.shown), *self.drop_fine_print())
-            self.play(FadeIn(note.exact))
+            self.play(*([FadeIn(VGroup(note[0], note.shown))] if note is not None else []), *self.drop_fine_print(),
+                      Indicate(self.expansion.svp.product.cell(0, gap.coordinate), color=self.color))
+            if note is not None:
+                self.play(FadeIn(VGroup(note[2], note.exact)))
         self.shown_gap = True
 
     def show_all_products(self, text: str = "Every other source is scaled the same way."):
@@ -1063,7 +1076,7 @@ class MessageWalk(HeadWalkScene):
         names = coordinate_names(head.W_V)
         m = fmt(head.messages[self.i, reading.coordinate])
         src = self.word(reading.source)
-        part = f"most of it from {src}" if reading.mostly_one_source else f"its largest part from {src}"
+        part = f"most of it from {quoted(src)}" if reading.mostly_one_source else f"its largest part from {quoted(src)}"
         return f"{who} is mostly {names[reading.coordinate]}, {m}, {part}."
 
     def show_what_it_carries(self):
@@ -1125,7 +1138,7 @@ class Head1Message(MessageWalk):
         column = self.weights.column
         target = column.weights if self.grid.with_band else self.arrows
         with self.beat(f"Now head 1 builds its message for the receiver. The weights say how much to take "
-                       "from each source; the values say what."):
+                       "from each source; the values say what.", look=1.0):
             self.play(Indicate(target, color=TEXT_COLOR, scale_factor=1.05), run_time=1.2)
 
     def show_value_projection(self):
@@ -1186,7 +1199,7 @@ class Head2WeightsAndMessage(MessageWalk):
         self.shot("weights")
         self.fold_into_column(f"Divide by the sum: row {n} of A{sup(2)}, one weight beside each source word.")
         self.show_arrows(f"Head 2’s arrows run below the sentence: most of its weight, "
-                         f"{fmt(head.weights[i, top])}, goes to {self.word(top)}.")
+                         f"{fmt(head.weights[i, top])}, goes to {quoted(self.word(top))}.")
         self.strong_boxes = VGroup()
         self.show_sum()
         # --- Shot 4: its message ----------------------------------------------------------------
@@ -1242,7 +1255,7 @@ class Head2WeightsAndMessage(MessageWalk):
         cards = VGroup(get_message_card(ws, one), get_message_card(ws, two))
         labels = VGroup(self.get_head_label(one), self.get_head_label(two))
         group = VGroup(cards[0], VGroup(band, up, down), cards[1]).arrange(DOWN, buff=0.25)
-        group.move_to(CONTENT_CENTER + UP * 0.25)
+        group.move_to(CONTENT_CENTER)
         for card in cards:
             card.move_to([LEFT_X + 1.2, card.get_y(), 0], aligned_edge=LEFT)
         labels[0].move_to([LEFT_X, up.get_top()[1] - labels[0].height / 2, 0], aligned_edge=LEFT)
@@ -1255,8 +1268,8 @@ class Head2WeightsAndMessage(MessageWalk):
         side = self.side = self.get_side_by_side()
         ranked = [ranked_sources(h.weights[self.i], self.i)[0] for h in self.ws.heads]
         self.clear_stage(self.title, run_time=0.6, name="the table leaves")
-        with self.beat(f"Side by side: head 1 puts most of its weight on {self.word(ranked[0])}, "
-                       f"head 2 on {self.word(ranked[1])}."):
+        with self.beat(f"Side by side: head 1 puts most of its weight on {quoted(self.word(ranked[0]))}, "
+                       f"head 2 on {quoted(self.word(ranked[1]))}."):
             self.play(FadeIn(side.band), FadeIn(side.labels), run_time=0.8)
             self.play(side.up.create(run_time=1.6), side.down.create(run_time=1.6))
 
@@ -1264,7 +1277,7 @@ class Head2WeightsAndMessage(MessageWalk):
         ws, side = self.ws, self.side
         readings = [read_message(h, self.i) for h in ws.heads]
         names = [coordinate_names(h.W_V) for h in ws.heads]
-        parts = [f"m{sup(h.index)}{sub(self.n)} carries mostly {names[k][r.coordinate]}, from {self.word(r.source)}"
+        parts = [f"m{sup(h.index)}{sub(self.n)} carries mostly {names[k][r.coordinate]}, from {quoted(self.word(r.source))}"
                  for k, (h, r) in enumerate(zip(ws.heads, readings))]
         marks = VGroup(*(SurroundingRectangle(card.vector.cell(0, r.coordinate), color=TEXT_COLOR, buff=0.06)
                          for card, r in zip(side.cards, readings)))
@@ -1434,7 +1447,7 @@ class MaskedMatrix(LessonScene):
         a1 = self.big[0]
         box = self.row_box = a1.get_row_box(self.i, color=RECEIVER_COLOR)
         word, w = self.top_word(self.ws.heads[0])
-        with self.beat(f"Row {self.n} is the row we walked: most of its weight on {word}, {w}."):
+        with self.beat(f"Row {self.n} is the row we walked: most of its weight on {quoted(word)}, {w}."):
             self.play(FadeOut(getattr(self, "early_marks", VGroup())), Create(box),
                       *self.fine_print(f"The walkthrough follows its final row, A[{self.n}, :], using one-based "
                                        "token positions."))
@@ -1444,7 +1457,7 @@ class MaskedMatrix(LessonScene):
         key2 = get_weight_key(head_color(2)).move_to(self.key, aligned_edge=LEFT + UP)
         box = a2.get_row_box(self.i, color=RECEIVER_COLOR)
         word, w = self.top_word(self.ws.heads[1])
-        with self.beat(f"Head 2’s matrix has its own pattern: row {self.n} puts {w} on {word}."):
+        with self.beat(f"Head 2’s matrix has its own pattern: row {self.n} puts {w} on {quoted(word)}."):
             self.play(FadeOut(VGroup(a1, self.row_box)), FadeIn(a2), ReplacementTransform(self.key, key2),
                       run_time=1.0)
             self.play(Create(box))
