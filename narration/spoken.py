@@ -91,6 +91,9 @@ def _indexed(m: re.Match) -> str:
     parts = [_GREEK.get(name, name.replace("_", " "))]
     if head:
         parts.append("head " + number_words(int("".join(_SUPERSCRIPT[c] for c in head))))
+    if len(name) > 2 and name.isalpha() and not head and col is None:
+        # a word with its position: river₆ -> river at position six
+        return f"{name} at position {_index_words(row)}"
     if row and col is None and len(row) == 2 and not any(c in _SUBSCRIPT for c in row):
         # αᵢⱼ: a receiver and a source index written together
         parts += ["row " + _index_words(row[0]), "source " + _index_words(row[1])]
@@ -159,6 +162,11 @@ def spoken_form(text: str) -> str:
     s = re.sub(r"(?<=\w) “([^”]{1,40})” (?=\w)", r", \1, ", s)
     # a primed symbol with a token index: e′₁₀ -> e prime, row ten
     s = re.sub(rf"(\w)′([{_SUB_CHARS}]+)", lambda m: f"{m.group(1)} prime, row {_index_words(m.group(2))}", s)
+    # a dot product of two vectors: q¹·k¹ -> q, head one dot k, head one (between matrices: "times")
+    s = re.sub(rf"(?<=[a-z][{_SUP_CHARS}{_SUB_CHARS}])\s*·\s*(?=[a-z])|(?<=[a-z])\s*·\s*(?=[a-z][{_SUP_CHARS}{_SUB_CHARS}])",
+               " dot ", s)
+    # numbered weights and biases: W1, b2 -> W one, b two
+    s = re.sub(r"\b([Wb])([1-9])\b", lambda m: f"{m.group(1)} {number_words(int(m.group(2)))}", s)
     # shapes: [10, 4] -> ten by four, [n_heads × d_v, d_model] -> n heads times d v by d model
     s = re.sub(r"\[([^\[\]]+?,[^\[\]]+?)\]", _shape, s)
     # matrix names with subscript letters: W_Q -> W Q, W_O¹ -> W O, head one

@@ -11,7 +11,6 @@ import json
 import math
 import os
 import re
-import textwrap
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
@@ -300,38 +299,40 @@ def get_title(text: str, font_size: float = TITLE_SIZE, color: str = TEXT_COLOR)
     return title.to_edge(UP, buff=MARGIN)
 
 
+_WIDTHS: dict = {}
+
+
+def text_width(text: str, font_size: float) -> float:
+    """Width of `text` set on one line (one Text per distinct word and size, measured once)."""
+    key = (text, float(font_size))
+    if key not in _WIDTHS:
+        _WIDTHS[key] = get_text(text, font_size=font_size).width
+    return _WIDTHS[key]
+
+
 def wrap_lines(text: str, font_size: float = CAPTION_SIZE, max_width: float = SAFE_WIDTH) -> list[str]:
     """Split `text` into lines that each fit max_width at font_size.
 
-    Measured, not guessed: the sentence is set once on one line and each word's glyphs give
-    its extent (ligatures off: one submobject per character, spaces included).
+    Measured word by word (a word's glyphs, plus one space's advance between words), never by
+    setting the whole sentence on one line: Pango wraps a line that is wider than the frame on its
+    own, which would hide where a long sentence really ends.
     """
-    full = get_text(text, font_size=font_size)
-    if full.width <= max_width:
+    words = text.split()
+    if not words:
         return [text]
-    glyphs = full.submobjects
-    if len(glyphs) != len(text):  # unexpected layout: fall back to one measurement per line
-        return _wrap_by_measuring(text, font_size, max_width)
-    spans = [(m.start(), m.end() - 1) for m in re.finditer(r"\S+", text)]
-    words = [text[a:b + 1] for a, b in spans]
-    lines, start = [], 0
-    for end in range(len(words)):
-        width = glyphs[spans[end][1]].get_right()[0] - glyphs[spans[start][0]].get_left()[0]
-        if width > max_width and end > start:
-            lines.append(" ".join(words[start:end]))
-            start = end
-    lines.append(" ".join(words[start:]))
+    space = text_width("M M", font_size) - 2 * text_width("M", font_size)
+    lines, current, width = [], [], 0.0
+    for word in words:
+        w = text_width(word, font_size)
+        grown = w if not current else width + space + w
+        if current and grown > max_width:
+            lines.append(" ".join(current))
+            current, width = [word], w
+        else:
+            current.append(word)
+            width = grown
+    lines.append(" ".join(current))
     return lines
-
-
-def _wrap_by_measuring(text: str, font_size: float, max_width: float) -> list[str]:
-    full = get_text(text, font_size=font_size)
-    chars = max(8, int(len(text) * max_width / full.width))
-    while True:
-        lines = textwrap.wrap(text, width=chars, break_long_words=False)
-        if all(get_text(line, font_size=font_size).width <= max_width for line in lines) or chars <= 8:
-            return lines
-        chars -= 2
 
 
 CAPTION_ZONE_HEIGHT = CAPTION_TOP + FRAME_HEIGHT / 2 - 0.15    # room for a caption below the content
@@ -345,7 +346,8 @@ def get_caption(text: str, font_size: float = CAPTION_SIZE, color: str = TEXT_CO
     while True:
         lines = wrap_lines(text, font_size)
         caption = get_text("\n".join(lines), font_size=font_size, color=color, line_spacing=0.8)
-        fits = len(lines) <= max_lines and caption.height <= CAPTION_ZONE_HEIGHT
+        fits = (len(lines) <= max_lines and caption.height <= CAPTION_ZONE_HEIGHT
+                and caption.width <= SAFE_WIDTH)
         if fits or font_size <= MIN_CAPTION_SIZE:
             break
         font_size -= 2
@@ -366,6 +368,9 @@ def get_fine_print(text: str, max_width: float = SAFE_WIDTH, font_size: float = 
     what the picture must not be taken to claim. Wrapped to `max_width`; the scene places it."""
     lines = wrap_lines(text, font_size, max_width)
     note = get_text("\n".join(lines), font_size=font_size, color=color, line_spacing=0.8)
+    if note.width > max_width:      # a measured line came out a hair wider: wrap a little tighter
+        lines = wrap_lines(text, font_size, max_width * 0.95)
+        note = get_text("\n".join(lines), font_size=font_size, color=color, line_spacing=0.8)
     note.sentence = text
     return note
 

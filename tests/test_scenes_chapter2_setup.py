@@ -40,10 +40,21 @@ def test_scene_builds_cleanly(scene_cls, sentence):
     assert_builds_cleanly(b, min_sections=2, min_beats=8)
 
 
-@pytest.mark.parametrize("scene_cls", [ShapeFlow, Projections], ids=lambda c: c.__name__)
+@pytest.mark.parametrize("scene_cls", [Setup, ShapeFlow, Projections], ids=lambda c: c.__name__)
 def test_scene_builds_cleanly_for_twenty_words(scene_cls):
     b = built(scene_cls, TWENTY)
     assert_builds_cleanly(b, min_sections=2, min_beats=8)
+
+
+def test_setup_twenty_words_shows_the_first_and_last_rows_the_receiver_among_them():
+    ws = compute_worksheet(TWENTY)
+    b = built(Setup, TWENTY)
+    E = b.by_tag("E")
+    rows = sorted({i for i, _ in E})
+    assert rows == [0, 1, 2, 3, 15, 16, 17, 18, 19]          # 4 first, "⋮", 5 last: ten slots
+    for (i, j), m in E.items():
+        assert m.value == ws.E[i, j]
+    assert (ws.n - 1) in rows and b.scene.tables.receiver_row == rows.index(ws.n - 1)
 
 
 # ------------------------------------------------------------------------------------ Setup

@@ -113,20 +113,22 @@ class Setup(LessonScene):
 
     # pictures ---------------------------------------------------------------------------------
     def get_prefix(self, ws) -> TokenRow:
-        return get_token_row(display_words(ws), blank=True).move_to(CONTENT_CENTER + UP * 0.4)
+        return get_token_row(display_words(ws), blank=True).move_to(CONTENT_CENTER + UP * 0.2)
 
     @staticmethod
     def get_tables(ws) -> VGroup:
         """token rows + position rows = E, each [n, 4], the words and positions as row labels; the
-        axis names once, over the token rows (the three tables share their columns and rows)."""
+        axis names once, over the token rows (the three tables share their columns and rows). A
+        long prefix shows its first and last rows, the receiver's among them, "⋮" between."""
         n = ws.n
+        rows = shown_rows(n)
         kw = dict(places=None, dim_zeros=True, font_size=NUMBER_SIZE, label_size=LABEL_SIZE, v_buff=0.08)
-        token_m = get_labeled_matrix(ws.token_rows, display_words(ws), list(AXES), tag="token_rows",
-                                     name=f"token rows  {format_shape(ws.token_rows.shape)}", **kw)
-        pos_m = get_labeled_matrix(ws.position_rows, [str(p) for p in range(1, n + 1)], None,
-                                   name=f"position rows  {format_shape(ws.position_rows.shape)}",
-                                   tag="position_rows", **kw)
-        e_m = get_labeled_matrix(ws.E, None, None, name=f"E  {format_shape(ws.E.shape)}", tag="E", **kw)
+        token_m = get_row_elided_matrix(ws.token_rows, rows, display_words(ws), list(AXES), tag="token_rows",
+                                        name=f"token rows  {format_shape(ws.token_rows.shape)}", **kw)
+        pos_m = get_row_elided_matrix(ws.position_rows, rows, [str(p) for p in range(1, n + 1)], None,
+                                      name=f"position rows  {format_shape(ws.position_rows.shape)}",
+                                      tag="position_rows", **kw)
+        e_m = get_row_elided_matrix(ws.E, rows, None, None, name=f"E  {format_shape(ws.E.shape)}", tag="E", **kw)
         plus = get_text("+", font_size=BODY_SIZE + 6)
         equals = get_text("=", font_size=BODY_SIZE + 6)
         group = VGroup(token_m, plus, pos_m, equals, e_m).arrange(RIGHT, buff=0.3, aligned_edge=DOWN)
@@ -134,10 +136,11 @@ class Setup(LessonScene):
             m.name_label.set_y(token_m.name_label.get_y())
         group.move_to(CONTENT_CENTER + UP * 0.3)     # room below for the fine print
         # operators on the matrices' middle row, not on the middle of the labels
-        middle = (token_m.cell_center(0, 0)[1] + token_m.cell_center(n - 1, 0)[1]) / 2
+        middle = token_m.brackets.get_center()[1]
         plus.set_y(middle)
         equals.set_y(middle)
         group.token_m, group.pos_m, group.e_m, group.plus, group.equals = token_m, pos_m, e_m, plus, equals
+        group.receiver_row = token_m.shown.index(n - 1)     # where row n sits among the shown rows
         return group
 
     # beats ------------------------------------------------------------------------------------
@@ -177,14 +180,18 @@ class Setup(LessonScene):
         self.embedding_sum = tables
         token_m, pos_m = tables.token_m, tables.pos_m
         prefix = self.prefix
+        shown = token_m.shown
+        hidden = VGroup(*(VGroup(prefix.words[j], prefix.positions[j]) for j in range(ws.n) if j not in shown))
         with self.beat("Each token becomes a row of four numbers, and so does each position."):
             # the words and position numbers travel to become the tables' row labels
-            self.play(FadeOut(VGroup(prefix.boxes, prefix.blank, self.receiver_marks, self.no_query)),
-                      *(ReplacementTransform(w, label) for w, label in zip(prefix.words, token_m.row_labels)),
-                      *(ReplacementTransform(p, label) for p, label in zip(prefix.positions, pos_m.row_labels)),
+            self.play(FadeOut(VGroup(prefix.boxes, prefix.blank, self.receiver_marks, self.no_query, hidden)),
+                      *(ReplacementTransform(prefix.words[j], label) for j, label in zip(shown, token_m.row_labels)),
+                      *(ReplacementTransform(prefix.positions[j], label)
+                        for j, label in zip(shown, pos_m.row_labels)),
                       run_time=1.6)
-            self.play(FadeIn(VGroup(token_m.brackets, token_m.entries, token_m.col_labels, token_m.name_label)),
-                      FadeIn(VGroup(pos_m.brackets, pos_m.entries, pos_m.col_labels, pos_m.name_label)))
+            self.play(FadeIn(VGroup(token_m.brackets, token_m.entries, token_m.col_labels, token_m.name_label,
+                                    token_m.dots)),
+                      FadeIn(VGroup(pos_m.brackets, pos_m.entries, pos_m.col_labels, pos_m.name_label, pos_m.dots)))
 
     def show_sum(self, ws):
         tables = self.tables
@@ -199,8 +206,9 @@ class Setup(LessonScene):
     def show_receiver_row(self, ws):
         n = ws.n
         t = self.tables
-        boxes = VGroup(t.token_m.get_row_box(n - 1, include_label=True),
-                       t.pos_m.get_row_box(n - 1, include_label=True), t.e_m.get_row_box(n - 1))
+        k = t.receiver_row
+        boxes = VGroup(t.token_m.get_row_box(k, include_label=True),
+                       t.pos_m.get_row_box(k, include_label=True), t.e_m.get_row_box(k))
         self.receiver_rows = boxes
         with self.beat(f"Row {n} of E is the receiver: the row of “{ws.tokens[-1]}” plus position row {n}."):
             self.play(LaggedStart(*(Create(b) for b in boxes), lag_ratio=0.3), run_time=1.5)
