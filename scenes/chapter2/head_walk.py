@@ -1067,8 +1067,11 @@ class MessageWalk(HeadWalkScene):
         shapes = self.shapes = get_shape_equation(self.ws, self.head)
         shapes.next_to(self.message_formula, DOWN, buff=0.45, aligned_edge=LEFT)
         leaving = getattr(self, "rounding_marks", None)
-        with self.beat(f"In shapes: the weights are a {format_shape((1, n))} row, V{sup(self.h)} is "
-                       f"{format_shape(self.head.V.shape)}, and the message is {format_shape((1, d))}."):
+        def tight(shape):          # "[1,10]": a shape the caption never breaks across two lines
+            return format_shape(shape).replace(", ", ",")
+
+        with self.beat(f"In shapes: the weights are a {tight((1, n))} row, V{sup(self.h)} is "
+                       f"{tight(self.head.V.shape)}, and the message is {tight((1, d))}."):
             self.play(*([FadeOut(leaving[0])] if leaving is not None else []), FadeIn(shapes), *self.fine_print("We arranged the weights vertically only to make the source "
                                                        "correspondence visible."))
 
