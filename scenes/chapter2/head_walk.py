@@ -140,6 +140,11 @@ def alpha_name(h: int, n: int, j: str = "ⱼ") -> str:
     return f"α{sup(h)}{sub(n)},{j}"
 
 
+def counted(n: int, noun: str) -> str:
+    """'the ten weights' / 'the one weight': a count and its noun, as a sentence says them."""
+    return f"{count_word(n)} {noun}" + ("" if n == 1 else "s")
+
+
 def quoted(word: str) -> str:
     return f"“{word}”"
 
@@ -750,7 +755,7 @@ class HeadWalkScene(LessonScene):
         column = self.weights.column
         i, n = self.i, self.n
         row = self.head.weights[i, : i + 1]
-        text = f"The {count_word(n)} weights add up to one."
+        text = f"The {counted(n, 'weight')} add up to one." if n > 1 else "The one weight is 1."
         note = VGroup()
         if rounding_shows_in_sum(row, column.sum_number.value):
             shown = rounded_parts_sum(row)
@@ -818,7 +823,7 @@ class Head1Weights(HeadWalkScene):
         # --- Shot 5: row n of A, stacked beside the source words, then as arrows -----------------
         self.shot("weight column")
         self.fold_into_column(
-            f"Divide each exponential by the sum: the {count_word(self.n)} weights of row {self.n} of A{sup(1)}, "
+            f"Divide each exponential by the sum: the {counted(self.n, 'weight')} of row {self.n} of A{sup(1)}, "
             "one beside each source word.",
             fine=f"These are the {count_word(self.n)} entries of row {self.n} of this head’s attention matrix A. "
                  "We display them vertically so each weight can sit beside its source word and value row.")
@@ -890,7 +895,8 @@ class Head1Weights(HeadWalkScene):
         column_box = table.exps.get_column_box(0, color=self.color)
         receiver_cell = table.exps.get_cell_box(self.i, 0, color=RECEIVER_COLOR)
         self.softmax_marks = VGroup(column_box, receiver_cell)
-        with self.beat(f"Add all {count_word(self.n)}, the receiver’s own term included: "
+        with self.beat((f"Add all {count_word(self.n)}, the receiver’s own term included: " if self.n > 1 else
+                        "The sum holds only the receiver’s own term: ") +
                        f"{fmt(self.head.denominators[self.i])}."):
             self.play(Create(column_box), Create(receiver_cell), FadeIn(panel.den_line),
                       *self.fine_print("Every source contributes to the denominator, including the receiver itself."))
@@ -1121,7 +1127,7 @@ class Head1Message(MessageWalk):
         self.show_all_products()
         # --- Shot 4: the sum, its rounding, its shapes -------------------------------------------
         self.shot("message")
-        self.show_message_sum(f"Add the {count_word(self.n)} scaled rows, coordinate by coordinate: head 1’s message, "
+        self.show_message_sum(f"Add the {counted(self.n, 'scaled row')}, coordinate by coordinate: head 1’s message, "
                               f"m{sup(1)}{sub(self.n)}, is {join_words(fmt(x) for x in head.messages[self.i])}.",
                               fine=f"This is one row of H = AV: m{sub(self.n)} = Σⱼ α{sub(self.n)},ⱼ vⱼ.")
         self.show_sum_rounding()
@@ -1296,7 +1302,7 @@ class Head2WeightsAndMessage(MessageWalk):
                               "or guarantee that the heads specialize this way.", max_width=RIGHT_X - left)
         fine.move_to([left, card.get_center()[1], 0], aligned_edge=LEFT)
         self.fine_prints.append((f"{type(self).__name__}-{len(self.beats) + 1:02d}", fine.sentence))
-        with self.beat(f"Both heads read all {count_word(self.n)} tokens, in parallel. Training could find roles "
+        with self.beat(f"Both heads read all {counted(self.n, 'token')}, in parallel. Training could find roles "
                        "like these, but nothing guarantees it."):
             self.play(FadeIn(fine), FadeOut(self.carry_marks))
 
@@ -1489,7 +1495,7 @@ class MaskedMatrix(LessonScene):
         return anims
 
     def show_parallel(self):
-        with self.beat(f"All {count_word(self.n)} sources enter each message, and the two heads run "
+        with self.beat(f"All {counted(self.n, 'source')} enter each message, and the two heads run "
                        "independently, in parallel."):
             self.play(*self.fine_print("Q/K choose weights and V supplies the weighted content. All ten source "
                                        "contributions enter each message. The calculations are independent across "
