@@ -97,6 +97,8 @@ def _indexed(m: re.Match) -> str:
     if row and col is None and len(row) == 2 and not any(c in _SUBSCRIPT for c in row):
         # αᵢⱼ: a receiver and a source index written together
         parts += ["row " + _index_words(row[0]), "source " + _index_words(row[1])]
+    elif row and name in ("k", "v") and not any(c in _SUBSCRIPT for c in row):
+        parts.append("source " + _index_words(row))      # a key or value of source j
     elif row:
         parts.append("row " + _index_words(row))
     if col:
@@ -179,7 +181,8 @@ def spoken_form(text: str) -> str:
     s = re.sub(r"÷\s*√\s*(\d+)", lambda m: "divided by root " + number_words(int(m.group(1))), s)
     s = re.sub(r"√\s*(\d+)", lambda m: "root " + number_words(int(m.group(1))), s)
     s = re.sub(r"√\s*(\w)", r"root \1", s)
-    s = re.sub(r"(\d)\s*×\s*(\d)", r"\1 by \2", s)
+    # × between whole numbers is a size (8×8: "eight by eight"), between decimals a product
+    s = re.sub(r"(?<![\d.])(\d+)\s*×\s*(\d+)(?![\d.])", r"\1 by \2", s)
     s = re.sub(r"(\d+(?:\.\d+)?)\s*%", r"\1 percent", s)
     s = re.sub(r"(\d(?:\.\d+)?)e([-−+]?)(\d+)\b",
                lambda m: f"{m.group(1)} times ten to the {'minus ' if m.group(2) in '-−' and m.group(2) else ''}"

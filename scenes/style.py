@@ -129,9 +129,6 @@ CONTENT_BOTTOM = CAPTION_TOP + 0.1
 CONTENT_HEIGHT = CONTENT_TOP - CONTENT_BOTTOM
 CONTENT_CENTER = (CONTENT_TOP + CONTENT_BOTTOM) / 2 * UP
 
-# Reading pace for subcaptions and waits: a learner reading a new sentence while looking at numbers.
-WORDS_PER_SECOND = 3.2
-MIN_READ_SECONDS = 1.5
 
 # --------------------------------------------------------------------------------------------
 # Unicode helpers: superscripts label heads, subscripts label tokens (no LaTeX).
@@ -385,12 +382,6 @@ def fit_content(mobject, width: float = SAFE_WIDTH, height: float = CONTENT_HEIG
     return mobject
 
 
-def reading_time(text: str) -> float:
-    """Seconds a learner needs to read `text` (about 3.2 words a second, at least 1.5 s)."""
-    words = len(text.split())
-    return max(MIN_READ_SECONDS, 0.6 + words / WORDS_PER_SECOND)
-
-
 # --------------------------------------------------------------------------------------------
 # Data
 # --------------------------------------------------------------------------------------------
@@ -472,7 +463,6 @@ class LessonScene(VoiceoverScene):
         self.beats: list[Beat] = []
         self.transitions: list[Transition] = []
         self.stage: Beat | Transition | None = None    # what the current play belongs to
-        self._reading_until = 0.0
 
     # shots -----------------------------------------------------------------------------------
     def shot(self, name: str) -> None:
@@ -553,38 +543,6 @@ class LessonScene(VoiceoverScene):
             tmp.write_text(json.dumps(beats, indent=2) + "\n", encoding="utf-8")
             os.replace(tmp, path)
 
-    # the earlier narration (reading-time captions): kept until every scene speaks in beats -----
-    def say(self, text: str) -> float:
-        duration = reading_time(text)
-        start = max(self.time, self._reading_until)
-        self.add_subcaption(text, duration=duration, offset=start - self.time)
-        self._reading_until = start + duration
-        return duration
-
-    def caption(self, text: str, *, say: bool = True, run_time: float = 0.5) -> Text:
-        if say:
-            self.finish_reading()  # the previous caption stays until it has been read
-        new = get_caption(text)
-        if self.current_caption is not None:
-            self.play(FadeOut(self.current_caption), FadeIn(new), run_time=run_time)
-        else:
-            self.play(FadeIn(new), run_time=run_time)
-        self.current_caption = new
-        if say:
-            self.say(text)
-        return new
-
-    def clear_caption(self, run_time: float = 0.4) -> None:
-        if self.current_caption is not None:
-            self.finish_reading()
-            self.play(FadeOut(self.current_caption), run_time=run_time)
-            self.current_caption = None
-
-    def finish_reading(self, extra: float = 0.0) -> None:
-        remaining = self._reading_until + extra - self.time
-        if remaining > 1e-3:
-            self.wait(remaining)
-
 
 __all__ = [
     "THEME", "Theme", "BACKGROUND", "TEXT_COLOR", "DIM_TEXT_COLOR", "HEAD_COLORS", "head_color",
@@ -594,6 +552,6 @@ __all__ = [
     "MARGIN", "count_word", "FRAME_WIDTH", "FRAME_HEIGHT", "SAFE_WIDTH", "CAPTION_TOP", "TITLE_BOTTOM",
     "CONTENT_TOP", "CONTENT_BOTTOM", "CONTENT_HEIGHT", "CONTENT_CENTER", "sup", "sub",
     "format_shape", "baseline_y", "align_baseline", "get_text", "NumberText", "CountText", "get_count", "get_number", "get_title", "wrap_lines",
-    "get_caption", "get_fine_print", "FINE_PRINT_SIZE", "fit_content", "reading_time", "scene_worksheet", "LessonScene", "Beat", "Transition",
+    "get_caption", "get_fine_print", "FINE_PRINT_SIZE", "fit_content", "scene_worksheet", "LessonScene", "Beat", "Transition",
     "PLACES", "fmt",
 ]

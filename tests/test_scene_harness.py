@@ -27,12 +27,13 @@ class _Numbers(LessonScene):
     def construct(self):
         self.shot("one")
         a = get_number(0.1234, tag="a")
-        self.play(FadeIn(a))
+        with self.transition("first number"):
+            self.play(FadeIn(a))
         self.shot("two")
         b = get_number(-2.5, tag="b", index=3).next_to(a, RIGHT)
-        self.add(b)
-        self.caption("A short caption for the harness.")
-        self.wait(0.5)
+        with self.beat("A short caption for the harness."):
+            self.add(b)
+            self.wait(0.5)
 
 
 def test_harness_collects_every_number_sections_and_subtitles():
@@ -44,8 +45,9 @@ def test_harness_collects_every_number_sections_and_subtitles():
     assert built.sections == ["one", "two"]
     assert [s[2] for s in built.subcaptions] == ["A short caption for the harness."]
     start, end, _ = built.subcaptions[0]
-    assert end - start >= 1.5
+    assert end - start >= LessonScene.MIN_BEAT_S
     assert built.duration >= 1.0
+    assert built.unstaged_changes == [] and [c.stage for c in built.changes][:1] == ["transition:first number"]
 
 
 class _Bad(LessonScene):
