@@ -60,7 +60,7 @@ ROOT = Path(__file__).resolve().parents[1]
     ("§3.2.2", "section three point two point two"),
     ("Voita et al. (2019)", "Voita and colleagues (twenty nineteen)"),
     ("A[10, :]", "A, row ten"),
-    ("m₁₀ = Σⱼ α₁₀,ⱼ vⱼ", "m, row ten equals the sum over j of alpha, row ten, source j v, row j"),
+    ("m₁₀ = Σⱼ α₁₀,ⱼ vⱼ", "m, row ten equals the sum over j of alpha, row ten, source j v, source j"),
     ("3Blue1Brown and Jay Alammar", "three blue one brown and Jay Alammar"),
     ("e′₁₀", "e prime, row ten"),
     ("q¹·k¹ + q²·k²", "q, head one dot k, head one plus q, head two dot k, head two"),
