@@ -297,13 +297,44 @@ def get_title(text: str, font_size: float = TITLE_SIZE, color: str = TEXT_COLOR)
 
 
 _WIDTHS: dict = {}
+_METRICS: dict = {}
+
+
+def _font_metrics():
+    """(Pillow font at 100 px, scene units per font unit per point) for the theme font, or None
+    where fontconfig or the font file is missing. Measuring a word with the font's own advances
+    costs microseconds; setting it as a Text costs tens of milliseconds."""
+    if "font" not in _METRICS:
+        _METRICS["font"] = None
+        try:
+            import subprocess
+
+            from PIL import ImageFont
+
+            path = subprocess.run(["fc-match", "-f", "%{file}", FONT], capture_output=True, text=True,
+                                  timeout=10).stdout.strip()
+            font = ImageFont.truetype(path, 100)
+            # short and small: Pango wraps a line wider than the frame's pixels on its own, which at
+            # a low resolution (the test harness) would shrink a long sample
+            sample = "Every source contributes, the receiver too."
+            scale = Text(sample, font=FONT, font_size=24).width / font.getlength(sample) / 24
+            _METRICS["font"] = (font, scale)
+        except Exception:  # no fontconfig or no Pillow font: measure with Text instead
+            pass
+    return _METRICS["font"]
 
 
 def text_width(text: str, font_size: float) -> float:
-    """Width of `text` set on one line (one Text per distinct word and size, measured once)."""
+    """Width of `text` set on one line at `font_size`: from the font's advance widths (a hair wider
+    than the glyphs' ink, so a line measured to fit does fit), else from a Text of it."""
     key = (text, float(font_size))
     if key not in _WIDTHS:
-        _WIDTHS[key] = get_text(text, font_size=font_size).width
+        metrics = _font_metrics()
+        if metrics is not None:
+            font, scale = metrics
+            _WIDTHS[key] = font.getlength(text) * scale * float(font_size)
+        else:
+            _WIDTHS[key] = get_text(text, font_size=font_size).width
     return _WIDTHS[key]
 
 
@@ -317,7 +348,7 @@ def wrap_lines(text: str, font_size: float = CAPTION_SIZE, max_width: float = SA
     words = text.split()
     if not words:
         return [text]
-    space = text_width("M M", font_size) - 2 * text_width("M", font_size)
+    space = text_width("M M", font_size) - 2 * text_width("M", font_size)   # one space's advance
     lines, current, width = [], [], 0.0
     for word in words:
         w = text_width(word, font_size)
