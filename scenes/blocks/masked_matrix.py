@@ -20,6 +20,7 @@ from __future__ import annotations
 import numpy as np
 from manim import DL, LEFT, UP, UR, Line, Rectangle, Square, VGroup
 
+from scenes.blocks.heat_map import FUTURE_COLOR, HEAT_LEVELS, level_hex, weight_level
 from scenes.style import (
     BACKGROUND,
     BUFF_SMALL,
@@ -30,15 +31,16 @@ from scenes.style import (
     RECEIVER_COLOR,
     SMALL_SIZE,
     TEXT_COLOR,
-    blend_colors,
     get_number,
     get_text,
     hex_rgb,
 )
 
 MAX_SHADE = 0.85  # fill opacity of a weight-1 cell; keeps the grid lines visible
-HEAT_STEPS = 32   # colour steps of a heat-map cell, on the square-root scale
-BLOCKED_COLOR = "#07080B"   # heat-map future cells: darker than the background, the colour of weight 0
+# One heat scale for every attention picture (scenes.blocks.heat_map): steps of sqrt(w), future
+# cells darker than the background, the colour of weight 0.
+HEAT_STEPS = HEAT_LEVELS
+BLOCKED_COLOR = FUTURE_COLOR
 
 
 def weight_opacity(weight: float) -> float:
@@ -48,8 +50,7 @@ def weight_opacity(weight: float) -> float:
 
 def heat_color(weight: float, color: str) -> str:
     """Fill of a heat-map cell: the background moved toward `color` by round(sqrt(w)·32)/32."""
-    step = round(float(np.sqrt(np.clip(weight, 0.0, 1.0))) * HEAT_STEPS)
-    return blend_colors(color, step / HEAT_STEPS)
+    return level_hex(int(weight_level(weight)), color)
 
 
 def _luminance(color: str) -> float:
