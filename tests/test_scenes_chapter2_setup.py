@@ -87,6 +87,13 @@ def test_setup_pictures_play_in_their_own_beats():
     assert {m.tag for m in b.numbers_in(b.beat_of("Add them, and you get E"))} == {"E"}
     assert "LaggedStart" in kinds(b.changes_in(b.beat_of("Row 10 of E is the receiver")))   # the row boxes
     assert "FadeIn" in kinds(b.changes_in(b.beat_of("The blank is the word we want to predict")))
+    # the tokens become E's row labels, and the axes its column headers, by motion in their own beat
+    moved = b.beat_of("From here on, E is the input")
+    assert "ReplacementTransform" in kinds(b.changes_in(moved))
+    e2 = b.scene.e_final
+    assert [t.original_text for t in e2.row_labels] == display_words(b.scene.ws)
+    assert [t.original_text for t in e2.col_labels] == list(AXES)
+    assert "Create" in kinds(b.changes_in(b.beat_of("The four columns are invented for teaching")))  # glue box
 
 
 def test_setup_river_rows_worked_by_hand():
@@ -108,7 +115,7 @@ def test_setup_cheque_rows_worked_by_hand():
 
 def test_setup_last_frame_highlights_the_receiver_row():
     b = built(Setup, "river")
-    e_m = b.scene.embedding_sum.e_m
+    e_m = b.scene.e_final                 # E, centred, with the words and axes as its labels
     n = b.scene.ws.n
     # between two digits of the receiver's row: highlight colour over the background
     x = (e_m.cell(n - 1, 0).get_right()[0] + e_m.cell(n - 1, 1).get_left()[0]) / 2

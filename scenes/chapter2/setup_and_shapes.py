@@ -49,6 +49,7 @@ from scenes.style import (
     BUFF_SMALL,
     CONTENT_BOTTOM,
     CONTENT_CENTER,
+    CONTENT_HEIGHT,
     CONTENT_TOP,
     DIM_TEXT_COLOR,
     HIGHLIGHT_OPACITY,
@@ -88,6 +89,8 @@ def join_words(words: list[str]) -> str:
 # Scene 5 — Setup
 # ============================================================================================
 
+PREFIX_POSITION_SIZE = 22     # the prefix's position numbers, read from the back of the room
+
 
 class Setup(LessonScene):
     """Scene 5: the prefix, its positions, the receiver, the blank with no query; the words become
@@ -109,11 +112,26 @@ class Setup(LessonScene):
         self.show_rows_become_tables(ws)
         self.show_sum(ws)
         self.show_receiver_row(ws)
+        self.show_e_labeled(ws)
         self.show_invented_axes()
 
     # pictures ---------------------------------------------------------------------------------
     def get_prefix(self, ws) -> TokenRow:
-        return get_token_row(display_words(ws), blank=True).move_to(CONTENT_CENTER + UP * 0.2)
+        """The prefix large (the frame is otherwise empty), its position numbers enlarged with it."""
+        row = get_token_row(display_words(ws), blank=True, font_size=BODY_SIZE + 8)
+        for p, box in zip(row.positions, row.boxes):
+            p.scale(PREFIX_POSITION_SIZE / 16).next_to(box, DOWN, buff=0.14)
+        return row.move_to(CONTENT_CENTER + UP * 0.2)
+
+    @staticmethod
+    def get_labeled_e(ws) -> VGroup:
+        """E on its own, centred and larger: the words as its row labels, the axes over its columns."""
+        m = get_row_elided_matrix(ws.E, shown_rows(ws.n), display_words(ws), list(AXES), tag="E",
+                                  name=f"E  {format_shape(ws.E.shape)}", places=None, dim_zeros=True,
+                                  font_size=NUMBER_SIZE + 4, label_size=LABEL_SIZE + 2, v_buff=0.1, h_buff=0.3)
+        if m.height > CONTENT_HEIGHT - 0.5:
+            m.scale((CONTENT_HEIGHT - 0.5) / m.height)
+        return m.move_to(CONTENT_CENTER + UP * 0.15)
 
     @staticmethod
     def get_tables(ws) -> VGroup:
@@ -147,7 +165,7 @@ class Setup(LessonScene):
     def show_prefix(self, ws):
         prefix = self.prefix = self.get_prefix(ws)
         with self.beat(f"Here is our sentence: “{ws.text}”, and then a blank.",
-                       spoken=f"Here is our sentence: {ws.text}, and then a blank."):
+                       spoken=f"Here is our sentence: {ws.text}, and then a blank.", look=1.8):
             self.play(LaggedStart(*(FadeIn(VGroup(b, w), shift=0.2 * UP)
                                     for b, w in zip(prefix.boxes, prefix.words)), lag_ratio=0.12),
                       run_time=2.0)
@@ -172,7 +190,7 @@ class Setup(LessonScene):
         label = VGroup(*(get_text(t, font_size=LABEL_SIZE, color=DIM_TEXT_COLOR)
                          for t in ("no query", "yet"))).arrange(DOWN, buff=0.06)
         self.no_query = label.next_to(self.prefix.blank, DOWN, buff=0.2)
-        with self.beat("The blank is the word we want to predict. It has no query yet."):
+        with self.beat("The blank is the word we want to predict. It has no query yet.", look=1.0):
             self.play(FadeIn(label, shift=0.2 * UP), Indicate(self.prefix.blank, color=TEXT_COLOR))
 
     def show_rows_become_tables(self, ws):
@@ -200,7 +218,7 @@ class Setup(LessonScene):
             self.play(FadeIn(tables.plus), FadeIn(tables.equals), FadeIn(tables.e_m, shift=0.3 * LEFT))
             note = self.fine_print = get_fine_print(
                 "E contains position-aware embedding rows, not token IDs.")
-            note.next_to(tables, DOWN, buff=0.12).align_to(tables, LEFT)
+            note.next_to(tables.e_m, DOWN, buff=0.12).align_to(tables.e_m, RIGHT)
             self.play(FadeIn(note))
 
     def show_receiver_row(self, ws):
@@ -213,16 +231,32 @@ class Setup(LessonScene):
         with self.beat(f"Row {n} of E is the receiver: the row of “{ws.tokens[-1]}” plus position row {n}."):
             self.play(LaggedStart(*(Create(b) for b in boxes), lag_ratio=0.3), run_time=1.5)
 
+    def show_e_labeled(self, ws):
+        """E moves to the centre and takes the words as its row labels and the axes as its columns."""
+        t = self.tables
+        e2 = self.e_final = self.get_labeled_e(ws)
+        k = t.receiver_row
+        row_box = e2.get_row_box(k, include_label=True)
+        with self.beat("From here on, E is the input: each word's row, four numbers wide."):
+            self.play(FadeOut(VGroup(t.token_m.brackets, t.token_m.entries, t.token_m.name_label, t.token_m.dots,
+                                     t.pos_m, t.plus, t.equals, self.fine_print, self.receiver_rows[:2])),
+                      ReplacementTransform(t.token_m.row_labels, e2.row_labels),
+                      ReplacementTransform(t.token_m.col_labels, e2.col_labels),
+                      ReplacementTransform(VGroup(t.e_m.brackets, t.e_m.entries, t.e_m.name_label, t.e_m.dots),
+                                           VGroup(e2.brackets, e2.entries, e2.name_label, e2.dots)),
+                      ReplacementTransform(self.receiver_rows[2], row_box), run_time=1.8)
+        self.e_row_box = row_box
+
     def show_invented_axes(self):
-        token_m = self.tables.token_m
-        glue_box = token_m.get_column_box(list(AXES).index("glue"), color=TEXT_COLOR, fill_opacity=0.0)
-        note = get_fine_print("The water, finance, person and glue axes are invented for teaching; "
-                              "glue is our toy feature for function words such as “the”.")
-        note.next_to(self.tables, DOWN, buff=0.12).align_to(self.tables, LEFT)
+        e2 = self.e_final
+        j = list(AXES).index("glue")
+        glue_box = e2.get_column_box(j, color=TEXT_COLOR, fill_opacity=0.0)
+        digits = e2.column(j)          # inset: around the column's digits, inside E's brackets
+        glue_box.stretch_to_fit_width(digits.width + 0.24).set_x(digits.get_x())
         with self.beat("The four columns are invented for teaching: water, finance, person, and glue, "
                        "our toy feature for little words like “the”."):
-            self.play(Indicate(token_m.col_labels, color=RECEIVER_COLOR, scale_factor=1.1))
-            self.play(Create(glue_box), FadeOut(self.fine_print), FadeIn(note))
+            self.play(Indicate(e2.col_labels, color=RECEIVER_COLOR, scale_factor=1.1))
+            self.play(Create(glue_box))
         self.glue_box = glue_box
 
 
