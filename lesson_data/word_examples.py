@@ -185,6 +185,14 @@ def contributions(ex: WordExample, reading: Reading) -> tuple[tuple[float, ...],
     return tuple(tuple(w * v for v in ex.values[p]) for p, w in enumerate(reading.weights))
 
 
+def even_weights(n: int) -> tuple[float, ...]:
+    """The picture before a head has chosen: every one of the n known rows read alike (1/n each).
+    Chapter 1 draws these thin, even arrows first and then thickens them into a head's reading."""
+    if n < 1:
+        raise ValueError(f"need at least one known row, got {n}")
+    return tuple(1.0 / n for _ in range(n))
+
+
 def message(ex: WordExample, reading: Reading) -> tuple[float, ...]:
     """The head's message at the receiver: the sum of the contributions, coordinate by coordinate."""
     parts = contributions(ex, reading)
@@ -391,7 +399,7 @@ def word_example(key: str) -> WordExample:
 
 
 __all__ = [
-    "BLANKS", "tokenize_words", "Source", "Reading", "WordExample", "contributions", "message", "COAT",
+    "BLANKS", "tokenize_words", "Source", "Reading", "WordExample", "contributions", "even_weights", "message", "COAT",
     "SUBJECT_AGREEMENT", "EVENT_AND_REFERENCE", "EVENT_SUBSTITUTED", "Substitution", "SUBSTITUTION",
     "LATER_LAYER", "WORD_EXAMPLES", "word_example", "HeadPatterns", "OVERLAPPING_HEADS",
 ]

@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import numpy as np
 from manim import (
+    AnimationGroup,
     DOWN,
     LEFT,
     PI,
@@ -52,6 +53,7 @@ from lesson_data.word_examples import (
     SUBSTITUTION,
     WordExample,
     contributions,
+    even_weights,
 )
 from lesson_data.worksheet import two_source_illustration
 from scenes.blocks.attention_arrows import TokenRow, arrow_opacity, arrow_stroke, get_attention_arrows, get_token_row
@@ -214,6 +216,46 @@ def get_vector_glyph(d: int, color: str, *, cell: float = 0.12, filled: bool = T
     return glyph
 
 
+def hide_receiver(row: TokenRow) -> None:
+    """Draw the receiver's box like any other until the sentence that names the receiver."""
+    row.boxes[row.receiver - 1].set_stroke(DIM_TEXT_COLOR, 1.5).set_fill(opacity=0)
+
+
+def reveal_receiver(row: TokenRow):
+    """The animation that gives the receiver's box its receiver colour (as get_token_row draws it)."""
+    return row.boxes[row.receiver - 1].animate.set_stroke(RECEIVER_COLOR, 3).set_fill(RECEIVER_COLOR,
+                                                                                       HIGHLIGHT_OPACITY)
+
+
+def get_subscripted(base: str, sub: str, *, font_size: float = LABEL_SIZE, color=TEXT_COLOR):
+    """A diagram label with a real subscript ("W" and a lowered "Q"), both legible Text (no LaTeX)."""
+    big = get_text(base, font_size=font_size, color=color)
+    small = get_text(sub, font_size=MIN_TEXT_SIZE, color=color)
+    small.next_to(big, RIGHT, buff=0.015).align_to(big, DOWN).shift(DOWN * 0.07)
+    label = VGroup(big, small)
+    label.plain = f"{base}_{sub}"
+    return label
+
+
+def get_own_projections(color: str):
+    """'own W_Q, W_K, W_V' with real subscripts, every part on the baseline of 'own'."""
+    own = get_text("own", font_size=MIN_TEXT_SIZE, color=color)
+    parts = [own]
+    for k, sub in enumerate("QKV"):
+        parts.append(get_subscripted("W", sub, font_size=MIN_TEXT_SIZE + 1, color=color))
+        if k < 2:
+            parts.append(get_text(",", font_size=MIN_TEXT_SIZE, color=color))
+    label = VGroup(*parts).arrange(RIGHT, buff=0.07)
+    base = baseline_y(own)
+    for part in parts[1:]:
+        if isinstance(part, VGroup) and hasattr(part, "plain"):
+            part.shift(UP * (base - part[0].get_bottom()[1]))
+        else:
+            align_baseline(part, base)
+    label.plain = "own W_Q, W_K, W_V"
+    return label
+
+
 def swap_fine_print(scene, text: str | None, *, left: float | None = None):
     """Animations that replace the fine print on screen with the notes' `text` (None: remove it)."""
     anims = []
@@ -293,8 +335,8 @@ class ThreeHeadsSevenRows(ChapterOneScene):
         self.show_useful_sources(ex)
         self.show_scaled_values(ex)
         self.show_one_message(ex)
-        self.show_several_features()
-        self.show_split_weight()
+        self.show_several_features(ex)
+        self.show_split_weight(ex)
         # --- Shot 3: three heads, each with its own weights, at the same time ------------------
         self.shot("three heads")
         self.show_three_heads(ex)
@@ -307,10 +349,12 @@ class ThreeHeadsSevenRows(ChapterOneScene):
     # pictures ---------------------------------------------------------------------------------
     def get_one_head_layout(self, ex):
         row = get_coat_row(ex, BODY_SIZE)
+        hide_receiver(row)
         positions = get_positions(row)
-        chips = get_value_chips(row, ex, positions, track_length=0.5, bar_height=0.08)
+        # keys first (they set how much a row is read), then the values (what it sends)
         keys = VGroup(*(get_vector_glyph(len(ex.features), DIM_TEXT_COLOR, cell=0.11, filled=False)
-                        .next_to(chips[j], DOWN, buff=0.14).set_x(row.boxes[j].get_x()) for j in range(ex.n)))
+                        .next_to(positions[j], DOWN, buff=0.14).set_x(row.boxes[j].get_x()) for j in range(ex.n)))
+        chips = get_value_chips(row, ex, keys, buff=0.18, track_length=0.62, bar_height=0.12, gap=0.1)
         r = ex.receiver - 1
         query = get_vector_glyph(len(ex.features), RECEIVER_COLOR, cell=0.2)
         query.next_to(row.boxes[r], RIGHT, buff=0.4)
@@ -318,14 +362,18 @@ class ThreeHeadsSevenRows(ChapterOneScene):
         slot = get_message_slot(ex.features, color=ONE_HEAD_COLOR, title="one head’s message", gap=0.12)
         slot.next_to(row.boxes[r], RIGHT, buff=0.45)
         slot.shift(UP * (row.boxes[r].get_y() - slot.tracks.get_y()))
-        label = get_head_label(0).next_to(row.boxes[0], LEFT, buff=0.35)
+        # the value tracks named once, beside the first row's chip
+        features = VGroup(*(get_text(name, font_size=MIN_TEXT_SIZE, color=DIM_TEXT_COLOR)
+                            .next_to(chips[0].tracks[k], LEFT, buff=0.15) for k, name in enumerate(ex.features)))
         value_label = get_text("values", font_size=MIN_TEXT_SIZE, color=DIM_TEXT_COLOR)
+        value_label.next_to(features, LEFT, buff=0.25)
         key_label = get_text("keys", font_size=MIN_TEXT_SIZE, color=DIM_TEXT_COLOR)
-        value_label.next_to(chips[0], LEFT, buff=0.3)
-        key_label.next_to(keys[0], LEFT, buff=0.3).align_to(value_label, RIGHT)
+        key_label.next_to(keys[0], LEFT, buff=0.15).align_to(features, RIGHT)
+        label = get_head_label(0).next_to(row.boxes[0], LEFT, buff=0.35)
         rlabel = get_text("receiver", font_size=MIN_TEXT_SIZE, color=RECEIVER_COLOR)
-        rlabel.next_to(keys[r], DOWN, buff=0.12)
-        group = VGroup(label, row, positions, chips, keys, query, query_label, slot, value_label, key_label, rlabel)
+        rlabel.next_to(chips[r], DOWN, buff=0.12)
+        group = VGroup(label, row, positions, chips, keys, query, query_label, slot, value_label, key_label, rlabel,
+                       features)
         # as large as the space between the legend and the fine print allows
         top = get_badge().get_bottom()[1] - 0.5 - 1.1     # the legend, then room for the arrows
         bottom = CONTENT_BOTTOM + 0.75                    # two lines of fine print
@@ -335,6 +383,7 @@ class ThreeHeadsSevenRows(ChapterOneScene):
         layout.row, layout.positions, layout.chips, layout.keys = row, positions, chips, keys
         layout.query, layout.query_label, layout.slot, layout.label = query, query_label, slot, label
         layout.value_label, layout.key_label, layout.receiver_label = value_label, key_label, rlabel
+        layout.features = features
         return layout
 
     def get_three_heads(self, ex):
@@ -346,27 +395,35 @@ class ThreeHeadsSevenRows(ChapterOneScene):
             row = get_coat_row(ex, BODY_SIZE - 6)
             chips = get_value_chips(row, ex, None, buff=0.09)
             arrows = get_attention_arrows(row, reading.weights, color=color, angle=PI / 5.5)
+            # before the head has chosen: every row read alike (thin, even arrows)
+            even = get_attention_arrows(row, even_weights(ex.receiver), color=color, angle=PI / 5.5)
             slot = get_message_slot(ex.features, color=color, title=None, track_length=1.0, bar_height=0.1,
                                     gap=0.13)
             slot.next_to(row.boxes[ex.receiver - 1], RIGHT, buff=0.4)
             slot.shift(UP * (VGroup(row.boxes, chips).get_y() - slot.tracks.get_y()))
             label = get_head_label(head, reading.role, ex.word_at(reading.useful[0]))
-            own = get_text("own W_Q, W_K, W_V", font_size=MIN_TEXT_SIZE, color=color)
-            own.next_to(label, DOWN, buff=0.06).align_to(label, LEFT)
+            own = get_own_projections(color)
+            own.next_to(label, DOWN, buff=0.08).align_to(label, LEFT)
             column = VGroup(label, own)
-            column.next_to(row.boxes[0], LEFT, buff=0.45).set_y(VGroup(row.boxes, chips).get_y())
+            column.next_to(row.boxes[0], LEFT, buff=0.3).set_y(VGroup(row.boxes, chips).get_y())
             lane = VGroup(column, row, chips, arrows, slot)
             lane.label, lane.row, lane.chips, lane.arrows, lane.slot = label, row, chips, arrows, slot
-            lane.reading, lane.own = reading, own
+            lane.reading, lane.own, lane.even = reading, own, even
             lanes.add(lane)
         lanes.arrange(DOWN, buff=0.04, aligned_edge=RIGHT)
         left = min(lane.label.get_left()[0] for lane in lanes)
         for lane in lanes:
             VGroup(lane.label, lane.own).shift(RIGHT * (left - lane.label.get_left()[0]))
+        for lane in lanes:
+            lane.even.move_to(lane.arrows)
+        alike = self.alike_note = get_text("value rows drawn alike for simplicity", font_size=MIN_TEXT_SIZE,
+                                           color=DIM_TEXT_COLOR)
+        alike.next_to(lanes, DOWN, buff=0.12).align_to(lanes[-1].row, LEFT)
+        group = VGroup(lanes, alike, *(lane.even for lane in lanes))
         top = self.badge.get_bottom()[1] - 0.1
-        bottom = CONTENT_BOTTOM + 0.68          # room for two lines of fine print
-        factor = min(1.0, (top - bottom) / lanes.height, SAFE_WIDTH / lanes.width)
-        lanes.scale(factor).move_to(UP * (top + bottom) / 2).set_x(0)
+        bottom = CONTENT_BOTTOM + 0.4          # room for a line of fine print
+        factor = min(1.15, (top - bottom) / group.height, SAFE_WIDTH / group.width)
+        group.scale(factor).move_to(UP * (top + bottom) / 2).set_x(0)
         return lanes
 
     # beats ------------------------------------------------------------------------------------
@@ -383,10 +440,10 @@ class ThreeHeadsSevenRows(ChapterOneScene):
                        f"“{ex.receiver_word}”, is the receiver."):
             self.play(LaggedStart(*(FadeIn(p, shift=0.1 * UP) for p in layout.positions), lag_ratio=0.1),
                       run_time=1.0)
-            # the label first sits right under the receiver's position; it moves below the keys later
+            # the label first sits right under the receiver's position; it moves below the values later
             self.receiver_label_home = layout.receiver_label.get_center()
             layout.receiver_label.next_to(layout.positions[r], DOWN, buff=0.1)
-            self.play(FadeIn(layout.receiver_label, shift=0.1 * UP), Indicate(self.row.boxes[r], color=RECEIVER_COLOR))
+            self.play(FadeIn(layout.receiver_label, shift=0.1 * UP), reveal_receiver(self.row))
             self.mark("receiver label")
 
     def show_query(self, ex):
@@ -399,12 +456,12 @@ class ThreeHeadsSevenRows(ChapterOneScene):
 
     def show_keys_and_values(self, ex):
         layout = self.layout
-        with self.beat("Every row has a key, which sets how much it is read, and a value: what it sends."):
+        with self.beat("Each row has a key, for how much it is read, and a value it sends."):
             self.play(layout.receiver_label.animate.move_to(self.receiver_label_home), run_time=0.6)
             self.play(LaggedStart(*(FadeIn(k) for k in layout.keys), lag_ratio=0.08), FadeIn(layout.key_label),
                       run_time=1.0)
             self.play(LaggedStart(*(FadeIn(c) for c in layout.chips), lag_ratio=0.08), FadeIn(layout.value_label),
-                      run_time=1.0)
+                      FadeIn(layout.features), run_time=1.0)
             self.mark("values")
 
     def show_one_head(self, ex):
@@ -412,15 +469,19 @@ class ThreeHeadsSevenRows(ChapterOneScene):
         reading = ex.reading(0)
         arrows = self.one_head_arrows = get_attention_arrows(row, reading.weights, color=ONE_HEAD_COLOR)
         with self.beat(f"One head compares the query with every key, and reads all {count_word(ex.n)} rows."):
-            self.play(FadeIn(layout.label), Indicate(layout.keys, color=TEXT_COLOR, scale_factor=1.1),
-                      Indicate(layout.query, color=RECEIVER_COLOR))
+            self.play(FadeIn(layout.label), Indicate(layout.query, color=RECEIVER_COLOR))
+            # the comparison sweeps from key to key
+            self.play(LaggedStart(*(Indicate(k, color=RECEIVER_COLOR, scale_factor=1.3) for k in layout.keys),
+                                  lag_ratio=0.35), run_time=1.8)
+            self.mark("key sweep")
             self.play(arrows.create(run_time=1.8))
 
     def show_caveat(self):
         badge = self.badge = get_badge()
+        # said here, then carried by the badge: no fine print repeating the same sentence
         with self.beat("These arrows are possible readings, drawn for illustration, not attention measured in "
                        "our trained model."):
-            self.play(FadeIn(badge, shift=0.2 * DOWN), *swap_fine_print(self, CAVEAT))
+            self.play(FadeIn(badge, shift=0.2 * DOWN), *swap_fine_print(self, None))
 
     def show_useful_sources(self, ex):
         reading = ex.reading(0)
@@ -435,8 +496,9 @@ class ThreeHeadsSevenRows(ChapterOneScene):
 
     def show_scaled_values(self, ex):
         layout = self.layout
-        flow = self.one_head_flow = get_message_flow(layout.chips, contributions(ex, ex.reading(0)), layout.slot)
-        with self.beat("Each value is scaled by its row’s weight: a thick arrow keeps much of it."):
+        flow = self.one_head_flow = get_message_flow(layout.chips, contributions(ex, ex.reading(0)), layout.slot,
+                                                     min_copy_width=0.03)
+        with self.beat("Each value shrinks by its weight: every row keeps a share, tiny for thin arrows."):
             self.play(FadeOut(VGroup(layout.query, layout.query_label)))
             self.play(flow.scale_copies(run_time=1.6))
 
@@ -446,25 +508,37 @@ class ThreeHeadsSevenRows(ChapterOneScene):
             self.play(FadeIn(slot))
             self.play(self.one_head_flow.move_copies(run_time=2.2))
 
-    def show_several_features(self):
-        slot = self.layout.slot
+    def show_several_features(self, ex):
+        slot, flow = self.layout.slot, self.one_head_flow
         with self.beat("So one head can carry colour, material and detail at once."):
-            self.play(Indicate(slot.labels, color=TEXT_COLOR, scale_factor=1.1),
-                      *swap_fine_print(self, SHARED_NOTE))
+            self.play(*swap_fine_print(self, SHARED_NOTE))
+            # each feature in turn: its name and its track light up
+            self.play(LaggedStart(*(AnimationGroup(Indicate(slot.labels[k], color=TEXT_COLOR, scale_factor=1.2),
+                                                   Indicate(slot.tracks[k], color=ONE_HEAD_COLOR, scale_factor=1.1))
+                                    for k in range(len(ex.features))), lag_ratio=0.6), run_time=2.0)
 
-    def show_split_weight(self):
-        slot = self.layout.slot
+    def show_split_weight(self, ex):
+        slot, flow, arrows = self.layout.slot, self.one_head_flow, self.one_head_arrows
+        useful = ex.reading(0).useful
+        unfilled = self.unfilled = flow.get_unfilled()
+        part = self.part_label = get_text("each track only part full", font_size=MIN_TEXT_SIZE, color=TEXT_COLOR)
+        part.next_to(slot.tracks, DOWN, buff=0.18).align_to(slot.labels, RIGHT)
         with self.beat("But it has one set of weights, split three ways, so each feature arrives only in part."):
-            self.play(Indicate(slot.tracks, color=ONE_HEAD_COLOR, scale_factor=1.06))
+            # the one set of weights: the three thick arrows share it
+            self.play(*(Indicate(arrows.arrow(p - 1), color=ONE_HEAD_COLOR, scale_factor=1.08) for p in useful),
+                      run_time=1.2)
+            # what is left empty in every track
+            self.play(FadeIn(unfilled), FadeIn(part, shift=0.1 * UP))
+            self.mark("split")
 
     def show_three_heads(self, ex):
         lanes = self.lanes = self.get_three_heads(ex)
         self.clear_stage(self.title, self.badge, name="three heads")
-        with self.beat("Three heads can each weight the rows their own way, all at the same time."):
+        with self.beat("Now three heads read the same rows, all at the same time.", look=1.5):
             self.play(*(FadeIn(VGroup(lane.label.head_text, lane.row, lane.chips, lane.slot.tracks, lane.slot.labels))
                         for lane in lanes))
-            # the same play draws all three heads: none waits for another
-            self.play(*(lane.arrows.create(run_time=1.8) for lane in lanes))
+            # the same play draws all three heads, thin and even to begin with: none waits for another
+            self.play(*(lane.even.create(run_time=1.8) for lane in lanes))
 
     def show_roles(self, ex):
         lanes = self.lanes
@@ -472,6 +546,9 @@ class ThreeHeadsSevenRows(ChapterOneScene):
         with self.beat(f"Head 1 might lean on {words[0]}, head 2 on {words[1]}, head 3 on {words[2]}: a possible "
                        "division of work."):
             self.play(*(FadeIn(lane.label.role_lines) for lane in lanes), *swap_fine_print(self, DIVISION_NOTE))
+            # each head's arrows thicken into its own reading
+            self.play(*(ReplacementTransform(lane.even, lane.arrows) for lane in lanes), run_time=1.6)
+            self.mark("thicken")
             self.play(*(Indicate(lane.arrows.arrow(lane.reading.useful[0] - 1), color=chapter_head_color(k + 1),
                                  scale_factor=1.05) for k, lane in enumerate(lanes)))
 
@@ -486,21 +563,23 @@ class ThreeHeadsSevenRows(ChapterOneScene):
     def show_own_projections(self):
         lanes = self.lanes
         with self.beat("Each head has its own projections, so it can match and carry different features."):
-            self.play(*(FadeIn(lane.own) for lane in lanes), *swap_fine_print(self, PROJECTIONS_NOTE))
+            self.play(*(FadeIn(lane.own) for lane in lanes), FadeIn(self.alike_note),
+                      *swap_fine_print(self, PROJECTIONS_NOTE))
 
     def show_three_messages(self):
         lanes = self.lanes
-        self.flows = [get_message_flow(lane.chips, contributions(self.example, lane.reading), lane.slot)
-                      for lane in lanes]
+        self.flows = [get_message_flow(lane.chips, contributions(self.example, lane.reading), lane.slot,
+                                       min_copy_width=0.025) for lane in lanes]
         with self.beat("Scaled and added, each head’s message now carries its own feature almost whole."):
             self.play(*(flow.scale_copies(run_time=1.2) for flow in self.flows))
             self.play(*(flow.move_copies(run_time=2.0) for flow in self.flows))
 
     def show_independent_weighting(self):
-        with self.beat("One head can still carry several attributes. What more heads add is independent "
-                       "source weighting."):
-            self.play(*swap_fine_print(self, SEVERAL_NOTE))
-            self.play(*(Indicate(flow.by_source[lane.reading.useful[0] - 1], color=TEXT_COLOR, scale_factor=1.1)
+        with self.beat("What the extra heads add: each one weights the sources on its own."):
+            self.play(FadeOut(self.alike_note), *swap_fine_print(self, SEVERAL_NOTE))
+            self.play(*(Indicate(VGroup(lane.arrows.arrow(lane.reading.useful[0] - 1),
+                                        flow.by_source[lane.reading.useful[0] - 1]),
+                                 color=TEXT_COLOR, scale_factor=1.1)
                         for flow, lane in zip(self.flows, self.lanes)))
 
 

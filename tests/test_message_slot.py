@@ -56,3 +56,13 @@ def test_the_flow_refuses_contributions_that_do_not_fit():
         get_message_flow(chips, [(0.7,), (0.6,)], slot)
     with pytest.raises(ValueError, match="for 2 chips"):
         get_message_flow(chips, [(0.5,)], slot)
+
+
+def test_a_thinly_read_row_still_shows_a_tiny_scaled_copy_but_its_segment_keeps_its_length():
+    chips = VGroup(get_value_chip((0.2,), track_length=0.5), get_value_chip((1.0,), track_length=0.5))
+    slot = get_message_slot(("a",), color=head_color(1), track_length=1.0)
+    # weights 0.04 and 0.96 by hand: contributions 0.008 and 0.96
+    flow = get_message_flow(chips, [(0.008,), (0.96,)], slot, min_copy_width=0.03)
+    assert flow.copies[0][0].width == pytest.approx(0.03)            # 0.008 · 0.5 = 0.004, drawn at 0.03
+    assert flow.copies[1][0].width == pytest.approx(0.48)            # 0.96 · 0.5, above the minimum
+    assert sorted(s.width for s in flow.segments) == pytest.approx([0.008, 0.96])

@@ -109,9 +109,12 @@ def test_word_scenes_show_no_numbers_and_end_under_the_badge(scene_cls):
 
 def test_the_general_caveat_and_the_arrows_note_are_said_once_in_scene_1_only():
     b1 = built(ThreeHeadsSevenRows)
-    assert CAVEAT in fine_prints(b1) and ARROWS_NOTE in fine_prints(b1)
+    assert ARROWS_NOTE in fine_prints(b1)
     caveat_beat = b1.beat_of("not attention measured in our trained model")
     assert "illustration" in caveat_beat.spoken
+    # said once, in the caption, and carried by the badge: no fine print repeats the same sentence
+    assert CAVEAT not in fine_prints(b1)
+    assert any("FadeOut" in w for w in plays_in(b1, "not attention measured in our trained model"))
     # the badge that carries the caveat afterwards comes in with the caveat's own sentence
     assert "FadeIn" in plays_in(b1, "not attention measured in our trained model")[0]
     assert on_stage(b1, b1.scene.badge.label)
@@ -147,7 +150,13 @@ def test_scene_1_shows_the_seven_rows_and_the_receiver_coat():
     assert b.scene.marks["receiver label"] == b.beat_of("is the receiver").id
     # query, keys and values appear in their own sentences
     assert b.scene.marks["query"] == b.beat_of("asks with a query").id
-    assert b.scene.marks["values"] == b.beat_of("a key, which sets how much it is read").id
+    assert b.scene.marks["values"] == b.beat_of("a key, for how much it is read").id
+    # keys (said first) sit right under the words, the values under the keys; the value tracks are named
+    assert all(k.get_y() > c.get_y() for k, c in zip(layout.keys, layout.chips))
+    assert [t.original_text for t in layout.features] == ["colour", "material", "detail"]
+    assert layout.chips[0].track_length >= 0.6                     # larger than the old 0.5
+    # the comparison sweeps over the keys in the sentence that says so
+    assert b.scene.marks["key sweep"] == b.beat_of("compares the query with every key").id
 
 
 def test_scene_1_one_head_reads_every_row_with_the_illustrative_weights():
@@ -181,8 +190,15 @@ def test_scene_1_the_message_slot_holds_the_scaled_values():
     assert len(red) == 1 and red[0].width == pytest.approx(0.29 * slot.track_length, rel=1e-6)
     assert [t.original_text for t in slot.labels] == ["colour", "material", "detail"]
     # the scaled copies appear in the "scaled by its weight" beat, the slot fills in the next one
-    assert any("LaggedStart" in w for w in plays_in(b, "Each value is scaled by its row’s weight"))
-    assert "thick arrow keeps much of it" in b.beat_of("Each value is scaled").text
+    assert any("LaggedStart" in w for w in plays_in(b, "Each value shrinks by its weight"))
+    assert "every row keeps a share" in b.beat_of("Each value shrinks by its weight").text
+    # every row with a non-zero value shows a scaled part, tiny for the thin arrows (Maya: 0.04 · 0.2)
+    for j in range(7):
+        if any(COAT.values[j]):
+            assert flow.copy_widths[j] and min(flow.copy_widths[j]) >= 0.03 - 1e-9
+    # the split is shown where it is said: each track's empty part appears in that beat
+    assert b.scene.marks["split"] == b.beat_of("split three ways").id
+    assert len(b.scene.unfilled) == 3
     assert any("LaggedStart" in w for w in plays_in(b, "add up in the head’s message"))
     for lane_flow in b.scene.flows:                                 # the three heads' messages stay
         assert all(on_stage(b, seg) for seg in lane_flow.segments)
@@ -204,9 +220,15 @@ def test_scene_1_three_heads_each_read_all_seven_rows_at_once():
     # one head colour per head, the lesson's for heads 1 and 2
     assert [color_of(lane.arrows.color) for lane in lanes][:2] == [HEAD_COLORS[1].upper(), HEAD_COLORS[2].upper()]
     assert len({color_of(lane.arrows.color) for lane in lanes} | {ONE_HEAD_COLOR.upper()}) == 4
-    # the same play draws all three heads' arrows: none waits for another
+    # the same play draws all three heads' arrows: none waits for another; thin and even at first
     plays = plays_in(b, "all at the same time")
     assert any(what.count("LaggedStart") == 3 for what in plays)
+    for lane in lanes:
+        assert list(lane.even.weights) == pytest.approx([1 / 7] * 7)         # a seventh each, by hand
+    # each head's arrows thicken into its own reading in the sentence that names its word
+    assert b.scene.marks["thicken"] == b.beat_of("Head 1 might lean on red").id
+    assert any(w.count("ReplacementTransform") == 3 for w in plays_in(b, "Head 1 might lean on red"))
+    assert all(lane.own.plain == "own W_Q, W_K, W_V" for lane in lanes)  # drawn with real subscripts
     # each head's message carries its own feature: head k's k-th track is its fullest
     for k, flow in enumerate(b.scene.flows):
         assert int(np.argmax(flow.filled)) == k

@@ -21,6 +21,7 @@ from lesson_data.word_examples import (
     Substitution,
     WordExample,
     contributions,
+    even_weights,
     message,
     tokenize_words,
     word_example,
@@ -242,3 +243,13 @@ def test_overlapping_heads_prune_the_later_of_the_closest_pair():
     assert h.closest_pair == (2, 3) and h.prunable == 3
     with pytest.raises(ValueError, match="sums to one"):
         HeadPatterns(heads=(1, 2), patterns=((0.5, 0.5), (0.5, 0.6)))
+
+
+def test_even_weights_read_every_row_alike():
+    # seven rows: a seventh each (1/7 = 0.142857...), and they add up to one
+    w = even_weights(7)
+    assert len(w) == 7 and all(x == pytest.approx(0.142857142857, abs=1e-12) for x in w)
+    assert sum(w) == pytest.approx(1.0, abs=1e-12)
+    assert even_weights(1) == (1.0,) and even_weights(4) == (0.25, 0.25, 0.25, 0.25)
+    with pytest.raises(ValueError):
+        even_weights(0)

@@ -112,6 +112,17 @@ class MessageFlow(VGroup):
                  for triples in self._triples if triples]
         return LaggedStart(*steps, lag_ratio=lag_ratio, run_time=run_time)
 
+    def get_unfilled(self, color: str = DIM_TEXT_COLOR, opacity: float = 0.3) -> VGroup:
+        """The part of each track the message leaves empty (after its segments), as dim bars."""
+        parts = VGroup()
+        for k, track in enumerate(self._slot.tracks):
+            rest = max(1.0 - float(self.filled[k]), 0.0)
+            bar = Rectangle(width=max(rest, 1e-3) * self._slot.track_length, height=self._slot.bar_height)
+            bar.set_fill(color, opacity).set_stroke(color, 1.0, opacity=0.8)
+            bar.align_to(track, RIGHT).set_y(track.get_y())
+            parts.add(bar)
+        return parts
+
     def animation(self, lag_ratio: float = 0.12, run_time: float = 2.4):
         """Copies go straight from the chips into the slot (the scaled step skipped)."""
         steps = [AnimationGroup(*(TransformFromCopy(bar, seg) for bar, _, seg in triples))
@@ -119,10 +130,12 @@ class MessageFlow(VGroup):
         return LaggedStart(*steps, lag_ratio=lag_ratio, run_time=run_time)
 
 
-def get_message_flow(chips, contributions, slot: MessageSlot) -> MessageFlow:
+def get_message_flow(chips, contributions, slot: MessageSlot, *, min_copy_width: float = 0.0) -> MessageFlow:
     """The head's message built from its sources' scaled values: source j's contribution to
     coordinate k (its weight times its value, from the data layer) becomes a segment of track k,
-    after the segments of sources 0..j-1. `chips` are the sources' value chips, in source order."""
+    after the segments of sources 0..j-1. `chips` are the sources' value chips, in source order.
+    min_copy_width: the scaled copy over a chip is drawn at least this wide, so a thinly read row
+    still shows a (tiny) part moving; the segments in the slot keep their exact lengths."""
     parts = np.asarray(contributions, dtype=float)
     if parts.ndim != 2 or parts.shape[0] != len(chips) or parts.shape[1] != len(slot.tracks):
         raise ValueError(f"contributions of shape {parts.shape} for {len(chips)} chips and "
@@ -131,6 +144,7 @@ def get_message_flow(chips, contributions, slot: MessageSlot) -> MessageFlow:
         raise ValueError("a slot draws non-negative contributions whose sums fit the track (at most 1)")
     flow = MessageFlow()
     flow.segments, flow.by_source, flow.copies, flow._triples = VGroup(), {}, {}, []
+    flow.copy_widths = {}      # source index: the widths its scaled copies start with
     start = np.zeros(parts.shape[1])
     for j, chip in enumerate(chips):
         mine, copies, triples = VGroup(), VGroup(), []
@@ -142,15 +156,17 @@ def get_message_flow(chips, contributions, slot: MessageSlot) -> MessageFlow:
             seg = slot.segment(k, start[k], c)
             start[k] += c
             # the scaled copy: over the chip's track, c of its length, in the head's colour
-            copy = Rectangle(width=c * chip.track_length, height=bar.height).set_stroke(width=0)
+            copy = Rectangle(width=max(c * chip.tracks[k].width, min_copy_width), height=bar.height).set_stroke(width=0)
             copy.set_fill(slot.color, BAR_OPACITY).align_to(chip.tracks[k], LEFT).set_y(chip.tracks[k].get_y())
             mine.add(seg)
             copies.add(copy)
             triples.append((bar, copy, seg))
         flow.by_source[j], flow.copies[j] = mine, copies
+        flow.copy_widths[j] = [c.width for c in copies]
         flow.segments.add(*mine)
         flow._triples.append(triples)
     flow.filled = start
+    flow._slot = slot
     flow.add(flow.segments)
     return flow
 
