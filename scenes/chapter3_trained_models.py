@@ -22,10 +22,12 @@ from manim import (
     UP,
     Create,
     DashedLine,
+    DashedVMobject,
     Dot,
     FadeIn,
     FadeOut,
     GrowArrow,
+    ManimColor,
     GrowFromEdge,
     Indicate,
     LaggedStart,
@@ -37,6 +39,7 @@ from manim import (
     Transform,
     VGroup,
     VMobject,
+    interpolate_color,
 )
 
 from lesson_data import comparison
@@ -1251,7 +1254,7 @@ MODEL_WORDS = {"mlp": "the baseline", "one_head": "the one-head model", "four_he
 LINE_Y = 0.05               # the story line's boxes (the arrows arc above it)
 LINE_ENTRIES = 18           # boxes on the story line: one line at a legible size
 TOKEN_NAMES = {'"': "the quote mark", ",": "the comma", ".": "the full stop", "<BOS>": "the start token"}
-HEAT_SIDE = 4.0
+HEAT_SIDE = 4.2
 UNK = "<UNK>"
 
 
@@ -1323,18 +1326,62 @@ def get_story_line(line: "comparison.StoryLine") -> VGroup:
     return row
 
 
-def get_weight_labels(row, line, model: str, head: int, entries, color: str, tag: str) -> VGroup:
-    """The weights of some entries under their position numbers, dropped a row where two would touch."""
+def fold_gap_arrows(arrows, line, color: str):
+    """Redraw each folded box's arrow dashed and greyed (same width: it still carries the summed weight
+    of the tokens it hides), so a box of many tokens does not read like one strongly weighted token."""
+    ink = interpolate_color(ManimColor(color), ManimColor(DIM_TEXT_COLOR), 0.65).to_hex()
+    for k, e in enumerate(line.entries):
+        if not e.is_gap:
+            continue
+        curve = arrows.arrow(k)
+        body = curve.copy()
+        tip = body.pop_tips()[0]
+        width = curve.get_stroke_width()
+        dashes = max(6, int(body.get_arc_length() / 0.22))
+        dashed = DashedVMobject(body, num_dashes=dashes, dashed_ratio=0.5)
+        dashed.set_stroke(ink, width, opacity=0.6)
+        tip.set_fill(ink, opacity=0.6).set_stroke(ink, 0, opacity=0.6)
+        folded = VGroup(dashed, tip)
+        folded.weight, folded.source, folded.folded = curve.weight, curve.source, True
+        i = list(arrows.arrows).index(curve)
+        arrows.arrows.submobjects[i] = folded
+        arrows._by_source[k] = folded
+    return arrows
+
+
+def get_fold_labels(row, line, model: str, head: int, color: str, tag: str) -> VGroup:
+    """Under each folded box: how many tokens it hides and their summed weight (what its arrow carries)."""
+    w = line.weights(model, head)
+    ink = interpolate_color(ManimColor(color), ManimColor(DIM_TEXT_COLOR), 0.65).to_hex()
+    labels = VGroup()
+    for k, e in enumerate(line.entries):
+        if not e.is_gap:
+            continue
+        n = e.last - e.first + 1
+        label = VGroup(get_number(w[k], tag=tag, index=(e.first, e.last), font_size=LABEL_SIZE - 2, color=ink),
+                       get_text(f"{n} tokens", font_size=LABEL_SIZE - 2, color=DIM_TEXT_COLOR)
+                       ).arrange(DOWN, buff=0.06)
+        label.next_to(row.positions[k], DOWN, buff=0.1)
+        if label.get_left()[0] < -SAFE_WIDTH / 2:
+            label.shift(RIGHT * (-SAFE_WIDTH / 2 - label.get_left()[0]))
+        label.entry = k
+        labels.add(label)
+    return labels
+
+
+def get_weight_labels(row, line, model: str, head: int, entries, color: str, tag: str, avoid=()) -> VGroup:
+    """The weights of some entries under their position numbers, dropped a row where two would touch
+    (or would touch a folded box's label in `avoid`)."""
     w = line.weights(model, head)
     labels = VGroup()
-    placed = []
+    placed = [part for label in avoid for part in label]
     for k in sorted(entries):
         e = line.entries[k]
         number = get_number(w[k], tag=tag, index=e.first if not e.is_gap else (e.first, e.last),
                             font_size=LABEL_SIZE, color=color)
         number.next_to(row.positions[k], DOWN, buff=0.1)
-        while any(abs(number.get_center()[1] - p.get_center()[1]) < 0.1 and
-                  number.get_left()[0] < p.get_right()[0] + 0.08 and p.get_left()[0] < number.get_right()[0] + 0.08
+        while any(number.get_left()[0] < p.get_right()[0] + 0.08 and p.get_left()[0] < number.get_right()[0] + 0.08
+                  and number.get_bottom()[1] < p.get_top()[1] + 0.04 and p.get_bottom()[1] < number.get_top()[1] + 0.04
                   for p in placed):
             number.shift(DOWN * 0.32)
         placed.append(number)
@@ -1377,7 +1424,10 @@ def get_inset(amap, model: str, head: int, columns, color: str, side: float = 0.
     for sq, j, number in zip(cells, columns, numbers):
         tokens.add(get_text(f"{amap.tokens[j]} {j + 1}", font_size=SMALL_SIZE, color=DIM_TEXT_COLOR)
                    .next_to(sq, DOWN, buff=0.1).set_y(numbers.get_bottom()[1] - 0.2))
-    caption = get_text(f"row {r + 1}, magnified", font_size=SMALL_SIZE, color=DIM_TEXT_COLOR)
+    last = tuple(columns) == tuple(range(r - len(columns) + 1, r + 1))
+    caption = get_text(f"row {r + 1}: its last {count_word(len(columns))} sources" if last else
+                       f"row {r + 1}: sources {columns[0] + 1}–{columns[-1] + 1}", font_size=SMALL_SIZE,
+                       color=DIM_TEXT_COLOR)
     caption.next_to(cells, UP, buff=0.1).align_to(cells, LEFT)
     inset = VGroup(caption, cells, numbers, tokens)
     inset.cells, inset.numbers, inset.columns = cells, numbers, tuple(columns)
@@ -1401,7 +1451,7 @@ def get_prompt_line(prompt) -> VGroup:
         align_baseline(w, baseline_y(ref.copy().move_to(words.get_center())))
     typed = VGroup()
     for k, word in prompt.unknown:
-        t = get_text(word, font_size=SMALL_SIZE, color=DIM_TEXT_COLOR).next_to(words[k], UP, buff=0.14)
+        t = get_text(word, font_size=LABEL_SIZE, color=DIM_TEXT_COLOR).next_to(words[k], UP, buff=0.14)
         strike = Line(t.get_left(), t.get_right()).set_stroke(NEGATIVE_COLOR, 2)
         typed.add(VGroup(t, strike))
     line = VGroup(words, typed)
@@ -1484,7 +1534,6 @@ class InsideTrainedModels(LessonScene):
             self.shot(f"{kind} prompt")
             self.show_prompt(kind)
         self.shot("beyond this lesson")
-        self.show_latency()
         self.show_beyond()
         self.show_credits()
 
@@ -1546,7 +1595,9 @@ class InsideTrainedModels(LessonScene):
     def show_one_head_arrows(self):
         color = MODEL_COLORS["one_head"]
         w = self.line.weights("one_head", 0)
-        arrows = self.one_arrows = get_attention_arrows(self.row, w, color=color, side=UP)
+        arrows = self.one_arrows = fold_gap_arrows(get_attention_arrows(self.row, w, color=color, side=UP),
+                                                   self.line, color)
+        self.one_folds = get_fold_labels(self.row, self.line, "one_head", 0, color, "fold_one_head")
         name = self.model_name = get_text(self.protocol.titles["one_head"], font_size=LABEL_SIZE + 2, color=color)
         name.move_to([NAME_X, CONTENT_TOP - 0.2, 0], aligned_edge=LEFT)
         with self.beat(f"Here is what the one-head model attends to from {token_name(self.amap.tokens[-1])}: "
@@ -1562,7 +1613,8 @@ class InsideTrainedModels(LessonScene):
         top = amap.top("one_head", 0, r, 2)
         entries = [line.index_of(j) for j, _ in top]
         color = MODEL_COLORS["one_head"]
-        labels = self.one_labels = get_weight_labels(self.row, line, "one_head", 0, entries, color, "line_one_head")
+        labels = self.one_labels = get_weight_labels(self.row, line, "one_head", 0, entries, color, "line_one_head",
+                                                     avoid=self.one_folds)
         (j1, w1), (j2, w2) = top
         with self.beat(f"Most goes to the latest {token_name(amap.tokens[j1])}: {fmt(w1)}. "
                        f"Then {fmt(w2)} to {token_name(amap.tokens[j2])}.",
@@ -1576,10 +1628,11 @@ class InsideTrainedModels(LessonScene):
         line = self.line
         w = line.weights("one_head", 0)
         gaps = [k for k, e in enumerate(line.entries) if e.is_gap]
-        with self.beat("A grey box’s arrow carries all the weight of the tokens it hides, so nothing is left out.",
-                       look=1.2):
+        with self.beat("A grey box’s dashed arrow carries all the weight of the tokens it hides, so nothing is "
+                       "left out.", look=1.5):
             self.play(*(Indicate(self.row.token(k), color=TEXT_COLOR) for k in gaps),
                       *(Indicate(self.one_arrows.arrow(k), color=TEXT_COLOR, scale_factor=1.0) for k in gaps),
+                      LaggedStart(*(FadeIn(f, shift=0.1 * UP) for f in self.one_folds), lag_ratio=0.2),
                       *self.swap_note("A folded box’s arrow has the width of the summed weight of its tokens; every "
                                       "row of weights sums to one."))
 
@@ -1591,11 +1644,12 @@ class InsideTrainedModels(LessonScene):
         panel.move_to([0, 0, 0])
         panel.shift(RIGHT * (-5.6 - panel.labels.rows.get_left()[0]) + UP * (CONTENT_TOP - 0.05 - panel.get_top()[1]))
         self.heat_one = panel.map
-        key = self.key = get_color_key(color)
+        key = self.key = get_color_key(color, width=2.8, title="weight, on a square-root colour scale")
         key.move_to([3.3, 1.9, 0], aligned_edge=LEFT).align_to(panel.map.frame, UP).shift(RIGHT * 0)
         key.move_to([panel.map.frame.get_right()[0] + 1.2, 0, 0], aligned_edge=LEFT).align_to(panel.map.frame, UP)
         with self.transition("to the map"):
-            self.play(FadeOut(VGroup(self.row, self.one_arrows, self.one_labels, self.model_name)), *self.swap_note(None),
+            self.play(FadeOut(VGroup(self.row, self.one_arrows, self.one_labels, self.one_folds, self.model_name)),
+                      *self.swap_note(None),
                       run_time=0.8)
         with self.beat("That was one row. End the window at any other token and you get another row; stacked, "
                        "they make this map.", look=1.0):
@@ -1640,12 +1694,12 @@ class InsideTrainedModels(LessonScene):
         with self.transition("back to the line"):
             self.play(FadeOut(VGroup(self.heat_panel, self.key, self.inset, self.map_marks)), *self.swap_note(None),
                       run_time=0.8)
-        with self.beat(f"The four-head model splits the same job across {count_word(len(colors))} heads, each "
-                       "with its own colour and its own weights."):
+        with self.beat(f"The four-head model runs {count_word(len(colors))} heads side by side, each with its "
+                       "own colour and its own weights."):
             self.play(FadeIn(self.row), FadeIn(name))
             self.play(LaggedStart(*(FadeIn(c, shift=0.1 * UP) for c in chips), lag_ratio=0.2))
         self.model_name = name
-        self.head_arrows, self.head_labels, self.seen_tokens = None, None, set()
+        self.head_arrows, self.head_labels, self.head_folds, self.seen_tokens = None, None, None, set()
         self.arrows_of, self.labels_of, self.readings = {}, {}, {}
 
     def show_head(self, h: int):
@@ -1653,13 +1707,15 @@ class InsideTrainedModels(LessonScene):
         color = head_colors("four_heads", amap.model("four_heads").n_heads)[h]
         reading = comparison.head_reading(amap, "four_heads", h, r)
         w = line.weights("four_heads", h)
-        arrows = get_attention_arrows(self.row, w, color=color, side=UP)
+        arrows = fold_gap_arrows(get_attention_arrows(self.row, w, color=color, side=UP), line, color)
+        folds = get_fold_labels(self.row, line, "four_heads", h, color, f"fold_four_heads_{h}")
         if reading.kind == "repeated":
             entries = [line.index_of(j) for j in reading.positions]
         else:
             entries = [line.index_of(reading.top)]
-        labels = get_weight_labels(self.row, line, "four_heads", h, entries, color, f"line_four_heads_{h}")
-        out = [FadeOut(m) for m in (self.head_arrows, self.head_labels) if m is not None]
+        labels = get_weight_labels(self.row, line, "four_heads", h, entries, color, f"line_four_heads_{h}",
+                                   avoid=folds)
+        out = [FadeOut(m) for m in (self.head_arrows, self.head_labels, self.head_folds) if m is not None]
         also = "also " if reading.token in self.seen_tokens else ""
         name, said = token_name(amap.tokens[reading.top]), spoken_token(amap.tokens[reading.top])
         if reading.kind == "spread":
@@ -1675,9 +1731,9 @@ class InsideTrainedModels(LessonScene):
         chip = self.chips[h]
         with self.beat(text, spoken=spoken):
             self.play(*out, Indicate(chip, color=color, scale_factor=1.15), run_time=0.6)
-            self.play(arrows.create(run_time=2.2))
+            self.play(arrows.create(run_time=2.2), FadeIn(folds))
             self.play(LaggedStart(*(FadeIn(x, shift=0.1 * UP) for x in labels), lag_ratio=0.3))
-        self.head_arrows, self.head_labels = arrows, labels
+        self.head_arrows, self.head_labels, self.head_folds = arrows, labels, folds
         self.arrows_of[h], self.labels_of[h], self.readings[h] = arrows, labels, reading
         self.seen_tokens.add(reading.token)
         if reading.kind == "repeated":
@@ -1693,7 +1749,7 @@ class InsideTrainedModels(LessonScene):
         total = get_number(reading.total, tag="token_sum", index=(h, reading.token), font_size=LABEL_SIZE + 4,
                            color=color)
         sum_line = get_line(*pieces, "=", total, font_size=LABEL_SIZE)
-        sum_line.move_to([0, -2.0, 0])
+        sum_line.move_to([0, -1.45, 0])
         self.sum_line = sum_line
         with self.beat(f"Together, head {h + 1} puts {fmt(reading.total)} of its weight on "
                        f"{token_label(reading.token)}: most of it, on one name.",
@@ -1702,7 +1758,9 @@ class InsideTrainedModels(LessonScene):
             self.play(FadeOut(self.chips), *(ReplacementTransform(label.copy(), part) for label, part in zip(labels, parts)),
                       FadeIn(VGroup(*(p for p in pieces if p not in parts))), run_time=1.5)
             self.play(FadeIn(VGroup(sum_line[-2], total)),
-                      *self.swap_note("All displayed numbers are rounded; calculations use full precision."))
+                      *self.swap_note("All displayed numbers are rounded; calculations use full precision: the total "
+                                      "adds the unrounded parts, so it can differ from the rounded parts in the "
+                                      "last digit."))
             self.play(Indicate(total, color=color, scale_factor=1.3))
         with self.transition("the chips back"):
             self.play(FadeOut(sum_line), FadeIn(self.chips), *self.swap_note(None))
@@ -1735,8 +1793,8 @@ class InsideTrainedModels(LessonScene):
         self.panels[kind].rows, self.panels[kind].line = rows, line
         if not hasattr(self, "shown_panel"):
             self.shown_panel = None
-            clear = [FadeOut(VGroup(self.row, self.chips, self.model_name, *(m for m in (self.head_arrows,
-                                                                                         self.head_labels) if m)))]
+            clear = [FadeOut(VGroup(self.row, self.chips, self.model_name,
+                                    *(m for m in (self.head_arrows, self.head_labels, self.head_folds) if m)))]
             with self.transition("to the continuations"):
                 self.play(*clear, *self.swap_note(None), run_time=0.8)
         else:
@@ -1751,7 +1809,9 @@ class InsideTrainedModels(LessonScene):
                 self.play(*self.swap_note(f"Greedy decoding, {n} tokens; the seed-{self.amap.checkpoint_seed} "
                                           "checkpoints run in PyTorch."))
             with self.beat("This prompt comes from the training stories. Read what each model wrote.", look=7.0):
-                self.play(LaggedStart(*(FadeIn(r) for r in rows), lag_ratio=0.4), FadeIn(lat_head), run_time=2.0)
+                self.play(LaggedStart(*(FadeIn(VGroup(r.submobjects[0], r.body)) for r in rows), lag_ratio=0.4),
+                          run_time=2.0)
+            self.show_latency(lat_head)
         elif kind == "held_out":
             starts = {cont.of(m, kind).tokens[0] for m in comparison.MODEL_ORDER if (m, kind) in cont.runs}
             with self.beat("A held-out prompt, from a story none of them trained on."):
@@ -1771,7 +1831,8 @@ class InsideTrainedModels(LessonScene):
                 self.play(FadeIn(head), FadeIn(line.words))
                 self.play(LaggedStart(*(FadeIn(t[0]) for t in line.typed), lag_ratio=0.2))
                 self.play(LaggedStart(*(Create(t[1]) for t in line.typed), lag_ratio=0.2),
-                          *self.swap_note(f"The prompt as typed: “{prompt.prompt}”. As read: {prompt.text}."))
+                          *self.swap_note("Struck through: the words as typed. In red: what the models read, the "
+                                          f"{UNK} token."))
             produced = [(m, cont.of(m, kind).unk_positions) for m in comparison.MODEL_ORDER
                         if (m, kind) in cont.runs and cont.of(m, kind).unk_positions]
             writers = " and ".join(MODEL_WORDS[m] for m, _ in produced)
@@ -1783,11 +1844,14 @@ class InsideTrainedModels(LessonScene):
             with self.beat(text, look=7.0):
                 self.play(LaggedStart(*(FadeIn(r) for r in rows), lag_ratio=0.4), FadeIn(lat_head), run_time=2.0)
 
-    def show_latency(self):
+    def show_latency(self, lat_head):
+        """The latency column arrives with the sentence that explains it (on the first prompt's panel;
+        later panels show it with their rows)."""
         panel = self.shown_panel
         device = self.cont.device
         with self.beat("On the right: the median time of one model call, one new token, measured on the "
                        "machine that wrote these continuations."):
+            self.play(FadeIn(lat_head), LaggedStart(*(FadeIn(r.latency) for r in panel.rows), lag_ratio=0.2))
             self.play(*(Indicate(r.latency, color=RECEIVER_COLOR) for r in panel.rows),
                       *self.swap_note(f"Latency per model call (median), measured on {comparison.device_words(device)}: "
                                       "PyTorch, batch 1, the final query only."))

@@ -439,6 +439,37 @@ def test_inside_tells_the_story_on_the_token_line():
     assert shown[62] in b.numbers_in(b.beat_of("0.431"))
 
 
+def test_inside_folded_boxes_draw_dashed_grey_arrows_labelled_with_count_and_total():
+    amap = comparison.load_attention_map()
+    b = built(InsideTrainedModels)
+    r = amap.n - 1
+    line = b.scene.line
+    gaps = [(k, e) for k, e in enumerate(line.entries) if e.is_gap]
+    assert gaps
+    heads = [("one_head", 0, b.scene.one_arrows, "fold_one_head")] + [
+        ("four_heads", h, b.scene.arrows_of[h], f"fold_four_heads_{h}") for h in range(4)]
+    for model, h, arrows, tag in heads:
+        shown = b.by_tag(tag)
+        W = amap.model(model).heads[h, r]
+        for k, e in gaps:
+            assert getattr(arrows.arrow(k), "folded", False)                 # dashed and greyed
+            hidden = [W[j] for j in range(e.first, e.last + 1)]          # summed here, one by one
+            assert shown[(e.first, e.last)].value == pytest.approx(math.fsum(hidden), abs=1e-12)
+        for k, e in enumerate(line.entries):
+            if not e.is_gap:
+                assert not getattr(arrows.arrow(k), "folded", False)
+    # the 20–49 box hides 30 tokens (worked by hand: 49 − 20 + 1), and says so under its arrow
+    counts_shown = {t.original_text for t in b.texts}
+    assert any(e.first == 19 and e.last == 48 for _, e in gaps) and "30 tokens" in counts_shown
+    # head 1's largest single weight (0.100 on 'wanted') is smaller than the box's total, which is why
+    # the box is labelled: the viewer reads the box's arrow as 30 tokens together, not one token
+    box = b.by_tag("fold_four_heads_0")[(19, 48)]
+    assert box.value > 0.100
+    # the labels arrive in the sentence about the grey boxes' arrows
+    beat = b.beat_of("dashed arrow carries all the weight")
+    assert all(m in b.numbers_in(beat) for m in b.by_tag("fold_one_head").values())
+
+
 def test_inside_gives_each_head_its_colour_and_makes_head_3s_point():
     amap = comparison.load_attention_map()
     b = built(InsideTrainedModels)
@@ -461,7 +492,8 @@ def test_inside_gives_each_head_its_colour_and_makes_head_3s_point():
     assert sum(float(terms[j].original_text) for j in tims) == pytest.approx(0.895)   # why the fine print
     beat = b.beat_of("puts 0.894 of its weight")
     assert total in b.numbers_in(beat)
-    assert "All displayed numbers are rounded; calculations use full precision." in fine_print(b)
+    assert any(n.startswith("All displayed numbers are rounded; calculations use full precision")
+               and "last digit" in n for n in fine_print(b))                    # says why 0.895 ≠ 0.894
     assert "Head 2 looks at the quote mark: 0.701." in said(b) and "Head 4 also looks at the quote mark: 0.665." in said(b)
     assert "Head 1 spreads its weight thin: its largest, on “wanted”, is only 0.100." in said(b)
 
@@ -489,6 +521,13 @@ def test_inside_shows_the_continuations_as_read_and_their_latency():
         assert beat.look >= 7.0 and beat.end - beat.speech_end >= 7.0
     assert any(comparison.device_words(cont.device) in n for n in fine_print(b))
     assert "measured on the machine that wrote these continuations" in said(b)
+    # the latency column arrives with the sentence that explains it, right after the first panel's rows
+    order = [bt.text for bt in b.beats]
+    first = next(i for i, t in enumerate(order) if "Read what each model wrote" in t)
+    assert "On the right: the median time of one model call" in order[first + 1]
+    beat = b.beat_of("On the right: the median time")
+    assert latency[("mlp", "training")] in b.numbers_in(beat)
+    assert latency[("mlp", "training")] not in b.numbers_in(b.beat_of("Read what each model wrote"))
 
 
 def test_inside_closes_with_what_is_beyond_and_the_credits():

@@ -143,8 +143,9 @@ def get_axis_labels(hm: HeatMap, tokens, indices, *, rows=True, cols=True, size=
     return labels
 
 
-def get_color_key(color: str, width: float = 2.4, ticks=(0.0, 0.25, 1.0)) -> VGroup:
-    """The colour steps from weight 0 to 1 (square-root scale) with tick values, and the future swatch."""
+def get_color_key(color: str, width: float = 2.4, ticks=(0.0, 0.25, 1.0), title: str = "weight") -> VGroup:
+    """The colour steps from weight 0 to 1 (square-root scale) with tick values, and the future swatch.
+    `title` names the bar (say the scale is a square root where the ticks' spacing needs explaining)."""
     cell = width / (HEAT_LEVELS + 1)
     bar = VGroup(*(Rectangle(width=cell, height=0.22).set_stroke(level_hex(k, color), 0.6)
                    .set_fill(level_hex(k, color), 1) for k in range(HEAT_LEVELS + 1))).arrange(RIGHT, buff=0)
@@ -154,7 +155,7 @@ def get_color_key(color: str, width: float = 2.4, ticks=(0.0, 0.25, 1.0)) -> VGr
         x = bar.get_left()[0] + (math.sqrt(v) * HEAT_LEVELS + 0.5) * cell
         marks.add(get_number(v, 2, tag="key", index=v, font_size=SMALL_SIZE, color=DIM_TEXT_COLOR)
                   .next_to([x, bar.get_bottom()[1], 0], DOWN, buff=0.08))
-    title = get_text("weight", font_size=SMALL_SIZE, color=DIM_TEXT_COLOR).next_to(bar, UP, buff=0.1)
+    title = get_text(title, font_size=SMALL_SIZE, color=DIM_TEXT_COLOR).next_to(bar, UP, buff=0.1)
     title.align_to(bar, LEFT)
     swatch = Rectangle(width=0.34, height=0.22).set_stroke(DIM_TEXT_COLOR, 1).set_fill(FUTURE_COLOR, 1)
     swatch_label = get_text("future: not in the window", font_size=SMALL_SIZE, color=DIM_TEXT_COLOR)
