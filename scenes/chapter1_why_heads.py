@@ -591,7 +591,8 @@ class ThreeHeadsSevenRows(ChapterOneScene):
 class TheReceiver(ChapterOneScene):
     """Scene 2: the receiver is the last known token, not the unknown next word; one head reads the
     plural subject (dogs supports bark, not barks; the nearer noun gate does not control agreement);
-    a second head reads gate for the place; both useful sources lie in the known prefix."""
+    a second head reads gate for the place; both useful sources lie in the known prefix, and each
+    head carries what it read to the receiver."""
 
     def construct(self):
         ex = self.example = SUBJECT_AGREEMENT
@@ -611,14 +612,35 @@ class TheReceiver(ChapterOneScene):
         self.shot("known prefix")
         self.show_place_head(ex)
         self.show_known_prefix(ex)
+        self.show_messages(ex)
 
     # pictures ---------------------------------------------------------------------------------
     def get_layout(self, ex):
-        row = get_token_row(ex.tokens, receiver=ex.receiver, font_size=BODY_SIZE, positions=False, blank=True)
-        row.move_to(UP * 0.15).set_x(0.25)
+        # the positions belong to the row, so head 2's arrows start below them and they can stay
+        row = get_token_row(ex.tokens, receiver=ex.receiver, font_size=BODY_SIZE, positions=True, blank=True)
+        hide_receiver(row)
+        row.move_to(UP * 0.35).set_x(0.25)
         layout = VGroup(row)
-        layout.row, layout.positions = row, get_positions(row)
+        layout.row, layout.positions = row, row.positions
         return layout
+
+    def get_message_glyphs(self, ex):
+        """What each head carries to the receiver: a small vector (numbers, not words) in its colour,
+        named by what it could hold."""
+        glyphs = VGroup()
+        for r, what in zip(ex.readings, ("plural subject", "a place")):
+            color = chapter_head_color(r.head)
+            glyph = get_vector_glyph(4, color, cell=0.2)
+            name = get_text(f"head {r.head}: {what}", font_size=MIN_TEXT_SIZE, color=color)
+            item = VGroup(glyph, name).arrange(RIGHT, buff=0.2)
+            item.glyph, item.name = glyph, name
+            glyphs.add(item)
+        glyphs.arrange(RIGHT, buff=0.8)
+        title = get_text(f"what reaches “{ex.receiver_word}”: numbers, not words", font_size=MIN_TEXT_SIZE,
+                         color=TEXT_COLOR)
+        group = VGroup(title, glyphs).arrange(DOWN, buff=0.15)
+        group.title, group.items = title, glyphs
+        return group
 
     # beats ------------------------------------------------------------------------------------
     def show_phrase(self, ex):
@@ -635,7 +657,8 @@ class TheReceiver(ChapterOneScene):
         label.next_to(self.row.boxes[r], UP, buff=0.25)
         with self.beat(f"The receiver is “{ex.receiver_word}”: the last known token, at position {ex.receiver}."):
             self.play(LaggedStart(*(FadeIn(p) for p in self.layout.positions), lag_ratio=0.08), run_time=1.0)
-            self.play(FadeIn(label, shift=0.1 * DOWN), Indicate(self.row.boxes[r], color=RECEIVER_COLOR))
+            self.play(FadeIn(label, shift=0.1 * DOWN), reveal_receiver(self.row))
+            self.mark("receiver")
 
     def show_blank(self):
         label = self.blank_label = get_word_label(["unknown next word:", "no query yet"], DIM_TEXT_COLOR)
@@ -644,21 +667,29 @@ class TheReceiver(ChapterOneScene):
         shift = self.receiver_label.get_right()[0] + 0.2 - label.get_left()[0]
         if shift > 0:
             label.shift(RIGHT * shift)
-        with self.beat("Not the blank: the next word is still unknown, so it has no query yet."):
+        with self.beat("Not the blank: the next word is unknown, so it has no query yet."):
             self.play(FadeIn(label, shift=0.1 * DOWN), Indicate(self.row.blank, color=TEXT_COLOR))
 
     def show_subject_head(self, ex):
         reading = ex.reading(1)
         color = chapter_head_color(1)
+        r = ex.receiver - 1
         arrows = self.subject_arrows = get_attention_arrows(self.row, reading.weights, color=color)
         label = self.subject_label = get_head_label(1, reading.role, ex.word_at(reading.useful[0]))
         label.next_to(self.row.boxes[0], LEFT, buff=0.35).align_to(self.row.boxes, DOWN).shift(UP * 0.45)
         legend = self.legend = get_width_legend(color)
         legend.set_y(self.badge.get_bottom()[1] - 0.12 - legend.height / 2).set_x(0)
         subject = ex.word_at(reading.useful[0])
+        # the receiver keeps a small tag, above its head-1 arrows
+        tag = self.receiver_tag = get_text("receiver", font_size=MIN_TEXT_SIZE, color=RECEIVER_COLOR)
+        tag.move_to([self.row.boxes[r].get_x(), arrows.get_top()[1] + 0.05 + tag.height / 2, 0])
+        plural = self.plural_tag = get_text("plural", font_size=MIN_TEXT_SIZE, color=color)
+        plural.next_to(self.layout.positions[reading.useful[0] - 1], DOWN, buff=0.12)
         with self.beat(f"One head might look back for the subject: “{subject}”, which is plural."):
-            self.play(FadeOut(VGroup(self.receiver_label, self.blank_label)), FadeIn(label), FadeIn(legend))
+            self.play(ReplacementTransform(self.receiver_label, tag), FadeIn(label), FadeIn(legend))
             self.play(arrows.create())
+            self.play(FadeIn(plural, shift=0.1 * UP))
+            self.mark("plural")
 
     def show_nearer_noun(self, ex):
         gate = ex.source("nearer singular noun")
@@ -666,16 +697,17 @@ class TheReceiver(ChapterOneScene):
         box = self.row.boxes[j]
         mark = DashedVMobject(box.copy().set_fill(opacity=0).scale(1.12), num_dashes=22)
         mark.set_stroke(NOT_USED_COLOR, 2.5)
-        label = get_word_label(["nearer noun:", "does not control", "agreement"], NOT_USED_COLOR)
+        label = get_word_label(["singular:", "does not control", "agreement"], NOT_USED_COLOR)
         label.next_to(self.layout.positions[j], DOWN, buff=0.12)
         self.nearer = VGroup(mark, label)
         with self.beat(f"The nearer noun, “{gate.word}”, is singular, but it does not control the verb."):
             self.play(Create(mark), FadeIn(label, shift=0.1 * UP))
+            self.mark("singular")
 
     def show_bark(self, ex):
         blank = self.row.blank
-        guess = self.guess = word_in_box(ex.next_word, blank[0], font_size=self.row.font_size,
-                                         color=chapter_head_color(1))
+        # a candidate, not yet a continuation: neutral, with a question mark
+        guess = self.first_guess = word_in_box(f"{ex.next_word}?", blank[0], font_size=self.row.font_size)
         wrong = get_text(ex.not_next_word, font_size=LABEL_SIZE, color=DIM_TEXT_COLOR)
         wrong.next_to(blank, DOWN, buff=0.2)
         strike = Line(wrong.get_left(), wrong.get_right()).set_stroke(TEXT_COLOR, 2.5)
@@ -686,25 +718,32 @@ class TheReceiver(ChapterOneScene):
             self.play(FadeIn(wrong), Create(strike))
 
     def show_continuation(self, ex):
+        blank = self.row.blank
+        guess = self.guess = word_in_box(ex.next_word, blank[0], font_size=self.row.font_size,
+                                         color=chapter_head_color(1))
         tail = self.tail = get_text(ex.continuation_rest, font_size=self.row.font_size, color=DIM_TEXT_COLOR)
         tail.next_to(self.row.blank, RIGHT, buff=0.2)
-        align_baseline(tail, baseline_y(self.guess))
+        align_baseline(tail, baseline_y(guess))
         possible = self.possible = get_text("one possible continuation", font_size=MIN_TEXT_SIZE, color=DIM_TEXT_COLOR)
-        possible.next_to(VGroup(self.row.blank, tail), UP, buff=0.2).align_to(self.row.blank, LEFT)
+        possible.next_to(VGroup(self.row.blank, tail), UP, buff=0.25).align_to(self.row.blank, LEFT)
         with self.beat(f"“{ex.continuation}” is one possible continuation."):
+            # the blank's label gives way to the continuation's
+            self.play(FadeOut(self.blank_label), ReplacementTransform(self.first_guess, guess))
             self.play(FadeIn(tail, shift=0.2 * LEFT), FadeIn(possible))
 
     def show_place_head(self, ex):
         reading = ex.reading(2)
         color = chapter_head_color(2)
-        arrows = self.place_arrows = get_attention_arrows(self.row, reading.weights, color=color, side=DOWN)
+        # a deeper arc, so the short gate -> receiver arrow is a curve, not a stub
+        arrows = self.place_arrows = get_attention_arrows(self.row, reading.weights, color=color, side=DOWN,
+                                                          angle=PI / 1.9)
         label = self.place_label = get_head_label(2, reading.role, ex.word_at(reading.useful[0]))
         label.next_to(self.row.boxes[0], LEFT, buff=0.35).align_to(self.row.boxes, UP).shift(DOWN * 0.55)
         label.align_to(self.subject_label, LEFT)
         place = ex.word_at(reading.useful[0])
         with self.beat(f"A second head might read “{place}” for something else: where the dogs are."):
-            # the positions and the agreement notes have been said: they leave room for head 2's arrows
-            self.play(FadeOut(VGroup(self.layout.positions, self.nearer, self.wrong)), FadeIn(label),
+            # the agreement notes have been said: they leave room for head 2's arrows (the positions stay)
+            self.play(FadeOut(VGroup(self.nearer, self.plural_tag)), FadeIn(label),
                       *swap_fine_print(self, ROLES_NOTE))
             self.play(arrows.create())
 
@@ -715,9 +754,21 @@ class TheReceiver(ChapterOneScene):
         words = [ex.word_at(r.useful[0]) for r in ex.readings]
         with self.beat(f"Both useful sources, “{words[0]}” and “{words[1]}”, come before the receiver, in the "
                        "known prefix."):
-            self.play(FadeIn(bracket))
+            self.play(FadeIn(bracket), Indicate(self.layout.positions, color=TEXT_COLOR, scale_factor=1.15))
             self.play(*(Indicate(self.row.token(r.useful[0] - 1), color=chapter_head_color(r.head))
                         for r in ex.readings))
+
+    def show_messages(self, ex):
+        msgs = self.messages = self.get_message_glyphs(ex)
+        msgs.next_to(self.prefix_bracket, DOWN, buff=0.2)
+        msgs.set_x(self.row.boxes[ex.receiver - 1].get_x()).shift(LEFT * 0.2)
+        if msgs.get_right()[0] > SAFE_WIDTH / 2:
+            msgs.shift(LEFT * (msgs.get_right()[0] - SAFE_WIDTH / 2))
+        with self.beat(f"Each head brings what it read to “{ex.receiver_word}”: a plural subject, and a place."):
+            self.play(FadeIn(msgs.title), Indicate(self.row.boxes[ex.receiver - 1], color=RECEIVER_COLOR),
+                      *swap_fine_print(self, None))
+            self.play(LaggedStart(*(FadeIn(item, shift=0.2 * DOWN) for item in msgs.items), lag_ratio=0.4),
+                      run_time=1.4)
 
 
 # ============================================================================================

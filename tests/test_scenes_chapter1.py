@@ -269,6 +269,20 @@ def test_scene_2_the_receiver_is_the_last_known_token_not_the_blank():
     # the token is quoted, so it cannot read as a hedge
     assert "The receiver is “usually”: the last known token, at position 6." in written(b)
     assert b.scene.guess.original_text == "bark" and b.scene.wrong[0].original_text == "barks"
+    # "bark" is a neutral candidate with a question mark first, and resolves (head 1's colour) with the
+    # sentence that calls it one possible continuation
+    assert b.scene.first_guess.original_text == "bark?"
+    assert color_of(b.scene.guess.get_color()) == HEAD_COLORS[1].upper()
+    assert any("ReplacementTransform" in w for w in plays_in(b, "is one possible continuation"))
+    # the receiver is highlighted in the sentence that names it, and keeps a tag and its position
+    # numbers to the end (beat 9 speaks of "positions 1–6")
+    assert b.scene.marks["receiver"] == b.beat_of("The receiver is “usually”").id
+    assert on_stage(b, b.scene.receiver_tag) and b.scene.receiver_tag.original_text == "receiver"
+    assert all(on_stage(b, p) for p in b.scene.layout.positions)
+    # plural and singular are shown where they are said
+    assert b.scene.plural_tag.original_text == "plural"
+    assert b.scene.marks["plural"] == b.beat_of("which is plural").id
+    assert b.scene.marks["singular"] == b.beat_of("is singular").id
     assert b.scene.tail.original_text == "at visitors"
     assert "“The dogs near the gate usually bark at visitors” is one possible continuation." in written(b)
 
@@ -286,7 +300,7 @@ def test_scene_2_two_heads_read_the_subject_and_the_place_and_gate_is_no_heads_c
     mark, label = b.scene.nearer
     assert hex_of(mark) == DIM_TEXT_COLOR.upper()
     assert hex_of(mark) not in {c.upper() for c in (*HEAD_COLORS.values(), WIDE_HEAD_COLOR, ch1.THIRD_HEAD_COLOR)}
-    assert [t.original_text for t in label] == ["nearer noun:", "does not control", "agreement"]
+    assert [t.original_text for t in label] == ["singular:", "does not control", "agreement"]
     # each head's arrows are drawn in the sentence that introduces it
     assert any("LaggedStart" in w for w in plays_in(b, "look back for the subject"))
     assert any("LaggedStart" in w for w in plays_in(b, "A second head might read"))
@@ -305,6 +319,19 @@ def test_scene_2_both_sources_lie_under_the_known_prefix_bracket():
     assert bracket.get_top()[1] < b.scene.place_arrows.get_bottom()[1]   # clear of head 2's arrows
     assert "FadeIn" in plays_in(b, "come before the receiver")[0]
     assert on_stage(b, bracket.label)
+    # head 2's arrows start below the position numbers, which stay
+    assert b.scene.place_arrows.get_top()[1] <= min(p.get_bottom()[1] for p in b.scene.layout.positions) + 1e-6
+
+
+def test_scene_2_each_head_carries_a_small_vector_to_the_receiver():
+    b = built(TheReceiver)
+    msgs = b.scene.messages
+    assert [item.name.original_text for item in msgs.items] == ["head 1: plural subject", "head 2: a place"]
+    assert [color_of(item.name.get_color()) for item in msgs.items] == [HEAD_COLORS[1].upper(),
+                                                                       HEAD_COLORS[2].upper()]
+    assert "numbers, not words" in msgs.title.original_text
+    assert any("LaggedStart" in w for w in plays_in(b, "Each head brings what it read"))
+    assert all(on_stage(b, item.glyph.cells[0]) for item in msgs.items)
 
 
 # ---------------------------------------------------------------------------- 3: parallel heads
