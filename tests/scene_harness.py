@@ -24,7 +24,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 
 import numpy as np
-from manim import FadeIn, FadeOut, Scene, Text, Wait, config, tempconfig
+from manim import Scene, Text, config, tempconfig
 from manim.renderer.cairo_renderer import CairoRenderer
 
 from lesson_data.display import fmt
@@ -188,28 +188,6 @@ def _no_static_frame(self, scene, static_mobjects):
     return None
 
 
-# A skipped FadeIn/FadeOut still copies its mobject twice (the faded start and the target) only to
-# land on a state known in advance: FadeIn leaves the mobject as it is (and adds it); FadeOut removes
-# it and, in its clean-up, puts it back as it was (so a later FadeIn shows it whole). Plays made only of such fades
-# go straight to that end state; tests/test_scene_harness.py checks it against manim's own.
-FAST_FADES = True
-
-
-def _is_plain_fade(animation) -> bool:
-    return type(animation) in (FadeIn, FadeOut) and animation.mobject is not None and not animation.point_target
-
-
-def _play_fades(scene, original_play, fades, kwargs):
-    duration = kwargs.get("run_time") or max(a.run_time for a in fades)
-    for fade in fades:
-        m = fade.mobject
-        if isinstance(fade, FadeIn):
-            scene.add(m)
-        else:
-            scene.remove(m)
-    return original_play(scene, Wait(run_time=duration))
-
-
 @contextmanager
 def _recording(recorder: _Recorder):
     original_add, original_play, original_section = Scene.add, Scene.play, Scene.next_section
@@ -235,10 +213,7 @@ def _recording(recorder: _Recorder):
         start, stage = self.time, _stage_name(self)
         recorder.in_play += 1
         try:
-            if FAST_FADES and args and all(_is_plain_fade(a) for a in args):
-                result = _play_fades(self, original_play, args, kwargs)
-            else:
-                result = original_play(self, *args, **kwargs)
+            result = original_play(self, *args, **kwargs)
         finally:
             recorder.in_play -= 1
         if not all(_is_wait(a) for a in args):

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from manim import DOWN, LEFT, RIGHT, UP, FadeIn, FadeOut, MathTex, Text, Transform, VGroup
+from manim import LEFT, RIGHT, UP, FadeIn, MathTex, Text, Transform
 
 from scenes.blocks.labeled_matrix import get_labeled_matrix
 from scenes.blocks.masked_matrix import get_masked_matrix
@@ -96,42 +96,3 @@ def test_last_frame_pixels_show_theme_colours():
     # and an unhighlighted row at the same x is plain background
     y0 = scene.matrix.cell_center(0, 0)[1]
     assert np.abs(built.pixel((x, y0)) - hex_to_rgb(BACKGROUND)).max() <= 2
-
-
-class _Fades(LessonScene):
-    """Every kind of plain fade the scenes use, and a few they might."""
-
-    def construct(self):
-        a = get_number(0.25, tag="a").shift(LEFT * 3)
-        b = get_number(0.5, tag="b").shift(RIGHT * 3)
-        c = get_number(0.75, tag="c").shift(UP * 2)
-        group = VGroup(get_number(1.0, tag="g0"), get_number(2.0, tag="g1")).arrange(RIGHT).shift(DOWN * 2)
-        with self.transition("fades"):
-            self.play(FadeIn(a), FadeIn(b, shift=UP * 0.3), FadeIn(group, scale=0.5), run_time=0.7)
-            self.play(FadeOut(a, shift=DOWN * 0.5), FadeIn(c, shift=LEFT), run_time=1.3)
-            self.play(FadeOut(group[0], scale=1.5))              # a part of something on screen
-            self.play(FadeIn(a))                                  # back, but faded by its FadeOut
-            self.play(FadeOut(b), FadeOut(c))
-
-
-def _end_state(built):
-    """Everything on screen at the end, as plain numbers: what a viewer (and a test) can see."""
-    out = []
-    for top in built.scene.mobjects:
-        for m in top.get_family():
-            if m.has_points():
-                out.append((type(m).__name__, np.round(m.points, 9).tobytes(),
-                            np.round(m.get_fill_opacity(), 9), np.round(m.get_stroke_opacity(), 9)))
-    return out
-
-
-def test_fast_fades_end_where_manims_own_fades_end(monkeypatch):
-    import tests.scene_harness as harness
-    fast = build_scene(_Fades)
-    monkeypatch.setattr(harness, "FAST_FADES", False)
-    slow = build_scene(_Fades)
-    assert _end_state(fast) == _end_state(slow)
-    assert fast.duration == slow.duration == pytest.approx(0.7 + 1.3 + 1 + 1 + 1)
-    assert [c.what for c in fast.changes] == [c.what for c in slow.changes]
-    assert [(m.tag, m.get_fill_opacity()) for m in fast.numbers] == [(m.tag, m.get_fill_opacity())
-                                                                    for m in slow.numbers]
