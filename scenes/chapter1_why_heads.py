@@ -37,9 +37,11 @@ from manim import (
     LaggedStart,
     Line,
     ReplacementTransform,
+    Rectangle,
     RoundedRectangle,
     Square,
     SurroundingRectangle,
+    Text,
     TransformFromCopy,
     VGroup,
 )
@@ -778,8 +780,8 @@ class TheReceiver(ChapterOneScene):
 
 class ParallelHeads(ChapterOneScene):
     """Scene 3: the full stop is a token, It is receiver 6; two heads read the row at the same time
-    (the referent, the event) and bring what they found to It; swapping dropped for washed keeps
-    the object clue and changes the event clue (and a possible next word)."""
+    (the referent, the event) and bring what they found to It as numbers (small vectors); swapping
+    dropped for washed keeps the object clue and changes the event clue (and a possible next word)."""
 
     def construct(self):
         ex = self.example = EVENT_AND_REFERENCE
@@ -805,42 +807,52 @@ class ParallelHeads(ChapterOneScene):
 
     # pictures ---------------------------------------------------------------------------------
     def get_layout(self, ex):
-        row = get_token_row(ex.tokens, receiver=ex.receiver, font_size=BODY_SIZE - 2, positions=False, blank=True)
-        row.move_to(DOWN * 0.05)
-        # the blank widens to hold the longest possible next word the scene will write in it
+        # the positions belong to the row: head 2's arrows start below them, so they can stay
+        row = get_token_row(ex.tokens, receiver=ex.receiver, font_size=BODY_SIZE - 4, positions=True, blank=True)
+        hide_receiver(row)
+        row.move_to(UP * 0.1)
+        # the blank widens to hold the longest possible next word the scene will write in it, with room
         widest = max(get_text(w, font_size=row.font_size).width for w in
                      (SUBSTITUTION.before.next_word, SUBSTITUTION.after.next_word))
-        if widest + 0.24 > row.blank.width:
-            row.blank[0].stretch_to_fit_width(widest + 0.24).next_to(row.boxes[-1], RIGHT, buff=0.14)
+        if widest + 0.5 > row.blank.width:
+            row.blank[0].stretch_to_fit_width(widest + 0.5).next_to(row.boxes[-1], RIGHT, buff=0.14)
             row.blank[1].move_to(row.blank[0])
         heads = VGroup()
         for r, side in zip(ex.readings, (UP, DOWN)):
             color = chapter_head_color(r.head)
             arrows = get_attention_arrows(row, r.weights, color=color, side=side)
+            # before the heads have chosen: every known row read alike
+            even = get_attention_arrows(row, even_weights(ex.receiver), color=color, side=side)
             label = get_head_label(r.head, r.role, ex.word_at(r.useful[0]))
             label.next_to(row.boxes[0], LEFT, buff=0.5)
-            label.set_y(row.get_y() + (0.72 if side is UP else -0.72))
-            slot = self.get_word_slot(color)
+            label.set_y(row.boxes.get_y() + (0.78 if side is UP else -0.85))
+            slot = self.get_vector_slot(color)
             heads.add(VGroup(arrows, label, slot))
             heads[-1].arrows, heads[-1].label, heads[-1].slot, heads[-1].reading = arrows, label, slot, r
+            heads[-1].even = even
         labels = VGroup(*(h.label for h in heads))
         left = labels.get_left()[0]
         for label in labels:
             label.shift(RIGHT * (left - label.get_left()[0]))
         x = row.blank.get_right()[0] + 0.4
-        for head, dy in zip(heads, (0.4, -0.4)):
-            head.slot.move_to([x + head.slot.width / 2, row.get_y() + dy, 0])
-        parallel = self.get_parallel_mark(heads[0].label, heads[1].label, row.get_y())
+        for head, dy in zip(heads, (0.45, -0.75)):
+            head.slot.move_to([x + head.slot.width / 2, row.boxes.get_y() + dy, 0])
+        parallel = self.get_parallel_mark(heads[0].label, heads[1].label, row.boxes.get_y())
         layout = VGroup(row, heads, parallel)
-        layout.set_x(0)
+        # as wide as the frame allows, with margins
+        factor = min(1.25, (SAFE_WIDTH - 1.1) / layout.width)
+        self.layout_factor = factor
+        evens = VGroup(*(h.even for h in heads))
+        VGroup(layout, evens).scale(factor).set_x(0)
         layout.row, layout.heads, layout.parallel = row, heads, parallel
-        layout.positions = get_positions(row)
+        layout.positions = row.positions
         return layout
 
     @staticmethod
-    def get_word_slot(color):
+    def get_vector_slot(color):
+        """A head's message slot: a small vector of numbers (drawn without digits) in a frame."""
         frame = RoundedRectangle(width=1.55, height=0.5, corner_radius=0.08).set_stroke(color, 2)
-        frame.set_fill(color, 0.12)
+        frame.set_fill(color, 0.08)
         return frame
 
     @staticmethod
@@ -856,9 +868,42 @@ class ParallelHeads(ChapterOneScene):
         mark.lines, mark.text = lines, text
         return mark
 
-    def word_copy(self, j: int, color: str, slot):
-        """Token j's word, in the head's colour, set in the head's message slot."""
-        return word_in_box(self.row.words[j].original_text, slot, font_size=self.row.font_size - 2, color=color)
+    @staticmethod
+    def get_timeline(colors):
+        """Two bars over the same span of time (the heads run together), beside the sequential
+        picture crossed out (head 2 after head 1)."""
+        def bars(offset):
+            group = VGroup()
+            for k, color in enumerate(colors):
+                bar = Rectangle(width=1.3, height=0.14).set_stroke(width=0).set_fill(color, 0.9)
+                bar.shift(DOWN * k * 0.24 + RIGHT * (offset * k * 1.3))
+                group.add(bar)
+            return group
+
+        together = bars(0.0)
+        axis = get_arrow(together.get_corner(DOWN + LEFT) + DOWN * 0.12,
+                         together.get_corner(DOWN + RIGHT) + DOWN * 0.12 + RIGHT * 0.3, buff=0.0)
+        time = get_text("time", font_size=MIN_TEXT_SIZE, color=DIM_TEXT_COLOR).next_to(axis, RIGHT, buff=0.1)
+        ok = get_text("both at once", font_size=MIN_TEXT_SIZE, color=TEXT_COLOR).next_to(together, UP, buff=0.1)
+        left = VGroup(ok, together, axis, time)
+        after = bars(1.0)
+        wrong = get_text("head 2 after head 1", font_size=MIN_TEXT_SIZE, color=DIM_TEXT_COLOR)
+        wrong.next_to(after, UP, buff=0.1)
+        after.set_opacity(0.35)
+        right = VGroup(wrong, after).next_to(left, RIGHT, buff=0.8).align_to(left, UP)
+        strike = Line(wrong.get_left(), wrong.get_right()).set_stroke(TEXT_COLOR, 2.5)
+        timeline = VGroup(left, right, strike)
+        timeline.together, timeline.after, timeline.wrong, timeline.strike = together, after, wrong, strike
+        return timeline
+
+    def get_glyph(self, head):
+        """Head `head`'s message in its slot: a vector of numbers, in the head's colour."""
+        glyph = get_vector_glyph(4, chapter_head_color(head.reading.head), cell=0.19)
+        return glyph.move_to(head.slot)
+
+    def get_slot_name(self, word: str, head) -> Text:
+        name = get_text(f"{word} features", font_size=MIN_TEXT_SIZE, color=chapter_head_color(head.reading.head))
+        return name.next_to(head.slot, DOWN, buff=0.08)
 
     # beats ------------------------------------------------------------------------------------
     def show_phrase(self, ex):
@@ -873,54 +918,75 @@ class ParallelHeads(ChapterOneScene):
     def show_tokens(self, ex):
         punct = self.punctuation = ex.punctuation[0]
         row, r = self.row, ex.receiver - 1
-        punct_label = get_word_label(["punctuation", "is a token"]).next_to(row.boxes[punct - 1], UP, buff=0.3)
-        receiver_label = get_word_label(["receiver", str(ex.receiver)], RECEIVER_COLOR).next_to(row.boxes[r], UP,
-                                                                                                 buff=0.3)
-        gap = punct_label.get_right()[0] + 0.2 - receiver_label.get_left()[0]
-        if gap > 0:   # the "." box is narrow and next to the receiver: spread the two labels apart
-            punct_label.shift(LEFT * gap / 2)
-            receiver_label.shift(RIGHT * gap / 2)
-        self.token_labels = VGroup(punct_label, receiver_label)
+        punct_label = get_word_label(["punctuation", "is a token"])
+        receiver_label = get_text("receiver", font_size=MIN_TEXT_SIZE, color=RECEIVER_COLOR)
+        receiver_label.next_to(row.boxes[r], UP, buff=0.3)
+        # the "." box is narrow and next to the receiver: its label sits up and to the left, with a tick
+        punct_label.next_to(row.boxes[punct - 1], UP, buff=0.55)
+        punct_label.shift(LEFT * max(0.0, punct_label.get_right()[0] + 0.2 - receiver_label.get_left()[0]))
+        tick = Line(punct_label.get_bottom() + DOWN * 0.04, row.boxes[punct - 1].get_top() + UP * 0.04)
+        tick.set_stroke(TEXT_COLOR, 1.5)
+        self.token_labels = VGroup(VGroup(punct_label, tick))
+        self.receiver_tag = receiver_label
         with self.beat(f"We treat the full stop as a token too, so “{ex.receiver_word}” is token {ex.receiver}: "
                        "the receiver."):
             self.play(LaggedStart(*(FadeIn(p) for p in self.layout.positions), lag_ratio=0.08), run_time=1.0)
-            self.play(FadeIn(punct_label), Indicate(row.token(punct - 1), color=TEXT_COLOR))
-            self.play(FadeIn(receiver_label), Indicate(row.boxes[r], color=RECEIVER_COLOR))
+            self.play(FadeIn(punct_label), Create(tick), Indicate(row.token(punct - 1), color=TEXT_COLOR))
+            self.play(FadeIn(receiver_label), reveal_receiver(row))
+            self.mark("receiver")
 
     def show_two_heads(self, ex):
         heads = self.layout.heads
         self.legend = get_width_legend(chapter_head_color(1))
         self.legend.set_y(self.badge.get_bottom()[1] - 0.12 - self.legend.height / 2).set_x(0)
+        tag = self.receiver_tag
         with self.beat(f"Two heads read the row at the same time: one asks what “{ex.receiver_word}” refers "
                        "to, one what happened."):
-            self.play(FadeOut(VGroup(self.layout.positions, self.token_labels)),
+            # the punctuation note has been said; the receiver's tag moves up, clear of head 1's arrows
+            self.play(FadeOut(self.token_labels),
+                      tag.animate.set_y(heads[0].even.get_top()[1] + 0.1 + tag.height / 2),
                       *(FadeIn(h.label.head_text) for h in heads), FadeIn(self.legend))
-            # the same play draws both heads: neither waits for the other
-            self.play(*(h.arrows.create() for h in heads))
+            # the same play draws both heads, thin and even at first: neither waits for the other
+            self.play(*(h.even.create() for h in heads))
 
     def show_roles(self, ex):
         heads = self.layout.heads
         referent, event = (ex.word_at(h.reading.useful[0]) for h in heads)
         with self.beat(f"Head 1 finds “the {referent}”; head 2 finds the event, “{event}”."):
             self.play(*(FadeIn(h.label.role_lines) for h in heads))
+            # each head's arrows thicken into its own reading
+            self.play(*(ReplacementTransform(h.even, h.arrows) for h in heads), run_time=1.4)
+            self.mark("thicken")
             self.play(*(Indicate(h.arrows.arrow(h.reading.useful[0] - 1), color=chapter_head_color(h.reading.head),
                                  scale_factor=1.05) for h in heads))
 
     def show_no_waiting(self):
+        heads = self.layout.heads
+        timeline = self.timeline = self.get_timeline([chapter_head_color(h.reading.head) for h in heads])
+        timeline.next_to(self.layout.row, DOWN, buff=0.2).set_y(heads[1].arrows.get_bottom()[1] - 0.2
+                                                                  - timeline.height / 2)
+        timeline.set_x(self.row.boxes.get_x())
         with self.beat("Neither waits for the other: the event head does not need the reference head’s result."):
-            self.play(FadeIn(self.layout.parallel))
+            self.play(FadeIn(self.layout.parallel), FadeIn(timeline[0]))
+            self.play(FadeIn(timeline[1]))
+            self.play(Create(timeline.strike))
+            self.mark("timeline")
 
     def show_messages(self, ex):
         heads = self.layout.heads
-        self.slot_words = VGroup(*(self.word_copy(h.reading.useful[0] - 1, chapter_head_color(h.reading.head),
-                                                  h.slot) for h in heads))
+        self.glyphs = VGroup(*(self.get_glyph(h) for h in heads))
+        self.slot_words = VGroup(*(self.get_slot_name(ex.word_at(h.reading.useful[0]), h) for h in heads))
         title = self.slot_title = get_text(f"what reaches “{ex.receiver_word}”", font_size=MIN_TEXT_SIZE,
                                            color=TEXT_COLOR)
         title.next_to(VGroup(*(h.slot for h in heads)), UP, buff=0.15)
-        with self.beat(f"Each head brings what it found to “{ex.receiver_word}”: the glass, and the dropping."):
-            self.play(FadeIn(VGroup(*(h.slot for h in heads))), FadeIn(title), *swap_fine_print(self, CONTEXT_NOTE))
-            self.play(*(TransformFromCopy(self.row.words[h.reading.useful[0] - 1], word)
-                        for h, word in zip(heads, self.slot_words)), run_time=1.4)
+        with self.beat(f"Each head brings numbers to “{ex.receiver_word}”: features of the glass, and of the "
+                       "dropping."):
+            self.play(FadeOut(self.timeline), FadeIn(VGroup(*(h.slot for h in heads))), FadeIn(title),
+                      *swap_fine_print(self, CONTEXT_NOTE))
+            # each source's row becomes a vector of numbers in its head's slot, not the word itself
+            self.play(*(TransformFromCopy(self.row.boxes[h.reading.useful[0] - 1], glyph)
+                        for h, glyph in zip(heads, self.glyphs)), run_time=1.4)
+            self.play(FadeIn(self.slot_words))
 
     def show_next_word(self, ex):
         blank = self.row.blank
@@ -933,41 +999,56 @@ class ParallelHeads(ChapterOneScene):
     def show_substitution(self):
         old, new = SUBSTITUTION.changed
         j = SUBSTITUTION.position - 1
-        heads = self.layout.heads
-        event = next(k for k, h in enumerate(heads) if h.reading.head == SUBSTITUTION.changed_head)
         new_word = word_in_box(new.word, self.row.boxes[j], font_size=self.row.font_size)
-        new_slot_word = word_in_box(new.word, heads[event].slot, font_size=self.row.font_size - 2,
-                                    color=chapter_head_color(heads[event].reading.head))
         box = self.row.boxes[j]
         wider = max(box.width, new_word.width + 0.22)
-        role = heads[event].label.role_lines[1]
-        new_role = get_text(f"{new.role} → {new.word}", font_size=MIN_TEXT_SIZE,
-                            color=chapter_head_color(heads[event].reading.head)).move_to(role, aligned_edge=LEFT)
         with self.beat(f"Change one word: Ravi {new.word} the glass."):
-            self.play(box.animate.stretch_to_fit_width(wider), ReplacementTransform(self.row.words[j], new_word),
-                      Indicate(box, color=TEXT_COLOR))
-            self.play(ReplacementTransform(self.slot_words[event], new_slot_word), ReplacementTransform(role, new_role))
-        self.event, self.event_word = event, new_word
-        self.slot_words.submobjects[event] = new_slot_word
-        heads[event].label.role_lines.submobjects[1] = new_role
+            self.play(box.animate.stretch_to_fit_width(wider), ReplacementTransform(self.row.words[j], new_word))
+            # the old guess no longer follows: it greys out
+            self.play(Indicate(new_word, color=TEXT_COLOR, scale_factor=1.2),
+                      self.guess.animate.set_color(DIM_TEXT_COLOR).set_opacity(0.4))
+        self.event_word = new_word
 
     def show_new_next_word(self):
+        old, new = SUBSTITUTION.changed
         after = SUBSTITUTION.after
         kept = SUBSTITUTION.kept[0]
+        heads = self.layout.heads
+        event = next(k for k, h in enumerate(heads) if h.reading.head == SUBSTITUTION.changed_head)
+        color = chapter_head_color(heads[event].reading.head)
+        role = heads[event].label.role_lines[1]
+        new_role = get_text(f"{new.role} → {new.word}", font_size=MIN_TEXT_SIZE, color=color)
+        new_role.scale(role.height / get_text(f"{old.role} → {old.word}", font_size=MIN_TEXT_SIZE).height)
+        new_role.move_to(role, aligned_edge=LEFT)
+        new_name = self.get_slot_name(new.word, heads[event])
+        new_name.scale(self.slot_words[event].height / new_name.height).move_to(self.slot_words[event])
+        new_glyph = self.get_glyph(heads[event]).match_height(self.glyphs[event]).move_to(self.glyphs[event])
+        stays = self.stays = get_text("stays", font_size=MIN_TEXT_SIZE, color=TEXT_COLOR)
+        stays.next_to(heads[1 - event].slot, RIGHT, buff=0.12)
+        if stays.get_right()[0] > SAFE_WIDTH / 2:
+            stays.next_to(self.slot_title, RIGHT, buff=0.15)
         new_guess = word_in_box(after.next_word, self.row.blank[0], font_size=self.row.font_size)
         with self.beat(f"The object clue stays; the event clue changes, and the next word might be "
                        f"“{after.next_word}”."):
-            self.play(Indicate(self.slot_words[1 - self.event], color=TEXT_COLOR))
-            self.play(Indicate(self.slot_words[self.event], color=TEXT_COLOR))
+            self.play(Indicate(VGroup(self.glyphs[1 - event], self.slot_words[1 - event]), color=TEXT_COLOR),
+                      Indicate(self.row.token(kept.position - 1), color=TEXT_COLOR), FadeIn(stays))
+            self.play(ReplacementTransform(role, new_role), ReplacementTransform(self.slot_words[event], new_name),
+                      FadeOut(self.glyphs[event], shift=0.2 * DOWN),
+                      TransformFromCopy(self.row.boxes[SUBSTITUTION.position - 1], new_glyph))
             self.play(ReplacementTransform(self.guess, new_guess))
+        self.event = event
+        self.slot_words.submobjects[event] = new_name
+        self.glyphs.submobjects[event] = new_glyph
+        heads[event].label.role_lines.submobjects[1] = new_role
         self.kept, self.first_guess, self.guess = kept, self.guess, new_guess
 
     def show_schematic(self):
         with self.beat("These arrows are only a sketch: a trained model’s attention need not stay the same "
                        "after such a swap."):
             self.play(*swap_fine_print(self, SUBSTITUTION_NOTE))
-            self.play(*(Indicate(h.arrows, color=chapter_head_color(h.reading.head), scale_factor=1.02)
-                        for h in self.layout.heads))
+            # the sketch fades back: dimmer arrows while the caveat is said
+            self.play(*(h.arrows.animate.set_opacity(0.3) for h in self.layout.heads), run_time=1.2)
+            self.mark("dim arrows")
 
 
 # ============================================================================================

@@ -355,9 +355,11 @@ def test_scene_3_layout_leaves_margins_and_head_2_clears_the_position_numbers():
     layout, row = b.scene.layout, b.scene.row
     assert layout.width <= SAFE_WIDTH - 1.0                    # not edge to edge
     below = layout.heads[1].arrows
-    # head 2's arrows start at the word boxes (the positions have left), and stay below them
-    assert not any(on_stage(b, p) for p in layout.positions)
-    assert below.get_top()[1] <= row.boxes.get_bottom()[1] + 1e-6
+    # head 2's arrows start below the position numbers, which stay to the end; so does the receiver's tag
+    assert all(on_stage(b, p) for p in layout.positions)
+    assert below.get_top()[1] <= min(p.get_bottom()[1] for p in layout.positions) + 1e-6
+    assert on_stage(b, b.scene.receiver_tag) and b.scene.receiver_tag.original_text == "receiver"
+    assert b.scene.marks["receiver"] == b.beat_of("the receiver.").id
     assert "FadeOut" in plays_in(b, "Two heads read the row at the same time")[0]
 
 
@@ -366,10 +368,22 @@ def test_scene_3_the_two_heads_run_in_parallel_and_bring_their_findings():
     # the same play draws both heads' arrows
     assert any(w.count("LaggedStart") == 2 for w in plays_in(b, "Two heads read the row at the same time"))
     assert b.scene.layout.parallel.text.original_text == "in parallel"
-    assert plays_in(b, "Neither waits for the other") == ["FadeIn"]
-    # what reaches It: the referent in head 1's slot, the event in head 2's
-    assert [w.original_text for w in b.scene.slot_words] == ["glass", "washed"]   # after the swap
-    assert any("TransformFromCopy" in w for w in plays_in(b, "Each head brings what it found"))
+    # thin, even arrows first; each head's own reading in the sentence that names its word
+    for h in b.scene.layout.heads:
+        assert list(h.even.weights) == pytest.approx([1 / 6] * 6)             # a sixth each, by hand
+    assert b.scene.marks["thicken"] == b.beat_of("Head 1 finds “the glass”").id
+    # "in parallel" as a timeline: two bars over the same span, the sequential picture crossed out
+    timeline = b.scene.timeline
+    assert b.scene.marks["timeline"] == b.beat_of("Neither waits for the other").id
+    assert timeline.wrong.original_text == "head 2 after head 1"
+    t1, t2 = timeline.together
+    assert t1.get_left()[0] == pytest.approx(t2.get_left()[0]) and t1.width == pytest.approx(t2.width)
+    s1, s2 = timeline.after
+    assert s2.get_left()[0] >= s1.get_right()[0] - 1e-6
+    # what reaches It: numbers (a small vector per head), named by the feature they carry, not the word
+    assert [w.original_text for w in b.scene.slot_words] == ["glass features", "washed features"]  # after the swap
+    assert all(len(g.cells) == 4 for g in b.scene.glyphs)
+    assert any("TransformFromCopy" in w for w in plays_in(b, "Each head brings numbers to “It”"))
     assert ch1.CONTEXT_NOTE in fine_prints(b)
 
 
@@ -378,6 +392,12 @@ def test_scene_3_the_substitution_keeps_the_object_clue_and_changes_the_event():
     row = b.scene.row
     # "dropped" becomes "washed" in the substitution's own beat; "glass" stays
     assert any("ReplacementTransform" in w for w in plays_in(b, "Change one word: Ravi washed the glass."))
+    # the role label and the message switch in the next sentence ("the event clue changes"), not before
+    assert sum(w.count("ReplacementTransform") for w in plays_in(b, "Change one word")) == 1
+    assert any(w.count("ReplacementTransform") >= 2 for w in plays_in(b, "The object clue stays"))
+    assert b.scene.stays.original_text == "stays"
+    # while the caveat is said, the sketch's arrows dim
+    assert b.scene.marks["dim arrows"] == b.beat_of("only a sketch").id
     assert not on_stage(b, row.words[1]) and on_stage(b, b.scene.event_word)
     assert b.scene.event_word.original_text == "washed" and row.words[3].original_text == "glass"
     assert [t.original_text for t in b.scene.layout.heads[1].label.role_lines] == ["possible role:", "event → washed"]
