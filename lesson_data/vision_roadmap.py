@@ -114,6 +114,15 @@ class VisionRoadmap:
         return math.floor(lo * scale) / scale, math.ceil(hi * scale) / scale
 
     @property
+    def attention_extremes(self) -> tuple[tuple[int, int], tuple[int, int]]:
+        """(row, column) of the smallest and of the largest encoder weight (ties: the first in
+        row-major order): the two cells that bound attention_range."""
+        a = self.encoder_attention
+        lo = np.unravel_index(int(np.argmin(a)), a.shape)
+        hi = np.unravel_index(int(np.argmax(a)), a.shape)
+        return (int(lo[0]), int(lo[1])), (int(hi[0]), int(hi[1]))
+
+    @property
     def predicted(self) -> int:
         """Index into classes of the larger probability (ties: the first class)."""
         return int(np.argmax(self.probabilities))

@@ -25,6 +25,7 @@ from manim import (
     ReplacementTransform,
     RoundedRectangle,
     Square,
+    SurroundingRectangle,
     VGroup,
     VMobject,
 )
@@ -33,6 +34,7 @@ from lesson_data.display import fmt, places_for
 from lesson_data.vision_roadmap import vision_roadmap
 from scenes.blocks.attention_arrows import get_token_row
 from scenes.blocks.flow_arrow import get_arrow
+from scenes.blocks.heat_map import FUTURE_COLOR
 from scenes.blocks.labeled_matrix import LabeledMatrix, get_labeled_matrix, get_row_vector
 from scenes.blocks.unmasked_attention import get_attention_grid, get_causal_pattern, get_unmasked_arrows
 from scenes.style import (
@@ -75,6 +77,7 @@ LEFT_EDGE = -SAFE_WIDTH / 2
 RIGHT_EDGE = SAFE_WIDTH / 2
 FINE_PRINT_Y = CONTENT_BOTTOM + 0.08   # bottom edge of the fine print, just above the captions
 GRID_SIDE = 0.74                       # a cell of the 5 × 5 attention grids: room for "0.200"
+READ_OPACITY = 0.4                     # a cell a row reads, in both grids (the image's weights are nearly even)
 THUMB_V_BUFF = 0.3                     # rows tall enough for a legible patch thumbnail beside them
 IMAGE_X = -4.35                        # the image's centre once the flattened rows stand beside it
 
@@ -442,34 +445,60 @@ class PatchesAndCLS(LessonScene):
                                               tag="sum_term", result_tag="column_sum",
                                               places=places_for(vr.projection),
                                               result_places=places_for(vr.patch_rows))
-        line.move_to([-1.6, 0, 0], aligned_edge=LEFT).set_y(proj.cell_center(2, 0)[1])
-        head = self.sum_head = get_text("column 1 of what is left:", font_size=LABEL_SIZE, color=DIM_TEXT_COLOR)
-        head.next_to(line, UP, buff=0.2).align_to(line, LEFT)
-        col_box = self.col_box = proj.get_column_box(0, color=TEXT_COLOR, fill_opacity=0.0)
+        label = get_text("column 1:", font_size=LABEL_SIZE, color=DIM_TEXT_COLOR)
+        label.move_to([-1.6, 0, 0], aligned_edge=LEFT)
+        line.next_to(label, RIGHT, buff=0.2).set_y(proj.cell_center(2, 0)[1])
+        align_baseline(label, baseline_y(line.total))
+        line.add_to_back(label)
+        head = self.sum_head = get_text("add up what is left, column by column:", font_size=LABEL_SIZE,
+                                        color=DIM_TEXT_COLOR)
+        head.next_to(line, UP, buff=0.2).align_to(label, LEFT)
+        col_box = self.col_box = self.get_col_box(0)
         with self.beat(f"Add up each column of what is left. Column 1 gives "
                        f"{fmt(vr.patch_rows[k, 0], places_for(vr.patch_rows))}."):
-            self.play(Create(col_box), FadeIn(head))
+            self.play(Create(col_box), FadeIn(head), FadeIn(label))
             self.play(LaggedStart(*(ReplacementTransform(proj.cell(i, 0).copy(), t)
                                     for i, t in zip(rows, line.terms)), lag_ratio=0.15),
-                      FadeIn(VGroup(*(m for m in line if m not in line.terms and m is not line.total))),
+                      FadeIn(VGroup(*(m for m in line if m not in line.terms and m is not line.total
+                                      and m is not label))),
                       run_time=2.2)
             self.play(FadeIn(line.total))
             self.play(Create(results.rule), ReplacementTransform(line.total.copy(), results.numbers[0]))
 
+    def get_col_box(self, j: int):
+        """An outline of projection column j, inside the brackets (never on them)."""
+        box = self.proj.get_column_box(j, color=TEXT_COLOR, fill_opacity=0.0)
+        return box.stretch_to_fit_width(self.proj.cell_width * 0.92)
+
     def show_other_columns(self, vr):
+        """Each further column's sum in full, stacked under column 1's, its total moving under the column."""
         k = vr.stripe_pair[0]
         proj, results = self.proj, self.results
         rows = vr.read_rows(k)
+        terms = vr.projection_terms(k)
         places = places_for(vr.patch_rows)
         values = ", ".join(fmt(v, places) for v in vr.patch_rows[k, 1:-1]) + f" and {fmt(vr.patch_rows[k, -1], places)}"
         n_cols = vr.patch_rows.shape[1]
+        lines = self.more_sums = VGroup()
+        for j in range(1, n_cols):
+            line = get_column_sum([(i, terms[i, j]) for i in rows], vr.patch_rows[k, j],
+                                  tag=f"sum_term_{j}", result_tag=f"column_sum_{j}",
+                                  places=places_for(vr.projection), result_places=places)
+            label = get_text(f"column {j + 1}:", font_size=LABEL_SIZE, color=DIM_TEXT_COLOR)
+            label.move_to(self.sum_line[0], aligned_edge=LEFT)
+            line.next_to(label, RIGHT, buff=0.2).align_to(self.sum_line.terms[0], LEFT)
+            group = VGroup(label, *line)
+            group.terms, group.total = line.terms, line.total
+            group.shift(DOWN * 0.62 * j)
+            lines.add(group)
         with self.beat(f"Columns 2 to {n_cols} give {values}: patch {k + 1} is now a row of "
-                       f"{count_word(n_cols)} numbers."):
-            for j in range(1, n_cols):
-                self.play(self.col_box.animate.move_to(proj.get_column_box(j).get_center()), run_time=0.5)
-                self.play(*(ReplacementTransform(proj.cell(i, j).copy(), results.numbers[j]) if n == 0
-                            else FadeOut(proj.cell(i, j).copy(), target_position=results.numbers[j])
-                            for n, i in enumerate(rows)), run_time=0.9)
+                       f"{count_word(n_cols)} numbers.", look=1.0):
+            for j, line in zip(range(1, n_cols), lines):
+                self.play(self.col_box.animate.move_to(self.get_col_box(j).get_center()),
+                          LaggedStart(*(ReplacementTransform(proj.cell(i, j).copy(), t)
+                                        for i, t in zip(rows, line.terms)), lag_ratio=0.08),
+                          FadeIn(VGroup(*(m for m in line if m not in line.terms))), run_time=1.1)
+                self.play(ReplacementTransform(line.total.copy(), results.numbers[j]), run_time=0.6)
 
     def get_patch_rows(self, vr) -> VGroup:
         rows = get_labeled_matrix(vr.patch_rows, [patch_name(k) for k in range(vr.n_patches)], None,
@@ -491,7 +520,7 @@ class PatchesAndCLS(LessonScene):
             box.stretch_to_fit_width(box.width + panel.thumbs.width + 0.15, about_edge=RIGHT)
         with self.beat(f"The same projection turns every patch into a row. Patch {b + 1} has "
                        f"the same pixels as patch {a + 1}, so it gets the same row."):
-            self.play(FadeOut(VGroup(self.sum_head, self.sum_line, self.col_box)),
+            self.play(FadeOut(VGroup(self.sum_head, self.sum_line, self.more_sums, self.col_box)),
                       FadeIn(VGroup(rows.brackets, rows.name_label, rows.row_labels, panel.thumbs)),
                       ReplacementTransform(self.results.numbers, rows.entries[a]))
             self.play(FadeIn(VGroup(*(rows.entries[i] for i in range(vr.n_patches) if i != a))))
@@ -501,8 +530,12 @@ class PatchesAndCLS(LessonScene):
         dark = vr.dark_patches
         rows = self.patch_rows.matrix
         names = " and ".join(str(k + 1) for k in dark)
+        boxes = self.dark_boxes = VGroup(*(rows.get_row_box(k, color=TEXT_COLOR, include_label=True) for k in dark))
+        for box in boxes:   # the box takes in the thumbnail too, like the pair's
+            box.stretch_to_fit_width(box.width + self.patch_rows.thumbs.width + 0.15, about_edge=RIGHT)
         with self.beat(f"The dark patches, {names}, give rows of zeros."):
-            self.play(*(Indicate(rows.entries[k], color=TEXT_COLOR, scale_factor=1.08) for k in dark))
+            self.play(LaggedStart(*(Create(box) for box in boxes), lag_ratio=0.3),
+                      *(Indicate(rows.entries[k], color=TEXT_COLOR, scale_factor=1.08) for k in dark))
 
     # ---- Shot 4 ---------------------------------------------------------------------------------
     def show_sequence_length(self, vr):
@@ -511,7 +544,7 @@ class PatchesAndCLS(LessonScene):
             self.play(FadeOut(VGroup(self.proj, self.pixels, self.pixel_name, self.kept_boxes,
                                      self.results.rule, self.note)),
                       panel.animate.move_to([LEFT_EDGE, 0, 0], aligned_edge=LEFT).set_y(CONTENT_CENTER[1] + 0.1),
-                      FadeOut(self.pair_boxes))
+                      FadeOut(self.pair_boxes), FadeOut(self.dark_boxes))
         grid_h, grid_w = vr.grid
         channels = vr.rgb_channels
         seq = get_formula(["(H/P)·(W/P)", "=", "(", (vr.H, "H"), "/", (vr.P, "P"), ")·(", (vr.W, "W"), "/",
@@ -649,9 +682,8 @@ class PatchesAndCLS(LessonScene):
         items = VGroup(
             get_text(f"attention: every row reads all {count_word(n_rows)}", font_size=LABEL_SIZE,
                      color=ENCODER_COLOR),
-            get_text("+ residual, then normalization", font_size=LABEL_SIZE),
             get_text("per-row MLP", font_size=LABEL_SIZE),
-            get_text("+ residual, then normalization", font_size=LABEL_SIZE),
+            get_text("each with a residual and normalization", font_size=LABEL_SIZE),
         ).arrange(DOWN, buff=0.22, aligned_edge=LEFT)
         box = RoundedRectangle(corner_radius=0.15, width=items.width + 0.6, height=items.height + 0.6)
         box.set_stroke(ENCODER_COLOR, 2.5).set_fill(ENCODER_COLOR, 0.06).move_to(items)
@@ -718,21 +750,32 @@ class PatchesAndCLS(LessonScene):
         n = vr.encoder_attention.shape[0]
         short = ["CLS"] + [f"p{k + 1}" for k in range(vr.n_patches)]
         grid = get_attention_grid(vr.encoder_attention, short, tag="encoder_attention", side=GRID_SIDE,
-                                  color=ENCODER_COLOR)
+                                  color=ENCODER_COLOR, fill_opacity=READ_OPACITY)
         grid.row_labels[0].set_color(CLS_COLOR)
         grid.col_labels[0].set_color(CLS_COLOR)
         grid_title = get_text(f"image encoder: no mask, all {vr.encoder_attention.size} weights", font_size=LABEL_SIZE,
                               color=ENCODER_COLOR)
-        triangle = get_causal_pattern(n, [str(p) for p in range(1, n + 1)], side=GRID_SIDE)
+        triangle = get_causal_pattern(n, [str(p) for p in range(1, n + 1)], side=GRID_SIDE,
+                                      read_color=ENCODER_COLOR, read_opacity=READ_OPACITY, mask_color=FUTURE_COLOR)
         tri_title = get_text("language model: causal mask", font_size=LABEL_SIZE, color=DIM_TEXT_COLOR)
+        swatch = lambda fill, opacity: (Square(side_length=0.3).set_stroke(DIM_TEXT_COLOR, 0.8)
+                                        .set_fill(fill, opacity))
+        legend = VGroup(
+            VGroup(swatch(ENCODER_COLOR, READ_OPACITY),
+                   get_text("read", font_size=LABEL_SIZE, color=DIM_TEXT_COLOR)).arrange(RIGHT, buff=0.12),
+            VGroup(swatch(FUTURE_COLOR, 1.0),
+                   get_text("masked (future)", font_size=LABEL_SIZE, color=DIM_TEXT_COLOR)).arrange(RIGHT, buff=0.12),
+        ).arrange(RIGHT, buff=0.45)
         left = VGroup(grid_title, grid).arrange(DOWN, buff=0.15)
         right = VGroup(tri_title, triangle).arrange(DOWN, buff=0.15)
+        legend.next_to(triangle.squares, DOWN, buff=0.22)
+        right.add(legend)
         grids = VGroup(left, right).arrange(RIGHT, buff=1.4, aligned_edge=UP)
         # centred between the title and the fine print
         top, bottom = CONTENT_TOP - 0.05, FINE_PRINT_Y + 0.45
         grids.move_to([0, (top + bottom) / 2, 0])
         grids.grid, grids.triangle, grids.left, grids.right = grid, triangle, left, right
-        grids.grid_title = grid_title
+        grids.grid_title, grids.legend = grid_title, legend
         return grids
 
     def show_full_grid(self, vr):
@@ -741,6 +784,8 @@ class PatchesAndCLS(LessonScene):
         n = grid.n
         cls_row = self.grid_cls = grid.get_row_box(0, color=CLS_COLOR)
         rest = VGroup(*(grid.square(i, j) for i in range(1, n) for j in range(n)))
+        note = self.note = place_fine_print(get_fine_print(
+            "Each row of weights sums to one. All displayed numbers are rounded; calculations use full precision."))
         with self.beat(f"Those weights are row 1 of a grid. Every row reads all {count_word(n)}: "
                        f"{vr.encoder_attention.size} weights, none masked."):
             # each arrow drops into its cell of the CLS row; the other rows follow
@@ -749,26 +794,35 @@ class PatchesAndCLS(LessonScene):
                       FadeIn(VGroup(grid.row_labels[0], grid.col_labels)), run_time=1.6)
             self.play(FadeIn(VGroup(*(grid.number(0, j) for j in range(n)))), Create(cls_row))
             self.play(FadeIn(VGroup(rest, *(grid.number(i, j) for i in range(1, n) for j in range(n)),
-                                    *grid.row_labels[1:], grids.grid_title)))
+                                    *grid.row_labels[1:], grids.grid_title)), FadeIn(note))
 
     def show_triangle(self, vr):
         grids = self.grids
+        old = self.note
         note = self.note = place_fine_print(get_fine_print(
             "Image classification does not need a causal future-token mask."))
         with self.beat("A language model masks the future, so its grid is a triangle. "
                        "An image needs no such mask: its grid is full."):
-            self.play(FadeIn(grids.right), FadeIn(note))
+            self.play(FadeIn(grids.right), FadeOut(old), FadeIn(note))
             self.play(LaggedStart(*(Indicate(sq, color=TEXT_COLOR, scale_factor=1.0) for sq in grids.triangle.blocked),
                                   lag_ratio=0.05), run_time=1.2)
 
     def show_nearly_even(self, vr):
         lo, hi = vr.attention_bounds(2)
+        grid = self.grids.grid
+        rings = self.extreme_rings = VGroup(*(SurroundingRectangle(grid.square(*ij), color=RECEIVER_COLOR, buff=0.0,
+                                                                   stroke_width=3)
+                                              for ij in vr.attention_extremes))
+        old = self.note
+        note = self.note = place_fine_print(get_fine_print(
+            "All displayed numbers are rounded; calculations use full precision."))
         with self.beat(f"Untrained, the weights are nearly even: all between {fmt(lo, 2)} and {fmt(hi, 2)}."):
-            self.play(Indicate(self.grids.grid.numbers, color=TEXT_COLOR, scale_factor=1.06))
+            self.play(Indicate(grid.numbers, color=TEXT_COLOR, scale_factor=1.06), FadeOut(old), FadeIn(note))
+            self.play(LaggedStart(*(Create(r) for r in rings), lag_ratio=0.4))
 
     def show_encoder_output(self, vr):
         with self.transition("back to the encoder"):
-            self.play(FadeOut(VGroup(self.grids, self.grid_cls, self.note)))
+            self.play(FadeOut(VGroup(self.grids, self.grid_cls, self.extreme_rings, self.note)))
             self.play(FadeIn(self.overview))
         out = self.enc_out
         y = self.encoder.box.get_y()
@@ -912,22 +966,23 @@ class PatchesAndCLS(LessonScene):
             self.play(LaggedStart(*steps, lag_ratio=0.35), run_time=5.0)
 
     def show_not_a_benchmark(self):
-        note = self.roadmap = place_fine_print(get_fine_print(
-            "This is a roadmap, not a benchmark or a completed classifier. See An Image is Worth 16×16 Words. "
-            "Cross-attention remains a separate optional continuation."))
+        """Said once, in the caption (the fine print would repeat it word for word): the road is a plan."""
         with self.beat("This is a roadmap, not a benchmark or a completed classifier."):
-            self.play(FadeIn(note))
+            self.play(LaggedStart(*(Indicate(chip, color=TEXT_COLOR, scale_factor=1.06) for chip in self.road.chips),
+                                  lag_ratio=0.15), run_time=2.0)
 
     def show_continuation(self):
         credit = self.credit = get_text("An Image is Worth 16×16 Words: Transformers for Image Recognition "
                                         "at Scale\nDosovitskiy et al., ICLR 2021", font_size=LABEL_SIZE,
                                         color=TEXT_COLOR, line_spacing=0.9)
         credit.next_to(self.road, DOWN, buff=0.45)
+        note = self.roadmap = place_fine_print(get_fine_print(
+            "See An Image is Worth 16×16 Words. Cross-attention remains a separate optional continuation."))
         with self.beat("The full design is in An Image is Worth 16×16 Words. "
                        "Cross-attention remains a separate, optional continuation.",
                        spoken="The full design is in the paper An Image is Worth sixteen by sixteen Words. "
                               "Cross-attention remains a separate, optional continuation."):
-            self.play(FadeIn(credit, shift=0.1 * UP))
+            self.play(FadeIn(credit, shift=0.1 * UP), FadeIn(note))
 
 
 __all__ = ["PatchesAndCLS", "get_patched_image", "get_patch_thumbnail", "pixel_color", "PIXEL_ON", "PIXEL_OFF"]

@@ -303,3 +303,38 @@ def test_last_frame_shows_the_roadmap_with_the_cls_chips_in_their_colour(b):
     assert chip.label.original_text == "+ CLS row"
     inside = chip.box.get_left() + np.array([0.08, 0, 0])
     assert np.abs(b.pixel(inside) - blend(CLS_COLOR, BACKGROUND, 0.08)).max() <= 3
+
+
+def test_review_fixes_play_in_their_sentences(b, vr):
+    from manim import ManimColor
+    from scenes.blocks.heat_map import FUTURE_COLOR
+    scene = b.scene
+    # every column's sum is written out, stacked, in the sentence that gives columns 2 to 4
+    cols = b.beat_of("Columns 2 to 4 give")
+    shown = tags_in(b, cols)
+    for j in (1, 2, 3):
+        assert shown[f"sum_term_{j}"] == 8 and shown[f"column_sum_{j}"] >= 1
+        terms = b.by_tag(f"sum_term_{j}")
+        signed = [terms[i].sign * terms[i].value for i in sorted(terms)]
+        assert math.fsum(signed) == pytest.approx(vr.patch_rows[0, j], abs=1e-12)
+    # column 2 by hand: rows 3, 4, 7, 8, 11, 12, 15, 16 of column 2 are 0.2 0.0 0.2 -0.1 -0.4 0.4 0.1 0.0 → 0.4
+    t2 = b.by_tag("sum_term_1")
+    assert [t2[i].sign * t2[i].value for i in sorted(t2)] == [0.2, 0.0, 0.2, -0.1, -0.4, 0.4, 0.1, 0.0]
+    # the dark patches are outlined when named
+    assert draws(b, b.beat_of("The dark patches, 2 and 4"))
+    # both grids: read cells filled alike, the masked future dark and named
+    tri, grid = scene.grids.triangle, scene.grids.grid
+    read = tri.square(4, 0)
+    assert read.get_fill_opacity() == pytest.approx(grid.square(0, 0).get_fill_opacity())
+    assert read.get_fill_opacity() > 0.3
+    assert ManimColor(read.get_fill_color()).to_hex() == ManimColor(grid.square(0, 0).get_fill_color()).to_hex()
+    assert all(ManimColor(sq.get_fill_color()).to_hex().upper() == FUTURE_COLOR.upper() for sq in tri.blocked)
+    assert "masked (future)" in {t.original_text for t in b.texts}
+    # the rounding note while the 25 weights are on screen; the two extreme cells ringed when named
+    assert any("All displayed numbers are rounded" in (getattr(t, "sentence", "") or "")
+               for t in b.texts)
+    even = b.beat_of("nearly even")
+    assert draws(b, even) and len(scene.extreme_rings) == 2
+    # the encoder box no longer implies post-norm ordering
+    items = [t.original_text for t in scene.encoder.items]
+    assert "each with a residual and normalization" in items and not any("then" in t for t in items)

@@ -120,3 +120,14 @@ def test_grid_channels_and_rounded_attention_bounds_by_hand():
     assert lo <= v.encoder_attention.min() and v.encoder_attention.max() <= hi
     assert v.attention_bounds(3) == (0.190, 0.210)                       # 0.19045… → 0.190, 0.20952… → 0.210
     assert v.attention_bounds(1) == (0.1, 0.3)
+
+
+def test_attention_extremes_are_the_cells_bounding_the_range_by_a_plain_scan():
+    v = vision_roadmap()
+    cells = [(float(v.encoder_attention[i, j]), i, j) for i in range(5) for j in range(5)]
+    # a second method: sort every (value, row, column) and take the ends
+    lo, hi = min(cells), max(cells, key=lambda c: (c[0], -c[1], -c[2]))
+    assert v.attention_extremes == ((lo[1], lo[2]), (hi[1], hi[2]))
+    # the screen's grid shows them as 0.190 and 0.210: CLS reading patch 3, CLS reading patch 2
+    assert v.attention_extremes == ((0, 3), (0, 2))
+    assert (round(lo[0], 3), round(hi[0], 3)) == (0.190, 0.210)

@@ -71,9 +71,10 @@ def _labels(grid: AttentionGrid, row_labels, col_labels, label_size):
 def get_attention_grid(weights, row_labels=None, col_labels=None, *, color: str = WIDE_HEAD_COLOR,
                        tag: str | None = None, places: int = PLACES, side: float = 0.7,
                        font_size: float = NUMBER_SIZE, label_size: float = SMALL_SIZE,
-                       show_numbers: bool = True) -> AttentionGrid:
+                       show_numbers: bool = True, fill_opacity: float | None = None) -> AttentionGrid:
     """Every cell of the square `weights` readable and shaded by its weight (no mask).
-    Column labels default to the row labels."""
+    Column labels default to the row labels. fill_opacity: one opacity for every cell (a grid
+    whose weights are nearly even, drawn to match get_causal_pattern's read cells); default: by weight."""
     weights = np.asarray(weights, dtype=float)
     if weights.ndim != 2 or weights.shape[0] != weights.shape[1]:
         raise ValueError(f"get_attention_grid needs a square 2-D array, got shape {weights.shape}")
@@ -87,9 +88,10 @@ def get_attention_grid(weights, row_labels=None, col_labels=None, *, color: str 
         for j in range(n):
             w = weights[i, j]
             sq = Square(side_length=side).move_to([j * side, -i * side, 0])
-            sq.set_stroke(DIM_TEXT_COLOR, 0.8).set_fill(color, weight_opacity(w))
+            opacity = weight_opacity(w) if fill_opacity is None else fill_opacity
+            sq.set_stroke(DIM_TEXT_COLOR, 0.8).set_fill(color, opacity)
             if show_numbers:
-                ink = BACKGROUND if weight_opacity(w) > 0.5 else TEXT_COLOR
+                ink = BACKGROUND if opacity > 0.5 else TEXT_COLOR
                 num = get_number(w, places, tag=tag, index=(i, j), font_size=font_size, color=ink)
                 if num.width > side * 0.92:
                     raise ValueError(f"{num.original_text!r} at size {font_size} is wider than a cell "
@@ -106,8 +108,11 @@ def get_attention_grid(weights, row_labels=None, col_labels=None, *, color: str 
 
 
 def get_causal_pattern(n: int, row_labels=None, col_labels=None, *, side: float = 0.7,
-                       label_size: float = SMALL_SIZE) -> AttentionGrid:
-    """The shape of a causal mask: cells j > i blocked (mask colour), the rest open, no numbers."""
+                       label_size: float = SMALL_SIZE, read_color: str | None = None, read_opacity: float = 0.45,
+                       mask_color: str = MASK_COLOR) -> AttentionGrid:
+    """The shape of a causal mask: cells j > i blocked (mask colour), the rest open, no numbers.
+    read_color: fill the cells a row may read (as get_attention_grid fills its cells), so the readable
+    triangle is the lit one; mask_color: the blocked cells (e.g. heat_map.FUTURE_COLOR, the dark future)."""
     grid = AttentionGrid()
     grid.n, grid.side, grid.tag = n, side, None
     grid._squares, grid._numbers = [], {}
@@ -117,8 +122,11 @@ def get_causal_pattern(n: int, row_labels=None, col_labels=None, *, side: float 
         for j in range(n):
             sq = Square(side_length=side).move_to([j * side, -i * side, 0])
             if j > i:
-                sq.set_stroke(BACKGROUND, 1).set_fill(MASK_COLOR, 1.0)
+                sq.set_stroke(BACKGROUND if mask_color == MASK_COLOR else DIM_TEXT_COLOR, 1 if mask_color == MASK_COLOR
+                              else 0.8).set_fill(mask_color, 1.0)
                 grid.blocked.add(sq)
+            elif read_color is not None:
+                sq.set_stroke(DIM_TEXT_COLOR, 0.8).set_fill(read_color, read_opacity)
             else:
                 sq.set_stroke(DIM_TEXT_COLOR, 0.8).set_fill(opacity=0)
             row.append(sq)
