@@ -113,6 +113,7 @@ CAPACITY_NOTE = "More heads are a capacity choice to test, not an automatic impr
 # The general caveat, carried after it is said (scene 1) by a badge under the title.
 CAVEAT_BADGE = "illustration: possible readings, not measured attention"
 NUMBERS_BADGE = "illustrative numbers, invented for this comparison"
+PATTERNS_BADGE = "illustrative patterns, not measured heads"
 
 # "One head" (a single head doing all the work) is one colour through the chapter: the colour of the
 # one wide head of chapter 2. A third head needs a third Okabe–Ito colour; chapter 1 shows no signs,
@@ -1076,6 +1077,10 @@ def get_source_column(ill, *, tag: str, column_colors=None):
         rows.add(VGroup(VGroup(box, label), vec))
         rows[-1].word, rows[-1].vector = VGroup(box, label), vec
     rows.arrange(DOWN, buff=0.55, aligned_edge=LEFT)
+    # every value row's bracket in one column, right of the longest word
+    x = max(row.word.get_right()[0] for row in rows) + 0.25
+    for row in rows:
+        row.vector.shift(RIGHT * (x - row.vector.brackets.get_left()[0]))
     return rows
 
 
@@ -1182,12 +1187,24 @@ class OneSharedWeight(ChapterOneScene):
         products = VGroup(*(get_product_line(ill.one_head_weights[s], ill.V[s], ill.one_head_products[s], s=s,
                                              color=ONE_HEAD_COLOR) for s in range(len(ill.sources))))
         products.arrange(DOWN, buff=0.2, aligned_edge=RIGHT)
-        products.next_to(VGroup(sources, receiver), DOWN, buff=0.5).align_to(sources, LEFT)
+        products.next_to(VGroup(sources, receiver), DOWN, buff=0.45).align_to(sources, LEFT).shift(RIGHT * 0.35)
+        plus = get_text("+", font_size=LABEL_SIZE).next_to(products[1], LEFT, buff=0.15)
+        right = products[0].product
+        total = get_row_vector(ill.one_head_message, tag="one_sum", places=None, color=ONE_HEAD_COLOR)
+        rule = Line(LEFT, RIGHT).set_stroke(TEXT_COLOR, 1.5)
+        rule.set_width(right.width + 0.1).next_to(products[1].product, DOWN, buff=0.1)
+        rule.set_x(products[1].product.get_x())
+        total.next_to(rule, DOWN, buff=0.1).set_x(products[1].product.get_x())
+        equals = get_text("=", font_size=LABEL_SIZE).next_to(total, LEFT, buff=0.15)
+        equals.set_y(total.cell_center(0, 0)[1])
+        addition = VGroup(plus, rule, equals, total)
+        addition.plus, addition.rule, addition.equals, addition.total = plus, rule, equals, total
         header = get_head_label(0)
-        panel = VGroup(header, sources, receiver, message, m_label, arrows, weights, products)
+        panel = VGroup(header, sources, receiver, message, m_label, arrows, weights, products, addition)
         header.next_to(VGroup(sources, receiver, message), UP, buff=0.3).align_to(sources, LEFT)
         panel.header, panel.sources, panel.receiver, panel.message = header, sources, receiver, message
         panel.m_label, panel.arrows, panel.weights, panel.products = m_label, arrows, weights, products
+        panel.addition = addition
         return panel
 
     def get_two_head_panel(self, ill):
@@ -1199,7 +1216,7 @@ class OneSharedWeight(ChapterOneScene):
         message.next_to(receiver, RIGHT, buff=0.3).shift(UP * (receiver.get_y() - message.cell_center(0, 0)[1]))
         m_label = get_text("messages", font_size=MIN_TEXT_SIZE, color=TEXT_COLOR)
         m_label.next_to(message.brackets, DOWN, buff=0.12)
-        arrows = VGroup()
+        arrows, arrow_weights = VGroup(), VGroup()
         for k, (coord, head) in enumerate(zip(ill.coordinates, ill.coordinate_heads)):
             group = VGroup()
             for s, row in enumerate(sources):
@@ -1208,6 +1225,10 @@ class OneSharedWeight(ChapterOneScene):
                                   + (0.09 if k == 0 else -0.09), 0])
                 end = receiver.get_left() + (UP if k == 0 else DOWN) * 0.1
                 group.add(get_flow_curve(start, end, w, colors[k], angle=(-0.5 if k == 0 else 0.5)))
+                # each arrow carries its weight: head 1's above its arrows, head 2's below
+                num = get_weight_number(w, "two_arrow_w", (k, s), colors[k])
+                num.move_to(group[-1].point_from_proportion(0.12) + (UP if k == 0 else DOWN) * 0.2)
+                arrow_weights.add(num)
             arrows.add(group)
         lines = VGroup(*(get_sum_line(ill.two_head_weights[c], ill.V[:, k], ill.two_head_message[k], k=k,
                                       color=colors[k], coordinate=c, head=h)
@@ -1216,8 +1237,11 @@ class OneSharedWeight(ChapterOneScene):
         lines.next_to(VGroup(sources, receiver), DOWN, buff=0.5).align_to(sources, LEFT)
         header = VGroup(get_head_label(1), get_text("+", font_size=LABEL_SIZE), get_head_label(2)).arrange(RIGHT,
                                                                                                          buff=0.15)
-        panel = VGroup(header, sources, receiver, message, m_label, arrows, lines)
+        one_each = get_text("here each head carries one coordinate", font_size=MIN_TEXT_SIZE, color=DIM_TEXT_COLOR)
+        panel = VGroup(header, sources, receiver, message, m_label, arrows, lines, arrow_weights, one_each)
         header.next_to(VGroup(sources, receiver, message), UP, buff=0.3).align_to(sources, LEFT)
+        one_each.next_to(header, RIGHT, buff=0.3).align_to(header, DOWN)
+        panel.arrow_weights, panel.one_each = arrow_weights, one_each
         panel.header, panel.sources, panel.receiver, panel.message = header, sources, receiver, message
         panel.m_label, panel.arrows, panel.lines = m_label, arrows, lines
         return panel
@@ -1253,20 +1277,27 @@ class OneSharedWeight(ChapterOneScene):
         one = self.one
         with self.beat("Each value row is scaled by its weight."):
             for s, line in enumerate(one.products):
-                self.play(TransformFromCopy(one.weights[s], line.alpha), FadeIn(line[1]),
-                          TransformFromCopy(one.sources[s].vector, line.vector), run_time=0.9)
+                # the weight and the row light up where they are, and the product line fades in below
+                # (nothing flies across the other rows)
+                self.play(Indicate(one.weights[s], color=ONE_HEAD_COLOR, scale_factor=1.3),
+                          Indicate(one.sources[s].vector.entries, color=TEXT_COLOR, scale_factor=1.1), run_time=0.7)
+                self.play(FadeIn(VGroup(line.alpha, line[1], line.vector), shift=0.15 * DOWN), run_time=0.6)
                 self.play(FadeIn(VGroup(line[3], line.product), shift=0.2 * RIGHT), run_time=0.6)
 
     def show_one_message(self, ill):
         one = self.one
         m = ill.one_head_message
         shown = [fmt(x, places_for(m)) for x in m]
+        add = one.addition
         with self.beat(f"Added up, they give the head’s message: {shown[0]} and {shown[1]}."):
-            # the two products travel into the message and merge there
-            self.play(*(FadeOut(line.product.entries.copy(), target_position=one.message.entries) for line in one.products),
-                      FadeIn(one.message.entries, scale=0.8),
+            # written out: a plus, a rule, the sum ...
+            self.play(FadeIn(add.plus), Create(add.rule))
+            self.play(FadeIn(VGroup(add.equals, add.total), shift=0.15 * DOWN), run_time=0.8)
+            # ... and the sum moves up into the head's message beside the receiver
+            self.play(TransformFromCopy(add.total.entries, one.message.entries),
                       FadeIn(VGroup(one.message.brackets, one.message.col_labels)), FadeIn(one.m_label),
-                      run_time=1.4)
+                      run_time=1.2)
+            self.mark("sum")
 
     def show_shared_weight(self, ill):
         one = self.one
@@ -1279,10 +1310,9 @@ class OneSharedWeight(ChapterOneScene):
     # beats: two heads -------------------------------------------------------------------------
     def show_two_heads(self, ill):
         two = self.two
-        with self.beat("With two heads, each coordinate can get its own weights."):
+        with self.beat("With two heads, each head’s part of the message gets that head’s weights."):
             self.play(self.one.animate.shift(LEFT * self.one_shift), *swap_fine_print(self, None))
-            self.play(FadeIn(two.header), FadeIn(two.sources), FadeIn(two.receiver))
-            self.play(*(Create(a) for group in two.arrows for a in group), run_time=1.4)
+            self.play(FadeIn(two.header), FadeIn(two.sources), FadeIn(two.receiver), FadeIn(two.one_each))
 
     def show_head_lines(self, ill):
         two = self.two
@@ -1292,6 +1322,9 @@ class OneSharedWeight(ChapterOneScene):
                        f"coordinate {c2}.",
                        spoken=f"Head one leans on {big[0]} for coordinate {c1.upper()}; head two leans on {big[1]} "
                               f"for coordinate {c2.upper()}."):
+            # the arrows, each with its weight, arrive with the sentence that reads them
+            self.play(*(Create(a) for group in two.arrows for a in group), FadeIn(two.arrow_weights), run_time=1.4)
+            self.mark("two arrows")
             for k, line in enumerate(two.lines):
                 self.play(FadeIn(line), Indicate(two.arrows[k], color=line[0].get_color(), scale_factor=1.03),
                           run_time=1.0)
@@ -1304,9 +1337,11 @@ class OneSharedWeight(ChapterOneScene):
         c = ill.coordinates[k]
         one_v, two_v = ill.one_head_message[k], ill.two_head_message[k]
         p = places_for([one_v, two_v])
+        # boxes drawn around the numbers themselves, clear of the closing brackets
         boxes = self.compare_boxes = VGroup(
-            self.one.message.get_cell_box(0, k, color=TEXT_COLOR, fill_opacity=0.0),
-            self.two.message.get_cell_box(0, k, color=chapter_head_color(ill.coordinate_heads[k]), fill_opacity=0.0))
+            SurroundingRectangle(self.one.message.cell(0, k), buff=0.07).set_stroke(TEXT_COLOR, 2),
+            SurroundingRectangle(self.two.message.cell(0, k), buff=0.07).set_stroke(
+                chapter_head_color(ill.coordinate_heads[k]), 2))
         text = (f"So coordinate {c} rises from {fmt(one_v, p)} to {fmt(two_v, p)}: the {ill.sources[1]}’s "
                 "feature comes through.")
         with self.beat(text, spoken=spoken_form(text).replace(f"coordinate {c} ", f"coordinate {c.upper()} ")):
@@ -1329,17 +1364,22 @@ class OneSharedWeight(ChapterOneScene):
             heads.add(head)
         heads.arrange(DOWN, buff=0.22, aligned_edge=RIGHT)
 
-        def block(text, color=TEXT_COLOR):
-            label = get_text(text, font_size=LABEL_SIZE, color=color)
-            frame = RoundedRectangle(width=label.width + 0.4, height=0.6, corner_radius=0.1).set_stroke(color, 2)
+        def block(text, color=TEXT_COLOR, label=None, height=0.6):
+            label = label or get_text(text, font_size=LABEL_SIZE, color=color)
+            frame = RoundedRectangle(width=label.width + 0.4, height=height, corner_radius=0.1).set_stroke(color, 2)
             return VGroup(frame, label.move_to(frame))
 
-        w_o = block("W_O")
+        # W_O with a real subscript, tall enough for one arrow in and one back per head
+        w_o = block("W_O", label=get_subscripted("W", "O", font_size=LABEL_SIZE + 2), height=0.9)
         prediction = block("prediction")
         loss = block("loss vs. the next word", RECEIVER_COLOR)
         chain = VGroup(w_o, prediction, loss).arrange(RIGHT, buff=0.7)
         chain.next_to(heads, RIGHT, buff=1.2)
-        forward = VGroup(*(get_arrow(h.frame.get_right(), w_o.get_left()) for h in heads),
+        # on W_O's left edge, top to bottom: head 1 in, head 1 back, head 2 in, ... (no crossings)
+        n = len(heads)
+        ends = [w_o.get_left() + UP * (0.36 - 0.72 * i / (2 * n - 1)) for i in range(2 * n)]
+        forward = VGroup(*(get_arrow(h.frame.get_right() + UP * 0.08, ends[2 * k], buff=0.18)
+                           for k, h in enumerate(heads)),
                          get_arrow(w_o.get_right(), prediction.get_left()),
                          get_arrow(prediction.get_right(), loss.get_left()))
         # the correction flows back along the same path, just under it: loss -> prediction -> W_O -> heads
@@ -1350,9 +1390,9 @@ class OneSharedWeight(ChapterOneScene):
         low = DOWN * 0.17
         back_chain = VGroup(back(loss.get_left() + low, prediction.get_right() + low),
                             back(prediction.get_left() + low, w_o.get_right() + low))
-        backward = VGroup(*(back(w_o.get_left() + low * (1 + k), h.frame.get_right() + low * 1.2)
+        backward = VGroup(*(back(ends[2 * k + 1], h.frame.get_right() + DOWN * 0.14 + RIGHT * 0.13)
                             for k, h in enumerate(heads)))
-        title = get_text("attention patterns (illustrative)", font_size=MIN_TEXT_SIZE, color=DIM_TEXT_COLOR)
+        title = get_text("attention patterns", font_size=MIN_TEXT_SIZE, color=DIM_TEXT_COLOR)
         title.next_to(heads, UP, buff=0.15).align_to(heads[0].frame, LEFT)
         diagram = VGroup(title, heads, chain, forward, back_chain, backward)
         diagram.heads, diagram.chain, diagram.forward, diagram.backward = heads, chain, forward, backward
@@ -1366,8 +1406,13 @@ class OneSharedWeight(ChapterOneScene):
         factor = min(1.0, SAFE_WIDTH / diagram.width, (top - bottom) / diagram.height)
         diagram.scale(factor).move_to(UP * (top + bottom) / 2).set_x(0)
         self.clear_stage(self.title, self.badge, name="learning")
-        with self.beat("In a trained model, no one picks these weights: every head feeds one prediction, "
-                       "scored by one loss."):
+        # the numbers are gone: the badge now says what is illustrative here
+        badge = get_badge(PATTERNS_BADGE)
+        with self.transition("patterns badge"):
+            self.play(ReplacementTransform(self.badge, badge), run_time=0.5)
+        self.badge = badge
+        with self.beat("In a trained model, no one picks the projections behind these weights: every head "
+                       "feeds one prediction, scored by one loss."):
             self.play(FadeIn(diagram.title), LaggedStart(*(FadeIn(h) for h in diagram.heads), lag_ratio=0.2),
                       run_time=1.0)
             self.play(LaggedStart(*(Create(a) for a in diagram.forward), *(FadeIn(b) for b in diagram.chain),
@@ -1386,7 +1431,8 @@ class OneSharedWeight(ChapterOneScene):
         heads = self.diagram.heads
         a, b = OVERLAPPING_HEADS.closest_pair
         pair = [h for h in heads if h.index in (a, b)]
-        frame = SurroundingRectangle(VGroup(*pair), buff=0.1, corner_radius=0.08).set_stroke(TEXT_COLOR, 1.5)
+        frame = SurroundingRectangle(VGroup(*(h.frame for h in pair), *(h.name for h in pair)), buff=0.1,
+                                     corner_radius=0.08).set_stroke(TEXT_COLOR, 1.5)
         label = get_text("read almost alike", font_size=MIN_TEXT_SIZE, color=TEXT_COLOR)
         label.next_to(frame, DOWN, buff=0.1).align_to(frame, LEFT)
         self.overlap_mark = VGroup(frame, label)
@@ -1412,15 +1458,13 @@ class OneSharedWeight(ChapterOneScene):
         choices = VGroup(*(get_text(str(n), font_size=BODY_SIZE, color=TEXT_COLOR) for n in (1, 2, 4, 8)))
         choices.arrange(RIGHT, buff=0.5)
         question = get_text("how many heads?", font_size=LABEL_SIZE, color=TEXT_COLOR)
-        test = get_text("a capacity choice: test it (chapter 3 compares one head with four)", font_size=MIN_TEXT_SIZE,
-                        color=TEXT_COLOR)
         row = VGroup(question, choices).arrange(RIGHT, buff=0.4)
-        group = self.capacity = VGroup(row, test).arrange(DOWN, buff=0.2)
-        group.next_to(self.diagram, DOWN, buff=0.3).set_x(0)
-        with self.beat("So more heads are not automatically better: how many to use is a choice to test."):
+        group = self.capacity = VGroup(row)
+        group.next_to(self.diagram, DOWN, buff=0.35).set_x(0)
+        with self.beat("How many heads to use is a choice to test: chapter 3 compares one head with four."):
             self.play(*swap_fine_print(self, CAPACITY_NOTE))
-            self.play(FadeIn(row, shift=0.2 * UP))
-            self.play(FadeIn(test))
+            self.play(FadeIn(question, shift=0.2 * UP))
+            self.play(LaggedStart(*(FadeIn(c, scale=1.3) for c in choices), lag_ratio=0.3), run_time=1.2)
 
 
 ORIGIN_DOWN = np.array([0.0, 0.0, 0.0])

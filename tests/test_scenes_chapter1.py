@@ -443,6 +443,9 @@ def test_scene_4_worked_by_hand():
     assert shown("one_product", [(0, 0), (0, 1)]) == ["8.0", "0.8"]
     assert shown("one_product", [(1, 0), (1, 1)]) == ["0.4", "1.6"]
     assert shown("one_message", [(0, 0), (0, 1)]) == ["8.4", "2.4"]
+    assert shown("one_sum", [(0, 0), (0, 1)]) == ["8.4", "2.4"]              # written under the products
+    # the arrows on the two-head side carry their weights: 0.8 / 0.2 for head 1, 0.2 / 0.8 for head 2
+    assert shown("two_arrow_w", [(0, 0), (0, 1), (1, 0), (1, 1)]) == ["0.8", "0.2", "0.2", "0.8"]
     # two heads: a = 0.8·10 + 0.2·2 = 8.4; b = 0.2·1 + 0.8·8 = 6.6
     assert shown("two_message", [(0, 0), (0, 1)]) == ["8.4", "6.6"]
     # a second method: the shown parts' unrounded values add up to the shown totals
@@ -462,9 +465,20 @@ def test_scene_4_pictures_play_in_their_sentences():
     # the scaled copies in "scaled by its weight", the message in "Added up"
     assert {m.tag for m in b.numbers_in(b.beat_of("scaled by its weight"))} == {"one_w", "one_v", "one_product"}
     assert "one_message" in {m.tag for m in b.numbers_in(b.beat_of("Added up"))}
+    assert "one_sum" in {m.tag for m in b.numbers_in(b.beat_of("Added up"))}
+    assert b.scene.marks["sum"] == b.beat_of("Added up").id
+    assert b.scene.one.addition.plus.original_text == "+"
+    # the value rows' brackets stand in one column on each side
+    for panel in (b.scene.one, b.scene.two):
+        lefts = [row.vector.brackets.get_left()[0] for row in panel.sources]
+        assert lefts[0] == pytest.approx(lefts[1], abs=1e-6)
+    # the two heads' arrows (with their weights) come with the sentence that reads them, not before
+    assert not {"two_arrow_w", "two_w", "two_message"} & {m.tag for m in b.numbers_in(b.beat_of("With two heads"))}
+    assert b.scene.marks["two arrows"] == b.beat_of("leans on river for coordinate a").id
+    assert b.scene.two.one_each.original_text == "here each head carries one coordinate"
     assert not {"one_w", "one_v", "two_message"} & {m.tag for m in b.numbers_in(b.beat_of("Added up"))}
     assert {m.tag for m in b.numbers_in(b.beat_of("leans on river for coordinate a"))} >= {
-        "two_w", "two_v", "two_terms_sum", "two_message"}
+        "two_w", "two_v", "two_terms_sum", "two_message", "two_arrow_w"}
     # the difference is boxed where it is said: b rises from 2.4 to 6.6
     assert "So coordinate b rises from 2.4 to 6.6" in written(b)
     assert plays_in(b, "rises from 2.4 to 6.6") == ["Create"]
@@ -491,4 +505,12 @@ def test_scene_4_learning_loss_flows_back_into_every_head_and_a_head_is_pruned()
     assert ch1.CAPACITY_NOTE in fine_prints(b) and ch1.JOINT_NOTE in fine_prints(b)
     texts = on_screen(b)
     assert "illustrative numbers, invented for this comparison" in texts
-    assert "a capacity choice: test it (chapter 3 compares one head with four)" in texts
+    # once the numbers are gone the badge speaks of patterns
+    assert b.scene.badge.label.original_text == ch1.PATTERNS_BADGE and on_stage(b, b.scene.badge.label)
+    assert "how many heads?" in texts and {"1", "2", "4", "8"} <= texts
+    assert "chapter 3 compares one head with four" in written(b)
+    # on W_O's left edge each head's arrow in lies just above its arrow back: no crossings
+    ins = [a.get_end()[1] for a in diagram.forward[:len(diagram.heads)]]
+    backs = [a[0].get_start()[1] for a in diagram.backward]          # each back arrow's first dash
+    order = [y for pair in zip(ins, backs) for y in pair]
+    assert order == sorted(order, reverse=True)
