@@ -43,6 +43,31 @@ def test_masked_box_blocks_the_upper_right_triangle():
                                                                    np.array([1, -1, 0]))]))
 
 
+def test_stepped_masked_box_blocks_whole_future_cells_and_leaves_the_diagonal_open():
+    box = get_masked_box("A¹", (4, 4), color="#56B4E9", stepped=True)
+    r, tri = box.box, box.mask_triangle
+    w, h = r.width / 4, r.height / 4
+    # a staircase: 2 corners at the top right, then a step down and across per row: 3 + 2·3 points
+    assert len(tri.get_vertices()) == 9
+
+    def centre(i, j):
+        return np.array([r.get_left()[0] + (j + 0.5) * w, r.get_top()[1] - (i + 0.5) * h])
+
+    poly = tri.get_vertices()[:, :2]
+
+    def inside(p):              # even–odd ray casting to the right
+        crossings = 0
+        for a, b in zip(poly, np.roll(poly, -1, axis=0)):
+            if (a[1] > p[1]) != (b[1] > p[1]):
+                x = a[0] + (p[1] - a[1]) * (b[0] - a[0]) / (b[1] - a[1])
+                crossings += x > p[0]
+        return crossings % 2 == 1
+
+    for i in range(4):
+        for j in range(4):
+            assert inside(centre(i, j)) == (j > i), (i, j)   # the diagonal stays open
+
+
 def test_routed_arrow_goes_through_its_points():
     path = get_routed_arrow([[0, 0, 0], [0, -1, 0], [3, -1, 0], [3, 0, 0]])
     assert len(path.legs) == 2

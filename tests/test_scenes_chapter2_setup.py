@@ -180,8 +180,15 @@ def test_shape_flow_pictures_play_in_their_own_beats():
     assert "ReplacementTransform" in last_row and "GrowArrow" in last_row
     assert "GrowArrow" in kinds(b.changes_in(b.beat_of("The MLP gives each of")))
     assert b.beats[-1].text.startswith("The MLP gives each of")
-    # between the lanes and the joining, a named transition keeps E and the messages
-    assert "keep E and the messages" in [t.name for t in b.transitions]
+    # the lanes leave inside the joining sentence, and H¹ and H² slide together there (not between beats)
+    join = b.beat_of("The two messages join side by side")
+    assert kinds(b.changes_in(join)).count("ReplacementTransform") >= 3     # H¹, H², and E into the chain
+    assert "FadeOut" in kinds(b.changes_in(join))
+    # K turns into a flat Kᵀ in the sentence that names K transpose; Q and Kᵀ both feed the scores
+    scores = kinds(b.changes_in(b.beat_of("Q times K transpose")))
+    assert "ReplacementTransform" in scores and scores.count("GrowArrow") >= 4
+    # the row and column tags in the sentence that names rows and columns
+    assert {"row = receiver i", "column = source j"} <= texts_of(b)
 
 
 def test_shape_flow_keeps_E_in_view_for_the_residual():
@@ -256,11 +263,22 @@ def test_projections_name_the_axes_each_head_reads():
     b.beat_of("So head 1 reads water and finance; head 2 reads person and glue, from every source row.")
     texts = texts_of(b)
     for caveat in ("Query/key width is two per head here; Part II’s single-head toy used three.",
-                   "W_K and W_V are distinct parameters with equal numerical entries in this worksheet. "
-                   "They need not be equal in a trained model.",
                    "These sparse matrices are hand-chosen; learned projections need not be sparse or interpretable."):
         assert any(caveat in t.replace("\n", " ") for t in texts), caveat
+    # the separate-parameters caveat is the caption itself (no fine print repeating it)
+    b.beat_of("They are still two separate parameters, and in a trained model they need not be equal.")
     assert "K¹ = V¹  [10, 2]" in texts and "K² = V²  [10, 2]" in texts
+    # W_V is on screen: the W_K matrices are named W_V too, in the sentence that says so
+    assert {"W_K¹ = W_V¹", "W_K² = W_V²"} <= texts
+    values = kinds(b.changes_in(b.beat_of("W_V has the same entries as W_K here")))
+    assert values.count("ReplacementTransform") >= 4
+    # one convention for a head's coordinates: W_Q's, q's, W_K's and K's columns say what K copies
+    for panel, names in zip(b.scene.panels, (["water", "finance"], ["person", "glue"])):
+        assert [t.original_text for t in panel.w_q.col_labels] == names
+        assert [t.original_text for t in panel.q.col_labels] == names
+    assert [t.original_text for t in layout.heads[0].w_k.col_labels] == ["water", "finance"]
+    # "from every source row": a bar sweeps down the rows in that sentence
+    assert "FadeIn" in kinds(b.changes_in(b.beat_of("So head 1 reads water and finance")))
 
 
 def test_projections_pictures_play_in_their_own_beats():

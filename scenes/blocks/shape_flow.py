@@ -18,12 +18,28 @@ from scenes.blocks.shape_box import ShapeBox, get_shape_box
 from scenes.style import DIM_TEXT_COLOR, LABEL_SIZE, MASK_COLOR, RECEIVER_COLOR, TEXT_COLOR, get_text
 
 
-def get_masked_box(name: str, shape, *, color: str, unit: float = 0.13, **kwargs) -> ShapeBox:
+def get_masked_box(name: str, shape, *, color: str, unit: float = 0.13, stepped: bool = False,
+                   **kwargs) -> ShapeBox:
     """A square attention-shaped box with its future (upper-right) triangle in the mask colour:
-    rows are receivers, columns sources, and a receiver cannot read a later source."""
+    rows are receivers, columns sources, and a receiver cannot read a later source.
+
+    stepped=True draws the mask as a staircase of whole cells (j > i), so the diagonal — each
+    receiver reading itself — stays open; the default is the smooth half-square."""
     box = get_shape_box(name, shape, color=color, unit=unit, **kwargs)
     r = box.box
-    tri = Polygon(r.get_corner(UP + LEFT), r.get_corner(UP + RIGHT), r.get_corner(DOWN + RIGHT))
+    if stepped:
+        n = int(shape[0])
+        left, top = r.get_left()[0], r.get_top()[1]
+        w, h = r.width / n, r.height / n
+        if n < 2:
+            points = [r.get_corner(UP + RIGHT)] * 3          # nothing is in the future of one token
+        else:
+            points = [[left + w, top, 0], [left + n * w, top, 0], [left + n * w, top - (n - 1) * h, 0]]
+            for k in range(n - 1, 0, -1):
+                points += [[left + k * w, top - k * h, 0], [left + k * w, top - (k - 1) * h, 0]]
+        tri = Polygon(*points)
+    else:
+        tri = Polygon(r.get_corner(UP + LEFT), r.get_corner(UP + RIGHT), r.get_corner(DOWN + RIGHT))
     tri.set_stroke(width=0).set_fill(MASK_COLOR, 1.0)
     box.add(tri)
     box.mask_triangle = tri

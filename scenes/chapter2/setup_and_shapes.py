@@ -21,9 +21,13 @@ from manim import (
     GrowArrow,
     Indicate,
     LaggedStart,
+    Line,
+    Rectangle,
     ReplacementTransform,
     SurroundingRectangle,
     VGroup,
+    VMobject,
+    linear,
 )
 
 from lesson_data.display import fmt, places_for
@@ -265,6 +269,8 @@ class Setup(LessonScene):
 # ============================================================================================
 
 FLOW_UNIT = 0.13   # scene units per array row/column in the shape boxes
+CHAIN_UNIT = 0.17  # the joining chain, which has the frame to itself
+CHAIN_TEXT = dict(name_size=LABEL_SIZE + 4, shape_size=LABEL_SIZE)
 
 
 def get_w_stack(head) -> VGroup:
@@ -291,34 +297,61 @@ def get_w_stack(head) -> VGroup:
 
 def get_head_lane(head) -> VGroup:
     """One head left to right: W stack → Q, K → QKᵀ → (÷√d, mask, softmax) → A · V = H, with V's
-    own path from W_V under the lane, so V waits for the weights and then feeds H."""
+    own path from W_V under the lane, so V waits for the weights and then feeds H.
+
+    W_Q and W_K meet in one bracket whose arrow ends on a frame round Q and K together (they make
+    the pair; W_V makes V by its own path). K waits beside Q; `kt` is Kᵀ, the flat [d, n] it turns
+    into, in the slot between Q and the scores, so both Q and Kᵀ feed the square."""
     color = head_color(head.index)
     h = sup(head.index)
     d_k = head.Q.shape[1]
     stack = get_w_stack(head)
     q = get_shape_box(f"Q{h}", head.Q.shape, color=color, unit=FLOW_UNIT)
     k = get_shape_box(f"K{h}", head.K.shape, color=color, unit=FLOW_UNIT)
-    qk = VGroup(q, k).arrange(RIGHT, buff=0.3, aligned_edge=DOWN)
+    kt = get_shape_box(f"K{h}ᵀ", head.K.shape[::-1], color=color, unit=FLOW_UNIT)
     scores = get_shape_box(f"Q{h}K{h}ᵀ", head.scores.shape, color=color, unit=FLOW_UNIT)
-    weights = get_masked_box(f"A{h}", head.weights.shape, color=color, unit=FLOW_UNIT)
+    weights = get_masked_box(f"A{h}", head.weights.shape, color=color, unit=FLOW_UNIT, stepped=True)
     v = get_shape_box(f"V{h}", head.V.shape, color=color, unit=FLOW_UNIT)
     messages = get_shape_box(f"H{h}", head.messages.shape, color=color, unit=FLOW_UNIT)
     steps = VGroup(*(get_text(t, font_size=SMALL_SIZE, color=TEXT_COLOR)
                      for t in (f"÷√{d_k}", "mask", "softmax"))).arrange(DOWN, buff=0.06)
     dot = get_text("·", font_size=BODY_SIZE)
     equals = get_text("=", font_size=BODY_SIZE)
-    parts = [stack, qk, scores, weights, dot, v, equals, messages]
-    gaps = [0.8, 0.8, steps.width + 0.6, 0.25, 0.25, 0.3, 0.3]
-    x = 0.0
-    for part, gap in zip(parts, [*gaps, 0.0]):
-        core = part.boxes if part is stack else (part.box if hasattr(part, "box") else part)
-        if part is qk:
-            core = VGroup(q.box, k.box)
-        part.shift(RIGHT * (x - core.get_left()[0]) + UP * (0 - core.get_center()[1]))
-        x = core.get_right()[0] + gap
-    lane = VGroup(stack, qk, scores, weights, dot, v, equals, messages)
-    a_in = get_arrow(stack.boxes.get_right(), q.box.get_left())
-    a_scores = get_arrow(k.box.get_right(), scores.box.get_left())
+
+    def place(part, core, left, y=0.0):
+        part.shift(RIGHT * (left - core.get_left()[0]) + UP * (y - core.get_center()[1]))
+        return core.get_right()[0]
+
+    x = place(stack, stack.boxes, 0.0) + 0.75
+    x = place(q, q.box, x)
+    place(k, k.box, q.get_right()[0] + 0.25 + (k.box.get_left()[0] - k.get_left()[0]))
+    slot = max(kt.box.width, kt.name_label.width, kt.shape_label.width)
+    kt_left = x + 0.45
+    y_kt = q.box.get_top()[1] - 0.3
+    place(kt, kt.box, kt_left + (slot - kt.box.width) / 2, y_kt)
+    x = place(scores, scores.box, kt_left + slot + 0.55)
+    x = place(weights, weights.box, x + steps.width + 0.6) + 0.25
+    x = place(dot, dot, x) + 0.25
+    x = place(v, v.box, x) + 0.3
+    x = place(equals, equals, x) + 0.3
+    place(messages, messages.box, x)
+    qk = VGroup(q, k)
+    lane = VGroup(stack, qk, kt, scores, weights, dot, v, equals, messages)
+    # W_Q and W_K → {Q, K}: one bracket, one arrow, a frame round the pair
+    x_b = stack.boxes.get_right()[0] + 0.12
+    ticks = VGroup(*(Line(w.box.get_right(), [x_b, w.box.get_y(), 0]) for w in (stack.w_q, stack.w_k)))
+    spine = Line([x_b, stack.w_q.box.get_y(), 0], [x_b, stack.w_k.box.get_y(), 0])
+    pair_frame = SurroundingRectangle(VGroup(q.box, k.box), buff=0.08, corner_radius=0.05)
+    pair_frame.set_stroke(color, 1.5, opacity=0.8).set_fill(opacity=0)
+    y_in = (stack.w_q.box.get_y() + stack.w_k.box.get_y()) / 2
+    feed = get_arrow([x_b, y_in, 0], [pair_frame.get_left()[0], y_in, 0], color=color, buff=0.02)
+    bracket = VGroup(ticks, spine).set_stroke(color, 2)
+    a_in = VGroup(bracket, feed, pair_frame)
+    # both Q and Kᵀ feed the scores: Q's arrow under Kᵀ's label, Kᵀ's at its own height
+    y_q = q.box.get_bottom()[1] + 0.3
+    a_q = get_arrow([q.box.get_right()[0], y_q, 0], [scores.box.get_left()[0], y_q, 0])
+    a_kt = get_arrow(kt.box.get_right(), [scores.box.get_left()[0], kt.box.get_y(), 0])
+    a_scores = VGroup(a_q, a_kt)
     a_soft = get_arrow(scores.box.get_right(), weights.box.get_left())
     steps.next_to(a_soft, UP, buff=0.08)
     # V's own path: out of W_V, under everything between, up into V's shape label
@@ -329,10 +362,10 @@ def get_head_lane(head) -> VGroup:
     v_path = get_routed_arrow([start, [x_turn, start[1], 0], [x_turn, y_route, 0], [end[0], y_route, 0], end],
                               color=color)
     lane.add(a_in, a_scores, a_soft, steps, v_path)
-    lane.stack, lane.q, lane.k, lane.qk, lane.v = stack, q, k, qk, v
+    lane.stack, lane.q, lane.k, lane.kt, lane.qk, lane.v = stack, q, k, kt, qk, v
     lane.scores, lane.weights, lane.messages, lane.steps = scores, weights, messages, steps
     lane.dot, lane.equals, lane.v_path = dot, equals, v_path
-    lane.a_in, lane.a_scores, lane.a_soft = a_in, a_scores, a_soft
+    lane.a_in, lane.a_scores, lane.a_soft, lane.pair_frame = a_in, a_scores, a_soft, pair_frame
     return lane
 
 
@@ -406,9 +439,12 @@ class ShapeFlow(LessonScene):
         n = ws.n
         h1 = ws.heads[0]
         h = sup(h1.index)
-        strips = VGroup(*(get_row_strip(b) for b in (lane.q, lane.k, lane.v, lane.messages)))
-        legend = get_text(f"row {n}:  q{h}{sub(n)}, k{h}{sub(n)}, v{h}{sub(n)}, m{h}{sub(n)}, each "
-                          f"{format_shape((1, h1.Q.shape[1]))}", font_size=LABEL_SIZE, color=RECEIVER_COLOR)
+        strips = VGroup(get_row_strip(lane.q), get_column_strip(lane.kt, n - 1, color=RECEIVER_COLOR),
+                        get_row_strip(lane.v), get_row_strip(lane.messages))
+        lines = (f"row {n}:", f"q{h}{sub(n)}, k{h}{sub(n)},", f"v{h}{sub(n)}, m{h}{sub(n)},",
+                 f"each {format_shape((1, h1.Q.shape[1]))}")
+        legend = VGroup(*(get_text(t, font_size=LABEL_SIZE, color=RECEIVER_COLOR) for t in lines))
+        legend.arrange(DOWN, buff=0.1, aligned_edge=LEFT)
         return strips, legend
 
     # beats ------------------------------------------------------------------------------------
@@ -427,8 +463,10 @@ class ShapeFlow(LessonScene):
     def show_qkv(self, ws):
         h1 = ws.heads[0]
         with self.beat(f"E times them gives each head a Q, a K and a V, each {format_shape(h1.Q.shape)}."):
-            self.play(*(GrowArrow(lane.a_in) for lane in self.lanes),
-                      *(FadeIn(lane.qk, shift=0.15 * RIGHT) for lane in self.lanes), run_time=1.0)
+            self.play(*(Create(lane.a_in[0]) for lane in self.lanes), run_time=0.5)
+            self.play(*(GrowArrow(lane.a_in[1]) for lane in self.lanes),
+                      *(FadeIn(VGroup(lane.qk, lane.pair_frame), shift=0.15 * RIGHT) for lane in self.lanes),
+                      run_time=1.0)
             self.play(*(Create(lane.v_path) for lane in self.lanes),
                       *(FadeIn(lane.v, shift=0.1 * UP) for lane in self.lanes), run_time=1.4)
 
@@ -440,7 +478,10 @@ class ShapeFlow(LessonScene):
                        spoken=f"Q times K transpose, {spoken_form(format_shape(h1.Q.shape))} times "
                               f"{spoken_form(format_shape(kt))}, gives "
                               f"{spoken_form(format_shape(h1.scores.shape))} scores."):
-            self.play(*(GrowArrow(lane.a_scores) for lane in self.lanes),
+            # K turns on its side into Kᵀ, and both Q and Kᵀ feed the square of scores
+            self.play(*(ReplacementTransform(lane.k, lane.kt) for lane in self.lanes),
+                      *(FadeOut(lane.pair_frame) for lane in self.lanes), run_time=1.2)
+            self.play(*(GrowArrow(a) for lane in self.lanes for a in lane.a_scores),
                       *(FadeIn(lane.scores, shift=0.15 * RIGHT) for lane in self.lanes))
 
     def show_weights(self, ws):
@@ -457,11 +498,18 @@ class ShapeFlow(LessonScene):
         a = self.lanes[0].weights
         row = get_row_strip(a, color=RECEIVER_COLOR, opacity=0.5)
         column = get_column_strip(a, 0, color=TEXT_COLOR, opacity=0.35)
-        self.a_strips = VGroup(row, column)
+        n = ws.n
+        row_tag = get_text("row = receiver i", font_size=SMALL_SIZE, color=RECEIVER_COLOR)
+        column_tag = get_text("column = source j", font_size=SMALL_SIZE, color=TEXT_COLOR)
+        tags = VGroup(row_tag, column_tag).arrange(RIGHT, buff=0.4)
+        # in the band between the lanes, under A¹ (below its V path)
+        band = (self.lanes[0].v_path.get_bottom()[1] + self.lanes[1].get_top()[1]) / 2
+        tags.move_to([a.box.get_x(), band, 0])
+        self.a_strips = VGroup(row, column, tags)
         with self.beat("Each row of A is a receiver, each column a source; "
-                       "the grey triangle is the future, which no receiver may read."):
-            self.play(FadeIn(row))
-            self.play(FadeIn(column))
+                       "the grey steps are the future, which no receiver may read."):
+            self.play(FadeIn(row), FadeIn(row_tag))
+            self.play(FadeIn(column), FadeIn(column_tag))
             self.play(Indicate(a.mask_triangle, color=TEXT_COLOR, scale_factor=1.05))
 
     def show_messages(self, ws):
@@ -477,8 +525,9 @@ class ShapeFlow(LessonScene):
     def show_indices(self, ws):
         n = ws.n
         strips, legend = self.get_indices_legend(ws, self.lanes[0])
-        legend.move_to((self.lanes[0].get_bottom() + self.lanes[1].get_top()) / 2)
-        legend.align_to(self.lanes[0].qk, LEFT)
+        # its own corner: above E, left of head 1's W stack
+        legend.next_to(self.e_box, UP, buff=0.35).align_to(self.e_box, LEFT)
+        legend.shift(LEFT * max(0, legend.get_right()[0] - (self.lanes[0].stack.get_left()[0] - 0.2)))
         self.receiver_strips, self.legend = strips, legend
         h = sup(1)
         with self.beat(f"Superscripts name the head, subscripts the token: q{h}{sub(n)} is head 1’s query "
@@ -487,26 +536,26 @@ class ShapeFlow(LessonScene):
 
     def build_chain(self, ws):
         n, d_model = ws.E.shape
+        # the joining chain, larger than the lanes (it has the frame to itself); E moves into it
+        e_box = self.e_target = get_shape_box("E", ws.E.shape, unit=CHAIN_UNIT, **CHAIN_TEXT)
         h1, h2 = ws.heads
-        concat = get_concat_box(f"[H{sup(1)} | H{sup(2)}]", ws.H_joined.shape, unit=FLOW_UNIT,
+        concat = get_concat_box(f"[H{sup(1)} | H{sup(2)}]", ws.H_joined.shape, unit=CHAIN_UNIT, **CHAIN_TEXT,
                                 widths=(h1.messages.shape[1], h2.messages.shape[1]),
                                 colors=(head_color(1), head_color(2)))
-        w_o = get_shape_box("W_O", ws.W_O.shape, unit=FLOW_UNIT)
-        delta = get_shape_box("ΔE", ws.delta_E.shape, unit=FLOW_UNIT)
-        plus = get_plus_node()
-        e_prime = get_shape_box("E′", ws.E_prime.shape, unit=FLOW_UNIT)
-        last = get_shape_box(f"e′{sub(n)}", (1, d_model), unit=FLOW_UNIT)
-        mlp = get_shape_box("MLP", None, width=0.9, height=0.7, name_inside=True)
+        w_o = get_shape_box("W_O", ws.W_O.shape, unit=CHAIN_UNIT, **CHAIN_TEXT)
+        delta = get_shape_box("ΔE", ws.delta_E.shape, unit=CHAIN_UNIT, **CHAIN_TEXT)
+        plus = get_plus_node(radius=0.24)
+        e_prime = get_shape_box("E′", ws.E_prime.shape, unit=CHAIN_UNIT, **CHAIN_TEXT)
+        last = get_shape_box(f"e′{sub(n)}", (1, d_model), unit=CHAIN_UNIT, **CHAIN_TEXT)
+        mlp = get_shape_box("MLP", None, width=1.1, height=0.85, name_inside=True, **CHAIN_TEXT)
         vocab = len(ws.mlp.probabilities)
-        probs = get_shape_box("p", (1, vocab), unit=FLOW_UNIT, shape_text=f"{format_shape((1, vocab))} words")
+        probs = get_shape_box("p", (1, vocab), unit=CHAIN_UNIT, **CHAIN_TEXT, shape_text=f"{format_shape((1, vocab))} words")
         stages = [concat, w_o, delta, plus, e_prime, last, mlp, probs]
-        layout_chain(stages, [0.5, 0.5, 0.55, 0.55, 1.1, 0.7, 0.7])
+        layout_chain(stages, [0.5, 0.5, 0.5, 0.5, 0.95, 0.65, 0.65])
         chain = VGroup(*stages)
         # E keeps its place at the left; the chain fills the rest of the width at E's height
-        left = self.e_box.get_right()[0] + 1.4
-        chain.shift(RIGHT * (left - chain.get_left()[0]) + UP * (self.e_box.box.get_y() - concat.box.get_y()))
-        if chain.get_right()[0] > SAFE_WIDTH / 2:
-            raise ValueError(f"the joining chain is {chain.get_right()[0] - SAFE_WIDTH / 2:.2f} too wide")
+        left = e_box.get_right()[0] + 1.25
+        chain.shift(RIGHT * (left - chain.get_left()[0]) + UP * (e_box.box.get_y() - concat.box.get_y()))
 
         def core(s):
             return s.box if hasattr(s, "box") else s.circle
@@ -516,27 +565,32 @@ class ShapeFlow(LessonScene):
 
         dot = get_text("·", font_size=BODY_SIZE).move_to(between(concat, w_o))
         equals = get_text("=", font_size=BODY_SIZE).move_to(between(w_o, delta))
-        a_heads = get_arrow(self.e_box.box.get_right(), core(concat).get_left())
-        heads_label = get_text(f"{count_word(len(ws.heads))} heads", font_size=SMALL_SIZE, color=DIM_TEXT_COLOR)
+        a_heads = get_arrow(e_box.box.get_right(), core(concat).get_left())
+        heads_label = get_text(f"{count_word(len(ws.heads))} heads", font_size=LABEL_SIZE, color=DIM_TEXT_COLOR)
         heads_label.next_to(a_heads, UP, buff=0.08)
         a_plus = get_arrow(core(delta).get_right(), core(plus).get_left())
         a_sum = get_arrow(core(plus).get_right(), core(e_prime).get_left())
         a_last = get_arrow(core(e_prime).get_right(), core(last).get_left())
-        last_label = get_text("last row", font_size=SMALL_SIZE, color=DIM_TEXT_COLOR).next_to(a_last, UP, buff=0.06)
+        last_label = get_text("last row", font_size=SMALL_SIZE, color=DIM_TEXT_COLOR).next_to(a_last, DOWN, buff=0.1)
         a_mlp = get_arrow(core(last).get_right(), core(mlp).get_left())
         a_p = get_arrow(core(mlp).get_right(), core(probs).get_left())
         # the residual: from E, over the attention update, into the sum
-        top = max(m.get_top()[1] for m in (self.e_box, concat, w_o, delta)) + 0.35
-        start = self.e_box.name_label.get_top() + UP * 0.06
+        top = max(m.get_top()[1] for m in (e_box, concat, w_o, delta)) + 0.35
+        start = e_box.name_label.get_top() + UP * 0.06
         end = plus.circle.get_top()
         residual = get_routed_arrow([start, [start[0], top, 0], [end[0], top, 0], end])
-        residual_label = get_text("residual: + E", font_size=SMALL_SIZE, color=DIM_TEXT_COLOR)
+        residual_label = get_text("residual: + E", font_size=LABEL_SIZE, color=DIM_TEXT_COLOR)
         residual_label.next_to(residual.legs[1], UP, buff=0.06)
-        general = get_text("in general [n_heads × d_v, d_model]", font_size=SMALL_SIZE, color=TEXT_COLOR)
+        general = get_text("in general [n_heads × d_v, d_model]", font_size=LABEL_SIZE, color=TEXT_COLOR)
         lowest = min(s.get_bottom()[1] for s in (concat, w_o, delta))
         general.move_to([w_o.box.get_x(), lowest - 0.25, 0])
-        if general.get_left()[0] < self.e_box.get_right()[0] + 0.1:
-            general.shift(RIGHT * (self.e_box.get_right()[0] + 0.1 - general.get_left()[0]))
+        if general.get_left()[0] < e_box.get_right()[0] + 0.1:
+            general.shift(RIGHT * (e_box.get_right()[0] + 0.1 - general.get_left()[0]))
+        everything = VGroup(e_box, *stages, dot, equals, a_heads, heads_label, a_plus, a_sum, a_last, last_label,
+                            a_mlp, a_p, residual, residual_label, general)
+        if everything.width > SAFE_WIDTH:
+            raise ValueError(f"the joining chain is {everything.width - SAFE_WIDTH:.2f} too wide")
+        everything.shift(CONTENT_CENTER + DOWN * 0.1 - everything.get_center())
         self.chain = VGroup(concat, w_o, delta, plus, e_prime, last, mlp, probs)
         self.parts = dict(concat=concat, w_o=w_o, delta=delta, plus=plus, e_prime=e_prime, last=last, mlp=mlp,
                           probs=probs, dot=dot, equals=equals, a_plus=a_plus, a_sum=a_sum, a_last=a_last,
@@ -547,16 +601,21 @@ class ShapeFlow(LessonScene):
     def show_concat(self, ws):
         p = self.parts
         keep = VGroup(self.title, self.e_box, *(lane.messages for lane in self.lanes))
-        self.clear_stage(keep, name="keep E and the messages")
+        kept = {id(m) for m in keep.get_family()}
+        others = [m for m in self.mobjects if id(m) not in kept]
         h1, h2 = ws.heads
+        concat = p["concat"]
         with self.beat(f"The two messages join side by side: [H{sup(1)} | H{sup(2)}] is "
                        f"{format_shape(ws.H_joined.shape)}.",
                        spoken=f"The two messages join side by side: H one and H two together are "
                               f"{spoken_form(format_shape(ws.H_joined.shape))}."):
-            concat = p["concat"]
+            # the lanes go; H¹ and H² slide together into the joined box; E moves into the chain
+            self.play(*(FadeOut(m) for m in others),
+                      *(FadeOut(t) for lane in self.lanes for t in (lane.messages.name_label, lane.messages.shape_label)),
+                      run_time=0.8)
             self.play(*(ReplacementTransform(lane.messages.box, half) for lane, half in zip(self.lanes, concat.halves)),
-                      *(FadeOut(VGroup(lane.messages.name_label, lane.messages.shape_label)) for lane in self.lanes),
-                      run_time=1.2)
+                      ReplacementTransform(self.e_box, self.e_target), run_time=1.6)
+            self.e_box = self.e_target
             self.play(FadeIn(VGroup(concat.box, concat.name_label, concat.shape_label)),
                       GrowArrow(p["a_heads"]), FadeIn(p["heads_label"]))
 
@@ -620,9 +679,12 @@ class ShapeFlow(LessonScene):
 # ============================================================================================
 
 
-def coordinate_names(d: int) -> list[str]:
-    """A head's own coordinates: a, b for width two (the worksheet), else 1..d."""
-    return ["a", "b"] if d == 2 else [str(k + 1) for k in range(d)]
+def coordinate_names(head) -> list[str]:
+    """A head's own coordinates, one convention for Q, K and V (and scenes 8–10): named by the input
+    axis its key column copies (head 1: water, finance) when W_K copies axes, else a, b, …"""
+    copies = copied_axes(head.W_K)
+    d = head.W_K.shape[1]
+    return list(copies) if copies and len(set(copies)) == d else ["abcdefgh"[k] for k in range(d)]
 
 
 def get_receiver_row(ws) -> VGroup:
@@ -641,14 +703,14 @@ def get_receiver_row(ws) -> VGroup:
 def get_query_panel(ws, head) -> VGroup:
     """W_Q^h (rows: the input axes) → q^h_n, the head's query at the receiver."""
     n, h, color = ws.n, head.index, head_color(head.index)
-    coords = coordinate_names(head.W_Q.shape[1])
+    coords = coordinate_names(head)
     w_q = get_labeled_matrix(head.W_Q, list(AXES), coords, name=f"W_Q{sup(h)}  {format_shape(head.W_Q.shape)}",
                              tag=f"W_Q{h}", color=color, name_color=color, places=None, dim_zeros=True,
                              label_size=LABEL_SIZE)
     q = get_row_vector(head.Q[n - 1], coords, name=f"q{sup(h)}{sub(n)}  {format_shape((1, head.Q.shape[1]))}",
                        tag=f"q{h}", color=color, name_color=color, places=None, dim_zeros=True,
                        label_size=LABEL_SIZE)
-    panel = VGroup(w_q, q).arrange(RIGHT, buff=0.9)
+    panel = VGroup(w_q, q).arrange(RIGHT, buff=0.75)
     q.set_y(w_q.get_center()[1])
     arrow = get_arrow(w_q.get_right(), q.brackets.get_left(), color=color)
     panel.add(arrow)
@@ -661,7 +723,7 @@ def get_dot_product_line(ws, head, k: int) -> VGroup:
     The result is the worksheet's Q[n-1, k] (rounded once, at display)."""
     n, h, color = ws.n, head.index, head_color(head.index)
     e_places, w_places = places_for(ws.E[n - 1]), places_for(head.W_Q)
-    coord = coordinate_names(head.Q.shape[1])[k]
+    coord = coordinate_names(head)[k]
     parts = [get_text(f"q{sup(h)}{sub(n)}({coord})  =", font_size=LABEL_SIZE, color=color)]
     for i, term in enumerate(dot_terms(ws.E[n - 1], head.W_Q[:, k])):
         if i:
@@ -698,11 +760,11 @@ def get_reads_layout(ws) -> VGroup:
     for head in ws.heads:
         h, color = sup(head.index), head_color(head.index)
         copies = copied_axes(head.W_K)
-        coords = coordinate_names(head.W_K.shape[1])
+        coords = coordinate_names(head)
         w_k = get_labeled_matrix(head.W_K, list(AXES), coords, name=f"W_K{h}", tag=f"W_K{head.index}",
                                  color=color, name_color=color, places=None, dim_zeros=True, label_size=SMALL_SIZE,
                                  v_buff=0.06)
-        k_m = get_row_elided_matrix(head.K, rows, None, list(copies) if copies else coords,
+        k_m = get_row_elided_matrix(head.K, rows, None, coords,
                                     name=f"K{h}  {format_shape(head.K.shape)}", tag=f"K{head.index}",
                                     color=color, name_color=color, label_color=color, **kw)
         group = VGroup(w_k, k_m)
@@ -754,7 +816,7 @@ class Projections(LessonScene):
     # pictures ---------------------------------------------------------------------------------
     def build_queries(self, ws):
         e_row = get_receiver_row(ws)
-        panels = VGroup(*(get_query_panel(ws, head) for head in ws.heads)).arrange(RIGHT, buff=1.4)
+        panels = VGroup(*(get_query_panel(ws, head) for head in ws.heads)).arrange(RIGHT, buff=1.0)
         line = get_dot_product_line(ws, ws.heads[0], 0)
         layout = VGroup(e_row, panels, line).arrange(DOWN, buff=0.45)
         layout.move_to(CONTENT_CENTER + UP * 0.25)
@@ -807,11 +869,11 @@ class Projections(LessonScene):
         d_k = ws.heads[0].Q.shape[1]
         note = self.place_fine_print("Query/key width is two per head here; Part II’s single-head toy used three.",
                                      "The head superscripts label heads, not powers.")
-        boxes = VGroup(*(SurroundingRectangle(VGroup(p.q.brackets, p.q.col_labels), buff=0.12,
+        boxes = VGroup(*(SurroundingRectangle(VGroup(p.q.brackets, p.q.col_labels, p.q.name_label), buff=0.14,
                                               color=head_color(head.index))
                          for head, p in zip(ws.heads, self.panels)))
         with self.beat(f"One query per head at the receiver, {count_word(d_k)} numbers each; "
-                       "the single-head toy used three."):
+                       "the earlier lesson’s single-head toy used three."):
             self.play(FadeOut(self.dot_line), ReplacementTransform(self.fine_print, note), Create(boxes))
         self.fine_print = note
 
@@ -839,18 +901,30 @@ class Projections(LessonScene):
             if group.copies:
                 sources = VGroup(*(e_m.column(axes.index(a)).copy() for a in group.copies))
                 targets = VGroup(*(k_m.column(c) for c in range(k_m.n_cols)))
+                # the columns fly over the W_K matrices: dim those while they pass
+                shown = {id(m) for top in self.mobjects for m in top.get_family()}
+                w_ks = VGroup(*(VGroup(g.w_k.entries, g.w_k.brackets, g.w_k.row_labels, g.w_k.col_labels,
+                                       g.w_k.name_label) for g in self.reads.heads if id(g.w_k.entries) in shown))
+                self.play(w_ks.animate.set_opacity(0.12), run_time=0.3)
                 self.play(FadeIn(frame), ReplacementTransform(sources, targets), run_time=1.4)
+                self.play(w_ks.animate.set_opacity(1.0), run_time=0.3)
             else:
                 self.play(FadeIn(frame), FadeIn(k_m.entries))
 
     def show_what_each_reads(self, ws):
         groups = self.reads.heads
         said = "; ".join(f"head {head.index} reads {join_words(list(g.reads))}" for head, g in zip(ws.heads, groups))
+        e_m = self.reads.e
+        rows = len(e_m.shown)
         with self.beat(f"So {said}, from every source row."):
-            self.play(*(Indicate(g.columns, color=head_color(head.index), scale_factor=1.04)
-                        for head, g in zip(ws.heads, groups)),
-                      *(Indicate(g.k.entries, color=head_color(head.index), scale_factor=1.04)
-                        for head, g in zip(ws.heads, groups)), run_time=1.2)
+            # a bar sweeps down every source row, across E and both heads' keys
+            layout = self.reads
+            bar = Rectangle(width=layout.width + 0.2, height=e_m.row_height)
+            bar.set_stroke(RECEIVER_COLOR, 1.5).set_fill(RECEIVER_COLOR, HIGHLIGHT_OPACITY * 0.8)
+            bar.move_to([layout.get_x(), e_m.cell_center(0, 0)[1], 0])
+            self.play(FadeIn(bar), run_time=0.3)
+            self.play(bar.animate.set_y(e_m.cell_center(rows - 1, 0)[1]), run_time=2.6, rate_func=linear)
+            self.play(FadeOut(bar), run_time=0.3)
 
     def show_values(self, ws):
         same = [np.array_equal(head.W_K, head.W_V) for head in ws.heads]
@@ -862,6 +936,12 @@ class Projections(LessonScene):
             new_k = get_text(f"K{h} = V{h}  {format_shape(head.K.shape)}", font_size=LABEL_SIZE, color=color)
             new_k.move_to(g.k.name_label)
             renames.append(ReplacementTransform(g.k.name_label, new_k))
+            # the matrix on screen is W_V as well: its name says so, its entries light up
+            new_w = get_text(f"W_K{h} = W_V{h}", font_size=g.w_k.name_label.font_size, color=color)
+            new_w.move_to(g.w_k.name_label)
+            renames.append(ReplacementTransform(g.w_k.name_label, new_w))
+            renames.append(Indicate(g.w_k.entries, color=color, scale_factor=1.1))
+            g.w_k.name_label = new_w
         pairs = join_words([f"V{sup(head.index)} = K{sup(head.index)}" for head, same_here in zip(ws.heads, same)
                             if same_here])
         text = (f"W_V has the same entries as W_K here: {pairs}."
@@ -874,19 +954,19 @@ class Projections(LessonScene):
                 self.play(*renames)
 
     def show_separate_parameters(self):
-        note = self.place_fine_print("W_K and W_V are distinct parameters with equal numerical entries in this "
-                                     "worksheet. They need not be equal in a trained model.")
-        with self.beat("They are still two separate parameters, and in a trained model they need not be equal."):
-            self.play(FadeOut(self.fine_print), FadeIn(note))
-        self.fine_print = note
+        # the caption is the notes' caveat: no fine print repeating it
+        with self.beat("They are still two separate parameters, and in a trained model they need not be equal.",
+                       look=1.4):
+            self.play(FadeOut(self.fine_print),
+                      *(Indicate(g.w_k.name_label, color=head_color(head.index), scale_factor=1.2)
+                        for head, g in zip(self.ws.heads, self.reads.heads)))
+        self.fine_print = VGroup()
 
     def show_hand_chosen(self, ws):
-        names = join_words([f"“{head.name}”" for head in ws.heads])
+        # the roles caveat ("setting" / "person" are not assigned jobs) is said in scene 8, with the head
         note = self.place_fine_print("These sparse matrices are hand-chosen; learned projections need not be "
-                                     "sparse or interpretable.",
-                                     "Training can discover useful roles, but does not assign setting and person "
-                                     "labels or guarantee that the heads specialize this way.")
-        with self.beat(f"These sparse matrices are hand-chosen. Training does not hand out roles like {names}."):
+                                     "sparse or interpretable.")
+        with self.beat("We picked these sparse matrices by hand; learned ones need not look like this."):
             self.play(FadeOut(self.fine_print), FadeIn(note))
         self.fine_print = note
 
