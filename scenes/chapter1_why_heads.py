@@ -42,6 +42,7 @@ from manim import (
     Square,
     SurroundingRectangle,
     Text,
+    Transform,
     TransformFromCopy,
     VGroup,
 )
@@ -230,6 +231,17 @@ def reveal_receiver(row: TokenRow):
                                                                                        HIGHLIGHT_OPACITY)
 
 
+def get_dimmed(arrows, opacity: float = 0.3):
+    """A copy of a group of arrows drawn fainter (strokes and filled tips), for "only a sketch"."""
+    dim = arrows.copy()
+    for m in dim.get_family():
+        if m.get_stroke_opacity() > 0:
+            m.set_stroke(opacity=min(m.get_stroke_opacity(), opacity))
+        if m.get_fill_opacity() > 0:
+            m.set_fill(opacity=min(m.get_fill_opacity(), opacity))
+    return dim
+
+
 def get_subscripted(base: str, sub: str, *, font_size: float = LABEL_SIZE, color=TEXT_COLOR):
     """A diagram label with a real subscript ("W" and a lowered "Q"), both legible Text (no LaTeX)."""
     big = get_text(base, font_size=font_size, color=color)
@@ -253,8 +265,8 @@ def get_own_projections(color: str):
     for part in parts[1:]:
         if isinstance(part, VGroup) and hasattr(part, "plain"):
             part.shift(UP * (base - part[0].get_bottom()[1]))
-        else:
-            align_baseline(part, base)
+        else:                     # a comma: on the baseline, tucked against its subscript
+            align_baseline(part, base).shift(LEFT * 0.045)
     label.plain = "own W_Q, W_K, W_V"
     return label
 
@@ -1019,15 +1031,12 @@ class ParallelHeads(ChapterOneScene):
         color = chapter_head_color(heads[event].reading.head)
         role = heads[event].label.role_lines[1]
         new_role = get_text(f"{new.role} → {new.word}", font_size=MIN_TEXT_SIZE, color=color)
-        new_role.scale(role.height / get_text(f"{old.role} → {old.word}", font_size=MIN_TEXT_SIZE).height)
+        new_role.scale(self.layout_factor)               # the labels were scaled with the layout
         new_role.move_to(role, aligned_edge=LEFT)
         new_name = self.get_slot_name(new.word, heads[event])
-        new_name.scale(self.slot_words[event].height / new_name.height).move_to(self.slot_words[event])
         new_glyph = self.get_glyph(heads[event]).match_height(self.glyphs[event]).move_to(self.glyphs[event])
         stays = self.stays = get_text("stays", font_size=MIN_TEXT_SIZE, color=TEXT_COLOR)
-        stays.next_to(heads[1 - event].slot, RIGHT, buff=0.12)
-        if stays.get_right()[0] > SAFE_WIDTH / 2:
-            stays.next_to(self.slot_title, RIGHT, buff=0.15)
+        stays.next_to(self.slot_words[1 - event], DOWN, buff=0.06)
         new_guess = word_in_box(after.next_word, self.row.blank[0], font_size=self.row.font_size)
         with self.beat(f"The object clue stays; the event clue changes, and the next word might be "
                        f"“{after.next_word}”."):
@@ -1048,7 +1057,7 @@ class ParallelHeads(ChapterOneScene):
                        "after such a swap."):
             self.play(*swap_fine_print(self, SUBSTITUTION_NOTE))
             # the sketch fades back: dimmer arrows while the caveat is said
-            self.play(*(h.arrows.animate.set_opacity(0.3) for h in self.layout.heads), run_time=1.2)
+            self.play(*(Transform(h.arrows, get_dimmed(h.arrows)) for h in self.layout.heads), run_time=1.2)
             self.mark("dim arrows")
 
 
@@ -1227,7 +1236,7 @@ class OneSharedWeight(ChapterOneScene):
                 group.add(get_flow_curve(start, end, w, colors[k], angle=(-0.5 if k == 0 else 0.5)))
                 # each arrow carries its weight: head 1's above its arrows, head 2's below
                 num = get_weight_number(w, "two_arrow_w", (k, s), colors[k])
-                num.move_to(group[-1].point_from_proportion(0.12) + (UP if k == 0 else DOWN) * 0.2)
+                num.move_to(start + RIGHT * 0.32 + (UP if k == 0 else DOWN) * 0.26)
                 arrow_weights.add(num)
             arrows.add(group)
         lines = VGroup(*(get_sum_line(ill.two_head_weights[c], ill.V[:, k], ill.two_head_message[k], k=k,
@@ -1275,7 +1284,9 @@ class OneSharedWeight(ChapterOneScene):
 
     def show_scaled_copies(self, ill):
         one = self.one
-        with self.beat("Each value row is scaled by its weight."):
+        w = [fmt(x, places_for([x])) for x in ill.one_head_weights]
+        with self.beat(f"Each value row is scaled by its weight: {ill.sources[0]}’s by {w[0]}, "
+                       f"{ill.sources[1]}’s by {w[1]}."):
             for s, line in enumerate(one.products):
                 # the weight and the row light up where they are, and the product line fades in below
                 # (nothing flies across the other rows)
@@ -1378,7 +1389,7 @@ class OneSharedWeight(ChapterOneScene):
         # on W_O's left edge, top to bottom: head 1 in, head 1 back, head 2 in, ... (no crossings)
         n = len(heads)
         ends = [w_o.get_left() + UP * (0.36 - 0.72 * i / (2 * n - 1)) for i in range(2 * n)]
-        forward = VGroup(*(get_arrow(h.frame.get_right() + UP * 0.08, ends[2 * k], buff=0.18)
+        forward = VGroup(*(get_arrow(h.frame.get_right() + UP * 0.08, ends[2 * k], buff=0.26)
                            for k, h in enumerate(heads)),
                          get_arrow(w_o.get_right(), prediction.get_left()),
                          get_arrow(prediction.get_right(), loss.get_left()))
@@ -1390,7 +1401,7 @@ class OneSharedWeight(ChapterOneScene):
         low = DOWN * 0.17
         back_chain = VGroup(back(loss.get_left() + low, prediction.get_right() + low),
                             back(prediction.get_left() + low, w_o.get_right() + low))
-        backward = VGroup(*(back(ends[2 * k + 1], h.frame.get_right() + DOWN * 0.14 + RIGHT * 0.13)
+        backward = VGroup(*(back(ends[2 * k + 1], h.frame.get_right() + DOWN * 0.14 + RIGHT * 0.24)
                             for k, h in enumerate(heads)))
         title = get_text("attention patterns", font_size=MIN_TEXT_SIZE, color=DIM_TEXT_COLOR)
         title.next_to(heads, UP, buff=0.15).align_to(heads[0].frame, LEFT)
