@@ -683,7 +683,7 @@ class PatchesAndCLS(LessonScene):
             get_text(f"attention: every row reads all {count_word(n_rows)}", font_size=LABEL_SIZE,
                      color=ENCODER_COLOR),
             get_text("per-row MLP", font_size=LABEL_SIZE),
-            get_text("each with a residual and normalization", font_size=LABEL_SIZE),
+            get_text("each: residual, normalization", font_size=LABEL_SIZE),
         ).arrange(DOWN, buff=0.22, aligned_edge=LEFT)
         box = RoundedRectangle(corner_radius=0.15, width=items.width + 0.6, height=items.height + 0.6)
         box.set_stroke(ENCODER_COLOR, 2.5).set_fill(ENCODER_COLOR, 0.06).move_to(items)
@@ -704,7 +704,7 @@ class PatchesAndCLS(LessonScene):
         out = self.enc_out = get_labeled_matrix(vr.encoder_output, None, None,
                                                 name=f"encoder output  {format_shape(vr.encoder_output.shape)}",
                                                 tag="encoder_output", places=None)
-        layout = VGroup(enc_in, encoder, out).arrange(RIGHT, buff=0.8)
+        layout = VGroup(enc_in, encoder, out).arrange(RIGHT, buff=0.65)
         layout.move_to(CONTENT_CENTER + UP * 0.2)
         for m in (enc_in, out):
             m.shift(UP * (encoder.box.get_y() - (m.cell_center(0, 0)[1] + m.cell_center(m.n_rows - 1, 0)[1]) / 2))
@@ -910,6 +910,7 @@ class PatchesAndCLS(LessonScene):
             text = ("It favours the right class only by chance: the parameters are illustrative. "
                     "Training adjusts them to lower this loss.")
         box = self.page.probs.get_cell_box(0, vr.predicted, color=TEXT_COLOR, fill_opacity=0.0)
+        box.stretch_to_fit_width(box.width - 0.14)          # inside the brackets, not on them
         with self.beat(text):
             self.play(Create(box))
         self.predicted_box = box

@@ -306,7 +306,7 @@ def test_last_frame_shows_the_roadmap_with_the_cls_chips_in_their_colour(b):
 
 
 def test_review_fixes_play_in_their_sentences(b, vr):
-    from manim import ManimColor
+    from manim import ManimColor, VGroup
     from scenes.blocks.heat_map import FUTURE_COLOR
     scene = b.scene
     # every column's sum is written out, stacked, in the sentence that gives columns 2 to 4
@@ -337,4 +337,7 @@ def test_review_fixes_play_in_their_sentences(b, vr):
     assert draws(b, even) and len(scene.extreme_rings) == 2
     # the encoder box no longer implies post-norm ordering
     items = [t.original_text for t in scene.encoder.items]
-    assert "each with a residual and normalization" in items and not any("then" in t for t in items)
+    assert "each: residual, normalization" in items and not any("then" in t for t in items)
+    # the encoder overview fits the frame with a margin (the output matrix was 25 px from the edge)
+    overview = VGroup(scene.enc_in, scene.encoder, scene.enc_out)
+    assert overview.get_left()[0] > -7.11 + 0.3 and overview.get_right()[0] < 7.11 - 0.3
