@@ -823,7 +823,7 @@ class ParallelHeads(ChapterOneScene):
         # the positions belong to the row: head 2's arrows start below them, so they can stay
         row = get_token_row(ex.tokens, receiver=ex.receiver, font_size=BODY_SIZE - 4, positions=True, blank=True)
         hide_receiver(row)
-        row.move_to(UP * 0.1)
+        row.move_to(UP * 0.3)
         # the blank widens to hold the longest possible next word the scene will write in it, with room
         widest = max(get_text(w, font_size=row.font_size).width for w in
                      (SUBSTITUTION.before.next_word, SUBSTITUTION.after.next_word))
@@ -847,16 +847,23 @@ class ParallelHeads(ChapterOneScene):
         left = labels.get_left()[0]
         for label in labels:
             label.shift(RIGHT * (left - label.get_left()[0]))
-        x = row.blank.get_right()[0] + 0.4
-        for head, dy in zip(heads, (0.45, -0.75)):
-            head.slot.move_to([x + head.slot.width / 2, row.boxes.get_y() + dy, 0])
         parallel = self.get_parallel_mark(heads[0].label, heads[1].label, row.boxes.get_y())
-        layout = VGroup(row, heads, parallel)
-        # as wide as the frame allows, with margins
-        factor = min(1.25, (SAFE_WIDTH - 1.1) / layout.width)
+        # as wide as the frame allows (the message slots go below, in the lower third)
+        reading = VGroup(row, *(h.label for h in heads), *(h.arrows for h in heads), parallel)
+        factor = min(1.3, (SAFE_WIDTH - 1.2) / reading.width)
         self.layout_factor = factor
         evens = VGroup(*(h.even for h in heads))
-        VGroup(layout, evens).scale(factor).set_x(0)
+        VGroup(reading, evens).scale(factor).set_x(0)
+        # the slots side by side under head 2's arrows, below the receiver and the blank
+        # room on the right of each slot for its name ("dropped features")
+        name_room = get_text("dropped features", font_size=MIN_TEXT_SIZE).width + 0.5
+        slots = VGroup(*(h.slot for h in heads)).arrange(RIGHT, buff=name_room)
+        slots.next_to(heads[1].arrows, DOWN, buff=0.45)
+        slots.set_x(row.boxes[ex.receiver - 1].get_x())
+        right = slots.get_right()[0] + name_room - 0.3       # the last slot's name included
+        if right > SAFE_WIDTH / 2 - 0.1:
+            slots.shift(LEFT * (right - SAFE_WIDTH / 2 + 0.1))
+        layout = VGroup(row, heads, parallel)
         layout.row, layout.heads, layout.parallel = row, heads, parallel
         layout.positions = row.positions
         return layout
@@ -916,7 +923,7 @@ class ParallelHeads(ChapterOneScene):
 
     def get_slot_name(self, word: str, head) -> Text:
         name = get_text(f"{word} features", font_size=MIN_TEXT_SIZE, color=chapter_head_color(head.reading.head))
-        return name.next_to(head.slot, DOWN, buff=0.08)
+        return name.next_to(head.slot, RIGHT, buff=0.12)
 
     # beats ------------------------------------------------------------------------------------
     def show_phrase(self, ex):
@@ -1036,7 +1043,7 @@ class ParallelHeads(ChapterOneScene):
         new_name = self.get_slot_name(new.word, heads[event])
         new_glyph = self.get_glyph(heads[event]).match_height(self.glyphs[event]).move_to(self.glyphs[event])
         stays = self.stays = get_text("stays", font_size=MIN_TEXT_SIZE, color=TEXT_COLOR)
-        stays.next_to(self.slot_words[1 - event], DOWN, buff=0.06)
+        stays.next_to(self.slot_words[1 - event], UP, buff=0.06).align_to(self.slot_words[1 - event], LEFT)
         new_guess = word_in_box(after.next_word, self.row.blank[0], font_size=self.row.font_size)
         with self.beat(f"The object clue stays; the event clue changes, and the next word might be "
                        f"“{after.next_word}”."):
