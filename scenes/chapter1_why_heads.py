@@ -445,7 +445,7 @@ class ThreeHeadsSevenRows(ChapterOneScene):
     def show_phrase(self, ex):
         layout = self.layout = self.get_one_head_layout(ex)
         row = self.row = layout.row
-        with self.beat(f"Take the phrase “{ex.text}”."):
+        with self.beat(f"Take the phrase “{ex.text}”.", spoken=f"Take the phrase: {ex.text}."):
             self.play(LaggedStart(*(FadeIn(row.token(j), shift=0.2 * UP) for j in range(row.n)), lag_ratio=0.12),
                       run_time=1.6)
 
@@ -471,7 +471,7 @@ class ThreeHeadsSevenRows(ChapterOneScene):
 
     def show_keys_and_values(self, ex):
         layout = self.layout
-        with self.beat("Each row has a key, for how much it is read, and a value it sends."):
+        with self.beat("Every row also carries a key, deciding how strongly it is read, and a value: what it sends."):
             self.play(layout.receiver_label.animate.move_to(self.receiver_label_home), run_time=0.6)
             self.play(LaggedStart(*(FadeIn(k) for k in layout.keys), lag_ratio=0.08), FadeIn(layout.key_label),
                       run_time=1.0)
@@ -682,7 +682,7 @@ class TheReceiver(ChapterOneScene):
         shift = self.receiver_label.get_right()[0] + 0.2 - label.get_left()[0]
         if shift > 0:
             label.shift(RIGHT * shift)
-        with self.beat("Not the blank: the next word is unknown, so it has no query yet."):
+        with self.beat("Not the blank. The next word is unknown, so it has no query yet."):
             self.play(FadeIn(label, shift=0.1 * DOWN), Indicate(self.row.blank, color=TEXT_COLOR))
 
     def show_subject_head(self, ex):
@@ -728,7 +728,7 @@ class TheReceiver(ChapterOneScene):
         strike = Line(wrong.get_left(), wrong.get_right()).set_stroke(TEXT_COLOR, 2.5)
         self.wrong = VGroup(wrong, strike)
         subject = ex.word_at(ex.reading(1).useful[0])
-        with self.beat(f"So “{subject}” supports “{ex.next_word}”, not “{ex.not_next_word}”."):
+        with self.beat(f"So the plural “{subject}” supports “{ex.next_word}”, not “{ex.not_next_word}”."):
             self.play(FadeOut(blank[1]), FadeIn(guess))
             self.play(FadeIn(wrong), Create(strike))
 
@@ -1479,7 +1479,7 @@ class OneSharedWeight(ChapterOneScene):
         row = VGroup(question, choices).arrange(RIGHT, buff=0.4)
         group = self.capacity = VGroup(row)
         group.next_to(self.diagram, DOWN, buff=0.35).set_x(0)
-        with self.beat("How many heads to use is a choice to test: chapter 3 compares one head with four."):
+        with self.beat("How many heads? A choice to test: chapter 3 compares one head with four."):
             self.play(*swap_fine_print(self, CAPACITY_NOTE))
             self.play(FadeIn(question, shift=0.2 * UP))
             self.play(LaggedStart(*(FadeIn(c, scale=1.3) for c in choices), lag_ratio=0.3), run_time=1.2)

@@ -150,7 +150,7 @@ def test_scene_1_shows_the_seven_rows_and_the_receiver_coat():
     assert b.scene.marks["receiver label"] == b.beat_of("is the receiver").id
     # query, keys and values appear in their own sentences
     assert b.scene.marks["query"] == b.beat_of("asks with a query").id
-    assert b.scene.marks["values"] == b.beat_of("a key, for how much it is read").id
+    assert b.scene.marks["values"] == b.beat_of("a key, deciding how strongly it is read").id
     # keys (said first) sit right under the words, the values under the keys; the value tracks are named
     assert all(k.get_y() > c.get_y() for k, c in zip(layout.keys, layout.chips))
     assert [t.original_text for t in layout.features] == ["colour", "material", "detail"]
