@@ -929,6 +929,7 @@ class ParallelHeads(ChapterOneScene):
     def show_phrase(self, ex):
         layout = self.layout = self.get_layout(ex)
         row = self.row = layout.row
+        self.word_size = row.font_size * self.layout_factor     # the row was scaled with the layout
         with self.beat(f"Now: “{' '.join(ex.tokens)}”, and then a blank.",
                        spoken=f"Now: {' '.join(ex.tokens[:4])}. {' '.join(ex.tokens[5:])}, and then a blank."):
             self.play(LaggedStart(*(FadeIn(row.token(j), shift=0.2 * UP) for j in range(row.n)), lag_ratio=0.12),
@@ -1010,7 +1011,7 @@ class ParallelHeads(ChapterOneScene):
 
     def show_next_word(self, ex):
         blank = self.row.blank
-        guess = self.guess = word_in_box(ex.next_word, blank[0], font_size=self.row.font_size)
+        guess = self.guess = word_in_box(ex.next_word, blank[0], font_size=self.word_size)
         possible = self.possible = get_word_label(["possible", "next word"], DIM_TEXT_COLOR)
         possible.next_to(blank, DOWN, buff=0.15).align_to(blank, LEFT).shift(RIGHT * 0.1)
         with self.beat(f"Together they make a next word like “{ex.next_word}” likely."):
@@ -1019,7 +1020,7 @@ class ParallelHeads(ChapterOneScene):
     def show_substitution(self):
         old, new = SUBSTITUTION.changed
         j = SUBSTITUTION.position - 1
-        new_word = word_in_box(new.word, self.row.boxes[j], font_size=self.row.font_size)
+        new_word = word_in_box(new.word, self.row.boxes[j], font_size=self.word_size)
         box = self.row.boxes[j]
         wider = max(box.width, new_word.width + 0.22)
         with self.beat(f"Change one word: Ravi {new.word} the glass."):
@@ -1043,8 +1044,8 @@ class ParallelHeads(ChapterOneScene):
         new_name = self.get_slot_name(new.word, heads[event])
         new_glyph = self.get_glyph(heads[event]).match_height(self.glyphs[event]).move_to(self.glyphs[event])
         stays = self.stays = get_text("stays", font_size=MIN_TEXT_SIZE, color=TEXT_COLOR)
-        stays.next_to(self.slot_words[1 - event], UP, buff=0.06).align_to(self.slot_words[1 - event], LEFT)
-        new_guess = word_in_box(after.next_word, self.row.blank[0], font_size=self.row.font_size)
+        stays.next_to(self.slot_words[1 - event], RIGHT, buff=0.1)
+        new_guess = word_in_box(after.next_word, self.row.blank[0], font_size=self.word_size)
         with self.beat(f"The object clue stays; the event clue changes, and the next word might be "
                        f"“{after.next_word}”."):
             self.play(Indicate(VGroup(self.glyphs[1 - event], self.slot_words[1 - event]), color=TEXT_COLOR),
