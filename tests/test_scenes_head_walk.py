@@ -22,6 +22,7 @@ from scenes.chapter2.head_walk import (
     Head1Weights,
     Head2WeightsAndMessage,
     MaskedMatrix,
+    display_words,
     get_message_table,
     get_row_grid,
     get_score_table,
@@ -143,7 +144,7 @@ def test_weights_walk_shows_every_step_of_row_n(h, sentence):
     assert total.value == pytest.approx(1.0, abs=1e-12)
     # the source words sit beside their weights, with the source index j
     column = b.scene.weights.column
-    assert [t.original_text for t in column.labels] == [f"{j + 1} {w}" for j, w in enumerate(ws.tokens)]
+    assert [t.original_text for t in column.labels] == [f"{j + 1} {w}" for j, w in enumerate(display_words(ws))]
     for j in range(n):
         assert abs(column.labels[j].get_center()[1] - column.weight(j).get_center()[1]) < 0.1
 
@@ -240,12 +241,33 @@ def test_the_sentence_stays_with_the_future_greyed_and_the_caveat_is_said_once()
                   - blend("#3C414D", BACKGROUND, 0.85)).max() <= 4
     # no arrow from the future: one per readable source, none more
     assert len(b.scene.arrows.arrows) == b.scene.n
-    beat = b.beat_of("“Setting” names what it was built to find")
+    beat = b.beat_of("“Setting” names what head 1 was built to find")
     assert fine_print_in(b, beat, "“Setting” and “person” name the intended behaviour of this example, "
                                   "not jobs assigned to trained heads.")
-    assert fine_print_in(b, b.beat_of("Divided by √2"), "Query/key width is two per head here")
+    # the query/key width was said in scene 7: not repeated here
+    assert not fine_print_in(b, b.beat_of("Divided by √2"), "Query/key width is two per head here")
+    assert "hand" not in b.beat_of("“Setting” names what head 1").text       # "hand-chosen" said in scene 7
     assert fine_print_in(b, b.beat_of("weights add up to one"), "All displayed numbers are rounded; "
                                                                "calculations use full precision.")
+
+
+def test_head1_denominator_explains_its_rounded_parts_and_the_division_is_seen():
+    ws = compute_worksheet("river")
+    b = built(Head1Weights, "river")
+    head = ws.heads[0]
+    # by hand, from the exp column on screen (review frame 08_10):
+    # 0.009 + 0.231 + 0.012 + 0.017 + 0.011 + 1.000 + 0.074 + 0.008 + 0.024 + 0.008 = 1.394, but Σ shows 1.393
+    shown = b.by_tag("exps1_shown_sum")[None]
+    assert shown.original_text == "1.394"
+    assert b.by_tag("exps1_full_sum")[None].original_text == "1.393" == fmt(head.denominators[-1])
+    assert {"exps1_shown_sum", "exps1_full_sum"} <= {m.tag for m in b.numbers_in(b.beat_of("Add all ten"))}
+    # "Divide each exponential by the sum": the ÷ 1.393 appears over the exp column in that beat
+    fold = b.beat_of("Divide each exponential by the sum")
+    assert "divide1" in {m.tag for m in b.numbers_in(fold)}
+    assert b.by_tag("divide1")[None].value == head.denominators[-1]
+    # the key table is K¹ (its rows are the keys k¹ⱼ), labelled with the sentence's own words
+    assert "K¹  [10, 2],  rows k¹ⱼ" in {t.original_text for t in b.texts}
+    assert [t.original_text for t in b.scene.score_table.keys.row_labels][0] == "1 The"
 
 
 @pytest.mark.parametrize("sentence,h,shown", [("river", 1, "0.999"), ("cheque", 1, None)])
@@ -338,7 +360,10 @@ def test_message_walk_projects_values_from_E():
     beat = b.beat_of("Each source’s value is its row of E")
     assert {"E", "W_V1", "V1"} <= {m.tag for m in b.numbers_in(beat)}
     assert fine_print_in(b, beat, "These are projected value vectors, not token IDs or attention weights.")
-    assert fine_print_in(b, b.beat_of("same entries as W_K¹"), "They need not be equal in a trained model.")
+    # scene 7 said "they need not be equal"; here the notes' scene-9 words: different roles
+    beat = b.beat_of("same entries as W_K¹")
+    assert fine_print_in(b, beat, "they remain separate parameters with different roles.")
+    assert "need not" not in beat.text
 
 
 def test_message_walk_expands_the_top_a_signed_and_a_small_source_each_in_its_beat():
@@ -432,8 +457,8 @@ def test_masked_matrices_show_only_the_permitted_weights_legibly(sentence):
         assert len(mm.blocked) == n * (n - 1) // 2
         assert all(mm.number(i, j) is None for i in range(n) for j in range(i + 1, n))
         # word labels on both axes
-        assert [t.original_text for t in mm.row_labels] == [f"{j + 1} {w}" for j, w in enumerate(ws.tokens)]
-        assert [t.original_text for t in mm.col_labels] == [f"{j + 1} {w}" for j, w in enumerate(ws.tokens)]
+        assert [t.original_text for t in mm.row_labels] == [f"{j + 1} {w}" for j, w in enumerate(display_words(ws))]
+        assert [t.original_text for t in mm.col_labels] == [f"{j + 1} {w}" for j, w in enumerate(display_words(ws))]
         # row n is the walk's row: the weights there are the row the weight column showed
         ref = reference_row(ws.E, h)
         for j in range(n):

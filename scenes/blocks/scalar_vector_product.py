@@ -2,7 +2,7 @@
 
     svp = get_scalar_vector_product(head.weights[-1, j], head.V[j], color=head_color(1))
     svp.alpha, svp.vector, svp.product       # NumberText / row vectors (LabeledMatrix)
-    svp.expanded                             # optional middle step [α·v_a, α·v_b] (expanded=True)
+    svp.expanded                             # optional middle step [α × v_a, α × (v_b)] (expanded=True)
 
 The product is the unrounded α times the unrounded value row (the lesson: "all products use the
 unrounded weights"); pass `product=` to show an array the data layer computed instead.
@@ -32,16 +32,21 @@ class ScalarVectorProduct(VGroup):
 
 
 def _get_expanded(alpha: float, vector, *, places, font_size, color, tag, vector_places=None) -> VGroup:
-    """[α·v_a, α·v_b] written out, each factor a NumberText (so the harness sees them)."""
+    """[α × v_a, α × (v_b)] written out, each factor a NumberText (so the harness sees them); a
+    negative factor in parentheses, as a person writes it: 0.718 × (-0.1)."""
     terms = VGroup()
     for k, v in enumerate(vector):
+        factor = get_number(v, places if vector_places is None else vector_places, tag=f"{tag}_v" if tag else None,
+                            index=k, font_size=font_size)
+        if v < 0:
+            factor = VGroup(get_text("(", font_size=font_size), factor,
+                            get_text(")", font_size=font_size)).arrange(RIGHT, buff=0.03)
         term = VGroup(
             get_number(alpha, places, tag=f"{tag}_alpha" if tag else None, index=k,
                        font_size=font_size, color=color),
-            get_text("·", font_size=font_size),
-            get_number(v, places if vector_places is None else vector_places, tag=f"{tag}_v" if tag else None,
-                       index=k, font_size=font_size),
-        ).arrange(RIGHT, buff=0.06)
+            get_text("×", font_size=font_size),
+            factor,
+        ).arrange(RIGHT, buff=0.08)
         terms.add(term)
     terms.arrange(RIGHT, buff=0.3)
     brackets = get_brackets(terms.height + 0.2, terms.width + 0.2).move_to(terms)

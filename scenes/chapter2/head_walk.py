@@ -27,6 +27,7 @@ from dataclasses import dataclass
 
 import numpy as np
 from manim import (
+    ORIGIN,
     DOWN,
     LEFT,
     PI,
@@ -35,6 +36,7 @@ from manim import (
     Create,
     FadeIn,
     FadeOut,
+    GrowArrow,
     Indicate,
     LaggedStart,
     Line,
@@ -69,6 +71,7 @@ from scenes.blocks.scalar_vector_product import get_scalar_vector_product
 from scenes.blocks.shape_box import get_shape_box
 from scenes.blocks.weight_column import get_weight_column
 from scenes.style import (
+    FINE_PRINT_SIZE,
     BUFF_SMALL,
     CONTENT_BOTTOM,
     CONTENT_CENTER,
@@ -98,6 +101,7 @@ from scenes.style import (
     scene_worksheet,
     sub,
     sup,
+    wrap_lines,
 )
 
 # ============================================================================================
@@ -115,6 +119,9 @@ HEADER = 0.8                       # from a table's first row up to the top of i
 MIN_ROW = 0.23                     # row pitch floor: size-16 words with descenders do not touch
 MAX_ROW = 0.36
 COLUMN_GAP = 0.22
+SIGN_MARK_COLOR = TEXT_COLOR       # the minus signs' boxes: white, never a head's colour
+LARGE_WEIGHT_SIZE = 20             # scene 8's weight column, which has the frame's width to itself
+LARGE_BAR_WIDTH = 3.2
 PANEL_GAP = 0.5
 
 
@@ -126,7 +133,7 @@ def display_words(ws) -> list[str]:
 
 def source_labels(ws) -> list[str]:
     """'j word' for every source: the walk changes only the source index j."""
-    return [f"{j + 1} {word}" for j, word in enumerate(ws.tokens)]
+    return [f"{j + 1} {word}" for j, word in enumerate(display_words(ws))]
 
 
 def coordinate_names(W) -> list[str]:
@@ -293,7 +300,7 @@ def get_score_table(ws, head, grid: RowGrid):
     n, h, d = ws.n, head.index, head.K.shape[1]
     i = n - 1
     keys = get_labeled_matrix(head.K, source_labels(ws), coordinate_names(head.W_K),
-                              name=f"k{sup(h)}ⱼ  {format_shape(head.K.shape)}", tag=f"K{h}", v_buff=grid.v_buff,
+                              name=f"K{sup(h)}  {format_shape(head.K.shape)},  rows k{sup(h)}ⱼ", tag=f"K{h}", v_buff=grid.v_buff,
                               places=None, dim_zeros=True, label_size=MIN_TEXT_SIZE)
     scores = get_step_column(head.scores[i], "q·k", f"scores{h}", grid)
     scaled = get_step_column(head.scaled[i], f"÷√{d}", f"scaled{h}", grid)
@@ -380,13 +387,15 @@ def get_stability_check(ws, head, j: int):
 # ============================================================================================
 
 
-def get_weight_rows(ws, head, grid: RowGrid):
-    """Row n of A as a weight column: each source word beside its weight and a bar, then the sum."""
+def get_weight_rows(ws, head, grid: RowGrid, *, large: bool = False):
+    """Row n of A as a weight column: each source word beside its weight and a bar, then the sum.
+    large: bigger type and long bars (scene 8, where the column has the frame's width to itself)."""
     n, h = ws.n, head.index
     color = head_color(h)
+    size = LARGE_WEIGHT_SIZE if large and grid.row_height >= 0.26 else MIN_TEXT_SIZE
     column = get_weight_column(source_labels(ws), head.weights[n - 1], color=color, tag=f"A{h}_row",
-                               label_size=MIN_TEXT_SIZE, row_height=grid.row_height, bar_max_width=1.2,
-                               sum_text="sum")
+                               label_size=size, font_size=max(size, NUMBER_SIZE), row_height=grid.row_height,
+                               bar_max_width=LARGE_BAR_WIDTH if large else 1.2, sum_text="sum")
     header = get_text(alpha_name(h, n), font_size=SYMBOL_SIZE, color=color)
     place_rows(column, grid.first_y)
     column.shift(RIGHT * (LEFT_X - column.get_left()[0]))
@@ -471,6 +480,35 @@ def get_expansion(ws, head, j: int):
     return line
 
 
+def get_shrink_picture(ws, head, j: int, size: float = 1.0) -> VGroup:
+    """Source j's value as a 2-D arrow and its weighted value α·v as a second arrow from the same
+    origin, at one drawing scale (the longer arrow is `size` long): a small weight shrinks the whole
+    vector, both coordinates at once. Parts: `value`, `scaled`, `labels`."""
+    from manim import Arrow, Dot
+
+    h = head.index
+    color = head_color(h)
+    v = head.V[j, :2]
+    scaled = message_terms(head, ws.n - 1)[j][:2]
+    length = float(np.hypot(*v))
+    picture = VGroup()
+    if length == 0:
+        return picture
+    k = size / length
+    origin = Dot(radius=0.035, color=DIM_TEXT_COLOR)
+    value = Arrow(ORIGIN, [v[0] * k, v[1] * k, 0], buff=0, stroke_width=3, color=TEXT_COLOR,
+                  max_tip_length_to_length_ratio=0.2)
+    small = Arrow(ORIGIN, [scaled[0] * k, scaled[1] * k, 0], buff=0, stroke_width=4, color=color,
+                  max_tip_length_to_length_ratio=0.5, max_stroke_width_to_length_ratio=40)
+    v_label = get_text(f"v{sup(h)}{sub(j + 1)}", font_size=LABEL_SIZE).next_to(value.get_end(), RIGHT, buff=0.08)
+    s_label = get_formula([get_number(head.weights[ws.n - 1, j], tag=f"shrink{h}_alpha", color=color),
+                           get_text(f"v{sup(h)}{sub(j + 1)}", font_size=LABEL_SIZE, color=color)], buff=0.06)
+    s_label.next_to(origin, DOWN, buff=0.12).align_to(origin, LEFT)
+    picture.add(origin, value, small, v_label, s_label)
+    picture.value, picture.scaled, picture.labels = value, small, VGroup(v_label, s_label)
+    return picture
+
+
 def get_product_rounding_note(ws, head, j: int, gap, width: float):
     """Why a product shows 2.225 where a calculator gives 2.2258 from the screen's 0.718 × 3.1."""
     n, h = ws.n, head.index
@@ -538,6 +576,7 @@ class HeadWalkScene(LessonScene):
 
     head_index = 1
     band_side = UP
+    large_weights = False        # the weight column in large type with long bars (scene 8)
 
     def setup(self):
         super().setup()
@@ -699,20 +738,31 @@ class HeadWalkScene(LessonScene):
                       table.exps.entries.animate.set_opacity(1), FadeIn(panel.den_line), run_time=0.8)
 
     def fold_into_column(self, text: str, fine: str | None = None):
-        """The score table folds into row n of A: the source words stay, exp / Σ becomes α."""
+        """The score table folds into row n of A: the source words stay, and the exp column, divided
+        by the sum before the viewer's eyes ("÷ Σ" over it), becomes α."""
         ws, head, table = self.ws, self.head, self.score_table
-        weights = self.weights = get_weight_rows(ws, head, self.grid)
+        weights = self.weights = get_weight_rows(ws, head, self.grid, large=self.large_weights)
         column = weights.column
+        den_line = self.softmax_panel.den_line
         leaving = [m for m in (table.keys.brackets, table.keys.entries, table.keys.col_labels, table.keys.name_label,
-                               table.scores, table.scaled, table.shifted, table.exps.brackets,
-                               table.exps.col_labels, self.receiver_box, *self.panel_leaving()) if m is not None]
+                               table.scores, table.scaled, table.shifted, self.receiver_box, *self.panel_leaving())
+                   if m is not None and m is not den_line]
+        divide = self.divide_label = get_formula(["÷", get_number(head.denominators[self.i], tag=f"divide{self.h}",
+                                                                  color=self.color, font_size=LABEL_SIZE + 2)],
+                                                 size=SYMBOL_SIZE)
+        divide.next_to(table.exps, UP, buff=0.12)
         formula = self.softmax_panel.formula
         formula.generate_target()
         formula.target.move_to([self.weights_panel_left(), self.grid.top - 0.1, 0], aligned_edge=LEFT + UP)
         with self.beat(text):
             self.play(*(FadeOut(m) for m in leaving), *self.drop_fine_print(), run_time=0.6)
+            # the sum goes over the exp column: each exponential is divided by it
+            self.play(ReplacementTransform(den_line[-1].copy(), divide[-1]), FadeIn(divide[0]),
+                      FadeOut(table.exps.col_labels), run_time=1.0)
+            self.play(Indicate(table.exps.entries, color=self.color, scale_factor=1.08), run_time=0.8)
             self.play(ReplacementTransform(table.keys.row_labels, column.labels),
-                      ReplacementTransform(table.exps.entries, column.weights), FadeIn(weights.header), run_time=1.2)
+                      ReplacementTransform(table.exps.entries, column.weights),
+                      FadeOut(VGroup(table.exps.brackets, divide, den_line)), FadeIn(weights.header), run_time=1.4)
             self.play(FadeIn(formula.target), *(self.fine_print(fine, left=self.weights_panel_left()) if fine else []))
         self.softmax_panel.formula = formula.target
 
@@ -773,6 +823,22 @@ class HeadWalkScene(LessonScene):
             if len(note):
                 self.play(FadeIn(note))
 
+    def get_rounded_den_note(self) -> VGroup:
+        """Where the exponentials on screen add to other digits than Σ: 'shown parts add to 1.394;
+        full precision 1.393', under the sum (empty when the rounding does not show)."""
+        i = self.i
+        exps, den = self.head.exps[i, : i + 1], self.head.denominators[i]
+        if not rounding_shows_in_sum(exps, den):
+            return VGroup()
+        note = get_formula([get_text("shown parts add to", font_size=MIN_TEXT_SIZE, color=DIM_TEXT_COLOR),
+                            get_number(float(rounded_parts_sum(exps)), tag=f"exps{self.h}_shown_sum",
+                                       color=DIM_TEXT_COLOR),
+                            get_text("  full precision:", font_size=MIN_TEXT_SIZE, color=DIM_TEXT_COLOR),
+                            get_number(den, tag=f"exps{self.h}_full_sum", color=DIM_TEXT_COLOR)],
+                           size=MIN_TEXT_SIZE, color=DIM_TEXT_COLOR)
+        note.next_to(self.softmax_panel.den_line, DOWN, buff=0.2, aligned_edge=LEFT)
+        return note
+
     def get_rounded_sum_note(self, row, shown: float) -> VGroup:
         """'shown: 0.006 + 0.166 + … + 0.005 = 0.999', below the formula in the panel."""
         parts = [get_text("shown:", font_size=MIN_TEXT_SIZE, color=DIM_TEXT_COLOR)]
@@ -792,9 +858,11 @@ class Head1Weights(HeadWalkScene):
     """Scene 8: receiver n's query against every source's key, ÷ √2, the stable softmax, row n of A¹
     beside the source words, and the same row as arrows into the receiver."""
 
+    large_weights = True
+
     def construct(self):
         head = self.head
-        self.add_title(f"{self.head_words()}: the weights of row {self.n}")
+        self.add_title(f"Head {self.h}: the weights of row {self.n}")      # the badge names its role
         # --- Shot 1: the sentence stays on screen; the blank is the future ----------------------
         self.shot("the sentence")
         self.show_sentence()
@@ -846,7 +914,7 @@ class Head1Weights(HeadWalkScene):
 
     def show_hand_chosen(self):
         self.on_band.add(self.head_label)
-        with self.beat("We chose head 1’s numbers by hand. “Setting” names what it was built to find, "
+        with self.beat(f"“{self.head.name.capitalize()}” names what head {self.h} was built to find, "
                        "not a job given to a trained head.", look=1.0):
             self.play(FadeIn(self.head_label, shift=0.2 * DOWN),
                       *self.fine_print("These are hand-chosen two-head parameters applied to Part II’s exact input "
@@ -859,13 +927,12 @@ class Head1Weights(HeadWalkScene):
         with self.beat(f"Divided by √{d}, the square root of the key width, it becomes "
                        f"{fmt(self.head.scaled[self.i, j])}."):
             self.play(FadeIn(VGroup(table.scaled.brackets, table.scaled.col_labels)), FadeIn(lines.scaled_line),
-                      table.scaled.cell(j, 0).animate.set_opacity(1),
-                      *self.fine_print("Query/key width is two per head here; Part II’s single-head toy used three."))
+                      table.scaled.cell(j, 0).animate.set_opacity(1), *self.drop_fine_print())
 
     def show_all_scores(self):
         table = self.score_table
         rest = VGroup(*(VGroup(table.scores.cell(j, 0), table.scaled.cell(j, 0)) for j in range(self.n)))
-        with self.beat("Every source gets its score the same way, the receiver too."):
+        with self.beat("Every source gets its score the same way, the receiver too.", look=2.0):
             self.play(FadeOut(self.source_box), FadeOut(self.score_lines), rest.animate.set_opacity(1), run_time=1.2)
 
     def show_max_shift(self, top: int):
@@ -895,22 +962,26 @@ class Head1Weights(HeadWalkScene):
         column_box = table.exps.get_column_box(0, color=self.color)
         receiver_cell = table.exps.get_cell_box(self.i, 0, color=RECEIVER_COLOR)
         self.softmax_marks = VGroup(column_box, receiver_cell)
+        note = self.den_note = self.get_rounded_den_note()
         with self.beat((f"Add all {count_word(self.n)}, the receiver’s own term included: " if self.n > 1 else
                         "The sum holds only the receiver’s own term: ") +
                        f"{fmt(self.head.denominators[self.i])}."):
             self.play(Create(column_box), Create(receiver_cell), FadeIn(panel.den_line),
                       *self.fine_print("Every source contributes to the denominator, including the receiver itself."))
+            if len(note):
+                self.play(FadeIn(note))
 
     def show_stability_check(self, top: int):
         check = self.check = get_stability_check(self.ws, self.head, top)
-        check.next_to(self.softmax_panel.den_line, DOWN, buff=0.4, aligned_edge=LEFT)
+        check.next_to(self.den_note if len(self.den_note) else self.softmax_panel.den_line, DOWN, buff=0.4,
+                      aligned_edge=LEFT)
         with self.beat(f"Skip the subtraction and the numbers grow, but the weight of {quoted(self.word(top))} stays "
                        f"{fmt(self.head.weights[self.i, top])}."):
             self.play(FadeOut(self.softmax_marks), FadeIn(check.lines[0]))
             self.play(FadeIn(check.lines[1]))
 
     def panel_leaving(self) -> list:
-        return [self.query, self.softmax_panel.max_line, self.softmax_panel.den_line, self.check]
+        return [self.query, self.softmax_panel.max_line, self.softmax_panel.den_line, self.check, self.den_note]
 
 
 class MessageWalk(HeadWalkScene):
@@ -984,12 +1055,24 @@ class MessageWalk(HeadWalkScene):
             fine = None if brisk else "All products use the unrounded weights."
         previous = getattr(self, "expansion", None)
         self.expansion, self.product_boxes = line, boxes
+        shrink = VGroup()
+        if "small" in walked.reasons:
+            # the whole value shrinks: v and α·v as arrows from one origin, beside the product
+            shrink = get_shrink_picture(ws, head, j, size=0.9)
+            shrink.next_to(svp.lines[0], RIGHT, buff=0.35).align_to(svp.lines[0], UP)
+            if shrink.get_right()[0] > RIGHT_X:
+                shrink.shift(LEFT * (shrink.get_right()[0] - RIGHT_X))
         with self.beat(text, spoken=self.times_spoken(text)):
             self.play(*([FadeOut(previous), FadeOut(self.previous_boxes)] if previous is not None else []),
                       *([FadeOut(self.gap_note)] if getattr(self, "gap_note", None) is not None else []),
                       Create(boxes), FadeIn(line.label), FadeIn(svp.lines[0]), *(self.fine_print(fine) if fine else []))
+            if len(shrink):
+                self.play(FadeIn(shrink[0]), GrowArrow(shrink.value), FadeIn(shrink.labels[0]), run_time=0.8)
             self.play(FadeIn(svp.lines[1]))
-            self.play(FadeIn(svp.lines[2]), table.products.row(j).animate.set_opacity(1))
+            self.play(FadeIn(svp.lines[2]), table.products.row(j).animate.set_opacity(1),
+                      *([GrowArrow(shrink.scaled), FadeIn(shrink.labels[1])] if len(shrink) else []))
+        if len(shrink):
+            line.add(shrink)
         self.gap_note = None
         self.previous_boxes = boxes
         if "sign" in walked.reasons:
@@ -1001,7 +1084,7 @@ class MessageWalk(HeadWalkScene):
     def show_sign(self, j: int):
         svp = self.expansion.svp
         negative = [k for k in range(self.head.V.shape[1]) if self.head.V[j, k] < 0]
-        marks = VGroup(*(SurroundingRectangle(m, color=NEGATIVE_COLOR, buff=0.05)
+        marks = VGroup(*(SurroundingRectangle(m, color=SIGN_MARK_COLOR, buff=0.05)
                          for k in negative for m in (svp.vector.cell(0, k), svp.product.cell(0, k))))
         with self.beat("Every weight is positive, so a minus sign in the product comes from the value.", look=1.0):
             self.play(Create(marks), *self.fine_print("The sign of each coordinate comes from the value."))
@@ -1026,10 +1109,15 @@ class MessageWalk(HeadWalkScene):
 
     def show_all_products(self, text: str = "Every other source is scaled the same way."):
         table = self.table
-        with self.beat(text):
+        hidden = [r for r in range(table.products.n_rows)
+                  if table.products.row(r)[0].get_fill_opacity() < 0.5]
+        with self.beat(text, look=2.0):
             self.play(FadeOut(self.expansion), FadeOut(self.previous_boxes),
                       *([FadeOut(self.gap_note)] if getattr(self, "gap_note", None) is not None else []),
-                      table.products.entries.animate.set_opacity(1), run_time=1.0)
+                      run_time=0.6)
+            # row by row, top to bottom, so the eye can follow each weight scaling its value
+            self.play(LaggedStart(*(table.products.row(r).animate.set_opacity(1) for r in hidden), lag_ratio=0.5),
+                      run_time=max(1.0, 0.4 * len(hidden)))
         self.expansion, self.gap_note = None, None
 
     def show_message_sum(self, text: str, fine: str | None = None):
@@ -1118,7 +1206,6 @@ class Head1Message(MessageWalk):
         else:
             self.separate_box = VGroup()
         self.show_values_beside_weights("Each value row now sits beside its source’s weight.",
-                                        fine="The keys helped compute the weights. V supplies the content to mix.",
                                         projection=projection)
         # --- Shot 3: one source at a time -------------------------------------------------------
         self.shot("scalar-vector products")
@@ -1177,11 +1264,11 @@ class Head1Message(MessageWalk):
 
     def show_separate_parameters(self, projection):
         box = self.separate_box = SurroundingRectangle(projection.W_V, color=self.color, buff=0.08)
-        with self.beat(f"W_V{sup(1)} has the same entries as W_K{sup(1)} here. They are still separate "
-                       "parameters, and a trained model need not make them equal."):
-            self.play(Create(box), *self.projection_fine_print(projection, "W_K and W_V are distinct parameters with "
-                                                               "equal numerical entries in this worksheet. They need "
-                                                               "not be equal in a trained model."))
+        with self.beat(f"W_V{sup(1)} has the same entries as W_K{sup(1)} here, but another job: the keys chose the "
+                       "weights, the values are what gets mixed."):
+            self.play(Create(box), *self.projection_fine_print(projection, "Our hand-chosen worksheet gives W_K and "
+                                                               "W_V equal entries, but they remain separate "
+                                                               "parameters with different roles."))
 
 
 class Head2WeightsAndMessage(MessageWalk):
