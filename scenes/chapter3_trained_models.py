@@ -23,6 +23,7 @@ from manim import (
     Create,
     DashedLine,
     DashedVMobject,
+    Circle,
     Dot,
     FadeIn,
     FadeOut,
@@ -255,8 +256,12 @@ def get_attention_flow(p: dict, color: str, n_heads: int) -> VGroup:
         d = head_width(p)
         colors = head_colors("four_heads", n_heads)
         # the projected coordinates, cut into heads: column blocks of the front card
-        qkv.blocks = VGroup(*(Rectangle(width=BOX / n_heads, height=BOX).set_stroke(c, 1.5).set_fill(c, 0.45)
+        qkv.blocks = VGroup(*(Rectangle(width=BOX / n_heads, height=BOX).set_stroke(BACKGROUND, 2.5).set_fill(c, 0.7)
                               for c in colors)).arrange(RIGHT, buff=0).move_to(qkv.front)
+        qkv.blocks[0].set_stroke(TEXT_COLOR, 2.5)            # head 1's slice, outlined: it is the stack's colour
+        qkv.split_label = get_text(f"{n_heads} × [{T}, {d}]", font_size=SMALL_SIZE, color=DIM_TEXT_COLOR)
+        qkv.split_label.move_to(qkv.shape_label)
+        qkv.add(qkv.split_label)
         qkv.add(qkv.blocks)
         side = BOX / 2 - 0.04
         squares = VGroup()
@@ -270,11 +275,11 @@ def get_attention_flow(p: dict, color: str, n_heads: int) -> VGroup:
         heads.squares = squares
         heads.name_label = get_text(f"{n_heads} heads: Aʰ", font_size=SMALL_SIZE, color=color)
         heads.name_label.next_to(squares, UP, buff=BUFF_SMALL)
-        heads.shape_label = get_text(f"Hʰ [{T}, {d}]", font_size=SMALL_SIZE, color=DIM_TEXT_COLOR)
+        heads.shape_label = get_text(f"each [{T}, {T}]", font_size=SMALL_SIZE, color=DIM_TEXT_COLOR)
         heads.shape_label.next_to(squares, DOWN, buff=BUFF_SMALL)
         heads.add(heads.name_label, heads.shape_label)
-        h = get_square("concat Hʰ", (T, C), color, fill=0.0, shape_text=f"[{T}, {C}]")
-        h.blocks = VGroup(*(Rectangle(width=BOX / n_heads, height=BOX).set_stroke(c, 1.2).set_fill(c, 0.45)
+        h = get_square("concat Hʰ", (T, C), color, fill=0.0, shape_text=f"{n_heads} × [{T}, {d}]")
+        h.blocks = VGroup(*(Rectangle(width=BOX / n_heads, height=BOX).set_stroke(BACKGROUND, 2).set_fill(c, 0.6)
                             for c in colors)).arrange(RIGHT, buff=0).move_to(h.box)
         h.add_to_back(h.blocks)
         stages += [heads, h]
@@ -283,7 +288,7 @@ def get_attention_flow(p: dict, color: str, n_heads: int) -> VGroup:
     mlp = get_mlp_box(TEXT_COLOR, Hd)
     scores = get_vector("word scores", V, TEXT_COLOR)
     stages += [last, mlp, scores]
-    links += [get_link("· W_O"), None, None]
+    links += [get_link("· W_O + E"), None, None]
     flow = arrange_stages(stages, links)
     flow.e, flow.qkv, flow.h, flow.last, flow.mlp, flow.scores = e, qkv, h, last, mlp, scores
     flow.a = stages[2] if n_heads == 1 else None
@@ -301,8 +306,8 @@ def get_model_label(title: str, total: int, model: str, color: str) -> VGroup:
     return group
 
 
-def place_lane(flow: VGroup, label: VGroup, y: float) -> None:
-    flow.shift(RIGHT * (FLOW_LEFT - flow.stages[0].box.get_left()[0]) + UP * (y - flow.stages[0].box.get_center()[1]))
+def place_lane(flow: VGroup, label: VGroup, y: float, left: float = FLOW_LEFT) -> None:
+    flow.shift(RIGHT * (left - flow.stages[0].box.get_left()[0]) + UP * (y - flow.stages[0].box.get_center()[1]))
     label.move_to([NAME_X, y, 0], aligned_edge=LEFT)
 
 
@@ -431,7 +436,8 @@ class ThreeArchitectures(LessonScene):
             flow = (get_mlp_flow(p, color) if model == "mlp"
                     else get_attention_flow(p, color, 1 if model == "one_head" else p["n_heads_multi"]))
             label = get_model_label(model_title(results, model), self.parts[model][1], model, color)
-            place_lane(flow, label, y)
+            # the four-head lane is the widest (its reshape and join); its short name leaves room to start earlier
+            place_lane(flow, label, y, FLOW_LEFT - (0.55 if model == "four_heads" else 0.0))
             self.flows[model], self.labels[model] = flow, label
         self.mlp_flow, self.one_head_flow, self.four_head_flow = (self.flows[m] for m in comparison.MODEL_ORDER)
 
@@ -510,17 +516,23 @@ class ThreeArchitectures(LessonScene):
         positions.add_to_back(positions.stripes)
         positions.move_to(flow.qkv.box.get_center() + RIGHT * 0.5)
         plus = get_text("+", font_size=LABEL_SIZE).move_to((e.box.get_right() + positions.box.get_left()) / 2)
+        # E keeps both kinds of row in its picture: the token rows' stripes under the position rows'
+        e.stripes = VGroup(get_stripes(T, self.mlp_flow.rows.stripes[0].get_fill_color().to_hex(), BOX, BOX,
+                                       vertical=True),
+                           get_stripes(T, RECEIVER_COLOR, BOX, BOX, vertical=True).set_opacity(0.35)).move_to(e.box)
+        e.box.set_fill(opacity=0)
+        e.add(e.stripes)
         with self.beat(f"The second model has attention: one head, {C} wide. Its input E is the token rows "
                        "plus a learned position row for each slot."):
-            self.play(FadeIn(label.name, shift=0.2 * RIGHT))
+            self.play(FadeIn(label.name, shift=0.2 * RIGHT),
+                      *self.swap_note("Both attention variants add learned absolute position rows to token rows."))
             self.play(tokens.animate.move_to(e.box), run_time=1.2)
             self.play(FadeIn(positions, shift=0.2 * LEFT), FadeIn(plus))
-            self.play(ReplacementTransform(VGroup(tokens.stripes, tokens.box, positions.stripes, positions.box),
-                                           e.box),
+            self.play(ReplacementTransform(VGroup(tokens.stripes, positions.stripes), e.stripes),
+                      ReplacementTransform(VGroup(tokens.box, positions.box), e.box),
                       ReplacementTransform(VGroup(tokens.name_label, positions.name_label), e.name_label),
-                      FadeOut(plus), FadeIn(e.shape_label), run_time=1.4)
+                      FadeOut(plus), FadeIn(e.shape_label), run_time=1.6)
             self.remove(tokens, positions)
-            self.play(*self.swap_note("Both attention variants add learned absolute position rows to token rows."))
 
     def show_attention(self, p):
         T = p["context"]
@@ -543,11 +555,15 @@ class ThreeArchitectures(LessonScene):
 
     def show_final_query(self):
         flow = self.one_head_flow
-        strips = self.final_row = VGroup(get_row_strip(flow.qkv.front), get_row_strip(flow.a.box),
+        # the final query: Q's last row (the back card), A's and H's last rows; keys and values stay whole
+        strips = self.final_row = VGroup(get_row_strip(flow.qkv.box[0]), get_row_strip(flow.a.box),
                                          get_row_strip(flow.h.box))
+        kv = self.kv_label = get_text(f"K, V: all {self.p['context']} rows", font_size=SMALL_SIZE,
+                                      color=DIM_TEXT_COLOR)
+        kv.next_to(flow.qkv.shape_label, DOWN, buff=0.1)
         with self.beat("In fact the model computes only the last row, the final query: it gives the same "
                        "next-word scores as the last row of the full matrix."):
-            self.play(LaggedStart(*(FadeIn(s) for s in strips), lag_ratio=0.3), run_time=1.2)
+            self.play(LaggedStart(*(FadeIn(s) for s in strips), lag_ratio=0.3), FadeIn(kv), run_time=1.2)
             self.play(Indicate(flow.last, color=RECEIVER_COLOR),
                       *self.swap_note("The model computes only the final query row, in training and in generation; "
                                       "it gives the same next-token logits as taking the last row of this full diagram."))
@@ -570,7 +586,7 @@ class ThreeArchitectures(LessonScene):
         qkv_plain = VGroup(flow.qkv.box, flow.qkv.name_label, flow.qkv.shape_label)
         with self.beat(f"The third model is the same, but with {n} heads of width {d}. "
                        "It starts the same way: E, then queries, keys and values."):
-            self.play(FadeIn(label.name, shift=0.2 * RIGHT))
+            self.play(FadeIn(label.name, shift=0.2 * RIGHT), FadeOut(self.kv_label))
             self.play(ReplacementTransform(e_copy, flow.e), run_time=1.2)
             self.play(GrowArrow(flow.arrows[0]), FadeIn(qkv_plain),
                       *self.swap_note(f"This follows {comparison.MODEL_CLASSES['four_heads']} in trainer/model.py."))
@@ -582,7 +598,7 @@ class ThreeArchitectures(LessonScene):
         with self.beat(f"One W_Q of {C} × {C} projects E; then the {C} columns it made are cut into "
                        f"{n} heads of {d}."):
             self.play(LaggedStart(*(FadeIn(b) for b in flow.qkv.blocks), lag_ratio=0.25), run_time=1.2)
-            self.play(GrowArrow(flow.arrows[1][0]), FadeIn(flow.arrows[1].label),
+            self.play(FadeOut(flow.qkv.shape_label), FadeIn(flow.qkv.split_label),
                       *self.swap_note("Implementations often concatenate the per-head W_Q matrices into one large "
                                       "W_Q (and similarly for K and V). They project E first and reshape the "
                                       "projected coordinates into heads."))
@@ -606,8 +622,9 @@ class ThreeArchitectures(LessonScene):
         flow = self.four_head_flow
         with self.beat(f"Each head has its own {T} × {T} attention matrix and a message {head_width(p)} wide; "
                        f"the {n} messages join into {C} columns again."):
-            self.play(FadeOut(self.not_slices), FadeIn(flow.heads.name_label),
-                      LaggedStart(*(FadeIn(s) for s in flow.heads.squares), lag_ratio=0.2), run_time=1.2)
+            self.play(FadeOut(self.not_slices), GrowArrow(flow.arrows[1][0]), FadeIn(flow.arrows[1].label),
+                      FadeIn(flow.heads.name_label),
+                      LaggedStart(*(FadeIn(s) for s in flow.heads.squares), lag_ratio=0.2), run_time=1.4)
             self.play(FadeIn(flow.heads.shape_label), GrowArrow(flow.arrows[2][0]), FadeIn(flow.arrows[2].label),
                       FadeIn(flow.h),
                       *self.swap_note(f"Each head has Q, K and V of shape {T}×{head_width(p)} and its own {T}×{T} "
@@ -908,14 +925,16 @@ def get_seed_dots(results: dict, plot: Plot, key: str = "test_loss") -> VGroup:
         top = plot.bottom + plot.plot_h - 0.3 - r_i * DOT_BLOCK
         runs = comparison.runs_of(results, m)
         dots, seeds = VGroup(), VGroup()
+        s = comparison.spread(results, m, key)
         for k, run in enumerate(runs):
             y = top - k * DOT_ROW
             dot = Dot([plot.c2p(run[key])[0], y, 0], radius=0.07, color=color).set_stroke(BACKGROUND, 1)
             dot.value, dot.seed, dot.model = run[key], run["seed"], m
             dots.add(dot)
+            # the seed on the side away from the mean mark, so the mark never runs through it
+            side = RIGHT if run[key] >= s.mean else LEFT
             seeds.add(get_count(run["seed"], tag="dot_seed", index=(m, run["seed"]), font_size=SMALL_SIZE,
-                                color=DIM_TEXT_COLOR).next_to(dot, RIGHT, buff=0.1))
-        s = comparison.spread(results, m, key)
+                                color=DIM_TEXT_COLOR).next_to(dot, side, buff=0.1))
         y_mid = top - (len(runs) - 1) * DOT_ROW / 2
         half = (len(runs) - 1) * DOT_ROW / 2 + 0.2
         mean = Line([plot.c2p(s.mean)[0], y_mid - half, 0], [plot.c2p(s.mean)[0], y_mid + half, 0])
@@ -1047,9 +1066,17 @@ class TheComparison(LessonScene):
                       *(ReplacementTransform(name, row[1]) for name, row in zip(self.grid.names, legend.rows)),
                       run_time=1.0)
             self.note = None
+        # one marker per scored state (every eval_every updates), from the exported traces
+        marks = self.marks = VGroup(*(
+            VGroup(*(Dot(plot.c2p(t["step"], t["selection_loss"]), radius=0.035, color=MODEL_COLORS[r["model"]])
+                     for t in r["trace"])) for r in self.results["runs"]))
+        by_step = sorted({t["step"] for r in self.results["runs"] for t in r["trace"]})
+        columns = [VGroup(*(m for run, dots in zip(self.results["runs"], marks) for t, m in zip(run["trace"], dots)
+                            if t["step"] == step)) for step in by_step]
         with self.beat(f"Every {fmt_int(p['eval_every'])} updates, each run is scored on "
                        f"{fmt_int(p['selection_windows'])} windows of held-back validation stories. Lower is better."):
             self.play(Create(plot.axes), FadeIn(plot.x_ticks), FadeIn(plot.y_ticks), FadeIn(plot.titles))
+            self.play(LaggedStart(*(FadeIn(c, scale=0.5) for c in columns), lag_ratio=0.25), run_time=2.5)
 
     def show_curves(self):
         plot, legend = self.plot, self.legend
@@ -1057,10 +1084,11 @@ class TheComparison(LessonScene):
         curves = self.curves = VGroup(*(get_run_curve(r, plot, split, MODEL_COLORS[r["model"]])
                                         for r in self.results["runs"]))
         self.full_points = [c.late.points.copy() for c in curves]      # as first drawn (the zoom moves them)
-        with self.beat("The three seeds of each model draw almost the same curve."):
+        with self.beat("The three seeds of each model draw almost the same curve: their lines overlap."):
             for m, row in zip(models_in(self.results), legend.rows):
                 mine = [c for c in curves if c.model == m]
                 self.play(Create(VGroup(*(VGroup(c.early, c.late) for c in mine))), FadeIn(row[0]), run_time=1.2)
+            self.play(FadeOut(self.marks), run_time=0.5)     # the lines now join the scored points
 
     def show_kept_states(self):
         curves = self.curves
@@ -1075,7 +1103,12 @@ class TheComparison(LessonScene):
             with self.beat(f"The baseline’s best state comes early, at step {fmt_int(steps[0])}; after that its "
                            "validation loss rises again." if m == "mlp" and len(steps) == 1 else
                            f"{model_title(self.results, m)} keeps an early state; its validation loss rises again."):
-                self.play(*(Indicate(c.dot, color=RECEIVER_COLOR, scale_factor=2.0) for c in curves if c.model == m))
+                rings = self.rings = VGroup(*(Circle(radius=0.16).set_stroke(RECEIVER_COLOR, 2.5).move_to(c.dot)
+                                              for c in curves if c.model == m))
+                later = VGroup(*(c.late for c in curves if c.model == m))
+                self.play(LaggedStart(*(Create(r) for r in rings), lag_ratio=0.2))
+                self.play(later.animate.set_stroke(width=5), run_time=0.8)
+                self.play(later.animate.set_stroke(width=2.5), run_time=0.6)
 
     def show_zoom(self):
         from_step = self.p["eval_every"]
@@ -1090,6 +1123,7 @@ class TheComparison(LessonScene):
                       *(Transform(c.dot, z.dot) for c, z in zip(self.curves, zoomed)),
                       *zoom_animations(old, new),
                       *(FadeOut(c.early) for c in self.curves),
+                      *(FadeOut(r) for r in getattr(self, "rings", [])),
                       run_time=2.5)
 
     def show_order(self):
@@ -1118,8 +1152,8 @@ class TheComparison(LessonScene):
                            get_line(get_count(comparison.parameter_of(self.results, m), tag="dot_parameters", index=m,
                                               font_size=SMALL_SIZE, color=MODEL_COLORS[m]),
                                     "parameters", font_size=SMALL_SIZE, color=DIM_TEXT_COLOR))
-            label.arrange(DOWN, buff=0.08, aligned_edge=LEFT)
-            label.move_to([NAME_X, band.y_mid, 0], aligned_edge=LEFT)
+            label.arrange(DOWN, buff=0.08, aligned_edge=RIGHT)
+            label.move_to([plot.left - 0.3, band.y_mid, 0], aligned_edge=RIGHT)
             label.model = m
             labels.add(label)
         with self.transition("to the test loss"):
@@ -1153,8 +1187,9 @@ class TheComparison(LessonScene):
                 anims += [Transform(d, t) for d, t in zip(b.dots, moved)]
                 anims += [Transform(sd, sd.copy().shift(RIGHT * (new.c2p(d.value)[0] - d.get_center()[0])))
                           for sd, d in zip(b.seeds, b.dots)]
+                lift = UP * (0.3 if b.spread.std is not None else 0.0)
                 anims += [Transform(b.mean, moved_to(b.mean, new, b.mean.value)),
-                          Transform(b.label, moved_to(b.label, new, b.mean.value))]
+                          Transform(b.label, moved_to(b.label, new, b.mean.value).shift(lift))]
             else:
                 anims.append(FadeOut(VGroup(b.dots, b.seeds, b.mean, b.label), shift=RIGHT * 3))
         anims += zoom_animations(old, new)
@@ -1162,10 +1197,13 @@ class TheComparison(LessonScene):
         for m in pair:
             b, s = bands[m], bands[m].spread
             if s.std is not None:
-                y = b.y_mid
-                bar = Line([new.c2p(s.mean - s.std)[0], y, 0], [new.c2p(s.mean + s.std)[0], y, 0])
-                bar.set_stroke(MODEL_COLORS[m], 4, opacity=0.4)
-                stds.add(bar)
+                y = b.top + 0.3                      # its own row, above the seeds
+                x0, x1 = new.c2p(s.mean - s.std)[0], new.c2p(s.mean + s.std)[0]
+                bar = VGroup(Line([x0, y, 0], [x1, y, 0]),
+                             Line([x0, y - 0.08, 0], [x0, y + 0.08, 0]), Line([x1, y - 0.08, 0], [x1, y + 0.08, 0]))
+                bar.set_stroke(MODEL_COLORS[m], 2.5, opacity=0.8)
+                name = get_text("mean ± sd", font_size=SMALL_SIZE, color=DIM_TEXT_COLOR).next_to(bar, RIGHT, buff=0.12)
+                stds.add(VGroup(bar, name))
         self.stds = stds
         with self.beat(f"Zoom in on the two attention models. They have exactly the same number of parameters: "
                        f"{millions(comparison.parameter_of(self.results, pair[0]))} each." if same else
@@ -1179,17 +1217,19 @@ class TheComparison(LessonScene):
         gap = comparison.mean_gap(self.results, better, worse)
         new = self.dot_zoom
         xb, xw = new.c2p(bands[better].spread.mean)[0], new.c2p(bands[worse].spread.mean)[0]
-        y = bands[worse].top - 2 * DOT_ROW - 0.3          # under the worse model's band
+        y = bands[worse].top + 1.0                        # above the worse model's band and its labels
         arrow = get_arrow([xw, y, 0], [xb, y, 0], color=RECEIVER_COLOR, buff=0.0)
         number = get_number(gap, LOSS_PLACES, tag="gap", font_size=LABEL_SIZE, color=RECEIVER_COLOR)
-        number.next_to(arrow, DOWN, buff=0.06)
-        self.gap = VGroup(arrow, number)
+        number.next_to(arrow, UP, buff=0.08)
+        guides = VGroup(*(DashedLine([x, y, 0], [x, bands[m].top + 0.2, 0], dash_length=0.06)
+                          .set_stroke(RECEIVER_COLOR, 1.2, opacity=0.6) for x, m in ((xw, worse), (xb, better))))
+        self.gap = VGroup(arrow, number, guides)
         apart = comparison.runs_apart(self.results, better, worse)
         with self.beat(f"Yet every four-head run beats every one-head run: lower by "
                        f"{fmt(gap, LOSS_PLACES)} on average." if apart else
                        f"Four heads are lower by {fmt(gap, LOSS_PLACES)} on average, "
                        "but some seeds overlap."):
-            self.play(GrowArrow(arrow), FadeIn(number))
+            self.play(Create(guides), GrowArrow(arrow), FadeIn(number))
             self.play(Indicate(bands[better].dots, color=RECEIVER_COLOR, scale_factor=1.3))
 
     # shot 4 ------------------------------------------------------------------------------------
@@ -1217,19 +1257,29 @@ class TheComparison(LessonScene):
         device.next_to(self.spread_note, DOWN, buff=0.15).align_to(self.spread_note, LEFT)
         self.device = device
         threads = self.p["threads"]
+        times = VGroup(*(row[4] for row in table.rows))
+        rough = self.rough = get_text("rough: not a speed benchmark", font_size=SMALL_SIZE, color=RECEIVER_COLOR)
+        rough.next_to(times, DOWN, buff=0.25).align_to(times, RIGHT)
+        if rough.get_right()[0] > SAFE_WIDTH / 2:
+            rough.shift(LEFT * (rough.get_right()[0] - SAFE_WIDTH / 2))
+        while any(touches(rough, other, 0.1) for other in (self.spread_note, device)):
+            rough.shift(DOWN * 0.3)                  # a narrow table (one seed): below the notes instead
         with self.beat(f"Training ran on a {count_word(threads)}-thread CPU shared with other jobs, so read "
                        "the wall times loosely."):
-            self.play(LaggedStart(*(FadeIn(row[4]) for row in table.rows), lag_ratio=0.2), FadeIn(device))
+            self.play(LaggedStart(*(FadeIn(row[4]) for row in table.rows), lag_ratio=0.2), FadeIn(device),
+                      FadeIn(rough))
             self.play(*self.swap_note("The runs shared the machine with other jobs: rough timings, "
                                       "not a speed benchmark."))
 
     def show_no_guarantee(self):
         rows = {row.model: row for row in self.table.rows}
         helped = comparison.heads_helped(self.results)
+        mark = self.helped_box = SurroundingRectangle(VGroup(rows["one_head"][2], rows["four_heads"][2]),
+                                                      color=RECEIVER_COLOR, buff=0.1)
         with self.beat("More heads helped this experiment. That is no guarantee for other data, head counts, "
                        "or continuations." if helped else
                        "More heads did not help this experiment: they are a capacity choice to test."):
-            self.play(*(Indicate(rows[m][2], color=RECEIVER_COLOR, scale_factor=1.1) for m in ("one_head", "four_heads")),
+            self.play(Create(mark),
                       *self.swap_note("More heads helped this experiment; this is not a guarantee for every dataset, "
                                       "head count or generated continuation." if helped else
                                       "More heads are a capacity choice to test, not an automatic improvement."))
@@ -1238,7 +1288,7 @@ class TheComparison(LessonScene):
         rows = {row.model: row for row in self.table.rows}
         with self.beat("And only the attention models have a position table, so this does not isolate "
                        "what the positions add."):
-            self.play(Indicate(rows["mlp"][0], color=RECEIVER_COLOR),
+            self.play(FadeOut(self.helped_box), rows["mlp"].animate.set_opacity(0.35),
                       *self.swap_note("The comparison does not isolate the effect of position encoding, because it "
                                       "does not train a position-free attention ablation. Head count, total width, "
                                       "parameter count, measured losses and device timings must be distinguished."))
@@ -1349,8 +1399,14 @@ def fold_gap_arrows(arrows, line, color: str):
     return arrows
 
 
-def get_fold_labels(row, line, model: str, head: int, color: str, tag: str) -> VGroup:
-    """Under each folded box: how many tokens it hides and their summed weight (what its arrow carries)."""
+def touches(a, b, pad: float = 0.06) -> bool:
+    return (a.get_left()[0] < b.get_right()[0] + pad and b.get_left()[0] < a.get_right()[0] + pad
+            and a.get_bottom()[1] < b.get_top()[1] + pad and b.get_bottom()[1] < a.get_top()[1] + pad)
+
+
+def get_fold_labels(row, line, model: str, head: int, color: str, tag: str, avoid=()) -> VGroup:
+    """Under each folded box: how many tokens it hides and their summed weight (what its arrow carries),
+    dropped below any token's weight label in `avoid` (those stay right under their tokens)."""
     w = line.weights(model, head)
     ink = interpolate_color(ManimColor(color), ManimColor(DIM_TEXT_COLOR), 0.65).to_hex()
     labels = VGroup()
@@ -1364,17 +1420,18 @@ def get_fold_labels(row, line, model: str, head: int, color: str, tag: str) -> V
         label.next_to(row.positions[k], DOWN, buff=0.1)
         if label.get_left()[0] < -SAFE_WIDTH / 2:
             label.shift(RIGHT * (-SAFE_WIDTH / 2 - label.get_left()[0]))
+        while any(touches(part, other) for part in label for other in avoid):
+            label.shift(DOWN * 0.3)
         label.entry = k
         labels.add(label)
     return labels
 
 
-def get_weight_labels(row, line, model: str, head: int, entries, color: str, tag: str, avoid=()) -> VGroup:
-    """The weights of some entries under their position numbers, dropped a row where two would touch
-    (or would touch a folded box's label in `avoid`)."""
+def get_weight_labels(row, line, model: str, head: int, entries, color: str, tag: str) -> VGroup:
+    """The weights of some entries under their position numbers, dropped a row where two would touch."""
     w = line.weights(model, head)
     labels = VGroup()
-    placed = [part for label in avoid for part in label]
+    placed = []
     for k in sorted(entries):
         e = line.entries[k]
         number = get_number(w[k], tag=tag, index=e.first if not e.is_gap else (e.first, e.last),
@@ -1597,7 +1654,6 @@ class InsideTrainedModels(LessonScene):
         w = self.line.weights("one_head", 0)
         arrows = self.one_arrows = fold_gap_arrows(get_attention_arrows(self.row, w, color=color, side=UP),
                                                    self.line, color)
-        self.one_folds = get_fold_labels(self.row, self.line, "one_head", 0, color, "fold_one_head")
         name = self.model_name = get_text(self.protocol.titles["one_head"], font_size=LABEL_SIZE + 2, color=color)
         name.move_to([NAME_X, CONTENT_TOP - 0.2, 0], aligned_edge=LEFT)
         with self.beat(f"Here is what the one-head model attends to from {token_name(self.amap.tokens[-1])}: "
@@ -1613,8 +1669,8 @@ class InsideTrainedModels(LessonScene):
         top = amap.top("one_head", 0, r, 2)
         entries = [line.index_of(j) for j, _ in top]
         color = MODEL_COLORS["one_head"]
-        labels = self.one_labels = get_weight_labels(self.row, line, "one_head", 0, entries, color, "line_one_head",
-                                                     avoid=self.one_folds)
+        labels = self.one_labels = get_weight_labels(self.row, line, "one_head", 0, entries, color, "line_one_head")
+        self.one_folds = get_fold_labels(self.row, line, "one_head", 0, color, "fold_one_head", avoid=labels)
         (j1, w1), (j2, w2) = top
         with self.beat(f"Most goes to the latest {token_name(amap.tokens[j1])}: {fmt(w1)}. "
                        f"Then {fmt(w2)} to {token_name(amap.tokens[j2])}.",
@@ -1688,7 +1744,7 @@ class InsideTrainedModels(LessonScene):
     def show_four_heads(self):
         colors = head_colors("four_heads", self.amap.model("four_heads").n_heads)
         chips = self.chips = get_head_chips(colors)
-        chips.move_to([0, -1.55, 0])
+        chips.move_to([0, -1.95, 0])
         name = get_text(self.protocol.titles["four_heads"], font_size=LABEL_SIZE + 2, color=MODEL_COLORS["four_heads"])
         name.move_to(self.model_name, aligned_edge=LEFT)
         with self.transition("back to the line"):
@@ -1708,13 +1764,12 @@ class InsideTrainedModels(LessonScene):
         reading = comparison.head_reading(amap, "four_heads", h, r)
         w = line.weights("four_heads", h)
         arrows = fold_gap_arrows(get_attention_arrows(self.row, w, color=color, side=UP), line, color)
-        folds = get_fold_labels(self.row, line, "four_heads", h, color, f"fold_four_heads_{h}")
         if reading.kind == "repeated":
             entries = [line.index_of(j) for j in reading.positions]
         else:
             entries = [line.index_of(reading.top)]
-        labels = get_weight_labels(self.row, line, "four_heads", h, entries, color, f"line_four_heads_{h}",
-                                   avoid=folds)
+        labels = get_weight_labels(self.row, line, "four_heads", h, entries, color, f"line_four_heads_{h}")
+        folds = get_fold_labels(self.row, line, "four_heads", h, color, f"fold_four_heads_{h}", avoid=labels)
         out = [FadeOut(m) for m in (self.head_arrows, self.head_labels, self.head_folds) if m is not None]
         also = "also " if reading.token in self.seen_tokens else ""
         name, said = token_name(amap.tokens[reading.top]), spoken_token(amap.tokens[reading.top])
@@ -1749,7 +1804,7 @@ class InsideTrainedModels(LessonScene):
         total = get_number(reading.total, tag="token_sum", index=(h, reading.token), font_size=LABEL_SIZE + 4,
                            color=color)
         sum_line = get_line(*pieces, "=", total, font_size=LABEL_SIZE)
-        sum_line.move_to([0, -1.45, 0])
+        sum_line.move_to([0, -1.8, 0])
         self.sum_line = sum_line
         with self.beat(f"Together, head {h + 1} puts {fmt(reading.total)} of its weight on "
                        f"{token_label(reading.token)}: most of it, on one name.",
@@ -1831,8 +1886,7 @@ class InsideTrainedModels(LessonScene):
                 self.play(FadeIn(head), FadeIn(line.words))
                 self.play(LaggedStart(*(FadeIn(t[0]) for t in line.typed), lag_ratio=0.2))
                 self.play(LaggedStart(*(Create(t[1]) for t in line.typed), lag_ratio=0.2),
-                          *self.swap_note("Struck through: the words as typed. In red: what the models read, the "
-                                          f"{UNK} token."))
+                          *self.swap_note(f"Struck through: the words as typed; the models read each as {UNK}."))
             produced = [(m, cont.of(m, kind).unk_positions) for m in comparison.MODEL_ORDER
                         if (m, kind) in cont.runs and cont.of(m, kind).unk_positions]
             writers = " and ".join(MODEL_WORDS[m] for m, _ in produced)

@@ -159,7 +159,7 @@ def test_three_architectures_labels_the_real_shapes_and_the_reshape():
     texts = {t.original_text for t in b.texts}
     for label in (f"[{T}, {C}]", f"[1, {fmt_int(T * C)}]", f"[1, {fmt_int(H)}]", f"[1, {fmt_int(V)}]",
                   f"{fmt_int(T * C)}→{fmt_int(H)}", f"{fmt_int(H)}→{fmt_int(V)}", f"each [{T}, {C}]",
-                  f"[1, {C}]", "reshape", "join", f"Hʰ [{T}, {d}]", "not: slices of raw E", "position rows"):
+                  f"[1, {C}]", "reshape", "join", f"{h} × [{T}, {d}]", "concat Hʰ", f"K, V: all {T} rows", "· W_O + E", "not: slices of raw E", "position rows"):
         assert label in texts, label
     flow = b.scene.four_head_flow
     assert len(flow.qkv.blocks) == h == len(flow.heads.squares)               # the columns cut into heads
@@ -170,6 +170,17 @@ def test_three_architectures_labels_the_real_shapes_and_the_reshape():
     assert abs(b.scene.not_slices[0].get_center()[0] - reshape.get_center()[0]) < 0.05
     beat = b.beat_of("do not get slices of raw E")
     assert "Create" in kinds(b.changes_in(beat))
+    # the reshape arrow arrives with what it points at (the heads), not a beat early
+    join = b.beat_of("attention matrix and a message")
+    assert "GrowArrow" in kinds(b.changes_in(join))
+    assert "GrowArrow" not in kinds(b.changes_in(b.beat_of("then the 64 columns it made are cut")))
+    # the final query marks Q's, A's and H's last rows only; K and V are labelled whole, in that beat
+    final = b.beat_of("computes only the last row")
+    assert len(b.scene.final_row) == 3 and "FadeIn" in kinds(b.changes_in(final))
+    one = b.scene.one_head_flow
+    assert b.scene.final_row[0].get_center()[0] < one.qkv.front.get_center()[0]      # on the back card (Q)
+    # E keeps the token rows' and position rows' stripes
+    assert len(one.e.stripes) == 2 and len(one.e.stripes[0]) == T == len(one.e.stripes[1])
     # E is made from the token rows plus the position rows, in its own beat
     assert "ReplacementTransform" in kinds(b.changes_in(b.beat_of("plus a learned position row")))
     notes = fine_print(b)
@@ -304,6 +315,39 @@ def test_comparison_animates_the_key_contrast():
     assert {counts(b, "dot_parameters")[m].original_text for m in ("one_head", "four_heads")} == {"1,321,120"}
     assert "Transform" in kinds(b.changes_in(same))                         # the second zoom
     assert b.scene.dot_zoom.x_range == (3.28, 3.38)
+
+
+def test_comparison_review_pictures_play_in_their_sentences():
+    res = results()
+    b = built(TheComparison)
+    scene = b.scene
+    # one marker per scored state, every eval_every updates, in the sentence that says so
+    every = res["protocol"]["eval_every"]
+    assert [len(m) for m in scene.marks] == [len(r["trace"]) for r in res["runs"]]
+    for run, dots in zip(res["runs"], scene.marks):
+        assert [t["step"] for t in run["trace"]] == list(range(every, every * (len(run["trace"]) + 1), every)) or \
+            all(b2 - a2 == every for a2, b2 in zip([t["step"] for t in run["trace"]][1:], [t["step"] for t in run["trace"]][2:]))
+        for t, d in zip(run["trace"], dots):
+            assert scene.plot.p2c(d.get_center()) == pytest.approx((t["step"], t["selection_loss"]))
+    assert "LaggedStart" in kinds(b.changes_in(b.beat_of(f"Every {fmt_int(every)} updates")))
+    # the baseline's early kept states are ringed (and stay) in their sentence
+    early = b.beat_of("best state comes early")
+    assert "LaggedStart" in kinds(b.changes_in(early)) and len(scene.rings) == 3
+    # seed labels sit on the side away from their model's mean mark, so the mark never crosses them
+    for band in scene.bands:
+        x = band.mean.get_center()[0]
+        for seed in band.seeds:
+            assert not (seed.get_left()[0] < x < seed.get_right()[0]), (band.model, seed.original_text)
+    # the zoomed gap arrow clears both means' labels and the seeds
+    arrow, number = scene.gap[0], scene.gap[1]
+    for band in scene.bands:
+        if band.model != "mlp":
+            assert arrow.get_bottom()[1] > band.label.get_top()[1] + 0.05
+    # the spread bars have their own row and their name
+    assert all(bar[1].original_text == "mean ± sd" for bar in scene.stds)
+    # the timing caveat sits beside the time column, in the sentence about the times
+    assert scene.rough.original_text == "rough: not a speed benchmark"
+    assert "FadeIn" in kinds(b.changes_in(b.beat_of("read the wall times loosely")))
 
 
 def test_comparison_caveats_follow_the_data():
