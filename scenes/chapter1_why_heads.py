@@ -1078,7 +1078,7 @@ def get_weight_number(value: float, tag: str, index, color: str):
     return get_number(value, places_for([value]), tag=tag, index=index, font_size=NUMBER_SIZE + 2, color=color)
 
 
-def get_source_column(ill, *, tag: str, column_colors=None):
+def get_source_column(ill, *, tag: str, column_colors=None, gap: float = 0.55):
     """The two sources, each a word box with its value row beside it."""
     rows = VGroup()
     for s, word in enumerate(ill.sources):
@@ -1093,7 +1093,7 @@ def get_source_column(ill, *, tag: str, column_colors=None):
         vec.shift(UP * (box.get_y() - vec.cell_center(0, 0)[1]))
         rows.add(VGroup(VGroup(box, label), vec))
         rows[-1].word, rows[-1].vector = VGroup(box, label), vec
-    rows.arrange(DOWN, buff=0.55, aligned_edge=LEFT)
+    rows.arrange(DOWN, buff=gap, aligned_edge=LEFT)
     # every value row's bracket in one column, right of the longest word
     x = max(row.word.get_right()[0] for row in rows) + 0.25
     for row in rows:
@@ -1226,7 +1226,8 @@ class OneSharedWeight(ChapterOneScene):
 
     def get_two_head_panel(self, ill):
         colors = [chapter_head_color(h) for h in ill.coordinate_heads]
-        sources = get_source_column(ill, tag="V2", column_colors=colors)
+        # the rows further apart: room between them for the two crossing arrows' weights
+        sources = get_source_column(ill, tag="V2", column_colors=colors, gap=1.0)
         receiver = get_receiver_box(ill.receiver).next_to(sources, RIGHT, buff=1.2).set_y(sources.get_y())
         message = get_row_vector(ill.two_head_message, list(ill.coordinates), tag="two_message", places=None,
                                  column_colors=colors)
@@ -1468,7 +1469,8 @@ class OneSharedWeight(ChapterOneScene):
         ghost = DashedVMobject(head.frame.copy().set_fill(opacity=0), num_dashes=30).set_stroke(DIM_TEXT_COLOR, 2)
         pruned = get_text("pruned", font_size=MIN_TEXT_SIZE, color=DIM_TEXT_COLOR).move_to(head.frame)
         self.pruned = VGroup(ghost, pruned)
-        with self.beat("Such a head can sometimes be pruned away: see Voita et al. (2019)."):
+        # the authors said once; the full citation stays in the fine print (the notes' words)
+        with self.beat("Such a head can sometimes be pruned away, as Voita and colleagues found."):
             self.play(FadeOut(head.frame), FadeOut(head.bars), FadeOut(diagram.forward[k]), FadeOut(self.overlap_mark),
                       FadeOut(diagram.backward[k]), FadeIn(ghost), FadeIn(pruned), head.name.animate.set_opacity(0.5),
                       run_time=1.4)
