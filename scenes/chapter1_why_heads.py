@@ -856,7 +856,7 @@ class ParallelHeads(ChapterOneScene):
         VGroup(reading, evens).scale(factor).set_x(0)
         # the slots side by side under head 2's arrows, below the receiver and the blank
         # room on the right of each slot for its name ("dropped features")
-        name_room = get_text("dropped features", font_size=MIN_TEXT_SIZE).width + 0.5
+        name_room = get_text("dropped features stays", font_size=MIN_TEXT_SIZE).width + 0.5
         slots = VGroup(*(h.slot for h in heads)).arrange(RIGHT, buff=name_room)
         slots.next_to(heads[1].arrows, DOWN, buff=0.45)
         slots.set_x(row.boxes[ex.receiver - 1].get_x())
@@ -1042,6 +1042,7 @@ class ParallelHeads(ChapterOneScene):
         new_role.scale(self.layout_factor)               # the labels were scaled with the layout
         new_role.move_to(role, aligned_edge=LEFT)
         new_name = self.get_slot_name(new.word, heads[event])
+        align_baseline(new_name, baseline_y(self.slot_words[event]))
         new_glyph = self.get_glyph(heads[event]).match_height(self.glyphs[event]).move_to(self.glyphs[event])
         stays = self.stays = get_text("stays", font_size=MIN_TEXT_SIZE, color=TEXT_COLOR)
         stays.next_to(self.slot_words[1 - event], RIGHT, buff=0.1)
