@@ -16,6 +16,8 @@ The scenes only lay these out; every choice that depends on the numbers is made 
   word_groups           the sentence words and the candidate next words, as vocabulary indices
   shown_rows            which rows of an [n, 4] table fit a screen (the last ones: the receiver's)
   same_receiver_rows    whether two worksheets give the receiver the same q, k and v
+  averaged_attention    the heads' weight grids averaged (what average_attn_weights=True returns)
+  axis_ticks            which positions label a heat map's axes (all, or every fifth and the last)
 """
 from __future__ import annotations
 
@@ -221,3 +223,18 @@ __all__ = [
     "change_word", "SourceRow", "pool_on_sources", "sum_of_shown", "off_carrier_entries", "relu_zeroed",
     "word_groups", "shown_rows", "same_receiver_rows",
 ]
+
+
+def averaged_attention(ws) -> np.ndarray:
+    """What nn.MultiheadAttention returns with average_attn_weights=True: the heads' [n, n] weight
+    grids averaged cell by cell (a diagnostic only; the messages are mixed per head either way)."""
+    return np.mean(np.stack([np.asarray(h.weights, dtype=float) for h in ws.heads]), axis=0)
+
+
+def axis_ticks(n: int, most: int = 10) -> list[int]:
+    """Which positions (zero-based) label a heat map's axes: all of them for n <= most, else every
+    fifth position (1, 5, 10, …) and the last, so the labels stay legible."""
+    if n <= most:
+        return list(range(n))
+    ticks = [0] + list(range(4, n, 5))
+    return ticks if ticks[-1] == n - 1 else ticks + [n - 1]

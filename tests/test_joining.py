@@ -211,3 +211,27 @@ def test_score_story_river_flips_cheque_does_not():
     assert (cheque.head1_order, cheque.wide_order, cheque.flipped) == ((3, 0), (3, 0), False)
     one = score_story(compute_worksheet("the"))
     assert one.head1_order == one.wide_order == (0,) and not one.flipped
+
+
+def test_averaged_attention_by_hand():
+    from lesson_data.joining import averaged_attention
+
+    ws = compute_worksheet("river")
+    avg = averaged_attention(ws)
+    # river, receiver 10: head 1 gives "river" (source 6) 0.718…, head 2 gives it ≈0.023 → ≈0.370
+    h1, h2 = ws.heads
+    assert avg[9, 5] == pytest.approx((h1.weights[9, 5] + h2.weights[9, 5]) / 2)
+    assert 0.36 < avg[9, 5] < 0.38
+    # row 1 reads only itself in both heads: 1.0; each row still sums to one; the future stays 0
+    assert avg[0, 0] == pytest.approx(1.0)
+    assert np.allclose(avg.sum(axis=1), 1.0)
+    assert avg[0, 1] == 0.0
+
+
+def test_axis_ticks():
+    from lesson_data.joining import axis_ticks
+
+    assert axis_ticks(3) == [0, 1, 2]
+    assert axis_ticks(10) == list(range(10))
+    assert axis_ticks(20) == [0, 4, 9, 14, 19]
+    assert axis_ticks(12) == [0, 4, 9, 11]

@@ -471,8 +471,10 @@ def test_cheque_scene_same_query_different_keys(cheque_scene):
     switch = b.beat_of("Now the cheque sentence")
     assert "cheque_k1" in tags_in(b, switch)
     assert any("ReplacementTransform" in c.what for c in b.changes_in(switch))
-    move = b.beat_of("arrows move")
-    assert any("ReplacementTransform" in c.what for c in b.changes_in(move))
+    # river's arrows fade out before the words change; cheque's arrows are drawn in their own beat
+    assert any("FadeOut" in c.what for c in b.changes_in(switch))
+    move = b.beat_of("arrows now point")
+    assert any("Create" in c.what or "LaggedStart" in c.what for c in b.changes_in(move))
     assert {"cheque_A1_top", "cheque_A1"} <= tags_in(b, move)
     # the cheque arrows: one per source, width from the weight, the strongest from cheque₄
     arrows = b.scene.arrows1[1].arrows
@@ -490,12 +492,13 @@ def test_cheque_scene_says_what_the_messages_carry(cheque_scene):
     assert [b.by_tag("river_m1")[(0, k)].original_text for k in range(2)] == ["2.617", "-0.018"]
     assert [b.by_tag("cheque_m1")[(0, k)].original_text for k in range(2)] == ["0.053", "2.471"]
     assert "So head 1's message switches from water to finance." in words
-    assert "Head 2 reads “she” instead of “fisherman”: 0.862" in words
+    assert "Head 2, below, reads “she” instead of “fisherman”: 0.862" in words
     assert {"water", "finance", "person", "glue"} <= texts_of(b)               # coordinates named, not a/b
     assert not {"a", "b"} & texts_of(b)
     assert {"river_m1", "cheque_m1"} <= tags_in(b, b.beat_of("switches from water to finance"))
     assert "This is a worked arithmetic explorer, not a trained language model." in words
-    assert "Change to the cheque sentence." in all_text(b)
+    assert "the vocabulary prediction are recalculated" in all_text(b)
+    assert "not a trained language model" in all_text(b)
     assert "All displayed numbers are rounded; calculations use full precision." in all_text(b)
 
 

@@ -175,7 +175,7 @@ def test_library_scene_says_what_the_layer_does_not_do():
     b = built(BiasesAndLibraryLayer, "river")
     texts = texts_of(b)
     for item in ("position rows", "the residual E′ = E + ΔE", "the vocabulary classifier (prediction MLP)",
-                 "attn_mask", "future: blocked"):
+                 "attn_mask = future", "True: blocked (a future source)", "True: their average"):
         assert item in texts, item
     code = b.scene.code
     source = "\n".join(code.source)
@@ -198,7 +198,7 @@ def test_library_scene_says_what_the_layer_does_not_do():
     # and the teaching lines
     b.beat_of("16 additional trainable scalars.")
     b.beat_of("attn_mask=future blocks every source after the receiver.")
-    assert "b_Q (illustrative)" in texts
+    assert "b_Q¹ (illustrative)" in texts
 
 
 def test_library_pictures_play_in_their_own_beats():
@@ -206,14 +206,26 @@ def test_library_pictures_play_in_their_own_beats():
     assert {m.tag for m in b.numbers_in(b.beat_of("here an illustrative b_Q"))} == {"q_without", "b_Q", "q_with"}
     without = {m.tag for m in b.numbers_in(b.beat_of("Without a bias, head 1’s row 10"))}
     assert "A_without" in without and "A_with" not in without          # the shifted row waits for its sentence
-    assert "A_with" in {m.tag for m in b.numbers_in(b.beat_of("With b_Q, every score in that row changes"))}
+    assert "score_without" in without and "score_with" not in without
+    with_beat = b.beat_of("the scores change, so the whole row shifts")
+    assert {"A_with", "score_with"} <= {m.tag for m in b.numbers_in(with_beat)}
+    # by hand: source 10 ("the", key (0, 0)) keeps its score 0 = 2.3·0 + 2.3·0 = 2.5·0 + 2.2·0
+    assert b.by_tag("score_without")[9].original_text == b.by_tag("score_with")[9].original_text == "0.00"
+    assert b.by_tag("score_with")[5].original_text == "7.53"
+    # the rounded no-bias weights shown add to 0.999 (the full row sums to one)
+    assert b.by_tag("A_without_shown_sum")[None].original_text == "0.999"
+    # the offsets take their heads' colours only when the sentence names the slices
+    slices = b.beat_of("each bias slice has width two")
+    assert any("_AnimationBuilder" in c.what for c in b.changes_in(slices))
+    # the per-head grids, then their average beside them
+    assert any("FadeIn" in c.what for c in b.changes_in(b.beat_of("not how the messages combine")))
     assert {m.tag for m in b.numbers_in(b.beat_of("stored together in in_proj_bias"))} == {"in_proj_bias"}
     assert {"out_proj.bias", "total"} <= {m.tag for m in b.numbers_in(b.beat_of("Plus four output offsets"))}
     assert "total" not in {m.tag for m in b.numbers_in(b.beat_of("stored together in in_proj_bias"))}
     assert {m.tag for m in b.numbers_in(b.beat_of("ΔE agrees"))} == {"delta_E_diff"}
     assert {m.tag for m in b.numbers_in(b.beat_of("Both heads’ weights agree too"))} == {"weight_diff"}
     # bias=True becomes bias=False (our layers) in the sentence that says so
-    assert "ReplacementTransform" in kinds(b.changes_in(b.beat_of("use bias=False")))
+    assert "ReplacementTransform" in kinds(b.changes_in(b.beat_of("in code, bias=False")))
 
 
 def test_bias_highlight_marks_the_most_shifted_source():

@@ -97,6 +97,7 @@ from scenes.style import (
 
 ROUNDING_NOTE = "All displayed numbers are rounded; calculations use full precision."
 ARROW_ANGLE = PI / 4          # flatter arcs than the default, so two token rows fit one screen
+ARROW_ANGLE_BELOW = PI / 6    # head 2's arcs under a row with numbers below them: flatter still
 
 
 # ============================================================================================
@@ -165,10 +166,10 @@ def get_labeled_vector(label: str, values, col_labels, *, tag: str, color: str, 
     return group
 
 
-def get_arrow_set(row, weights, color, side, tag: str):
+def get_arrow_set(row, weights, color, side, tag: str, angle: float = ARROW_ANGLE):
     """One head's arrows into the receiver, with the weight of its strongest source written beside
     that arrow (tag f"{tag}_top", index = the source)."""
-    arrows = get_attention_arrows(row, weights, color=color, side=side, angle=ARROW_ANGLE)
+    arrows = get_attention_arrows(row, weights, color=color, side=side, angle=angle)
     j = strongest_source(weights[: row.receiver])
     arrow = arrows.arrow(j)
     label = get_number(weights[j], tag=f"{tag}_top", index=j, font_size=NUMBER_SIZE + 2, color=color)
@@ -1200,10 +1201,10 @@ def get_outcome(ws) -> VGroup:
     align_baseline(blank, baseline_y(second))
     text = VGroup(first, VGroup(second, blank)).arrange(DOWN, buff=0.1, aligned_edge=LEFT)
     rows = get_word_rows(VOCAB, ws.mlp.logits, ws.mlp.probabilities, candidates, show_logits=False, bar_unit=3.2,
-                         tag_prefix=f"{ws.name}_", bar_color=TEXT_COLOR, row_height=0.4, font_size=NUMBER_SIZE + 2,
+                         tag_prefix=f"{ws.name}_", bar_color=TEXT_COLOR, row_height=0.37, font_size=NUMBER_SIZE + 2,
                          word_size=LABEL_SIZE + 2)
     best = VOCAB.index(ws.mlp.prediction)
-    group = VGroup(title, text, rows).arrange(DOWN, buff=0.25)
+    group = VGroup(title, text, rows).arrange(DOWN, buff=0.2)
     filled = get_text(ws.mlp.prediction, font_size=LABEL_SIZE + 2, color=POSITIVE_COLOR)
     filled.next_to(second, RIGHT, buff=0.15)
     align_baseline(filled, baseline_y(second))
@@ -1265,7 +1266,8 @@ class ChequeSentence(LessonScene):
             weights.shift(DOWN * 2 * 0.34)
             self.weights.append(weights)
             self.arrows1.append(get_arrow_set(row, h1.weights[-1], head_color(1), UP, f"{ws.name}_A1"))
-            self.arrows2.append(get_arrow_set(row, h2.weights[-1], head_color(2), DOWN, f"{ws.name}_A2"))
+            self.arrows2.append(get_arrow_set(row, h2.weights[-1], head_color(2), DOWN, f"{ws.name}_A2",
+                                              angle=ARROW_ANGLE_BELOW))
         q = sheets[0].heads[0].Q[-1]
         self.query = get_labeled_vector(f"receiver “{sheets[0].tokens[-1]}”:  q{sup(1)}{sub(sheets[0].n)} =", q,
                                         None, tag="q1", color=RECEIVER_COLOR, places=None)
@@ -1273,7 +1275,19 @@ class ChequeSentence(LessonScene):
         q2 = sheets[0].heads[1].Q[-1]
         self.query2 = get_labeled_vector(f"receiver “{sheets[0].tokens[-1]}”:  q{sup(2)}{sub(sheets[0].n)} =", q2,
                                          None, tag="q2", color=RECEIVER_COLOR, places=None)
-        self.query2.move_to(self.query, aligned_edge=LEFT)
+        # head 2 on the cheque sentence: its keys = values (person, glue) and its weights, under its arrows
+        cheque, row = sheets[1], rows[1]
+        h2 = cheque.heads[1]
+        a2 = self.arrows2[1]
+        keys2 = self.keys2 = get_token_columns(row, h2.K, tag="cheque_k2", color=head_color(2),
+                                               labels=[f"k{sup(2)} = v{sup(2)} {a}" for a in carried_axes(h2.W_V)])
+        weights2 = self.weights2 = get_token_columns(row, h2.weights[-1], tag="cheque_A2", color=head_color(2),
+                                                     labels=[f"α{sup(2)}{sub(cheque.n)},ⱼ"], places=3)
+        weights2.shift(DOWN * 2 * 0.34)
+        grid2 = VGroup(keys2, weights2)
+        below = min(a2.arrows.get_bottom()[1], a2.label.get_bottom()[1])
+        grid2.shift(DOWN * (grid2.get_top()[1] - (below - 0.2)))
+        self.query2.next_to(grid2, DOWN, buff=0.25).align_to(self.query, LEFT)
 
     def key_column_box(self, i: int, j: int):
         """A box around source j's keys and weight (in sentence i's grid)."""
@@ -1306,13 +1320,13 @@ class ChequeSentence(LessonScene):
     # shot 2 -----------------------------------------------------------------------------------
     def show_switch(self, river, cheque):
         (r0, r1), (k0, k1) = self.rows, self.keys
-        note = self.note = get_fine("Change to the cheque sentence. These controls recalculate Q, K, V, both "
-                                    "attention rows, the messages and the vocabulary prediction from the "
-                                    "hand-chosen parameters.")
+        note = self.note = get_fine("Same hand-chosen parameters: Q, K, V, both attention rows, the messages and "
+                                    "the vocabulary prediction are recalculated. This is a worked arithmetic "
+                                    "explorer, not a trained language model.")
         a0 = self.arrows1[0]
         with self.beat("Now the cheque sentence, same parameters: new words, so new keys and values."):
-            self.play(FadeOut(self.box), FadeOut(self.weights[0]), FadeOut(a0.label),
-                      a0.arrows.animate.set_stroke(opacity=0.15))
+            # river's arrows leave before the words change: no river weight ever lands on a cheque word
+            self.play(FadeOut(self.box), FadeOut(self.weights[0]), FadeOut(a0.label), FadeOut(a0.arrows))
             self.play(*(ReplacementTransform(a, b) for a, b in zip(r0.words, r1.words)),
                       *(ReplacementTransform(a, b) for a, b in zip(r0.boxes, r1.boxes)),
                       *(ReplacementTransform(a, b) for a, b in zip(r0.positions, r1.positions)),
@@ -1333,10 +1347,11 @@ class ChequeSentence(LessonScene):
             self.play(Create(self.box))
 
     def show_arrows_move(self, cheque):
-        a0, a1 = self.arrows1
+        a1 = self.arrows1[1]
         h1 = cheque.heads[0]
-        with self.beat(f"Head 1's arrows move to {said_source(cheque.tokens, a1.top)}: {fmt(h1.weights[-1, a1.top])}."):
-            self.play(ReplacementTransform(a0.arrows, a1.arrows), run_time=1.8)
+        with self.beat(f"Head 1's arrows now point from {said_source(cheque.tokens, a1.top)}: "
+                       f"{fmt(h1.weights[-1, a1.top])}."):
+            self.play(FadeOut(self.box), a1.arrows.create(), run_time=1.8)
             self.play(FadeIn(a1.label), FadeIn(self.weights[1]))
 
     # shot 3 -----------------------------------------------------------------------------------
@@ -1356,19 +1371,26 @@ class ChequeSentence(LessonScene):
         self.note = note
 
     def show_head2(self, river, cheque):
-        a1, a2 = self.arrows1[1], self.arrows2[1]
+        a2 = self.arrows2[1]
+        row = self.rows[1]
         pair = self.pair2 = get_message_pair(self.sheets, 2)
-        pair.move_to(self.pair1)
+        pair.next_to(self.query2, DOWN, buff=0.3)
+        pair.set_x(0)
         marks = self.marks2 = get_carried_marks(pair, head_color(2))
         names = carried_axes(cheque.heads[1].W_V)
         was_src = strongest_source(river.heads[1].weights[-1])
         was, now = (dominant_axis(ws.heads[1].messages[-1], names) for ws in (river, cheque))
         carries = (f"its message still carries {now}" if was == now else f"its message switches from {was} to {now}")
-        with self.beat(f"Head 2 reads {said_source(cheque.tokens, a2.top)} instead of "
-                       f"{said_source(river.tokens, was_src)}: {fmt(cheque.heads[1].weights[-1, a2.top])}; {carries}."):
-            self.play(FadeOut(VGroup(a1, self.keys[1], self.weights[1], self.marks1)),
+        with self.beat(f"Head 2, below, reads {said_source(cheque.tokens, a2.top)} instead of "
+                       f"{said_source(river.tokens, was_src)}: {fmt(cheque.heads[1].weights[-1, a2.top])}."):
+            # head 1's arrows stay above; its numbers make room for head 2's person and glue rows
+            self.play(FadeOut(VGroup(self.keys[1], self.weights[1], self.marks1, self.pair1, row.positions,
+                                     self.note)),
                       ReplacementTransform(self.query, self.query2))
-            self.play(a2.arrows.create(), FadeIn(a2.label), ReplacementTransform(self.pair1, pair), run_time=1.8)
+            self.play(a2.arrows.create(), FadeIn(a2.label), run_time=1.8)
+            self.play(FadeIn(self.keys2, shift=DOWN * 0.1), FadeIn(self.weights2, shift=DOWN * 0.1))
+        with self.beat(f"So {carries}."):
+            self.play(FadeIn(pair, shift=UP * 0.2))
             self.play(Create(marks))
 
     # shot 4 -----------------------------------------------------------------------------------
@@ -1377,22 +1399,43 @@ class ChequeSentence(LessonScene):
         outcomes.arrange(RIGHT, buff=1.4, aligned_edge=UP)
         for part in ("text", "rows"):                 # the two sides line up part for part
             getattr(outcomes[1], part).align_to(getattr(outcomes[0], part), UP)
-        outcomes.move_to([0, CONTENT_TOP - 0.05 - outcomes.height / 2, 0])
+        strip = self.strip = get_rest_of_layer(river)
+        page = VGroup(strip, outcomes).arrange(DOWN, buff=0.25)
+        page.move_to([0, CONTENT_TOP - 0.05 - page.height / 2, 0])
         for o in outcomes:
             o.filled.next_to(o.text[1][0], RIGHT, buff=0.15)
             align_baseline(o.filled, baseline_y(o.text[1][0]))
             o.box = o.get_box()
+        _, candidates = word_groups()
+        vocab = len(river.mlp.probabilities)
+        note = self.note = get_fine(f"{count_word(len(candidates)).capitalize()} of {vocab} words shown; "
+                                    f"each sentence's {vocab} probabilities sum to one.")
+        with self.beat("Both messages go on through W_O, the residual and the prediction MLP.",
+                       spoken="Both messages go on through W O, the residual and the prediction M L P."):
+            self.play(LaggedStart(*(FadeIn(part, shift=RIGHT * 0.2) for part in strip), lag_ratio=0.25),
+                      run_time=2.0)
         with self.beat(f"Same parameters, different prefix: “{river.mlp.prediction}” after the river sentence, "
                        f"“{cheque.mlp.prediction}” after the cheque sentence."):
-            self.play(*(FadeIn(VGroup(o.title, o.text, o.rows)) for o in outcomes), run_time=1.2)
+            self.play(*(FadeIn(VGroup(o.title, o.text, o.rows)) for o in outcomes), FadeIn(note), run_time=1.2)
             self.play(*(o.rows.rows[o.best].bar.animate.set_fill(POSITIVE_COLOR) for o in outcomes),
                       *(Create(o.box) for o in outcomes))
             self.play(*(FadeOut(o.blank) for o in outcomes), *(FadeIn(o.filled, shift=UP * 0.2) for o in outcomes))
 
     def show_explorer(self):
-        note = get_fine("This is a worked arithmetic explorer, not a trained language model.")
         with self.beat("This is a worked arithmetic explorer, not a trained language model."):
-            self.play(FadeIn(note))
+            self.play(*(Indicate(o.filled, color=POSITIVE_COLOR, scale_factor=1.15) for o in self.outcomes))
+
+
+def get_rest_of_layer(ws) -> VGroup:
+    """One line for the steps between the messages and the prediction: [m¹ | m²] → · W_O → + E → MLP → p."""
+    n = ws.n
+    size = LABEL_SIZE + 2
+    parts = [get_text(f"[m{sup(1)}{sub(n)} | m{sup(2)}{sub(n)}]", font_size=size)]
+    for step in ("· W_O", "+ e", "prediction MLP", "p"):
+        parts.append(get_text("→", font_size=size, color=DIM_TEXT_COLOR))
+        parts.append(get_text(step if step != "+ e" else f"+ e{sub(n)} (residual)", font_size=size))
+    line = VGroup(*parts).arrange(RIGHT, buff=0.18)
+    return line
 
 
 __all__ = [
@@ -1400,4 +1443,5 @@ __all__ = [
     "get_joined_projection", "get_score_rules", "get_arrow_panels", "get_score_table", "get_mixtures",
     "get_block_box", "get_general_shape_note", "get_residual_tables", "get_mlp_chain", "get_hidden_rows",
     "get_probability_page", "get_token_columns", "get_message_pair", "get_carried_marks", "get_outcome",
+    "get_rest_of_layer",
 ]

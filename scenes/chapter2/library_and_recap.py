@@ -86,7 +86,9 @@ from scenes.style import (
     sup,
 )
 
-BIAS_COLOR = POSITIVE_COLOR      # the bias vector b_Q, wherever it appears
+BIAS_COLOR = "#CCCCCC"          # the bias vector b_Q¹, wherever it appears: a neutral light grey
+                                 # (blue/orange are the heads', yellow the receiver's, green "predicted")
+B_Q = f"b_Q{sup(1)}"             # head 1's query bias: heads own their slices of the bias
 FRAME_RIGHT_SAFE = SAFE_WIDTH / 2  # x of the right margin
 
 
@@ -119,6 +121,13 @@ def receiver_word(ws) -> str:
     return display_words(ws)[-1]
 
 
+def fade_out(scene, *groups) -> list:
+    """FadeOut for every top-level mobject on screen that belongs to `groups` (a VGroup made on the
+    spot around parts added one by one would leave those parts behind when it is removed)."""
+    family = {id(m) for g in groups for m in g.get_family()}
+    return [FadeOut(m) for m in scene.mobjects if id(m) in family]
+
+
 def place_fine_print(*texts, width: float = SAFE_WIDTH) -> VGroup:
     """The notes' caveats, dim and legible, at the bottom of the content zone."""
     note = VGroup(*(get_fine_print(t, max_width=width) for t in texts)).arrange(DOWN, buff=0.1, aligned_edge=LEFT)
@@ -134,13 +143,12 @@ def get_query_with_bias(bias, n: int) -> VGroup:
     """q¹ₙ + b_Q = (q¹ₙ + b_Q): head 1's receiver query, the illustrative bias and their sum, each
     with its own precision (hand-chosen tenths read 0.2, not 0.200)."""
     h1 = head_color(1)
-    coords = ["a", "b"]
     kw = dict(places=None, label_size=LABEL_SIZE)
-    q = get_row_vector(bias.query_without, coords, name=f"q{sup(1)}{sub(n)}", tag="q_without",
+    q = get_row_vector(bias.query_without, None, name=f"q{sup(1)}{sub(n)}", tag="q_without",
                        color=h1, name_color=h1, **kw)
-    b = get_row_vector(bias.b_Q, coords, name="b_Q (illustrative)", tag="b_Q", color=BIAS_COLOR,
+    b = get_row_vector(bias.b_Q, None, name=f"{B_Q} (illustrative)", tag="b_Q", color=BIAS_COLOR,
                        name_color=BIAS_COLOR, **kw)
-    s = get_row_vector(bias.query_with, coords, name=f"q{sup(1)}{sub(n)} + b_Q", tag="q_with",
+    s = get_row_vector(bias.query_with, None, name=f"q{sup(1)}{sub(n)} + {B_Q}", tag="q_with",
                        color=h1, name_color=h1, **kw)
     plus = get_text("+", font_size=BODY_SIZE)
     equals = get_text("=", font_size=BODY_SIZE)
@@ -171,13 +179,13 @@ def get_shared_versus_position(ws) -> VGroup:
         return col
 
     def bias_line(p):
-        return get_text(f"q{h}{sub(p)} = e{sub(p)}W_Q{h} + b_Q", font_size=size, t2c={"b_Q": BIAS_COLOR})
+        return get_text(f"q{h}{sub(p)} = e{sub(p)}W_Q{h} + {B_Q}", font_size=size, t2c={B_Q: BIAS_COLOR})
 
     def position_line(p):
         return get_text(f"e{sub(p)} = {ws.tokens[p - 1]} + p{sub(p)}", font_size=size,
                         t2c={f"p{sub(p)}": RECEIVER_COLOR})
 
-    left = column("a bias: the same b_Q in every row", BIAS_COLOR, bias_line)
+    left = column(f"a bias: the same {B_Q} in every row", BIAS_COLOR, bias_line)
     right = column("position rows: one per position", RECEIVER_COLOR, position_line)
     panel = VGroup(left, right).arrange(RIGHT, buff=1.2, aligned_edge=UP)
     panel.bias_column, panel.position_column = left, right
@@ -189,10 +197,12 @@ class BiasWeightTable(VGroup):
 
 
 def get_bias_weight_table(labels, without, with_bias, *, listed=None, color=None, row_height=0.34,
-                          bar_max_width=1.4) -> BiasWeightTable:
-    """One row per listed source (label, weight without, weight with b_Q, two bars), then an
-    "others" row pooling the rest (lesson_data.projections.listed_rows) and the sums of the full
-    rows. `table.rows[k]` is the k-th listed source, `table.sources[k]` its index."""
+                          bar_max_width=1.4, scores=None) -> BiasWeightTable:
+    """One row per listed source (label, [score without, score with b_Q,] weight without, weight with
+    b_Q, two bars), then an "others" row pooling the rest (lesson_data.projections.listed_rows) and
+    the sums of the full rows. `table.rows[k]` is the k-th listed source, `table.sources[k]` its
+    index. `scores`: (without, with) raw score rows, shown in two columns before the weights (tags
+    score_without / score_with); the pooled row has no score."""
     color = color or head_color(1)
     without = np.asarray(without, dtype=float)
     with_bias = np.asarray(with_bias, dtype=float)
@@ -209,7 +219,24 @@ def get_bias_weight_table(labels, without, with_bias, *, listed=None, color=None
     table.with_bias = VGroup(*(get_number(e[2], tag=e[4], index=e[5], color=color) for e in entries))
     number_w = max(m.width for m in [*table.without, *table.with_bias])
     x_label = 0.0
-    x_without = x_label + BUFF + number_w
+    table.scores_without, table.scores_with = VGroup(), VGroup()
+    if scores is not None:
+        s0, s1 = (np.asarray(v, dtype=float) for v in scores)
+        places = table.score_places = places_for(np.concatenate([s0, s1]))
+        for e in entries:
+            j = e[5]
+            if j is None:
+                continue
+            table.scores_without.add(get_number(s0[j], places, tag="score_without", index=j, color=DIM_TEXT_COLOR))
+            table.scores_with.add(get_number(s1[j], places, tag="score_with", index=j, color=color))
+        score_w = max(m.width for m in [*table.scores_without, *table.scores_with, get_text("with " + B_Q, font_size=SMALL_SIZE)])
+        x_s0 = x_label + BUFF + score_w
+        x_s1 = x_s0 + BUFF + score_w
+        for k, (a, b) in enumerate(zip(table.scores_without, table.scores_with)):
+            a.move_to([x_s0, -k * row_height, 0], aligned_edge=RIGHT)
+            b.move_to([x_s1, -k * row_height, 0], aligned_edge=RIGHT)
+    x_start = x_s1 + BUFF_LARGE - BUFF if scores is not None else x_label
+    x_without = x_start + BUFF + number_w
     x_with = x_without + BUFF_LARGE + number_w
     x_bar = x_with + 2 * BUFF_SMALL
     table.bars_without, table.bars_with, rows = VGroup(), VGroup(), []
@@ -231,9 +258,24 @@ def get_bias_weight_table(labels, without, with_bias, *, listed=None, color=None
     table.rows = VGroup(*rows)
     head_y = row_height * 0.9
     table.head_without = get_text("no bias", font_size=SMALL_SIZE, color=DIM_TEXT_COLOR)
-    table.head_with = get_text("with b_Q", font_size=SMALL_SIZE, color=color)
+    table.head_with = get_text(f"with {B_Q}", font_size=SMALL_SIZE, color=color)
     table.head_without.move_to([x_without - number_w / 2, head_y, 0])
     table.head_with.move_to([x_with - number_w / 2, head_y, 0])
+    table.score_heads = VGroup()
+    table.group_heads = VGroup()
+    if scores is not None:
+        sh0 = get_text("no bias", font_size=SMALL_SIZE, color=DIM_TEXT_COLOR).move_to([x_s0 - score_w / 2, head_y, 0])
+        sh1 = get_text(f"with {B_Q}", font_size=SMALL_SIZE, color=color).move_to([x_s1 - score_w / 2, head_y, 0])
+        table.score_heads = VGroup(sh0, sh1)
+        g0 = get_text("score", font_size=SMALL_SIZE, color=DIM_TEXT_COLOR)
+        g0.move_to([(sh0.get_left()[0] + sh1.get_right()[0]) / 2, head_y + 0.32, 0])
+        g1 = get_text("weight", font_size=SMALL_SIZE, color=DIM_TEXT_COLOR)
+        g1.move_to([(table.head_without.get_left()[0] + table.head_with.get_right()[0]) / 2, head_y + 0.32, 0])
+        table.group_heads = VGroup(g0, g1)
+        for k, (a, b) in enumerate(zip(table.scores_without, table.scores_with)):
+            align_baseline(a, baseline_y(table.without[k]))
+            align_baseline(b, baseline_y(table.without[k]))
+            rows[k].add(a, b)
     y_sum = -len(entries) * row_height - 0.08
     table.rule = Line([x_label - 0.6, y_sum + row_height / 2, 0], [x_with, y_sum + row_height / 2, 0])
     table.rule.set_stroke(DIM_TEXT_COLOR, 1.5)
@@ -251,7 +293,7 @@ def get_bias_weight_table(labels, without, with_bias, *, listed=None, color=None
     table.extent = Line([left_x, 0, 0], [right_x, 0, 0]).set_stroke(opacity=0)
     table.row_height = row_height
     table.add(table.extent, table.head_without, table.head_with, table.rows, table.rule, table.sum_label,
-              table.sum_without, table.sum_with)
+              table.sum_without, table.sum_with, table.score_heads, table.group_heads)
     return table
 
 
@@ -299,7 +341,8 @@ def get_bias_layout(bias) -> VGroup:
 
     groups = VGroup()
     for name in ("query", "key", "value"):
-        cells = get_offset_cells(owners)
+        cells = get_offset_cells(owners, colors=[DIM_TEXT_COLOR] * len(owners))   # coloured by head later
+        cells.owners = owners
         label = get_text(f"{count_word(d)} {name} offsets", font_size=LABEL_SIZE, color=DIM_TEXT_COLOR)
         groups.add(VGroup(cells, label.next_to(cells, DOWN, buff=BUFF_SMALL)))
     groups.arrange(RIGHT, buff=0.35, aligned_edge=UP)
@@ -436,6 +479,75 @@ def get_weight_heatmap(weights, color, side: float = 0.16) -> VGroup:
     return get_cell_grid(colors, side)
 
 
+GRID_SIDE = 2.2   # the library shot's attention pictures: 0.22 a cell for ten tokens
+
+
+def get_grid_axes(cell_center, n: int, *, rows: bool = True, cols: bool = True, size: float = 16) -> VGroup:
+    """Position numbers beside an n × n picture: receivers down the left, sources along the top
+    (every position for n <= 10, else every fifth and the last: lesson_data.joining.axis_ticks),
+    with the axes named."""
+    from lesson_data.joining import axis_ticks
+
+    ticks, col_ticks = axis_ticks(n), axis_ticks(n, most=9)     # "9 10" would touch at this size
+    labels = VGroup()
+    labels.rows, labels.cols = VGroup(), VGroup()
+    left = cell_center(0, 0)[0] - (cell_center(0, 1)[0] - cell_center(0, 0)[0] if n > 1 else 0.2) / 2
+    top = cell_center(0, 0)[1] + (cell_center(0, 0)[1] - cell_center(1, 0)[1] if n > 1 else 0.2) / 2
+    for i in ticks:
+        if rows:
+            t = get_text(str(i + 1), font_size=size, color=DIM_TEXT_COLOR)
+            labels.rows.add(t.move_to([left - 0.08, cell_center(i, 0)[1], 0], aligned_edge=RIGHT))
+    for i in col_ticks:
+        if cols:
+            t = get_text(str(i + 1), font_size=size, color=DIM_TEXT_COLOR)
+            labels.cols.add(t.move_to([cell_center(0, i)[0], top + 0.06, 0], aligned_edge=DOWN))
+    labels.add(labels.rows, labels.cols)
+    if cols:
+        name = get_text("source j →", font_size=size, color=DIM_TEXT_COLOR)
+        labels.col_name = name.next_to(labels.cols, UP, buff=0.08).align_to(labels.cols, LEFT)
+        labels.add(name)
+    if rows:
+        name = get_text("receiver i →", font_size=size, color=DIM_TEXT_COLOR).rotate(-np.pi / 2)
+        labels.row_name = name.next_to(labels.rows, LEFT, buff=0.08).align_to(labels.rows, UP)
+        labels.add(name)
+    return labels
+
+
+def get_mask_picture(n: int) -> VGroup:
+    """attn_mask=future at a readable size: the grid, position numbers on both axes, a key."""
+    side = GRID_SIDE / n
+    grid = get_mask_grid(n, side)
+    axes = get_grid_axes(lambda i, j: grid.get_corner(UP + LEFT) + np.array([(j + 0.5) * side, -(i + 0.5) * side, 0]),
+                         n)
+    name = get_mono("attn_mask = future", font_size=LABEL_SIZE)
+    key = VGroup()
+    for color, text in ((MASK_COLOR, "True: blocked (a future source)"), (DIM_TEXT_COLOR, "False: allowed")):
+        sw = Square(side_length=0.24).set_stroke(BACKGROUND, 1).set_fill(color, 1)
+        key.add(VGroup(sw, get_text(text, font_size=16, color=DIM_TEXT_COLOR)).arrange(RIGHT, buff=0.12))
+    key.arrange(DOWN, buff=0.12, aligned_edge=LEFT)
+    body = VGroup(grid, axes)
+    name.next_to(body, UP, buff=0.2)
+    key.next_to(body, DOWN, buff=0.25).align_to(body, LEFT)
+    picture = VGroup(name, body, key)
+    picture.grid, picture.axes, picture.key = grid, axes, key
+    return picture
+
+
+def get_weight_picture(weights, color: str, title: str, title_color: str, *, rows: bool = True) -> VGroup:
+    """One [n, n] weight grid as a heat map (the lesson's one heat scale), numbered axes, a name."""
+    from scenes.blocks.heat_map import get_heat_map
+
+    n = weights.shape[0]
+    hm = get_heat_map(weights, color=color, side=GRID_SIDE)
+    axes = get_grid_axes(hm.cell_center, n, rows=rows)
+    name = get_mono(title, font_size=LABEL_SIZE, color=title_color)
+    body = VGroup(hm, axes)
+    name.next_to(body, UP, buff=0.15).align_to(hm, LEFT)
+    picture = VGroup(name, body)
+    picture.map, picture.axes, picture.name = hm, axes, name
+    return picture
+
+
 def get_parity_table(parity) -> VGroup:
     rows = [
         ("max |ΔE(PyTorch) − ΔE(scratch)|", parity["max_abs_delta_E_diff"], "delta_E_diff", None, TEXT_COLOR),
@@ -447,7 +559,7 @@ def get_parity_table(parity) -> VGroup:
     for text, value, tag, index, color in rows:
         labels.add(get_text(text, font_size=LABEL_SIZE, color=color))
         numbers.add(get_sci_number(value, tag=tag, index=index, font_size=LABEL_SIZE + 4, color=color))
-    labels.arrange(DOWN, buff=0.35, aligned_edge=RIGHT)
+    labels.arrange(DOWN, buff=0.35, aligned_edge=LEFT)
     for label, number in zip(labels, numbers):
         number.next_to(label, RIGHT, buff=0.35)
         align_baseline(number, baseline_y(label))
@@ -522,20 +634,20 @@ class BiasesAndLibraryLayer(LessonScene):
         who = get_text(f"head 1 ({ws.heads[0].name}) at the receiver “{receiver_word(ws)}”, row {n}",
                        font_size=LABEL_SIZE, color=head_color(1))
         shared = self.shared = get_shared_versus_position(ws)
-        zero = self.zero = get_text(f"zero input:  0 · W_Q{sup(1)} + b_Q = b_Q", font_size=LABEL_SIZE,
-                                    t2c={"b_Q": BIAS_COLOR})
+        zero = self.zero = get_text(f"zero input:  0 · W_Q{sup(1)} + {B_Q} = {B_Q}", font_size=LABEL_SIZE,
+                                    t2c={B_Q: BIAS_COLOR})
         page = VGroup(VGroup(who, query).arrange(DOWN, buff=0.3, aligned_edge=LEFT), shared, zero)
         page.arrange(DOWN, buff=0.5, aligned_edge=LEFT).move_to(CONTENT_CENTER + UP * 0.3)
         self.who = who
-        with self.beat("A projection bias adds one fixed vector after the projection: "
-                       "here an illustrative b_Q on head 1’s query."):
+        with self.beat(f"A projection bias adds one fixed vector after the projection: "
+                       f"here an illustrative {B_Q} on head 1’s query."):
             self.play(FadeIn(who), FadeIn(query.q))
             self.play(FadeIn(query.ops[0]), FadeIn(query.b, shift=0.2 * LEFT))
             self.play(FadeIn(query.ops[1]), FadeIn(query.sum, shift=0.2 * LEFT))
 
     def show_shared_bias(self, ws):
         note = self.fine_print = place_fine_print("A projection bias is shared across token positions (and batches).")
-        with self.beat("The same b_Q is added at every position, and in every batch."):
+        with self.beat(f"The same {B_Q} is added at every position, and in every batch."):
             self.play(FadeIn(self.shared.bias_column, shift=0.1 * DOWN), FadeIn(note))
 
     def show_position_rows(self, ws):
@@ -547,7 +659,7 @@ class BiasesAndLibraryLayer(LessonScene):
 
     def show_zero_input(self, ws):
         note = place_fine_print("A bias can shift the projection even for a zero input.")
-        with self.beat("And a bias shifts the projection even when the input is zero."):
+        with self.beat("And a bias shifts the projection even for a zero input."):
             self.play(FadeIn(self.zero, shift=0.1 * UP), ReplacementTransform(self.fine_print, note))
         self.fine_print = note
 
@@ -556,15 +668,19 @@ class BiasesAndLibraryLayer(LessonScene):
         bias, n = self.bias, ws.n
         self.biggest_shift = most_shifted_source(bias)
         listed = listed_rows(bias.weights_without, bias.weights_with, keep=(self.biggest_shift,))
-        table = self.table = get_bias_weight_table(display_words(ws), bias.weights_without, bias.weights_with,
-                                                   listed=listed)
-        title = get_text(f"A{sup(1)}, row {n}: the weight on each source", font_size=LABEL_SIZE,
+        table = self.table = get_bias_weight_table(list(ws.tokens), bias.weights_without, bias.weights_with,
+                                                   listed=listed, scores=(bias.scores_without, bias.scores_with),
+                                                   row_height=0.32, bar_max_width=1.0)
+        title = get_text(f"A{sup(1)}, row {n}: each source's score and weight", font_size=LABEL_SIZE,
                          color=head_color(1))
-        title.next_to(table, UP, buff=0.45).align_to(table.labels, LEFT)
+        self.listed = listed
+        title.next_to(table, UP, buff=0.2).align_to(table.labels, LEFT)
         right = VGroup(title, table)
         right.to_edge(LEFT, buff=0.9).align_to(UP * (CONTENT_TOP - 0.1), UP)
         # the query and its bias move to the right, beside the table
-        target = VGroup(self.who.copy(), self.query.copy())
+        who = get_text(f"head 1’s query at “{receiver_word(ws)}”, row {n}", font_size=LABEL_SIZE,
+                       color=head_color(1))
+        target = VGroup(who, self.query.copy())
         target.arrange(DOWN, buff=0.3, aligned_edge=LEFT)
         target.next_to(right, RIGHT, buff=0.9).align_to(right, UP)
         if target.get_right()[0] > FRAME_RIGHT_SAFE:
@@ -576,48 +692,59 @@ class BiasesAndLibraryLayer(LessonScene):
         self.query = target[1]
         self.query.q, self.query.b, self.query.sum = target[1][0], target[1][2], target[1][4]
         without = VGroup(title, table.head_without, table.rule, table.sum_label, table.sum_without,
+                         table.group_heads, table.score_heads[0], table.scores_without,
                          *(VGroup(r[0], r[1], r[3]) for r in table.rows))
-        note = self.fine_print = place_fine_print("All displayed numbers are rounded; calculations use full precision.")
+        note = self.fine_print = self.get_rounding_note(listed)
         with self.beat(f"Without a bias, head 1’s row {n} is the worksheet’s attention row."):
             self.play(FadeIn(without), FadeIn(note), run_time=1.0)
 
+    def get_rounding_note(self, listed) -> VGroup:
+        """The notes' rounding line, and what the rounded weights shown add to in each column (the
+        full rows sum to one)."""
+        from lesson_data.joining import sum_of_shown
+
+        bias = self.bias
+        sums = []
+        for k, row in enumerate((bias.weights_without, bias.weights_with)):
+            shown = [row[j] for j in listed.listed] + ([listed.pooled_sums[k]] if listed.pooled else [])
+            sums.append(sum_of_shown(shown, 3))
+        size = SMALL_SIZE + 2
+        first = get_text("All displayed numbers are rounded; calculations use full precision.", font_size=size,
+                         color=DIM_TEXT_COLOR)
+        parts = [get_text("The rounded weights shown add to", font_size=size, color=DIM_TEXT_COLOR),
+                 get_number(sums[0], tag="A_without_shown_sum", font_size=size, color=DIM_TEXT_COLOR),
+                 get_text("and", font_size=size, color=DIM_TEXT_COLOR),
+                 get_number(sums[1], tag="A_with_shown_sum", font_size=size, color=DIM_TEXT_COLOR),
+                 get_text(".", font_size=size, color=DIM_TEXT_COLOR)]
+        line = VGroup(*parts).arrange(RIGHT, buff=0.1)
+        for part in parts:
+            align_baseline(part, baseline_y(parts[1]))
+        parts[-1].shift(LEFT * 0.07)
+        note = VGroup(first, line).arrange(DOWN, buff=0.1, aligned_edge=LEFT)
+        return note.to_edge(LEFT, buff=0.6).align_to(UP * (CONTENT_BOTTOM + 0.02), DOWN)
+
     def show_weights_with(self, ws):
         table = self.table
-        with_parts = VGroup(table.head_with, table.sum_with, *(VGroup(r[2], r[4]) for r in table.rows))
-        with self.beat(f"With b_Q, every score in that row changes and the whole row shifts; "
-                       "it still sums to one."):
+        with_parts = VGroup(table.head_with, table.sum_with, table.score_heads[1], table.scores_with,
+                            *(VGroup(r[2], r[4]) for r in table.rows))
+        with self.beat(f"With {B_Q}, the scores change, so the whole row shifts; it still sums to one."):
             self.play(Indicate(self.query.sum, color=BIAS_COLOR, scale_factor=1.08))
             self.play(FadeIn(with_parts, shift=0.15 * LEFT), run_time=1.2)
-
-    def get_score_change(self, ws, j: int) -> VGroup:
-        """source j's score at the receiver, without → with b_Q (the same keys, a shifted query)."""
-        bias = self.bias
-        places = places_for([bias.scores_without[j], bias.scores_with[j]])
-        label = get_text(f"score of “{ws.tokens[j]}”:  q{sup(1)}{sub(ws.n)} · k{sup(1)}{sub(j + 1)}",
-                         font_size=LABEL_SIZE, color=head_color(1))
-        before = get_number(bias.scores_without[j], places, tag="score_without", index=j, font_size=LABEL_SIZE + 2,
-                            color=DIM_TEXT_COLOR)
-        after = get_number(bias.scores_with[j], places, tag="score_with", index=j, font_size=LABEL_SIZE + 2,
-                           color=head_color(1))
-        arrow = get_arrow(ORIGIN, RIGHT * 0.6)
-        values = VGroup(before, arrow, after).arrange(RIGHT, buff=0.15)
-        group = VGroup(label, values).arrange(DOWN, buff=0.2, aligned_edge=LEFT)
-        group.before, group.after, group.places = before, after, places
-        return group
 
     def show_biggest_shift(self, ws):
         bias = self.bias
         j = self.biggest_shift
         box = self.shift_box = get_table_row_box(self.table, j)
-        change = self.score_change = self.get_score_change(ws, j)
-        change.next_to(self.query, DOWN, buff=0.7).align_to(self.who, LEFT)
+        places = self.table.score_places
         word = ws.tokens[j]
         moves = change_word(bias.scores_without[j], bias.scores_with[j])
-        with self.beat(f"“{word}” moves most: its score {moves} from {fmt(bias.scores_without[j], change.places)} "
-                       f"to {fmt(bias.scores_with[j], change.places)}, its weight from "
+        with self.beat(f"“{word}” moves most: its score {moves} from {fmt(bias.scores_without[j], places)} "
+                       f"to {fmt(bias.scores_with[j], places)}, its weight from "
                        f"{fmt(bias.weights_without[j])} to {fmt(bias.weights_with[j])}."):
             self.play(Create(box))
-            self.play(FadeIn(change, shift=0.1 * DOWN))
+            self.play(Indicate(VGroup(self.table.scores_with[self.table.sources.index(j)],
+                                      self.table.with_bias[self.table.sources.index(j)]),
+                               color=RECEIVER_COLOR, scale_factor=1.15))
 
     def show_why_no_bias(self):
         rounded = self.fine_print
@@ -652,9 +779,10 @@ class BiasesAndLibraryLayer(LessonScene):
     def show_head_slices(self):
         c, bias = self.counts, self.bias
         per_head = bias.d_model // bias.num_heads
-        with self.beat(f"Each head owns a slice of width {count_word(per_head)} of the query, key and value offsets."):
+        with self.beat(f"Within each head, each bias slice has width {count_word(per_head)}."):
             self.play(FadeIn(c.legend))
-            self.play(*(Indicate(g[0], color=RECEIVER_COLOR, scale_factor=1.06) for g in c.query_key_value))
+            self.play(*(cell.animate.set_fill(head_color(h), 0.55).set_stroke(head_color(h), 1.5)
+                        for g in c.query_key_value for cell, h in zip(g[0], g[0].owners)), run_time=1.2)
 
     def show_add_bias_kv(self):
         with self.beat("The add_bias_kv option is something else, not this flag.",
@@ -666,8 +794,7 @@ class BiasesAndLibraryLayer(LessonScene):
         note = self.fine_print = place_fine_print(
             "Both our scratch implementation and trained attention variants omit attention projection biases; "
             "their prediction MLP layers retain biases.")
-        with self.beat("Our scratch layer and the trained attention models use bias=False; "
-                       "their prediction MLPs keep their biases."):
+        with self.beat("Our layers leave these biases out: in code, bias=False."):
             # with bias=False the offsets are gone: the picture says what the sentence says
             self.play(ReplacementTransform(c.code, c.code_off),
                       FadeOut(VGroup(c.in_group, c.out_group, c.total, c.legend, c.kv_note)), FadeIn(note))
@@ -680,18 +807,28 @@ class BiasesAndLibraryLayer(LessonScene):
         lists = self.lists = get_does_and_does_not()
         page = VGroup(code, lists).arrange(RIGHT, buff=0.7, aligned_edge=UP)
         page.move_to(CONTENT_CENTER + UP * 0.4)
-        side = min(0.14, 1.6 / n)
+        from lesson_data.joining import averaged_attention
 
-        def column(label, grid, under, color):
-            return VGroup(get_mono(label, font_size=SMALL_SIZE, color=color), grid,
-                          get_text(under, font_size=SMALL_SIZE, color=color)).arrange(DOWN, buff=0.12)
-
-        self.mask_group = column("attn_mask", get_mask_grid(n, side), "future: blocked", TEXT_COLOR)
-        self.maps = VGroup(*(column(f"A[0, {head.index - 1}]", get_weight_heatmap(head.weights, head_color(head.index), side),
-                                    f"head {head.index}", head_color(head.index)) for head in ws.heads))
-        self.maps.arrange(RIGHT, buff=0.5, aligned_edge=UP)
-        self.pictures = VGroup(self.mask_group, self.maps).arrange(RIGHT, buff=0.6, aligned_edge=UP)
-        self.pictures.next_to(code, RIGHT, buff=0.7).align_to(code, UP)
+        # the right of the code panel holds one picture at a time: the mask, then the two heads' grids
+        region_left, region_right = code.get_right()[0] + 0.5, FRAME_RIGHT_SAFE
+        middle = (region_left + region_right) / 2
+        self.mask_group = get_mask_picture(n)
+        self.mask_group.move_to([middle, 0, 0]).align_to(code, UP)
+        self.maps = VGroup(*(get_weight_picture(head.weights, head_color(head.index),
+                                                f"A[0, {head.index - 1}]: head {head.index}", head_color(head.index),
+                                                rows=head.index == 1) for head in ws.heads))
+        self.maps.arrange(RIGHT, buff=0.45, aligned_edge=DOWN)
+        self.maps.move_to([middle, 0, 0]).align_to(code, UP)
+        # average_attn_weights=True would return one grid: the heads' average (a diagnostic only)
+        avg = self.average = get_weight_picture(averaged_attention(ws), TEXT_COLOR, "True: their average",
+                                                TEXT_COLOR, rows=False)
+        self.maps_wide = self.maps.copy().arrange(RIGHT, buff=0.45, aligned_edge=DOWN)
+        trio = VGroup(self.maps_wide, avg).arrange(RIGHT, buff=0.8, aligned_edge=DOWN)
+        trio.move_to(CONTENT_CENTER + UP * 0.3)
+        self.same = get_text("ΔE is the same either way: each head’s message is mixed with its own grid",
+                             font_size=LABEL_SIZE, color=TEXT_COLOR)
+        self.same.next_to(trio, DOWN, buff=0.35)
+        self.pictures = VGroup(self.mask_group, self.maps)
 
     def show_library_call(self, ws):
         with self.beat("One library call computes the whole attention update, ΔE, and the weights."):
@@ -711,7 +848,7 @@ class BiasesAndLibraryLayer(LessonScene):
         line = self.code.find("attn_mask")
         bar = self.code_bar = self.code.get_line_box(line)
         with self.transition("the lists make room for the weights"):
-            self.play(FadeOut(VGroup(self.lists, self.fine_print)))
+            self.play(*fade_out(self, self.lists, self.fine_print))
         with self.beat("attn_mask=future blocks every source after the receiver."):
             self.play(FadeIn(bar), FadeIn(self.mask_group))
 
@@ -719,15 +856,18 @@ class BiasesAndLibraryLayer(LessonScene):
         line = self.code.find("average_attn_weights")
         bar = self.code.get_line_box(line)
         with self.beat("average_attn_weights=False returns each head’s weights separately."):
-            self.play(ReplacementTransform(self.code_bar, bar), FadeIn(self.maps))
+            self.play(ReplacementTransform(self.code_bar, bar), FadeOut(self.mask_group))
+            self.play(FadeIn(self.maps))
         self.code_bar = bar
 
     def show_diagnostic_only(self):
         note = self.fine_print = place_fine_print(
             "average_attn_weights=False returns each head’s weight grid separately; it changes the returned "
             "diagnostic weights, not how the head messages combine.")
-        with self.beat("That changes only what we get back to look at, not how the heads’ messages combine."):
-            self.play(FadeIn(note), Indicate(self.maps, color=TEXT_COLOR, scale_factor=1.03))
+        with self.beat("It changes only the weights we get back, not how the messages combine."):
+            self.play(*fade_out(self, self.code, self.code_bar), ReplacementTransform(self.maps, self.maps_wide),
+                      FadeIn(note))
+            self.play(FadeIn(self.average, shift=0.2 * LEFT), FadeIn(self.same, shift=0.1 * UP))
 
     # shot 5 -----------------------------------------------------------------------------------
     def build_parity(self, ws):
@@ -746,21 +886,23 @@ class BiasesAndLibraryLayer(LessonScene):
         self.parity_head, self.parity_note, self.credit = head, note, credit
 
     def show_copy(self, ws):
-        with self.transition("the code stays; the pictures go"):
-            self.play(FadeOut(VGroup(self.pictures, self.fine_print, self.code_bar)))
+        with self.transition("the pictures go; the code comes back"):
+            self.play(*fade_out(self, self.maps_wide, self.average, self.same, self.fine_print),
+                      FadeIn(self.code))
         with self.beat("We copy our weights into PyTorch and run the same sentence."):
             self.play(FadeIn(self.parity_head, shift=0.1 * DOWN), FadeIn(self.parity_note))
 
     def show_delta_parity(self):
         t, p = self.parity_table, self.parity
-        with self.beat(f"ΔE agrees {sci_said(p['max_abs_delta_E_diff'])}: floating-point rounding."):
+        with self.beat(f"ΔE agrees {sci_said(p['max_abs_delta_E_diff'])}: the only difference is floating-point "
+                       "rounding."):
             self.play(FadeIn(t.labels[0]), FadeIn(t.numbers[0], scale=1.2))
 
     def show_weight_parity(self):
         t, p = self.parity_table, self.parity
         diffs = p["max_abs_weight_diff"]
         said = " and ".join(fmt_sci(x) for x in diffs) if all(diffs) else "exactly"
-        with self.beat(f"Both heads’ weights agree too: {said}.", look=1.0):
+        with self.beat(f"Both heads’ weights agree too: {said}, measured as this video was made."):
             self.play(LaggedStart(*(FadeIn(VGroup(label, number)) for label, number in zip(t.labels[1:], t.numbers[1:])),
                                   lag_ratio=0.4), FadeIn(self.credit))
 
