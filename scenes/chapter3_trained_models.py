@@ -503,6 +503,14 @@ class ThreeArchitectures(LessonScene):
             self.play(Indicate(self.mlp_flow.arrows[1].label, color=RECEIVER_COLOR))
             self.play(FadeIn(VGroup(label.count, label.word), shift=0.2 * UP))
 
+    def add_e_stripes(self, e, T: int) -> None:
+        """E keeps both kinds of row in its picture: the token rows' stripes under the position rows'."""
+        e.stripes = VGroup(get_stripes(T, self.mlp_flow.rows.stripes[0].get_fill_color().to_hex(), BOX, BOX,
+                                       vertical=True),
+                           get_stripes(T, RECEIVER_COLOR, BOX, BOX, vertical=True).set_opacity(0.35)).move_to(e.box)
+        e.box.set_fill(opacity=0)
+        e.add(e.stripes)
+
     # beats: one head --------------------------------------------------------------------------------
     def show_position_rows(self, p):
         T, C = p["context"], p["d_model"]
@@ -516,12 +524,7 @@ class ThreeArchitectures(LessonScene):
         positions.add_to_back(positions.stripes)
         positions.move_to(flow.qkv.box.get_center() + RIGHT * 0.5)
         plus = get_text("+", font_size=LABEL_SIZE).move_to((e.box.get_right() + positions.box.get_left()) / 2)
-        # E keeps both kinds of row in its picture: the token rows' stripes under the position rows'
-        e.stripes = VGroup(get_stripes(T, self.mlp_flow.rows.stripes[0].get_fill_color().to_hex(), BOX, BOX,
-                                       vertical=True),
-                           get_stripes(T, RECEIVER_COLOR, BOX, BOX, vertical=True).set_opacity(0.35)).move_to(e.box)
-        e.box.set_fill(opacity=0)
-        e.add(e.stripes)
+        self.add_e_stripes(e, T)
         with self.beat(f"The second model has attention: one head, {C} wide. Its input E is the token rows "
                        "plus a learned position row for each slot."):
             self.play(FadeIn(label.name, shift=0.2 * RIGHT),
@@ -583,6 +586,7 @@ class ThreeArchitectures(LessonScene):
         flow, label = self.four_head_flow, self.labels["four_heads"]
         n, d = p["n_heads_multi"], head_width(p)
         e_copy = self.one_head_flow.e.copy()
+        self.add_e_stripes(flow.e, p["context"])
         qkv_plain = VGroup(flow.qkv.box, flow.qkv.name_label, flow.qkv.shape_label)
         with self.beat(f"The third model is the same, but with {n} heads of width {d}. "
                        "It starts the same way: E, then queries, keys and values."):
@@ -1804,7 +1808,7 @@ class InsideTrainedModels(LessonScene):
         total = get_number(reading.total, tag="token_sum", index=(h, reading.token), font_size=LABEL_SIZE + 4,
                            color=color)
         sum_line = get_line(*pieces, "=", total, font_size=LABEL_SIZE)
-        sum_line.move_to([0, -1.8, 0])
+        sum_line.move_to([0, -1.6, 0])
         self.sum_line = sum_line
         with self.beat(f"Together, head {h + 1} puts {fmt(reading.total)} of its weight on "
                        f"{token_label(reading.token)}: most of it, on one name.",

@@ -180,7 +180,8 @@ def test_three_architectures_labels_the_real_shapes_and_the_reshape():
     one = b.scene.one_head_flow
     assert b.scene.final_row[0].get_center()[0] < one.qkv.front.get_center()[0]      # on the back card (Q)
     # E keeps the token rows' and position rows' stripes
-    assert len(one.e.stripes) == 2 and len(one.e.stripes[0]) == T == len(one.e.stripes[1])
+    for e in (one.e, flow.e):
+        assert len(e.stripes) == 2 and len(e.stripes[0]) == T == len(e.stripes[1])
     # E is made from the token rows plus the position rows, in its own beat
     assert "ReplacementTransform" in kinds(b.changes_in(b.beat_of("plus a learned position row")))
     notes = fine_print(b)
