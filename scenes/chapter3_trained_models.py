@@ -482,8 +482,19 @@ class ThreeArchitectures(LessonScene):
 
     def show_no_position_table(self):
         flow = self.mlp_flow
+        segments = flow.concat.segments
+        T = self.p["context"]
+        # the slots numbered at both ends of the concatenated row: token 1's numbers first, token T's last
+        ends = self.slot_ends = VGroup(
+            get_count(1, tag="slot", index=1, font_size=SMALL_SIZE, color=RECEIVER_COLOR),
+            get_count(T, tag="slot", index=T, font_size=SMALL_SIZE, color=RECEIVER_COLOR))
+        for label, seg in zip(ends, (segments[0], segments[-1])):
+            label.move_to(seg).align_to(flow.concat.shape_label, UP)
+        align_baseline(ends[1], baseline_y(ends[0]))
         with self.beat("The order of the slots tells the positions apart, so the baseline has no position table."):
-            self.play(Indicate(flow.concat.segments, color=RECEIVER_COLOR, scale_factor=1.05),
+            self.play(LaggedStart(*(Indicate(seg, color=RECEIVER_COLOR, scale_factor=1.0) for seg in segments),
+                                  lag_ratio=0.03), FadeIn(ends), run_time=2.0)
+            self.play(Indicate(segments, color=RECEIVER_COLOR, scale_factor=1.05),
                       *self.swap_note("The fixed concatenation order already distinguishes slots. "
                                       "This baseline has no separate learned position table."))
 
@@ -675,7 +686,7 @@ class ThreeArchitectures(LessonScene):
             # the bar's first part starts where the flows did, clear of the names' column
             bar.shift(RIGHT * (FLOW_LEFT + 0.35 - bar.segments.get_left()[0]) + UP * (y - bar.segments.get_center()[1]))
             self.bars[model] = bar
-        flows = VGroup(*self.flows.values(), self.final_row, self.widths)
+        flows = VGroup(*self.flows.values(), self.final_row, self.widths, self.slot_ends)
         with self.beat("Where do the parameters go? Each bar is one model, each part as long as its count."):
             self.play(FadeOut(flows), run_time=0.8)
             for model in comparison.MODEL_ORDER:

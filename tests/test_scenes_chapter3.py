@@ -179,6 +179,10 @@ def test_three_architectures_labels_the_real_shapes_and_the_reshape():
     assert len(b.scene.final_row) == 3 and "FadeIn" in kinds(b.changes_in(final))
     one = b.scene.one_head_flow
     assert b.scene.final_row[0].get_center()[0] < one.qkv.front.get_center()[0]      # on the back card (Q)
+    # the concatenated row's slots are numbered at both ends (1 and 64) when the sentence names the slots
+    slots = counts(b, "slot")
+    assert {k: m.value for k, m in slots.items()} == {1: 1, T: T}
+    assert all(m in b.numbers_in(b.beat_of("The order of the slots")) for m in slots.values())
     # E keeps the token rows' and position rows' stripes
     for e in (one.e, flow.e):
         assert len(e.stripes) == 2 and len(e.stripes[0]) == T == len(e.stripes[1])
