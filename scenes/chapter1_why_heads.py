@@ -1246,7 +1246,7 @@ class OneSharedWeight(ChapterOneScene):
                 group.add(get_flow_curve(start, end, w, colors[k], angle=(-0.5 if k == 0 else 0.5)))
                 # each arrow carries its weight: head 1's above its arrows, head 2's below
                 num = get_weight_number(w, "two_arrow_w", (k, s), colors[k])
-                num.move_to(start + RIGHT * 0.32 + (UP if k == 0 else DOWN) * 0.26)
+                num.move_to(start + RIGHT * 0.16 + (UP if k == 0 else DOWN) * 0.27)
                 arrow_weights.add(num)
             arrows.add(group)
         lines = VGroup(*(get_sum_line(ill.two_head_weights[c], ill.V[:, k], ill.two_head_message[k], k=k,
@@ -1423,8 +1423,8 @@ class OneSharedWeight(ChapterOneScene):
     def show_heads_and_loss(self):
         diagram = self.diagram = self.get_learning_diagram()
         top = self.badge.get_bottom()[1] - 0.3
-        bottom = CONTENT_BOTTOM + 0.6 + 1.0          # the fine print, then the head-count choice
-        factor = min(1.0, SAFE_WIDTH / diagram.width, (top - bottom) / diagram.height)
+        bottom = CONTENT_BOTTOM + 0.5 + 0.8          # the fine print, then the head-count choice
+        factor = min(1.15, SAFE_WIDTH / diagram.width, (top - bottom) / diagram.height)
         diagram.scale(factor).move_to(UP * (top + bottom) / 2).set_x(0)
         self.clear_stage(self.title, self.badge, name="learning")
         # the numbers are gone: the badge now says what is illustrative here
