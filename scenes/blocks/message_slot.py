@@ -6,6 +6,8 @@
     scene.play(flow.scale_copies())   # over each chip, a copy of its value scaled by its weight
     scene.play(flow.move_copies())    # the scaled copies move into the slot, end to end
     flow.segments                     # what stays in the slot: the message, one segment per source
+    flow.get_unfilled()               # the empty rest of each track ("each feature arrives only in part")
+    get_message_flow(..., min_copy_width=0.03)   # a thinly read row still shows a tiny scaled part
 
 A value row is drawn without digits, as one track per coordinate with a bar as long as the value
 (values in [0, 1], illustrative). A head's message is the weighted sum of the value rows, so each
