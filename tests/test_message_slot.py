@@ -66,3 +66,15 @@ def test_a_thinly_read_row_still_shows_a_tiny_scaled_copy_but_its_segment_keeps_
     assert flow.copies[0][0].width == pytest.approx(0.03)            # 0.008 · 0.5 = 0.004, drawn at 0.03
     assert flow.copies[1][0].width == pytest.approx(0.48)            # 0.96 · 0.5, above the minimum
     assert sorted(s.width for s in flow.segments) == pytest.approx([0.008, 0.96])
+
+
+def test_the_unfilled_part_of_each_track_is_what_the_message_leaves_empty():
+    chips = VGroup(get_value_chip((1.0, 0.5)), get_value_chip((0.0, 1.0)))
+    slot = get_message_slot(("a", "b"), color=head_color(1), track_length=2.0)
+    # by hand: a = 0.6 + 0 = 0.6, b = 0.3 + 0.3 = 0.6
+    flow = get_message_flow(chips, [(0.6, 0.3), (0.0, 0.3)], slot)
+    rest = flow.get_unfilled()
+    assert [r.width for r in rest] == pytest.approx([0.8, 0.8])          # (1 − 0.6) · 2
+    for r, track in zip(rest, slot.tracks):
+        assert r.get_right()[0] == pytest.approx(track.get_right()[0])   # it ends where the track ends
+        assert r.get_y() == pytest.approx(track.get_y())
