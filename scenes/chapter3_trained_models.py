@@ -1836,11 +1836,24 @@ class InsideTrainedModels(LessonScene):
             self.play(FadeOut(sum_line), FadeIn(self.chips), *self.swap_note(None))
 
     def show_glimpse(self):
-        amap = self.amap
+        """All four heads at once: each head's own arrows from the sources its reading names (the top
+        source, or every copy of the repeated token), in its colour, side by side on one line."""
+        amap, line = self.amap, self.line
+        glimpse = self.glimpse = VGroup()
+        for h, reading in sorted(self.readings.items()):
+            sources = reading.positions if reading.kind == "repeated" else [reading.top]
+            for j in sources:
+                arrow = self.arrows_of[h].arrow(line.index_of(j)).copy()
+                arrow.head = h
+                glimpse.add(arrow.shift(UP * 0.05 * h))     # two heads on one source stay apart
+        out = [FadeOut(m) for m in (self.head_arrows, self.head_labels, self.head_folds) if m is not None]
         with self.beat("This is one story and one seed: a glimpse of these checkpoints, not a map of what "
                        "heads always do.", look=1.2):
+            self.play(*out, run_time=0.6)
+            self.play(LaggedStart(*(Create(a) for a in glimpse), lag_ratio=0.15), run_time=1.8)
             self.play(*self.swap_note(f"One held-out story, the seed-{amap.checkpoint_seed} checkpoints: an "
                                       "illustration, not a general map of what heads do."))
+        self.head_arrows, self.head_labels, self.head_folds = glimpse, None, None
 
     # shot 5 ------------------------------------------------------------------------------------
     def show_prompt(self, kind: str):

@@ -547,6 +547,17 @@ def test_inside_gives_each_head_its_colour_and_makes_head_3s_point():
     assert "Head 1 spreads its weight thin: its largest, on “wanted”, is only 0.100." in said(b)
 
 
+def test_inside_shows_all_four_heads_together_before_the_caveat():
+    b = built(InsideTrainedModels)
+    scene = b.scene
+    heads = sorted({a.head for a in scene.glimpse})
+    assert heads == [0, 1, 2, 3]
+    # head 3 (index 2) finds the four 'tim's; the other heads each their one top source: 3 + 4 arrows
+    assert len(scene.glimpse) == 7
+    beat = b.beat_of("a glimpse of these checkpoints")
+    assert "LaggedStart" in kinds(b.changes_in(beat))
+
+
 def test_inside_shows_the_continuations_as_read_and_their_latency():
     cont = comparison.load_continuation_set()
     b = built(InsideTrainedModels)
