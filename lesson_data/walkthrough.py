@@ -236,3 +236,36 @@ def early_row_example(n: int) -> int | None:
 def keys_equal_values(head) -> bool:
     """W_K and W_V hold equal entries (separate parameters all the same: the notes say so on screen)."""
     return bool(np.array_equal(head.W_K, head.W_V))
+
+
+@dataclass(frozen=True)
+class DifferingRun:
+    """Consecutive receiver rows (first..last, zero-based) where two heads put their largest weight
+    on different sources, each head on one source all along: `source_a` for the first head,
+    `source_b` for the second."""
+
+    first: int
+    last: int
+    source_a: int
+    source_b: int
+
+
+def heads_differ_runs(weights_a, weights_b) -> list[DifferingRun]:
+    """Where two heads' attention matrices disagree about each receiver's top source (the causal
+    rows: receiver i reads sources 0..i; equal weights go to the earlier source), grouped into runs
+    of consecutive rows with the same pair of top sources. Rows where both heads peak on the same
+    source are left out: they do not show the heads spreading their weight differently."""
+    a, b = np.asarray(weights_a, dtype=float), np.asarray(weights_b, dtype=float)
+    if a.shape != b.shape or a.ndim != 2 or a.shape[0] != a.shape[1]:
+        raise ValueError(f"need two square matrices of one shape, got {a.shape} and {b.shape}")
+    runs: list[DifferingRun] = []
+    for i in range(a.shape[0]):
+        ta, tb = ranked_sources(a[i], i)[0], ranked_sources(b[i], i)[0]
+        if ta == tb:
+            continue
+        last = runs[-1] if runs else None
+        if last is not None and last.last == i - 1 and (last.source_a, last.source_b) == (ta, tb):
+            runs[-1] = DifferingRun(last.first, i, ta, tb)
+        else:
+            runs.append(DifferingRun(i, i, ta, tb))
+    return runs

@@ -430,7 +430,7 @@ def test_head_2_ends_with_both_heads_side_by_side():
     assert {"card1", "card2"} <= {m.tag for m in b.numbers_in(carries)}
     for h in (1, 2):
         assert_matrix_on_screen(b, f"card{h}", ws.heads[h - 1].messages[-1])
-    assert "Training can discover useful roles" in fine_prints(b)
+    assert "Training can discover useful roles" in fine_prints(b)    # the fine print, said once here
     # head 2's own arrows run below the sentence during its walk
     assert played(b, b.beat_of("Head 2’s arrows run below the sentence"), "LaggedStart")
     assert b.scene.arrows.get_top()[1] <= b.scene.band.get_bottom()[1] + 0.6
@@ -549,3 +549,56 @@ def test_weight_column_row_box_follows_the_column_when_it_moves_and_scales():
     assert after.get_center()[1] == pytest.approx(col.weight(1).get_center()[1], abs=1e-9)
     # the box spans the row: from left of the word to the end of the longest possible bar
     assert after.get_left()[0] < col.labels[1].get_left()[0] and after.get_right()[0] >= col.bars[1].get_right()[0]
+
+
+# ------------------------------------------------------------------ the review's fixes, beat by beat
+
+
+def test_head_2_keeps_scene_8s_layout_and_explains_its_rounded_sum():
+    b = built(Head2WeightsAndMessage, "river")
+    scene = b.scene
+    # the sentence at the top as in scenes 8–9, head 2's arrows under it, the table under those
+    assert scene.band.get_top()[1] > scene.arrows.get_top()[1]
+    assert scene.grid.top < scene.arrows.get_bottom()[1]
+    # by hand, from the exp column (review frame 10_03): 0.039 + 1.000 + 0.087 + 0.039 + 0.033 + 0.033
+    # + 0.039 + 0.039 + 0.103 + 0.033 = 1.445, while Σ shows 1.443
+    assert b.by_tag("exps2_shown_sum")[None].original_text == "1.445"
+    assert b.by_tag("exps2_full_sum")[None].original_text == "1.443"
+    brisk = b.beat_of("The same stable softmax")
+    assert "divide" not in brisk.text.lower()                     # the division is the next sentence's
+    assert "divide2" in {m.tag for m in b.numbers_in(b.beat_of("Divide by the sum: row 10 of A²"))}
+
+
+def test_head_2_side_by_side_names_both_heads_and_prints_the_strongest_weights():
+    ws = compute_worksheet("river")
+    b = built(Head2WeightsAndMessage, "river")
+    assert "Both heads, side by side" in {t.original_text for t in b.texts}
+    side_beat = b.beat_of("Side by side: head 1 puts most")
+    tags = {m.tag for m in b.numbers_in(side_beat)}
+    assert {"strongest1", "strongest2"} <= tags
+    # by hand: head 1's largest weight in row 10 is river's 0.718, head 2's is fisherman's 0.693
+    assert b.by_tag("strongest1")[5].original_text == "0.718" and b.by_tag("strongest1")[5].value == ws.heads[0].weights[9, 5]
+    assert b.by_tag("strongest2")[1].original_text == "0.693"
+    assert "in parallel" not in b.beats[-1].text                  # said in scene 7 already
+
+
+def test_head_1_message_shows_the_shrinking_value_and_reveals_the_products_row_by_row():
+    b = built(Head1Message, "river")
+    small = b.beat_of("has a small weight")
+    assert played(b, small, "GrowArrow")
+    assert b.by_tag("shrink1_alpha")[None].original_text == "0.053"
+    assert played(b, b.beat_of("Every other source is scaled the same way."), "LaggedStart")
+    # the expanded product writes a negative factor in parentheses: 0.718 × (-0.1)
+    texts = {t.original_text for t in b.texts}
+    assert {"×", "(", ")"} <= texts
+
+
+def test_masked_matrix_grows_from_row_n_lights_the_future_and_outlines_where_heads_differ():
+    b = built(MaskedMatrix, "river")
+    assert played(b, b.beat_of("its whole attention matrix"), "LaggedStart")
+    assert played(b, b.beat_of("Above the diagonal sit future sources"), "FadeIn")
+    pair = b.scene.pair
+    assert len(pair.differ) == 2                                   # rows 6–10: column 6 in A¹, column 2 in A²
+    side = [c.what for c in b.changes_in(b.beat_of("each head spreads its weight its own way"))]
+    assert sum("Create" in w for w in side) >= 2
+    b.beat_of("Every permitted source enters each message; row 10 has ten.")

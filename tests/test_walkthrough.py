@@ -145,3 +145,35 @@ def test_river_messages_are_mostly_water_from_river_and_person_from_fisherman():
 
 def test_early_row_example():
     assert [early_row_example(n) for n in (1, 2, 3, 4, 10, 20)] == [None, 0, 1, 2, 2, 2]
+
+
+def test_heads_differ_runs_groups_rows_whose_top_sources_differ():
+    from lesson_data.walkthrough import DifferingRun, heads_differ_runs
+
+    # 4 receivers, lower-triangular rows (the future entries are junk the function must not read)
+    a = np.array([[1.0, 9, 9, 9],
+                  [0.2, 0.8, 9, 9],        # top: source 1
+                  [0.1, 0.7, 0.2, 9],      # top: source 1
+                  [0.5, 0.3, 0.1, 0.1]])   # top: source 0
+    b = np.array([[1.0, 0, 0, 0],
+                  [0.6, 0.4, 0, 0],        # top: source 0 (differs)
+                  [0.5, 0.4, 0.1, 0],      # top: source 0 (differs, same pair: one run)
+                  [0.5, 0.5, 0.0, 0.0]])   # tie 0.5 / 0.5: the earlier source, 0 (same as a)
+    assert heads_differ_runs(a, b) == [DifferingRun(first=1, last=2, source_a=1, source_b=0)]
+    assert heads_differ_runs(a, a) == []
+    with pytest.raises(ValueError):
+        heads_differ_runs(a, b[:3, :3])
+
+
+def test_heads_differ_runs_on_the_river_worksheet():
+    from lesson_data.walkthrough import heads_differ_runs
+
+    ws = compute_worksheet("river")
+    one, two = (h.weights for h in ws.heads)
+    # independently: each row's argmax over its readable sources, compared head by head
+    tops = [(int(np.argmax(one[i, : i + 1])), int(np.argmax(two[i, : i + 1]))) for i in range(ws.n)]
+    differ = [i for i, (x, y) in enumerate(tops) if x != y]
+    runs = heads_differ_runs(one, two)
+    assert [i for r in runs for i in range(r.first, r.last + 1)] == differ
+    # rows 6–10: head 1 peaks on "river" (source 6), head 2 on "fisherman" (source 2)
+    assert [(r.first, r.last, r.source_a, r.source_b) for r in runs] == [(5, 9, 5, 1)]

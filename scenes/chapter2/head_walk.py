@@ -50,6 +50,7 @@ from manim import (
 from lesson_data.display import fmt, places_for
 from lesson_data.walkthrough import (
     choose_walk_sources,
+    heads_differ_runs,
     early_row_example,
     keys_equal_values,
     message_terms,
@@ -116,6 +117,7 @@ TOKEN_SIZE = 20                    # the sentence band's words
 ARC_ANGLE = PI / 4                 # flatter arcs than the block's default: the band stays low
 SYMBOL_SIZE = 22                   # q¹₁₀, m¹₁₀ and the formulas of the right-hand panel
 HEADER = 0.8                       # from a table's first row up to the top of its name
+BELOW_NUMBERS = 0.1                # head 2's arrows start this far below the block's anchors
 MIN_ROW = 0.23                     # row pitch floor: size-16 words with descenders do not touch
 MAX_ROW = 0.36
 COLUMN_GAP = 0.22
@@ -239,28 +241,32 @@ def get_sentence_band(ws, max_width: float = FRAME_WIDTH - 2 * MARGIN) -> Senten
 
 
 def get_head_arrows(band: SentenceBand, head, n: int, side=UP) -> AttentionArrows:
-    """Head h's row n of A as arrows into the receiver: head 1 above the words, head 2 below."""
-    return get_attention_arrows(band.row, head.weights[n - 1], color=head_color(head.index), side=side,
-                                angle=ARC_ANGLE)
+    """Head h's row n of A as arrows into the receiver: head 1 above the words, head 2 below (a
+    little lower than the block's anchors, so tails and the head into the receiver stay clear of
+    the position numbers)."""
+    arrows = get_attention_arrows(band.row, head.weights[n - 1], color=head_color(head.index), side=side,
+                                  angle=ARC_ANGLE)
+    if np.allclose(side, DOWN):
+        arrows.shift(DOWN * BELOW_NUMBERS)
+    return arrows
 
 
 def place_band(band: SentenceBand, arrows: AttentionArrows, side=UP, x: float = 0.0,
                top: float = CONTENT_TOP, bottom: float = CONTENT_BOTTOM) -> None:
-    """Put the band (and its arrows) at the top of the content zone with the arrows above it, or at
-    the bottom with the arrows below it."""
+    """Put the band (and its arrows) at the top of the content zone, whichever side its arrows are
+    on (scenes 8–10 keep one layout: the sentence at the top, the table under it)."""
     both = VGroup(band, arrows)
     both.set_x(x)
-    if np.allclose(side, UP):
-        both.shift(UP * (top - 0.04 - both.get_top()[1]))
-    else:
-        both.shift(UP * (bottom + 0.04 - both.get_bottom()[1]))
+    both.shift(UP * (top - 0.04 - both.get_top()[1]))
 
 
-def band_region(band: SentenceBand, side=UP) -> tuple[float, float]:
-    """The (top, bottom) of the content left for the table when the band sits on `side`."""
-    if np.allclose(side, UP):
-        return band.get_bottom()[1] - 0.18, CONTENT_BOTTOM
-    return CONTENT_TOP, band.row.boxes.get_top()[1] + 0.25
+def band_region(band: SentenceBand, side=UP, arrows: AttentionArrows | None = None) -> tuple[float, float]:
+    """The (top, bottom) of the content left for the table under the band (and under its arrows
+    when they run below it)."""
+    lowest = band.get_bottom()[1]
+    if arrows is not None and np.allclose(side, DOWN):
+        lowest = min(lowest, arrows.get_bottom()[1])
+    return lowest - 0.18, CONTENT_BOTTOM
 
 
 # ============================================================================================
@@ -456,11 +462,13 @@ def get_value_projection(ws, head, grid: RowGrid):
                            tag=f"V{h}", name_color=color, **kw)
     dot, equals = get_text("·", font_size=SYMBOL_SIZE + 4), get_text("=", font_size=SYMBOL_SIZE + 4)
     group = VGroup(e, dot, w_v, equals, v).arrange(RIGHT, buff=0.35)
-    for m in (e, w_v, v):
+    for m in (e, v):
         place_rows(m, grid.first_y)
     group.set_x(0)
     middle = (e.cell_center(0, 0)[1] + e.cell_center(ws.n - 1, 0)[1]) / 2
-    dot.set_y(min(middle, w_v.cell_center(w_v.n_rows - 1, 0)[1]))
+    # W_V's rows centred on E's: the "·" between them sits on both
+    w_v.shift(UP * (middle - (w_v.cell_center(0, 0)[1] + w_v.cell_center(w_v.n_rows - 1, 0)[1]) / 2))
+    dot.set_y(middle)
     equals.set_y(middle)
     group.E, group.W_V, group.V, group.ops = e, w_v, v, VGroup(dot, equals)
     return group
@@ -530,6 +538,7 @@ def get_product_rounding_note(ws, head, j: int, gap, width: float):
         line.shift(RIGHT * 0.25)
     if note.width > width:               # no room beside this table: the sentence alone says it
         return None
+    note.scale(min(1.25, (width - 0.05) / note.width))     # as large as the panel allows
     note.shown, note.exact = shown, exact
     return note
 
@@ -590,7 +599,7 @@ class HeadWalkScene(LessonScene):
         place_band(self.band, self.arrows, self.band_side)
         self.head_label = self.get_head_label(self.head)
         fallback = (CONTENT_TOP, CONTENT_BOTTOM)
-        self.grid = get_row_grid(self.n, band_region(self.band, self.band_side), fallback)
+        self.grid = get_row_grid(self.n, band_region(self.band, self.band_side, self.arrows), fallback)
         self.on_band = VGroup()          # what is shown with the sentence (its arrows, the head label)
         self.band_shown = False
         self.fine_prints = []            # (beat id, caveat): the notes' fine print, beat by beat
@@ -602,8 +611,8 @@ class HeadWalkScene(LessonScene):
         label.move_to([LEFT_X, 0, 0], aligned_edge=LEFT)
         if np.allclose(self.band_side, UP):
             label.set_y(self.arrows.get_top()[1] - label.height / 2)
-        else:
-            label.set_y(self.arrows.get_bottom()[1] + label.height / 2)
+        else:        # under the band, past the receiver: the corner its arrows leave free
+            label.move_to([RIGHT_X, self.arrows.get_bottom()[1] + label.height / 2, 0], aligned_edge=RIGHT)
         return label
 
     def head_words(self) -> str:
@@ -618,7 +627,12 @@ class HeadWalkScene(LessonScene):
     def fine_print(self, text: str, left: float | None = None) -> list:
         """Animations that replace the fine print (bottom of the right-hand panel) with `text`."""
         left = self.panel_left if left is None else left
-        note = get_fine_print(text, max_width=RIGHT_X - left)
+        width = RIGHT_X - left
+        lines = wrap_lines(text, FINE_PRINT_SIZE, width)
+        if len(lines) > 1 and len(lines[-1].split()) == 1 and ": " in text:
+            # "… H = AV: m₁₀ = Σⱼ α₁₀,ⱼ vⱼ." breaks after the colon, never before a lone last word
+            width = min(width, get_text(text.split(": ")[0] + ":", font_size=FINE_PRINT_SIZE).width + 0.1)
+        note = get_fine_print(text, max_width=width)
         note.move_to([left, self.grid.bottom + 0.05, 0], aligned_edge=LEFT + DOWN)
         anims = [FadeIn(note)]
         if self.fine is not None:
@@ -728,14 +742,17 @@ class HeadWalkScene(LessonScene):
         panel = self.softmax_panel = get_softmax_panel(self.ws, head)
         panel.next_to(self.query, DOWN, buff=0.3, aligned_edge=LEFT)
         rest = VGroup(*(VGroup(table.scores.cell(j, 0), table.scaled.cell(j, 0)) for j in range(self.n)))
-        with self.beat("The same stable softmax turns every score into a weight: subtract the max, "
-                       "exponentiate, divide by the sum."):
+        note = self.den_note = self.get_rounded_den_note()
+        with self.beat("The same stable softmax: subtract the max, then exponentiate, and add up the "
+                       "exponentials."):
             self.play(FadeOut(self.source_box), FadeOut(self.score_lines), rest.animate.set_opacity(1),
                       *self.drop_fine_print(), run_time=0.8)
             self.play(FadeIn(VGroup(table.shifted.brackets, table.shifted.col_labels)), FadeIn(panel.max_line),
                       table.shifted.entries.animate.set_opacity(1), run_time=0.8)
             self.play(FadeIn(VGroup(table.exps.brackets, table.exps.col_labels)),
                       table.exps.entries.animate.set_opacity(1), FadeIn(panel.den_line), run_time=0.8)
+            if len(note):
+                self.play(FadeIn(note))
 
     def fold_into_column(self, text: str, fine: str | None = None):
         """The score table folds into row n of A: the source words stay, and the exp column, divided
@@ -906,7 +923,7 @@ class Head1Weights(HeadWalkScene):
         tok = self.word(self.i)
         band = self.band
         with self.beat(f"Token {self.n}, {quoted(tok)}, is the receiver. The grey blank after it is the future: "
-                       "there is nothing there to read."):
+                       "there is nothing there to read.", look=1.2):
             self.play(LaggedStart(*(FadeIn(VGroup(b, w), shift=0.15 * UP) for b, w in zip(band.row.boxes, band.row.words)),
                                   lag_ratio=0.06), FadeIn(band.row.positions), run_time=1.6)
             self.play(FadeIn(band.row.blank), FadeIn(band.future))
@@ -915,7 +932,7 @@ class Head1Weights(HeadWalkScene):
     def show_hand_chosen(self):
         self.on_band.add(self.head_label)
         with self.beat(f"“{self.head.name.capitalize()}” names what head {self.h} was built to find, "
-                       "not a job given to a trained head.", look=1.0):
+                       "not a job given to a trained head.", look=1.8):
             self.play(FadeIn(self.head_label, shift=0.2 * DOWN),
                       *self.fine_print("These are hand-chosen two-head parameters applied to Part II’s exact input "
                                        "rows. “Setting” and “person” name the intended behaviour of this example, "
@@ -1187,6 +1204,12 @@ class MessageWalk(HeadWalkScene):
                       *([Indicate(self.arrows.arrow(j), color=TEXT_COLOR, scale_factor=1.05)] if self.band_shown else []))
 
 
+VALUE_FINE_PRINT = ("V = E W_V has one row per source. These are projected value vectors, not token IDs or "
+                    "attention weights.")
+SEPARATE_FINE_PRINT = ("Our hand-chosen worksheet gives W_K and W_V equal entries, but they remain separate "
+                       "parameters with different roles.")
+
+
 class Head1Message(MessageWalk):
     """Scene 9: V¹ = E W_V¹, the scalar–vector products α v (sign from the value, a small weight
     shrinking the whole vector), their sum m¹_n, its shapes and what it carries."""
@@ -1240,6 +1263,7 @@ class Head1Message(MessageWalk):
     def show_value_projection(self):
         ws, head = self.ws, self.head
         projection = get_value_projection(ws, head, self.grid)
+        self.clear_fine_print_room(projection, [VALUE_FINE_PRINT, SEPARATE_FINE_PRINT])
         axes = join_words(coordinate_names(head.W_V))
         self.make_room_for_table()
         self.panel_left = self.message_panel_left()
@@ -1247,9 +1271,20 @@ class Head1Message(MessageWalk):
                        f"V{sup(1)} has one row per source."):
             self.play(FadeOut(self.weights), FadeIn(projection.E), run_time=0.8)
             self.play(FadeIn(projection.ops), FadeIn(projection.W_V), FadeIn(projection.V),
-                      *self.projection_fine_print(projection, "V = E W_V has one row per source. These are "
-                                                  "projected value vectors, not token IDs or attention weights."))
+                      *self.projection_fine_print(projection, VALUE_FINE_PRINT))
         return projection
+
+    def clear_fine_print_room(self, projection, texts) -> None:
+        """W_V sits centred on E's rows, raised where the fine print under it needs the room."""
+        left = projection.W_V.get_left()[0]
+        width = projection.V.get_left()[0] - 0.3 - left
+        tallest = max(get_fine_print(t, max_width=width).height for t in texts)
+        floor = self.grid.bottom + 0.05 + tallest + 0.2
+        lift = floor - projection.W_V.get_bottom()[1]
+        if lift > 0:
+            projection.W_V.shift(UP * lift)
+            projection.ops[0].set_y((projection.W_V.cell_center(0, 0)[1]
+                                     + projection.W_V.cell_center(projection.W_V.n_rows - 1, 0)[1]) / 2)
 
     def projection_fine_print(self, projection, text: str) -> list:
         """Fine print in the room under W_V (E and V fill the rows' height)."""
@@ -1266,9 +1301,7 @@ class Head1Message(MessageWalk):
         box = self.separate_box = SurroundingRectangle(projection.W_V, color=self.color, buff=0.08)
         with self.beat(f"W_V{sup(1)} has the same entries as W_K{sup(1)} here, but another job: the keys chose the "
                        "weights, the values are what gets mixed."):
-            self.play(Create(box), *self.projection_fine_print(projection, "Our hand-chosen worksheet gives W_K and "
-                                                               "W_V equal entries, but they remain separate "
-                                                               "parameters with different roles."))
+            self.play(Create(box), *self.projection_fine_print(projection, SEPARATE_FINE_PRINT))
 
 
 class Head2WeightsAndMessage(MessageWalk):
@@ -1316,7 +1349,7 @@ class Head2WeightsAndMessage(MessageWalk):
         self.show_parallel()
 
     def panel_leaving(self) -> list:
-        return [self.query, self.softmax_panel.max_line, self.softmax_panel.den_line]
+        return [self.query, self.softmax_panel.max_line, self.softmax_panel.den_line, self.den_note]
 
     def show_band_again(self):
         with self.transition("the sentence, now with head 2"):
@@ -1360,14 +1393,34 @@ class Head2WeightsAndMessage(MessageWalk):
         side.band, side.up, side.down, side.cards, side.labels = band, up, down, cards, labels
         return side
 
+    def get_strongest_labels(self, side, ranked) -> VGroup:
+        """Each head's largest weight printed by its thickest arrow (above head 1's arc, below head 2's)."""
+        labels = VGroup()
+        if side.band.row.lines > 1:          # arcs cross the other line of words: no room for a label
+            return labels
+        for head, arrows, j, direction in zip(self.ws.heads, (side.up, side.down), ranked, (UP, DOWN)):
+            arrow = arrows.arrow(j)
+            number = get_number(head.weights[self.i, j], tag=f"strongest{head.index}", index=j,
+                                color=head_color(head.index), font_size=LABEL_SIZE)
+            edge = arrow.get_top() if np.allclose(direction, UP) else arrow.get_bottom()
+            number.move_to([arrow.point_from_proportion(0.5)[0], edge[1], 0]).shift(direction * 0.22)
+            labels.add(number)
+        return labels
+
     def show_side_by_side(self):
         side = self.side = self.get_side_by_side()
         ranked = [ranked_sources(h.weights[self.i], self.i)[0] for h in self.ws.heads]
+        strongest = self.strongest_labels = self.get_strongest_labels(side, ranked)
+        both_title = get_title("Both heads, side by side")
         self.clear_stage(self.title, run_time=0.6, name="the table leaves")
         with self.beat(f"Side by side: head 1 puts most of its weight on {quoted(self.word(ranked[0]))}, "
-                       f"head 2 on {quoted(self.word(ranked[1]))}."):
-            self.play(FadeIn(side.band), FadeIn(side.labels), run_time=0.8)
+                       f"head 2 on {quoted(self.word(ranked[1]))}.", look=1.4):
+            self.play(FadeIn(side.band), FadeIn(side.labels), ReplacementTransform(self.title, both_title),
+                      run_time=0.8)
             self.play(side.up.create(run_time=1.6), side.down.create(run_time=1.6))
+            if len(strongest):
+                self.play(FadeIn(strongest, scale=1.2))
+        self.title = both_title
 
     def show_what_each_carries(self):
         ws, side = self.ws, self.side
@@ -1389,8 +1442,8 @@ class Head2WeightsAndMessage(MessageWalk):
                               "or guarantee that the heads specialize this way.", max_width=RIGHT_X - left)
         fine.move_to([left, card.get_center()[1], 0], aligned_edge=LEFT)
         self.fine_prints.append((f"{type(self).__name__}-{len(self.beats) + 1:02d}", fine.sentence))
-        with self.beat(f"Both heads read all {counted(self.n, 'token')}, in parallel. Training could find roles "
-                       "like these, but nothing guarantees it."):
+        # "in parallel" was said in scene 7: here only what training may or may not find
+        with self.beat("Training could find roles like these, but nothing guarantees it.", look=1.0):
             self.play(FadeIn(fine), FadeOut(self.carry_marks))
 
 
@@ -1398,7 +1451,8 @@ class Head2WeightsAndMessage(MessageWalk):
 # Scene 11 — the masked matrices
 # ============================================================================================
 
-MATRIX_CELL = (0.7, 0.4)           # room for "0.107" at size 16 in every readable cell
+MATRIX_CELL = (0.84, 0.4)          # room for "0.107" at size 19 in every readable cell
+MATRIX_DIGITS = 19                 # the heat map's digits, larger where the cells allow
 DIGITS_FIT = (0.66, 0.24)          # the smallest cell that still shows its digits
 AXIS_ROOM = 0.35                   # the axis titles "receiver i" / "source j"
 
@@ -1419,8 +1473,9 @@ def get_head_matrix(ws, head, *, width: float, height: float, numbers: bool = Tr
         keep = set(range(0, n, every)) | {n - 1}
         keep -= {k for k in keep if k != n - 1 and n - 1 - k < every}
         labels = [t if k in keep else "" for k, t in enumerate(labels)]
+    digits = MATRIX_DIGITS if cw >= MATRIX_CELL[0] - 1e-9 and ch >= 0.34 else MIN_TEXT_SIZE
     mm = get_masked_matrix(head.weights, labels, labels, color=color, tag=f"A{h}" if show else None,
-                           show_numbers=show, heat=True, cell_width=cw, cell_height=ch, font_size=MIN_TEXT_SIZE,
+                           show_numbers=show, heat=True, cell_width=cw, cell_height=ch, font_size=digits,
                            label_size=MIN_TEXT_SIZE)
     name = get_text(f"A{sup(h)}  head {h} · {head.name}  {format_shape(head.weights.shape)}", font_size=LABEL_SIZE,
                     color=color)
@@ -1466,7 +1521,7 @@ class MaskedMatrix(LessonScene):
         self.title = get_title("The masked attention matrices")
         with self.transition("title"):
             self.play(FadeIn(self.title), run_time=0.5)
-        big = dict(width=RIGHT_X - LEFT_X - 4.4, height=CONTENT_TOP - CONTENT_BOTTOM)
+        big = dict(width=RIGHT_X - LEFT_X - 3.2, height=CONTENT_TOP - CONTENT_BOTTOM)
         self.big = [get_head_matrix(ws, h, **big) for h in ws.heads]
         for mm in self.big:
             mm.move_to([LEFT_X, CONTENT_TOP, 0], aligned_edge=LEFT + UP)
@@ -1498,17 +1553,36 @@ class MaskedMatrix(LessonScene):
         self.fine_prints.append((getattr(self.stage, "id", None), text))
         return anims
 
+    @staticmethod
+    def get_matrix_rows(mm) -> list:
+        """Each receiver row of a heat map as one group: its cells, hatching, digits and label."""
+        n, lines, k = mm.n, list(mm.hatch), 0
+        rows = []
+        for i in range(n):
+            blocked = n - 1 - i
+            row = VGroup(*(mm.square(i, j) for j in range(n)), *lines[k:k + blocked],
+                         *(m for m in (mm.number(i, j) for j in range(i + 1)) if m is not None))
+            if len(mm.row_labels) > i:
+                row.add(mm.row_labels[i])
+            k += blocked
+            rows.append(row)
+        return rows
+
     def top_word(self, head) -> tuple[str, str]:
         j = ranked_sources(head.weights[self.i], self.i)[0]
         return self.ws.tokens[j], fmt(head.weights[self.i, j])
 
     def show_matrix(self):
         a1 = self.big[0]
+        rows = self.get_matrix_rows(a1)
         with self.beat(f"Row {self.n} was one row. Head 1 computes a row like it for every receiver: "
                        f"its whole attention matrix, A{sup(1)}."):
-            self.play(FadeIn(VGroup(a1.squares, a1.hatch, a1.row_labels, a1.col_labels, a1.name_label)), run_time=1.0)
-            self.play(FadeIn(a1.numbers), *self.fine_print("As in Part II, αᵢⱼ is one attention weight and A stores "
-                                                           "the full attention matrix."))
+            # row n first (the walked row), then the other receivers' rows grow upward from it
+            self.play(FadeIn(VGroup(a1.col_labels, a1.name_label)), FadeIn(rows[-1]), run_time=0.8)
+            self.play(LaggedStart(*(FadeIn(r, shift=0.15 * UP) for r in reversed(rows[:-1])), lag_ratio=0.3),
+                      run_time=max(1.0, 0.25 * len(rows)))
+            self.play(*self.fine_print("As in Part II, αᵢⱼ is one attention weight and A stores "
+                                       "the full attention matrix."))
 
     def show_axes(self):
         a1 = self.big[0]
@@ -1520,9 +1594,11 @@ class MaskedMatrix(LessonScene):
 
     def show_future(self):
         a1 = self.big[0]
+        glow = VGroup(*(sq.copy().set_stroke(TEXT_COLOR, 1.5).set_fill(TEXT_COLOR, 0.35) for sq in a1.blocked))
         with self.beat("Above the diagonal sit future sources: blocked, and darker than any weight."):
-            self.play(FadeIn(self.key.blocked), Indicate(VGroup(a1.blocked, a1.hatch), color=TEXT_COLOR,
-                                                         scale_factor=1.0), run_time=1.2)
+            # the blocked triangle lights up for a moment, then settles back to its dark hatch
+            self.play(FadeIn(self.key.blocked), FadeIn(glow), run_time=0.8)
+            self.play(FadeOut(glow), run_time=0.8)
 
     def show_early_row(self):
         a1, n = self.big[0], self.n
@@ -1567,6 +1643,12 @@ class MaskedMatrix(LessonScene):
         pair = VGroup(*(get_head_matrix(ws, h, width=width, height=height, numbers=False) for h in ws.heads))
         pair.arrange(RIGHT, buff=0.6, aligned_edge=UP).move_to([0, CONTENT_TOP, 0], aligned_edge=UP)
         pair.boxes = VGroup(*(mm.get_row_box(self.i, color=RECEIVER_COLOR) for mm in pair))
+        # where the heads disagree: each head's top source, outlined down the rows that show it
+        pair.differ = VGroup()
+        for run in heads_differ_runs(ws.heads[0].weights, ws.heads[1].weights):
+            for mm, j in zip(pair, (run.source_a, run.source_b)):
+                cells = VGroup(*(mm.square(r, j) for r in range(run.first, run.last + 1)))
+                pair.differ.add(SurroundingRectangle(cells, color=TEXT_COLOR, buff=0.0, stroke_width=2.5))
         return pair
 
     def show_side_by_side(self):
@@ -1575,6 +1657,8 @@ class MaskedMatrix(LessonScene):
         with self.beat("Side by side, without the digits: each head spreads its weight its own way."):
             self.play(FadeOut(VGroup(self.big[1], self.big_box, self.key)), *(self.drop_fine_print()), run_time=0.6)
             self.play(FadeIn(pair), Create(pair.boxes), run_time=1.2)
+            if len(pair.differ):
+                self.play(Create(pair.differ), run_time=1.0)
 
     def drop_fine_print(self) -> list:
         anims = [FadeOut(self.fine)] if self.fine is not None else []
@@ -1582,8 +1666,9 @@ class MaskedMatrix(LessonScene):
         return anims
 
     def show_parallel(self):
-        with self.beat(f"All {counted(self.n, 'source')} enter each message, and the two heads run "
-                       "independently, in parallel."):
+        every = f"; row {self.n} has {count_word(self.n)}" if self.n > 1 else ""
+        with self.beat(f"Every permitted source enters each message{every}. The two heads run independently, "
+                       "in parallel."):
             self.play(*self.fine_print("Q/K choose weights and V supplies the weighted content. All ten source "
                                        "contributions enter each message. The calculations are independent across "
                                        "heads and can run in parallel.".replace("ten", count_word(self.n)),
