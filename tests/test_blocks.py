@@ -264,8 +264,13 @@ def test_scalar_vector_product_multiplies_every_coordinate():
 
 def test_scalar_vector_product_stacked_with_the_value_in_its_own_precision():
     svp = get_scalar_vector_product(0.25, [4.0, -2.0], tag="s", expanded=True, stacked=True, vector_places=1)
-    # 0.25 × [4.0, -2.0]; = [0.25·4.0, 0.25·-2.0]; = [1.000, -0.500], top to bottom
+    # 0.25 × [4.0, -2.0]; = [0.25 × 4.0, 0.25 × (-2.0)]; = [1.000, -0.500], top to bottom
     assert [svp.vector.cell(0, k).original_text for k in range(2)] == ["4.0", "-2.0"]
+    terms = svp.expanded[1]
+    flat = [[m.original_text for m in term.get_family() if hasattr(m, "original_text") and m is not term]
+            for term in terms]
+    assert flat[0] == ["0.250", "×", "4.0"]
+    assert flat[1] == ["0.250", "×", "(", "-2.0", ")"]          # a negative factor in parentheses
     assert [svp.product.cell(0, k).original_text for k in range(2)] == ["1.000", "-0.500"]
     first, second, third = svp.lines
     assert first.get_center()[1] > second.get_center()[1] > third.get_center()[1]

@@ -462,7 +462,8 @@ class ShapeFlow(LessonScene):
 
     def show_qkv(self, ws):
         h1 = ws.heads[0]
-        with self.beat(f"E times them gives each head a Q, a K and a V, each {format_shape(h1.Q.shape)}."):
+        with self.beat(f"E times them gives each head a Q, a K and a V, each {format_shape(h1.Q.shape)}.",
+                       look=1.0):
             self.play(*(Create(lane.a_in[0]) for lane in self.lanes), run_time=0.5)
             self.play(*(GrowArrow(lane.a_in[1]) for lane in self.lanes),
                       *(FadeIn(VGroup(lane.qk, lane.pair_frame), shift=0.15 * RIGHT) for lane in self.lanes),
@@ -507,7 +508,7 @@ class ShapeFlow(LessonScene):
         tags.move_to([a.box.get_x(), band, 0])
         self.a_strips = VGroup(row, column, tags)
         with self.beat("Each row of A is a receiver, each column a source; "
-                       "the grey steps are the future, which no receiver may read."):
+                       "the grey steps are the future, which no receiver may read.", look=1.6):
             self.play(FadeIn(row), FadeIn(row_tag))
             self.play(FadeIn(column), FadeIn(column_tag))
             self.play(Indicate(a.mask_triangle, color=TEXT_COLOR, scale_factor=1.05))
