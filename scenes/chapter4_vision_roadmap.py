@@ -332,6 +332,7 @@ class PatchesAndCLS(LessonScene):
         flat = get_labeled_matrix(vr.flattened, [patch_name(k) for k in range(vr.n_patches)], None,
                                   name=f"flattened patches  {format_shape(vr.flattened.shape)}",
                                   tag="flattened", places=None, dim_zeros=True, h_buff=0.1, v_buff=0.12)
+        flat.brackets[1].shift(RIGHT * 0.08)    # the last digit clear of the bracket (tight columns)
         flat.move_to([IMAGE_X + self.image.width / 2 + 0.5, self.image.get_y(), 0], aligned_edge=LEFT)
         return flat
 

@@ -341,3 +341,11 @@ def test_review_fixes_play_in_their_sentences(b, vr):
     # the encoder overview fits the frame with a margin (the output matrix was 25 px from the edge)
     overview = VGroup(scene.enc_in, scene.encoder, scene.enc_out)
     assert overview.get_left()[0] > -7.11 + 0.3 and overview.get_right()[0] < 7.11 - 0.3
+
+
+def test_flattened_rows_clear_their_right_bracket(b):
+    flat = b.scene.flat
+    # rows other than patch 1 fade out where they stood (patch 1's numbers travel on to the projection)
+    last = max(m.get_right()[0] for row in list(flat.entries)[1:] for m in row)
+    # the bracket's serifs reach 0.1 inward: its upright stands clear of them and of the last digit
+    assert flat.brackets[1][0].get_x() - last >= 0.15          # was 0.09: the serif touched the last "1"
