@@ -1589,7 +1589,7 @@ class MaskedMatrix(LessonScene):
         key = self.key = get_weight_key(head_color(1))
         key.move_to([self.panel_left, CONTENT_TOP - 0.4, 0], aligned_edge=LEFT + UP)
         with self.beat("Each row is a receiver i, each column a source j. The brighter the cell, the larger "
-                       "the weight."):
+                       "the weight.", look=1.5):
             self.play(FadeIn(a1.axes), FadeIn(key.scale_part))
 
     def show_future(self):
