@@ -1257,7 +1257,7 @@ class Head1Message(MessageWalk):
         column = self.weights.column
         target = column.weights if self.grid.with_band else self.arrows
         with self.beat(f"Now head 1 builds its message for the receiver. The weights say how much to take "
-                       "from each source; the values say what.", look=1.0):
+                       "from each source; the values say what.", look=1.8):
             self.play(Indicate(target, color=TEXT_COLOR, scale_factor=1.05), run_time=1.2)
 
     def show_value_projection(self):
