@@ -232,7 +232,8 @@ class Setup(LessonScene):
         boxes = VGroup(t.token_m.get_row_box(k, include_label=True),
                        t.pos_m.get_row_box(k, include_label=True), t.e_m.get_row_box(k))
         self.receiver_rows = boxes
-        with self.beat(f"Row {n} of E is the receiver: the row of “{ws.tokens[-1]}” plus position row {n}."):
+        with self.beat(f"Row {n} of E is the receiver: the row of “{ws.tokens[-1]}” plus position row {n}.",
+                       look=1.2):
             self.play(LaggedStart(*(Create(b) for b in boxes), lag_ratio=0.3), run_time=1.5)
 
     def show_e_labeled(self, ws):
@@ -256,7 +257,7 @@ class Setup(LessonScene):
         j = list(AXES).index("glue")
         glue_box = e2.get_column_box(j, color=TEXT_COLOR, fill_opacity=0.0)
         digits = e2.column(j)          # inset: around the column's digits, inside E's brackets
-        glue_box.stretch_to_fit_width(digits.width + 0.24).set_x(digits.get_x())
+        glue_box.stretch_to_fit_width(digits.width + 0.12).set_x(digits.get_x())
         with self.beat("The four columns are invented for teaching: water, finance, person, and glue, "
                        "our toy feature for little words like “the”."):
             self.play(Indicate(e2.col_labels, color=RECEIVER_COLOR, scale_factor=1.1))
