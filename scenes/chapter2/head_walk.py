@@ -460,8 +460,8 @@ def get_value_projection(ws, head, grid: RowGrid):
                              name_color=color, **kw)
     v = get_labeled_matrix(head.V, None, coordinate_names(head.W_V), name=f"V{sup(h)}  {format_shape(head.V.shape)}",
                            tag=f"V{h}", name_color=color, **kw)
-    dot, equals = get_text("·", font_size=SYMBOL_SIZE + 4), get_text("=", font_size=SYMBOL_SIZE + 4)
-    group = VGroup(e, dot, w_v, equals, v).arrange(RIGHT, buff=0.35)
+    dot, equals = get_text("·", font_size=SYMBOL_SIZE + 24), get_text("=", font_size=SYMBOL_SIZE + 4)
+    group = VGroup(e, dot, w_v, equals, v).arrange(RIGHT, buff=0.3)
     for m in (e, v):
         place_rows(m, grid.first_y)
     group.set_x(0)
