@@ -18,6 +18,7 @@ The scenes only lay these out; every choice that depends on the numbers is made 
   same_receiver_rows    whether two worksheets give the receiver the same q, k and v
   averaged_attention    the heads' weight grids averaged (what average_attn_weights=True returns)
   axis_ticks            which positions label a heat map's axes (all, or every fifth and the last)
+  closest_head          which narrow head's weights the wide head's lie closer to (over the followed sources)
 """
 from __future__ import annotations
 
@@ -238,3 +239,10 @@ def axis_ticks(n: int, most: int = 10) -> list[int]:
         return list(range(n))
     ticks = [0] + list(range(4, n, 5))
     return ticks if ticks[-1] == n - 1 else ticks + [n - 1]
+
+
+def closest_head(splits) -> int:
+    """Which narrow head's weights (1 or 2) the wide head's weights lie closer to, over the followed
+    sources (sum of absolute differences; a tie goes to head 1)."""
+    d = [math.fsum(abs(s.wide_weight - s.head_weights[h]) for s in splits) for h in (0, 1)]
+    return 1 if d[0] <= d[1] else 2

@@ -235,3 +235,19 @@ def test_axis_ticks():
     assert axis_ticks(10) == list(range(10))
     assert axis_ticks(20) == [0, 4, 9, 14, 19]
     assert axis_ticks(12) == [0, 4, 9, 11]
+
+
+def test_closest_head_by_hand():
+    from lesson_data.joining import closest_head
+
+    splits = score_story(compute_worksheet("river")).splits
+    # river₆ and fisherman₂: wide 0.178 / 0.708; head 1 0.718 / 0.166 (apart by ≈1.08);
+    # head 2 ≈0.023 / 0.693 (apart by ≈0.17): the wide row looks like head 2's
+    assert closest_head(splits) == 2
+
+    class S:                       # two hand-made splits: the wide row equal to head 1's
+        def __init__(self, w1, w2, ww):
+            self.head_weights, self.wide_weight = (w1, w2), ww
+
+    assert closest_head([S(0.6, 0.1, 0.6), S(0.2, 0.8, 0.2)]) == 1
+    assert closest_head([S(0.5, 0.5, 0.5)]) == 1               # a tie goes to head 1

@@ -18,7 +18,7 @@ from scenes.chapter2.library_and_recap import (
     SciNumberText,
     get_inference_cycle,
 )
-from scenes.style import BACKGROUND, RECEIVER_COLOR, TEXT_COLOR, count_word, head_color
+from scenes.style import BACKGROUND, POSITIVE_COLOR, RECEIVER_COLOR, TEXT_COLOR, count_word, head_color
 from tests.scene_harness import assert_builds_cleanly, blend, built
 
 SENTENCES = ("river", "cheque")
@@ -303,6 +303,13 @@ def test_recap_pictures_play_in_their_own_beats():
     assert "Create" in kinds(b.changes_in(b.beat_of("tokenize the prefix, then run the model")))
     assert "Create" in kinds(b.changes_in(b.beat_of("Choose the next token, and append it.")))
     assert b.beats[-1].text == "“water” joins the prefix, and the loop goes round again."
+    # training is drawn on the recap diagram: the loss routed back into both heads, W_O and the MLP
+    back = b.beat_of("The loss flows back and updates the weights of every block")
+    assert "LaggedStart" in kinds(b.changes_in(back))
+    assert len(b.scene.training.back) == 3
+    # the last row leaves E′'s highlighted bottom row; the predicted word is green, as in scenes 14-15
+    assert "FadeIn" in kinds(b.changes_in(b.beat_of("Its last row goes through the prediction MLP")))
+    assert b.scene.diagram.prediction[1].color.to_hex().upper() == POSITIVE_COLOR.upper()
 
 
 def test_recap_diagram_is_never_shrunk():
@@ -333,12 +340,12 @@ def test_recap_concat_in_head_colours_and_last_frame_loop():
     concat = b.scene.diagram.concat
     assert [h.get_fill_color().to_hex().upper() for h in concat.halves] == [head_color(1).upper(),
                                                                             head_color(2).upper()]
-    # the last frame: the training panel's logits box and the appended word's frame are drawn
-    logits = b.scene.training.column[0].box
-    assert np.abs(b.pixel(logits.get_center()) - blend(TEXT_COLOR, BACKGROUND, 0.25)).max() <= 3
+    # the last frame: the inference loop alone (training was drawn on the diagram), the appended
+    # word's frame in the predicted colour
+    assert not any(b.scene.training in m.get_family() for m in b.scene.mobjects)
     frame = b.scene.prefix.new_word[1]
     x, y = frame.get_left()[0], frame.get_y()
-    # a thin anti-aliased stroke: some pixel across its left edge is mostly the receiver's yellow
+    # a thin anti-aliased stroke: some pixel across its left edge is mostly the predicted green
     near = [b.pixel((x + dx, y)) for dx in np.linspace(-0.04, 0.04, 9)]
-    assert min(np.abs(c - blend(RECEIVER_COLOR, BACKGROUND, 1.0)).max() for c in near) <= 110
-    assert max(np.abs(c - blend(BACKGROUND, BACKGROUND, 1.0)).max() for c in near) >= 100
+    assert min(np.abs(c - blend(POSITIVE_COLOR, BACKGROUND, 1.0)).max() for c in near) <= 110
+    assert max(np.abs(c - blend(BACKGROUND, BACKGROUND, 1.0)).max() for c in near) >= 80   # green: darker than yellow

@@ -32,6 +32,9 @@ from scenes.style import (
 )
 
 
+BAR_SHADES = (0.9, 0.55, 0.4, 0.3, 0.15)   # fill opacity of the named sources' segments, then "others" (last)
+
+
 def source_name(tokens, j: int) -> str:
     """A source word with its one-based position as a subscript, 'river₆' (words repeat)."""
     return f"{tokens[j]}{sub(j + 1)}"
@@ -130,7 +133,7 @@ def get_pooled_rows(tokens, specs, *, show_bars: bool = True, bar_width: float =
         row.bar = VGroup()
         if show_bars:
             x0 = rights[-1] + gap
-            shades = [0.9, 0.55, 0.4, 0.3][:len(sources)] + [0.15]
+            shades = list(BAR_SHADES[:len(sources)]) + [BAR_SHADES[-1]]
             for weight, shade in zip(row.spec.row.segments, shades):
                 seg = Rectangle(width=max(bar_width * weight, 1e-3), height=0.26)
                 seg.set_stroke(BACKGROUND, 1.5).set_fill(row.spec.color, shade)
@@ -149,4 +152,4 @@ def get_pooled_rows(tokens, specs, *, show_bars: bool = True, bar_width: float =
     return table
 
 
-__all__ = ["PooledRowSpec", "PooledRows", "get_pooled_rows", "source_name"]
+__all__ = ["PooledRowSpec", "PooledRows", "get_pooled_rows", "source_name", "BAR_SHADES"]

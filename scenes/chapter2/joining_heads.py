@@ -41,6 +41,7 @@ from lesson_data.display import fmt, places_for
 from lesson_data.joining import (
     carried_axes,
     change_word,
+    closest_head,
     dominant_axis,
     off_carrier_entries,
     pool_on_sources,
@@ -96,6 +97,9 @@ from scenes.style import (
 )
 
 ROUNDING_NOTE = "All displayed numbers are rounded; calculations use full precision."
+FALL_COLOR = "#E8675F"        # a neutral red for "negative / falls" (orange is head 2's colour)
+PREDICTED_COLOR = POSITIVE_COLOR   # green means "predicted", nothing else
+MLP_NOTE = "The prediction MLP's W1, b1, W2 and b2 are hand-chosen, like every parameter here."
 ARROW_ANGLE = PI / 4          # flatter arcs than the default, so two token rows fit one screen
 ARROW_ANGLE_BELOW = PI / 6    # head 2's arcs under a row with numbers below them: flatter still
 
@@ -178,7 +182,9 @@ def get_arrow_set(row, weights, color, side, tag: str, angle: float = ARROW_ANGL
     group = VGroup(arrows, label)
     group.beside_name = row.line_of(j) != row.line_of(row.receiver - 1)
     if not group.beside_name:
-        label.next_to(arrow.point_from_proportion(0.5), UP if np.allclose(side, UP) else DOWN, buff=0.1)
+        # clear of the arc's own stroke (a thick arc is up to 14 px wide)
+        buff = 0.1 + arrow.get_stroke_width() / 90
+        label.next_to(arrow.point_from_proportion(0.5), UP if np.allclose(side, UP) else DOWN, buff=buff)
     group.arrows, group.label, group.top = arrows, label, j
     return group
 
@@ -275,16 +281,20 @@ SPLIT_COLUMNS = (   # (key, header, colour of the head it belongs to)
     ("scaled1", "÷ √2", 1),
     ("w1", "head 1\nweight", 1),
     ("s2", f"q{sup(2)}·k{sup(2)}", 2),
-    ("sum", f"q{sup(1)}·k{sup(1)} + q{sup(2)}·k{sup(2)}", 0),
+    ("scaled2", "÷ √2", 2),
+    ("w2", "head 2\nweight", 2),
+    ("sum", f"q{sup(1)}·k{sup(1)}\n+ q{sup(2)}·k{sup(2)}", 0),
     ("scaled_wide", "÷ √4", 0),
     ("w_wide", "wide head\nweight", 0),
 )
+WIDE_UNDER = {"sum": "s2", "scaled_wide": "scaled2", "w_wide": "w2"}   # the wide row sits under head 2's
 
 
 def get_score_table(ws, sources) -> VGroup:
-    """One row per followed source: its dot product in each head, head 1's scaled score and weight,
-    the wide head's scaled sum and weight. Columns (dict `columns`, each a VGroup) appear one beat at
-    a time; numbers tagged f"split_{key}", index = the source."""
+    """Two blocks, one row per followed source in each. Top: head 1's dot product, ÷ √2 and weight,
+    then head 2's. Below, column under column with head 2's: the wide head's summed dot product,
+    ÷ √4 and weight (its weights land close to head 2's). Columns (dict `columns`, each a VGroup)
+    appear one beat at a time; numbers tagged f"split_{key}", index = the source."""
     splits = [score_split(ws, j) for j in sources]
     d_head = ws.heads[0].W_Q.shape[1]
     d_wide = ws.wide_head.W_Q.shape[1]
@@ -294,47 +304,52 @@ def get_score_table(ws, sources) -> VGroup:
         "scaled1": ([s.head_scaled[0] for s in splits], 3),
         "w1": ([s.head_weights[0] for s in splits], 3),
         "s2": ([s.head_scores[1] for s in splits], raw_places),
+        "scaled2": ([s.head_scaled[1] for s in splits], 3),
+        "w2": ([s.head_weights[1] for s in splits], 3),
         "sum": ([s.wide_score for s in splits], raw_places),
         "scaled_wide": ([s.wide_scaled for s in splits], 3),
         "w_wide": ([s.wide_weight for s in splits], 3),
     }
-    headers = {"scaled1": f"÷ √{d_head}", "scaled_wide": f"÷ √{d_wide}"}
-    size = NUMBER_SIZE + 8
-    names = VGroup(*(get_text(source_name(ws.tokens, j), font_size=LABEL_SIZE + 6) for j in sources))
-    row_h = 0.8
-    for r, name in enumerate(names):
-        name.move_to([0, 0, 0], aligned_edge=RIGHT)
-        align_baseline(name, -r * row_h)
+    headers = {"scaled1": f"÷ √{d_head}", "scaled2": f"÷ √{d_head}", "scaled_wide": f"÷ √{d_wide}"}
+    size = NUMBER_SIZE + 6
+    row_h = 0.62
+    block_gap = len(sources) * row_h + 1.05          # from the top block's first row to the wide block's
+    def names_at(y0):
+        names = VGroup(*(get_text(source_name(ws.tokens, j), font_size=LABEL_SIZE + 4) for j in sources))
+        for r, name in enumerate(names):
+            name.move_to([0, 0, 0], aligned_edge=RIGHT)
+            align_baseline(name, y0 - r * row_h)
+        return names
+    names = names_at(0.0)
+    wide_names = names_at(-block_gap)
+    table = VGroup(names, wide_names)
+    table.columns, table.numbers, table.right_x = {}, {}, {}
+    gaps = {"s1": 0.45, "scaled1": 0.35, "w1": 0.35, "s2": 0.7, "scaled2": 0.35, "w2": 0.35}
     x = 0.0
-    table = VGroup(names)
-    table.columns, table.numbers = {}, {}
-    gaps = {"s1": 0.5, "scaled1": 0.4, "w1": 0.4, "s2": 0.75, "sum": 0.75, "scaled_wide": 0.4, "w_wide": 0.4}
     for key, header_text, h in SPLIT_COLUMNS:
         color = head_color(h) if h else WIDE_HEAD_COLOR
-        header = get_text(headers.get(key, header_text), font_size=SMALL_SIZE + 2, color=color, line_spacing=0.8)
-        nums = [get_number(v, places, tag=f"split_{key}", index=j, font_size=size, color=color)
-                for v, j in zip(values[key][0], sources) for places in [values[key][1]]]
+        header = get_text(headers.get(key, header_text), font_size=16, color=color, line_spacing=0.8)
+        y0 = -block_gap if key in WIDE_UNDER else 0.0
+        nums = [get_number(v, values[key][1], tag=f"split_{key}", index=j, font_size=size, color=color)
+                for v, j in zip(values[key][0], sources)]
         width = max([header.width] + [m.width for m in nums])
-        x += gaps[key] + width
+        if key in WIDE_UNDER:
+            right = table.right_x[WIDE_UNDER[key]]
+        else:
+            x += gaps[key] + width
+            right = x
+        table.right_x[key] = right
         for r, m in enumerate(nums):
-            m.move_to([x, 0, 0], aligned_edge=RIGHT)
-            align_baseline(m, -r * row_h)
-        header.move_to([x - width / 2, row_h * 0.95, 0])
-        header.align_to(np.array([0, row_h * 0.62, 0]), DOWN)
+            m.move_to([right, 0, 0], aligned_edge=RIGHT)
+            align_baseline(m, y0 - r * row_h)
+        header.move_to([right - width / 2, 0, 0])
+        header.align_to(np.array([0, y0 + row_h * 0.62, 0]), DOWN)
         col = VGroup(header, *nums)
         table.columns[key], table.numbers[key] = col, nums
         table.add(col)
-    # the wide head's weight: rising or falling against head 1's, marked beside it
-    table.marks = VGroup()
-    for r, s in enumerate(splits):
-        word = change_word(s.head_weights[0], s.wide_weight)
-        glyph, color = {"rises": ("▲", POSITIVE_COLOR), "falls": ("▼", NEGATIVE_COLOR)}.get(word, ("=", DIM_TEXT_COLOR))
-        mark = get_text(glyph, font_size=LABEL_SIZE, color=color).next_to(table.numbers["w_wide"][r], RIGHT, buff=0.12)
-        table.marks.add(mark)
-    table.add(table.marks)
-    # each weight as a bar beside it (width ∝ weight: a weight of one is 1.2 wide)
+    # each weight as a bar under it (width ∝ weight: a weight of one is 1.4 wide)
     table.bars = {}
-    for key, h in (("w1", 1), ("w_wide", 0)):
+    for key, h in (("w1", 1), ("w2", 2), ("w_wide", 0)):
         bars = VGroup()
         for r, m in enumerate(table.numbers[key]):
             w = values[key][0][r]
@@ -344,18 +359,31 @@ def get_score_table(ws, sources) -> VGroup:
             bars.add(bar)
         table.bars[key] = bars
         table.columns[key].add(bars)
-    # a rule under the header, and the head-1 | head-2 | wide groups separated by thin lines
+    # a thin line between head 1's columns and head 2's
     top = row_h * 0.5
     bottom = -(len(sources) - 1) * row_h - 0.25
-    table.rules = VGroup()
-    keys = [key for key, _, _ in SPLIT_COLUMNS]
-    for key in ("s2", "sum"):
-        before = table.columns[keys[keys.index(key) - 1]]
-        xs = (before.get_right()[0] + table.columns[key].get_left()[0]) / 2
-        table.rules.add(Line([xs, top + 0.55, 0], [xs, bottom, 0]).set_stroke(DIM_TEXT_COLOR, 1, opacity=0.5))
+    xs = (table.columns["w1"].get_right()[0] + table.columns["s2"].get_left()[0]) / 2
+    table.rules = VGroup(Line([xs, top + 0.55, 0], [xs, bottom, 0]).set_stroke(DIM_TEXT_COLOR, 1, opacity=0.5))
     table.add(table.rules)
-    table.names, table.splits, table.sources = names, splits, sources
+    # the comparison: head 2's weights and the wide head's, one box around both columns
+    both = VGroup(*table.numbers["w2"], *table.bars["w2"], *table.numbers["w_wide"], *table.bars["w_wide"])
+    table.compare_box = SurroundingRectangle(both, color=TEXT_COLOR, buff=0.12, stroke_width=2)
+    table.names, table.wide_names, table.splits, table.sources = names, wide_names, splits, sources
     return table
+
+
+def get_bar_legend(tokens, row) -> VGroup:
+    """What each shade of the stacked bars is: the named sources, then "others" (the pooled rest)."""
+    from scenes.blocks.pooled_rows import BAR_SHADES
+
+    names = [source_name(tokens, j) for j in row.sources] + (["others"] if row.n_others else [])
+    shades = list(BAR_SHADES[:len(row.sources)]) + ([BAR_SHADES[-1]] if row.n_others else [])
+    items = VGroup()
+    for name, shade in zip(names, shades):
+        swatch = Rectangle(width=0.3, height=0.2).set_stroke(DIM_TEXT_COLOR, 1).set_fill(TEXT_COLOR, shade)
+        items.add(VGroup(swatch, get_text(name, font_size=16, color=DIM_TEXT_COLOR)).arrange(RIGHT, buff=0.1))
+    title = get_text("bar:", font_size=16, color=DIM_TEXT_COLOR)
+    return VGroup(title, *items).arrange(RIGHT, buff=0.25)
 
 
 def get_mixtures(ws) -> VGroup:
@@ -400,12 +428,16 @@ class WideHeadVersusTwo(LessonScene):
         self.show_head_scores(ws)
         # --- Shot 2: the receiver's weights as arrows, two heads and one --------------------------
         self.shot("arrows")
+        self.badge = get_fine("Joined projections, not separately trained models.")
+        self.badge.move_to([-SAFE_WIDTH / 2, CONTENT_TOP + 0.05, 0], aligned_edge=LEFT + UP)   # clear of the arcs
         self.clear_stage(title)
+        with self.transition("the caveat stays as a badge"):
+            self.play(FadeIn(self.badge))
         self.show_two_heads_arrows(ws)
         self.show_wide_arrows(ws)
         # --- Shot 3: why they move: the wide score adds both dot products ----------------------
         self.shot("scores")
-        self.clear_stage(title)
+        self.clear_stage(title, self.badge)
         self.show_head1_scores(ws)
         self.show_head2_scores(ws)
         self.show_wide_sums(ws)
@@ -430,21 +462,27 @@ class WideHeadVersusTwo(LessonScene):
         mats = VGroup(*(get_joined_projection(ws, name, k == 0) for k, name in enumerate(("W_Q", "W_K", "W_V"))))
         mats.arrange(RIGHT, buff=0.7, aligned_edge=DOWN)
         rules = self.rules = get_score_rules(ws)
-        page = VGroup(mats, rules).arrange(DOWN, buff=0.6)
-        page.move_to(CONTENT_CENTER + UP * 0.35)
+        page = VGroup(mats, rules).arrange(DOWN, buff=0.7)
+        page.move_to(CONTENT_CENTER + DOWN * 0.1)
         self.mats = mats
         note = self.note = get_fine(
             "For this controlled comparison, concatenate the two existing Q, K and V projections into "
             "width-four projections. The example changes no projection entries and does not compare "
             "separately trained models.")
         width = ws.wide_head.W_Q.shape[1]
-        with self.beat(f"A control: set each pair of projections side by side, making one wide head of width "
-                       f"{count_word(width)}. No entry changes, and nothing is trained."):
-            self.play(LaggedStart(*(
-                LaggedStart(FadeIn(VGroup(g.matrix.brackets, g.matrix.row_labels, g.title)),
-                            FadeIn(VGroup(g.halves[0], g.half_labels[0]), shift=RIGHT * 0.5),
-                            FadeIn(VGroup(g.halves[1], g.half_labels[1]), shift=LEFT * 0.5), lag_ratio=0.0)
-                for g in mats), lag_ratio=0.5), run_time=2.4)
+
+        def join(g):
+            """head 1's half slides in from the left, head 2's from the right, and they meet"""
+            return [FadeIn(VGroup(g.matrix.brackets, g.matrix.row_labels, g.title)),
+                    FadeIn(VGroup(g.halves[0], g.half_labels[0]), shift=RIGHT * 1.4),
+                    FadeIn(VGroup(g.halves[1], g.half_labels[1]), shift=LEFT * 1.4)]
+
+        with self.beat("A control: set head 1's W_Q beside head 2's W_Q, making one wide W_Q."):
+            self.play(*join(mats[0]), run_time=2.2)
+        with self.beat(f"W_K and W_V the same way: one wide head of width {count_word(width)}; "
+                       "no entry changes, nothing is trained."):
+            self.play(*join(mats[1]), run_time=1.8)
+            self.play(*join(mats[2]), run_time=1.8)
             self.play(FadeIn(note))
 
     def show_wide_score(self, ws):
@@ -499,36 +537,43 @@ class WideHeadVersusTwo(LessonScene):
     def show_head2_scores(self, ws):
         table, st = self.table, self.story
         raw = lambda x: fmt(x, places_for([x]))  # noqa: E731
+        lead = max(st.splits, key=lambda x: x.head_weights[1])
         scored = " and ".join(f"{self.said(x.source)} {raw(x.head_scores[1])}"
                               for x in sorted(st.splits, key=lambda x: -x.head_scores[1]))
-        with self.beat(f"Head 2 scores {scored}."):
+        with self.beat(f"Head 2 scores {scored}: {self.said(lead.source)} gets {fmt(lead.head_weights[1])}."):
             self.play(FadeIn(table.rules[0]), FadeIn(table.columns["s2"], shift=RIGHT * 0.2))
+            self.play(FadeIn(table.columns["scaled2"], shift=RIGHT * 0.2))
+            self.play(FadeIn(table.columns["w2"], shift=RIGHT * 0.2))
 
     def show_wide_sums(self, ws):
         table, st = self.table, self.story
         by = {x.source: x for x in st.splits}
-        d = ws.wide_head.W_Q.shape[1]
         lead = by[st.wide_order[0]]
         rest = [by[j] for j in st.wide_order[1:]]
-        tail = (f"{'now ' if st.flipped else ''}{self.said(lead.source)} leads, {fmt(lead.wide_scaled)} to "
+        tail = (f"{self.said(lead.source)} {'now ' if st.flipped else ''}leads, {fmt(lead.wide_scaled)} to "
                 f"{fmt(rest[0].wide_scaled)}" if rest else f"{self.said(lead.source)} scores {fmt(lead.wide_scaled)}")
-        with self.beat(f"The wide head adds the two and divides by {fmt(ws.wide_head.scale, 0)}: {tail}.",
-                       spoken=None):
+        with self.beat(f"Summed, then divided by {fmt(ws.wide_head.scale, 0)}: {tail}."):
             sums = table.numbers["sum"]
-            self.play(FadeIn(table.rules[1]), FadeIn(table.columns["sum"][0]),
+            self.play(FadeIn(table.wide_names), FadeIn(table.columns["sum"][0]),
                       *(TransformFromCopy(VGroup(a, b), c) for a, b, c in
-                        zip(table.numbers["s1"], table.numbers["s2"], sums)), run_time=1.4)
+                        zip(table.numbers["s1"], table.numbers["s2"], sums)), run_time=1.6)
             self.play(FadeIn(table.columns["scaled_wide"], shift=RIGHT * 0.2))
 
     def show_wide_weights(self, ws):
         table, st = self.table, self.story
-        clauses = [f"{self.said(x.source)} {change_word(x.head_weights[0], x.wide_weight)} to {fmt(x.wide_weight)}"
-                   for x in st.splits]
-        with self.beat(f"After its one softmax, {' and '.join(clauses)}."
-                       if len(st.splits) > 1 else f"After its one softmax, the only source keeps "
-                                                  f"{fmt(st.splits[0].wide_weight)}."):
+        near = self.closest = closest_head(st.splits)
+        weights = " and ".join(f"{self.said(x.source)} {fmt(x.wide_weight)}" for x in st.splits)
+        key = f"w{near}"
+        boxes = self.compare_boxes = VGroup(*(SurroundingRectangle(VGroup(*table.numbers[k], *table.bars[k]),
+                                                                   color=TEXT_COLOR, buff=0.1, stroke_width=2)
+                                              for k in (key, "w_wide")))
+        text = (f"After one softmax: {weights}, close to head {near}'s row."
+                if len(st.splits) > 1 else
+                f"After its one softmax, the only source keeps {fmt(st.splits[0].wide_weight)}.")
+        with self.beat(text):
             self.play(FadeIn(table.columns["w_wide"], shift=RIGHT * 0.2))
-            self.play(FadeIn(table.marks))
+            if len(st.splits) > 1:
+                self.play(LaggedStart(*(Create(b) for b in boxes), lag_ratio=0.3))
 
     # shot 4 -----------------------------------------------------------------------------------
     def show_rows(self, ws):
@@ -540,25 +585,47 @@ class WideHeadVersusTwo(LessonScene):
             PooledRowSpec(f"head 2 ({h2.name})", pool_on_sources(h2.weights[-1], self.sources), head_color(2), "A2"),
         ]
         table = self.rows_table = get_pooled_rows(ws.tokens, specs, bar_width=1.8)
+        legend = self.bar_legend = get_bar_legend(ws.tokens, specs[0].row)
+        legend.next_to(table, DOWN, buff=0.15).align_to(table, RIGHT)
         heading = get_text(f"row {n} of each attention matrix: receiver “{ws.tokens[-1]}”, sources 1–{n}",
                            font_size=LABEL_SIZE, color=RECEIVER_COLOR)
         heading.next_to(table, UP, buff=0.3).align_to(table, LEFT)
         self.rows_heading = heading
         mixtures = self.mixtures = get_mixtures(ws)
-        page = VGroup(VGroup(heading, table), mixtures).arrange(DOWN, buff=0.55)
+        page = VGroup(VGroup(heading, table, legend), mixtures).arrange(DOWN, buff=0.45)
         mixtures.shift(RIGHT * (table.get_left()[0] - mixtures.get_left()[0]))
         page.move_to(CONTENT_CENTER + UP * 0.5)
         pooled = specs[0].row.n_others
         note_text = (f"Every displayed attention row sums to one over all {count_word(n)} sources; "
                      f"“others” combines the remaining {count_word(pooled)}. " if pooled else "") + ROUNDING_NOTE
+        # where a row's rounded parts do not add to the 1.000 shown, say so, with the numbers
+        odd = []
+        for spec in specs:
+            r = spec.row
+            parts = list(r.shown) + ([r.others] if r.n_others else [])
+            shown = sum_of_shown(parts, 3)
+            if fmt(shown, 3) != fmt(r.total, 3):
+                odd.append((spec, shown))
         note = self.rows_note = get_fine(note_text)
+        if odd:
+            spec, shown = odd[0]
+            size = 16
+            line = get_line(get_text(f"{spec.name}: its rounded parts shown add to", font_size=size,
+                                     color=DIM_TEXT_COLOR),
+                            get_number(shown, tag=f"{spec.tag}_shown_sum", font_size=size, color=DIM_TEXT_COLOR),
+                            get_text("; its full-precision sum is", font_size=size, color=DIM_TEXT_COLOR),
+                            get_number(spec.row.total, tag=f"{spec.tag}_sum", font_size=size, color=DIM_TEXT_COLOR),
+                            buff=0.1)
+            note = self.rows_note = VGroup(note, line).arrange(DOWN, buff=0.08, aligned_edge=LEFT)
+            note.sentence = note_text
+            put_fine_print(note)
         text = (f"All three rows: each sums to one over all {count_word(n)} sources; "
                 f"“others” pools the remaining {count_word(pooled)}." if pooled else
                 f"All three rows: each sums to one over all {count_word(n)} sources.")
         with self.beat(text):
             self.play(FadeIn(heading), FadeIn(table.header))
             self.play(LaggedStart(*(FadeIn(row) for row in table.rows), lag_ratio=0.4), run_time=2.0)
-            self.play(FadeIn(note))
+            self.play(FadeIn(legend), FadeIn(note))
 
     # shot 5 -----------------------------------------------------------------------------------
     def coordinate(self, head, ws):
@@ -573,7 +640,7 @@ class WideHeadVersusTwo(LessonScene):
         table, mixtures = self.rows_table, self.mixtures
         axis, k = self.coordinate(ws.heads[0], ws)
         box = self.mix_box = table.get_row_box(0, WIDE_HEAD_COLOR)
-        cell = self.mix_cell = mixtures.wide.vector.get_cell_box(0, k, color=WIDE_HEAD_COLOR)
+        cell = self.mix_cell = SurroundingRectangle(mixtures.wide.vector.cell(0, k), color=WIDE_HEAD_COLOR, buff=0.07)
         with self.beat(f"The wide head mixes all four value coordinates with that one row: "
                        f"{axis} comes out at {fmt(ws.wide_head.messages[-1][k])}."):
             self.play(Create(box))
@@ -586,12 +653,12 @@ class WideHeadVersusTwo(LessonScene):
         for h in ws.heads:
             axis, k = self.coordinate(h, ws)
             parts.append(f"head {h.index}'s {axis}, {fmt(ws.H_joined[-1][k])},")
-            cells.add(mixtures.two.vector.get_cell_box(0, k, color=head_color(h.index)))
+            cells.add(SurroundingRectangle(mixtures.two.vector.cell(0, k), color=head_color(h.index), buff=0.07))
         boxes = VGroup(table.get_row_box(1, head_color(1)), table.get_row_box(2, head_color(2)))
         note = get_fine("One wide head uses its single row for all four value coordinates. The two heads use "
                         "different rows for their two-coordinate values, preserving both mixtures before W_O "
                         "combines them.")
-        with self.beat(f"The two heads keep two mixtures: {' and '.join(parts)[:-1]}."):
+        with self.beat(f"Two mixtures: {' and '.join(parts)[:-1]}."):
             self.play(ReplacementTransform(self.mix_box, boxes))
             self.play(FadeIn(mixtures.two, shift=DOWN * 0.2), FadeOut(self.rows_note), FadeIn(note))
             self.play(Create(cells))
@@ -657,6 +724,8 @@ class ConcatAndOutputProjection(LessonScene):
         cop = self.cop = get_concat_output_projection(
             h1.messages[-1], h2.messages[-1], ws.W_O, h1.contribution[-1], h2.contribution[-1], ws.delta_E[-1],
             axes=AXES, receiver=ws.n, places=None, coordinate_names=self.carried, h_buff=0.12, stacked=True)
+        for product in (cop.c1, cop.c2):          # a product's exact zeros dimmed, as W_O's are
+            dim_zero_entries(product, opacity=0.45)
         cop.top.move_to(CONTENT_CENTER + UP * 0.45)
         VGroup(cop.bottom, cop.bottom_sum).move_to(CONTENT_CENTER + UP * 0.55)
         title = get_title("Concat and W_O: each head contributes an update")
@@ -716,7 +785,8 @@ class ConcatAndOutputProjection(LessonScene):
                       FadeOut(VGroup(self.msgs[0].brackets, self.msgs[0].name_label, self.msgs[0].col_labels,
                                      self.msgs[1].brackets, self.msgs[1].name_label, self.msgs[1].col_labels)),
                       FadeIn(VGroup(concat.brackets, cop.divider, concat.name_label)), run_time=1.5)
-            self.play(*self.swap_note(f"H¹ and H² concatenate to {format_shape(ws.H_joined.shape)}."))
+            self.play(*self.swap_note(f"H¹ and H² concatenate to {format_shape(ws.H_joined.shape)} "
+                                      f"(row {ws.n} shown)."))
 
     def show_projection(self, ws):
         cop = self.cop
@@ -725,8 +795,8 @@ class ConcatAndOutputProjection(LessonScene):
             self.play(cop.concat.animate.move_to(self.concat_home))
             self.play(FadeIn(cop.top[1]), FadeIn(cop.W_O))
             self.play(FadeIn(cop.top[3]), FadeIn(cop.delta, shift=RIGHT * 0.3),
-                      *self.swap_note(f"H¹ and H² concatenate to {format_shape(ws.H_joined.shape)}. W_O "
-                                      f"{format_shape(ws.W_O.shape)} gives ΔE {format_shape(ws.delta_E.shape)}."))
+                      *self.swap_note(f"H¹ and H² concatenate to {format_shape(ws.H_joined.shape)} (row {ws.n} shown). "
+                                      f"W_O {format_shape(ws.W_O.shape)} gives ΔE {format_shape(ws.delta_E.shape)}."))
 
     # shot 2 -----------------------------------------------------------------------------------
     def show_blocks(self):
@@ -758,18 +828,28 @@ class ConcatAndOutputProjection(LessonScene):
     def show_contributions(self):
         cop = self.cop
         with self.beat("Each product is a four-coordinate update, one per head."):
-            self.play(FadeIn(cop.lines[0].eq), FadeIn(cop.c1, shift=RIGHT * 0.2))
+            self.play(FadeIn(cop.lines[0].eq), FadeIn(cop.c1, shift=RIGHT * 0.2),
+                      *self.swap_note("Δe = m¹ W_O¹ + m² W_O²: each head contributes a four-coordinate update."))
             self.play(FadeIn(cop.lines[1].eq), FadeIn(cop.c2, shift=RIGHT * 0.2))
 
     def show_same_sum(self):
         cop = self.cop
-        with self.beat("Add the two updates, and you get Δe: the same numbers one multiplication gave."):
+        # the one multiplication's Δe, kept from the first shot, under the sum column for column
+        ghost = self.ghost = VGroup(cop.delta.entries.copy(), cop.delta.brackets.copy())
+        ghost.set_opacity(0.75)
+        ghost.shift(cop.delta_2.brackets.get_center() - cop.delta.brackets.get_center()
+                    + DOWN * (cop.delta_2.brackets.height + 0.15))
+        label = get_text("one multiplication, [m¹ | m²] · W_O =", font_size=LABEL_SIZE, color=DIM_TEXT_COLOR)
+        label.next_to(ghost, LEFT, buff=0.3)
+        align_baseline(label, baseline_y(next(m for m in ghost.get_family() if hasattr(m, "value"))))
+        check = get_text("✓", font_size=LABEL_SIZE + 6, color=TEXT_COLOR).next_to(ghost, RIGHT, buff=0.2)
+        self.ghost_group = VGroup(label, ghost, check)
+        with self.beat("Add the two updates: the same Δe that one multiplication gave."):
             self.play(Create(cop.sum_rule), FadeIn(cop.sum_label), FadeIn(cop.delta_2, shift=DOWN * 0.3))
-            self.play(Indicate(cop.delta_2.entries, color=RECEIVER_COLOR, scale_factor=1.1),
-                      *self.swap_note("Then Δe = m¹ W_O¹ + m² W_O²: each head contributes a four-coordinate update. "
-                                      "Concatenation followed by one matrix multiplication computes exactly that sum. "
-                                      "We retain the standard concat notation from the original Transformer paper. "
+            self.play(FadeIn(VGroup(label, ghost), shift=UP * 0.2),
+                      *self.swap_note("Concatenation followed by one matrix multiplication computes exactly that sum. "
                                       + ROUNDING_NOTE))
+            self.play(FadeIn(check, scale=1.4), Indicate(cop.delta_2.entries, color=RECEIVER_COLOR, scale_factor=1.1))
 
     # shot 3 -----------------------------------------------------------------------------------
     def show_mixing(self, ws):
@@ -794,12 +874,24 @@ class ConcatAndOutputProjection(LessonScene):
             self.play(LaggedStart(*(Create(mk) for mk in marks), lag_ratio=0.6), run_time=2.0)
 
     def show_no_inverse(self):
-        with self.beat("So W_O is no inverse of the input projections: it learns where head outputs land "
-                       "in the embedding."):
+        cop, ws = self.cop, self.ws
+        entries = off_carrier_entries(ws.W_O, self.carried)
+        d1 = self.d1
+        cells = VGroup()
+        for i, j in entries:
+            block, r = (cop.W_O1, i) if i < d1 else (cop.W_O2, i - d1)
+            cells.add(block.cell(r, j))
+        zeros = VGroup(*(blk.cell(r, j) for blk in (cop.W_O1, cop.W_O2) for r in range(blk.n_rows)
+                         for j in range(blk.n_cols) if blk.values[r, j] == 0.0))
+        with self.beat("So W_O is no inverse of the input projections: it decides where head outputs land "
+                       "(hand-chosen here; in a model, learned)."):
             self.play(FadeOut(self.mix_marks),
                       *self.swap_note("Here the joined width already equals the embedding width. W_O still learns "
                                       "to mix head outputs into embedding coordinates. It is not an inverse of the "
                                       "input projections."))
+            if len(cells):
+                self.play(Indicate(cells, color=RECEIVER_COLOR, scale_factor=1.3), run_time=1.2)
+            self.play(Indicate(zeros, color=TEXT_COLOR, scale_factor=1.15), run_time=1.2)
 
     def show_general_shape(self, ws):
         shape = self.shape_note = get_general_shape_note(ws)
@@ -814,9 +906,9 @@ class ConcatAndOutputProjection(LessonScene):
                               f"{count_word(n_heads)} times "
                               f"{count_word(d_v)}, by {count_word(d_model)}: {count_word(ws.W_O.shape[0])} by "
                               f"{count_word(ws.W_O.shape[1])}."):
+            self.play(FadeOut(self.ghost_group))
             self.play(FadeIn(shape, shift=UP * 0.2), LaggedStart(*(Create(b) for b in self.row_blocks), lag_ratio=0.4),
-                      *self.swap_note("Here the joined width already equals the embedding width. In general its "
-                                      "shape is [n_heads × d_v, d_model]."))
+                      *self.swap_note("We retain the standard concat notation from the original Transformer paper."))
 
 
 # ============================================================================================
@@ -841,7 +933,7 @@ def get_residual_tables(ws) -> VGroup:
 
     e_m = table(ws.E, "E", "E", words, list(AXES))
     d_m = table(ws.delta_E, "ΔE", "delta_E", None, None)
-    p_m = table(ws.E_prime, "E′", "E_prime", None, None, color=POSITIVE_COLOR)
+    p_m = table(ws.E_prime, "E′", "E_prime", None, None)
     plus, equals = get_text("+", font_size=BODY_SIZE), get_text("=", font_size=BODY_SIZE)
     group = VGroup(e_m, plus, d_m, equals, p_m).arrange(RIGHT, buff=0.3)
     for m in (d_m, p_m):
@@ -863,16 +955,17 @@ def get_mlp_chain(ws) -> VGroup:
     """The prediction MLP as shapes, left to right: e′ [1, 4] → · W1 [4, 8] + b1 [8] → ReLU → h [1, 8]
     → · W2 [8, 20] + b2 [20] → softmax → p [1, 20]."""
     from lesson_data.worksheet import B1, B2, W1, W2
-    unit = 0.075
+    unit = 0.085
     n = ws.n
-    e_in = get_shape_box(f"e′{sub(n)}", (1, ws.E.shape[1]), unit=unit, color=POSITIVE_COLOR)
-    w1 = get_shape_box("W1", W1.shape, unit=unit)
-    b1 = get_shape_box("b1", B1.shape, unit=unit, shape_text=format_shape(B1.shape))
-    relu = get_shape_box("ReLU", None, width=0.95, height=0.5, name_inside=True)
-    hidden = get_shape_box("h", (1, len(ws.mlp.hidden)), unit=unit)
-    w2 = get_shape_box("W2", W2.shape, unit=unit)
-    b2 = get_shape_box("b2", B2.shape, unit=unit, shape_text=format_shape(B2.shape))
-    probs = get_shape_box("p", (1, len(ws.mlp.probabilities)), unit=unit, color=POSITIVE_COLOR)
+    kw = dict(unit=unit, shape_size=16, name_size=LABEL_SIZE + 2)
+    e_in = get_shape_box(f"e′{sub(n)}", (1, ws.E.shape[1]), color=RECEIVER_COLOR, **kw)
+    w1 = get_shape_box("W1", W1.shape, **kw)
+    b1 = get_shape_box("b1", B1.shape, shape_text=format_shape(B1.shape), **kw)
+    relu = get_shape_box("ReLU", None, width=1.0, height=0.55, name_inside=True, name_size=LABEL_SIZE + 2)
+    hidden = get_shape_box("h", (1, len(ws.mlp.hidden)), **kw)
+    w2 = get_shape_box("W2", W2.shape, **kw)
+    b2 = get_shape_box("b2", B2.shape, shape_text=format_shape(B2.shape), **kw)
+    probs = get_shape_box("p", (1, len(ws.mlp.probabilities)), color=PREDICTED_COLOR, **kw)
     layer1 = VGroup(get_text("·", font_size=BODY_SIZE), w1, get_text("+", font_size=BODY_SIZE), b1)
     layer2 = VGroup(get_text("·", font_size=BODY_SIZE), w2, get_text("+", font_size=BODY_SIZE), b2)
     for layer in (layer1, layer2):
@@ -886,7 +979,7 @@ def get_mlp_chain(ws) -> VGroup:
     for st in (e_in, relu, hidden, probs):
         st.shift(UP * (0 - st.box.get_center()[1]))
     arrows = VGroup(*(get_arrow([a.get_right()[0], 0, 0], [b.get_left()[0], 0, 0]) for a, b in zip(stages, stages[1:])))
-    softmax = get_text("softmax", font_size=SMALL_SIZE, color=DIM_TEXT_COLOR).next_to(arrows[-1], UP, buff=0.08)
+    softmax = get_text("softmax", font_size=16, color=DIM_TEXT_COLOR).next_to(arrows[-1], UP, buff=0.08)
     softmax.set_x(arrows[-1].get_center()[0])
     if softmax.width > arrows[-1].width:          # room for the word over its arrow
         probs.shift(RIGHT * (softmax.width - arrows[-1].width + 0.1))
@@ -905,8 +998,8 @@ def get_hidden_rows(ws) -> VGroup:
     n = ws.n
     k = len(mlp.hidden)
     units = [str(u + 1) for u in range(k)]
-    pre_colors = [NEGATIVE_COLOR if v < 0 else TEXT_COLOR for v in mlp.pre_activation]
-    hid_colors = [DIM_TEXT_COLOR if v == 0 else POSITIVE_COLOR for v in mlp.hidden]
+    pre_colors = [TEXT_COLOR for v in mlp.pre_activation]          # negatives turn red in ReLU's sentence
+    hid_colors = [DIM_TEXT_COLOR if v == 0 else TEXT_COLOR for v in mlp.hidden]
     pre = get_row_vector(mlp.pre_activation, units, tag="pre_activation", column_colors=pre_colors,
                          places=None, font_size=NUMBER_SIZE + 2, label_size=SMALL_SIZE)
     hidden = get_row_vector(mlp.hidden, units, tag="hidden", column_colors=hid_colors, places=None,
@@ -921,9 +1014,9 @@ def get_hidden_rows(ws) -> VGroup:
         hidden.cell(0, j).align_to(pre.cell(0, j), RIGHT)
     hidden.brackets.become(pre.brackets.copy().set_y(y))
     e_row = get_row_vector(ws.E_prime[-1], list(AXES), tag="e_prime_row", places=places_for(ws.E_prime),
-                           color=POSITIVE_COLOR, font_size=NUMBER_SIZE + 2, label_size=SMALL_SIZE)
+                           color=RECEIVER_COLOR, font_size=NUMBER_SIZE + 2, label_size=SMALL_SIZE)
     e_row.next_to(pre, UP, buff=0.45).align_to(pre, LEFT)
-    labels = VGroup(get_text(f"e′{sub(n)} =", font_size=LABEL_SIZE, color=POSITIVE_COLOR),
+    labels = VGroup(get_text(f"e′{sub(n)} =", font_size=LABEL_SIZE, color=RECEIVER_COLOR),
                     get_text("e′ · W1 + b1 =", font_size=LABEL_SIZE), get_text("h = ReLU(…) =", font_size=LABEL_SIZE))
     for label, vec in zip(labels, (e_row, pre, hidden)):
         label.next_to(vec.brackets, LEFT, buff=BUFF)
@@ -951,7 +1044,8 @@ def get_probability_page(ws) -> VGroup:
                            word_color=DIM_TEXT_COLOR, **kw)
     left = VGroup(left_a, left_b).arrange(RIGHT, buff=0.3, aligned_edge=UP)
     right = get_word_rows(VOCAB, mlp.logits, mlp.probabilities, candidates, bar_unit=2.6, bar_color=TEXT_COLOR, **kw)
-    left_title = get_text(f"the {count_word(len(words))} sentence words", font_size=LABEL_SIZE, color=DIM_TEXT_COLOR)
+    left_title = get_text(f"the {count_word(len(words))} words of both prefixes", font_size=LABEL_SIZE,
+                          color=DIM_TEXT_COLOR)
     right_title = get_text(f"the {count_word(len(candidates))} candidate next words", font_size=LABEL_SIZE)
     columns = VGroup(VGroup(left_title, left), VGroup(right_title, right))
     for title, block in columns:
@@ -1028,17 +1122,24 @@ class ResidualAndPrediction(LessonScene):
         rows = self.hidden_rows = get_hidden_rows(ws)
         rows.move_to([0, (chain.get_bottom()[1] + CONTENT_BOTTOM) / 2 + 0.1, 0])
         t = self.tables
+        self.old_note = self.note
+        self.e_row_box = SurroundingRectangle(rows.e_row.entries, color=RECEIVER_COLOR, buff=0.1)
+        self.e_row_box.set_fill(RECEIVER_COLOR, HIGHLIGHT_OPACITY * 0.5)
         last = t.e_prime.row(len(t.rows) - 1)
         self.mark = SurroundingRectangle(chain.input, color=RECEIVER_COLOR, buff=0.08)
-        with self.beat("Its row of E′ travels into the prediction MLP: two layers, W1 and W2, with a ReLU "
-                       "between.", spoken="Its row of E prime travels into the prediction M L P: two layers, "
-                                          "W one and W two, with a relu between."):
-            self.play(FadeOut(VGroup(t.e, t.delta, t.ops, t.more, self.row_boxes, self.note)),
+        note = self.note = get_fine(MLP_NOTE)
+        with self.beat("Its row of E′ travels into the prediction MLP: W1, a ReLU, then W2.",
+                       spoken="Its row of E prime travels into the prediction M L P: W one, a relu, then W two."):
+            self.play(FadeOut(VGroup(t.e, t.delta, t.ops, t.more, self.row_boxes[:2], self.old_note)),
+                      ReplacementTransform(self.row_boxes[2], self.e_row_box),
                       FadeOut(VGroup(*(m for m in t.e_prime if m is not t.e_prime.entries))),
                       FadeOut(VGroup(*(t.e_prime.row(i) for i in range(len(t.rows) - 1)))),
                       ReplacementTransform(last, rows.e_row.entries),
                       FadeIn(VGroup(rows.e_row.brackets, rows.e_row.col_labels, rows.labels[0])), run_time=1.6)
-            self.play(LaggedStart(*(FadeIn(m) for m in chain), lag_ratio=0.15), run_time=2.0)
+            # the row enters the MLP's first slot, then the layers it goes through appear
+            self.play(TransformFromCopy(VGroup(rows.e_row.entries, rows.e_row.brackets), chain.input.box),
+                      FadeIn(VGroup(chain.input.name_label, chain.input.shape_label)), FadeIn(note), run_time=1.2)
+            self.play(LaggedStart(*(FadeIn(m) for m in chain if m is not chain.input), lag_ratio=0.15), run_time=2.0)
             self.play(Create(self.mark))
 
     def show_first_layer(self, ws):
@@ -1054,7 +1155,7 @@ class ResidualAndPrediction(LessonScene):
     def show_relu(self, ws):
         rows = self.hidden_rows
         zeroed = relu_zeroed(ws.mlp.pre_activation)
-        boxes = self.relu_boxes = VGroup(*(rows.pre.get_cell_box(0, u, color=NEGATIVE_COLOR) for u in zeroed))
+        boxes = self.relu_boxes = VGroup(*(rows.pre.get_cell_box(0, u, color=FALL_COLOR) for u in zeroed))
         units = " and ".join(str(u + 1) for u in zeroed)
         text = (f"ReLU sets the negative ones to zero: units {units}." if len(zeroed) > 1 else
                 f"ReLU sets the negative one to zero: unit {units}." if zeroed else
@@ -1062,7 +1163,8 @@ class ResidualAndPrediction(LessonScene):
         with self.beat(text, spoken=text.replace("ReLU", "relu")):
             self.play(Transform(self.mark, SurroundingRectangle(self.chain.relu, color=RECEIVER_COLOR, buff=0.08)))
             if zeroed:
-                self.play(LaggedStart(*(Create(b) for b in boxes), lag_ratio=0.3))
+                self.play(LaggedStart(*(Create(b) for b in boxes), lag_ratio=0.3),
+                          *(rows.pre.cell(0, u).animate.set_color(FALL_COLOR) for u in zeroed))
             self.play(FadeIn(VGroup(rows.labels[2], rows.hidden), shift=DOWN * 0.2))
 
     # shot 3 -----------------------------------------------------------------------------------
@@ -1076,7 +1178,7 @@ class ResidualAndPrediction(LessonScene):
                        spoken=f"Second layer: times W two, {count_word(W2.shape[0])} by {count_word(W2.shape[1])}, "
                               f"plus b two: {count_word(vocab)} logits, one per vocabulary word."):
             self.play(Transform(self.mark, SurroundingRectangle(self.chain.layer2, color=RECEIVER_COLOR, buff=0.08)),
-                      FadeOut(VGroup(self.hidden_rows, self.relu_boxes)))
+                      FadeOut(VGroup(self.hidden_rows, self.relu_boxes, self.e_row_box)))
             words = VGroup(*(row.word for row in page.rows.values()))
             headers = VGroup(*(h for b in page.blocks for h in b.header if h.original_text != "p"))
             self.play(FadeIn(page.titles), FadeIn(words), FadeIn(headers), FadeIn(page.columns["logit"]))
@@ -1092,15 +1194,15 @@ class ResidualAndPrediction(LessonScene):
             self.play(Transform(self.mark, SurroundingRectangle(self.chain.probs, color=RECEIVER_COLOR, buff=0.08)),
                       FadeIn(p_headers), FadeIn(page.columns["p"]))
             self.play(LaggedStart(*(Create(bar) for bar in page.bars), lag_ratio=0.1), run_time=1.2)
-            self.play(FadeIn(page.sums), FadeIn(note))
+            self.play(FadeIn(page.sums), FadeIn(note), FadeOut(self.note))
 
     # shot 4 -----------------------------------------------------------------------------------
     def show_prediction(self, ws):
         page, mlp = self.page, ws.mlp
         best = VOCAB.index(mlp.prediction)
         block = next(b for b in page.blocks if best in b.rows)
-        box = self.prediction_box = block.get_row_box(best, POSITIVE_COLOR)
-        label = self.prediction_label = get_text("predicted", font_size=LABEL_SIZE, color=POSITIVE_COLOR)
+        box = self.prediction_box = block.get_row_box(best, PREDICTED_COLOR)
+        label = self.prediction_label = get_text("predicted", font_size=LABEL_SIZE, color=PREDICTED_COLOR)
         label.next_to(box, RIGHT, buff=0.15)
         if label.get_right()[0] > SAFE_WIDTH / 2:
             label.next_to(box, UP, buff=0.08).align_to(box, RIGHT)
@@ -1120,8 +1222,9 @@ class ResidualAndPrediction(LessonScene):
         page = self.page
         # a wrapped (long) prefix needs the table's room: the word then rises into the blank by itself
         crowded = row.get_bottom()[1] < page.get_top()[1] + 0.1
-        with self.beat(f"It fills the blank: “{ws.text} {ws.mlp.prediction}”.",
-                       spoken=f"It fills the blank: {ws.text} {ws.mlp.prediction}."):
+        tail = " ".join(ws.text.split()[-3:])
+        with self.beat(f"It fills the blank: “…{tail} {ws.mlp.prediction}”.",
+                       spoken=f"It fills the blank: {tail} {ws.mlp.prediction}."):
             if crowded:
                 stay = (self.title, self.current_caption)
                 self.play(*(FadeOut(m) for m in self.mobjects if isinstance(m, VMobject) and m not in stay),

@@ -23,6 +23,7 @@ from manim import (
     UP,
     Arc,
     Create,
+    DashedLine,
     FadeIn,
     FadeOut,
     GrowArrow,
@@ -88,6 +89,7 @@ from scenes.style import (
 
 BIAS_COLOR = "#CCCCCC"          # the bias vector b_Q¹, wherever it appears: a neutral light grey
                                  # (blue/orange are the heads', yellow the receiver's, green "predicted")
+PREDICTED_COLOR = POSITIVE_COLOR  # the predicted word, as in scenes 14 and 15
 B_Q = f"b_Q{sup(1)}"             # head 1's query bias: heads own their slices of the bias
 FRAME_RIGHT_SAFE = SAFE_WIDTH / 2  # x of the right margin
 
@@ -933,7 +935,7 @@ def get_head_stage(head) -> VGroup:
 def get_probability_line(p: float, font_size: float) -> VGroup:
     """`probability 0.610` with the label on the number's baseline."""
     label = get_text("probability", font_size=font_size, color=DIM_TEXT_COLOR)
-    number = get_number(p, tag="p_prediction", font_size=font_size, color=RECEIVER_COLOR)
+    number = get_number(p, tag="p_prediction", font_size=font_size, color=PREDICTED_COLOR)
     line = VGroup(label, number).arrange(RIGHT, buff=0.1)
     align_baseline(label, baseline_y(number))
     return line
@@ -958,7 +960,7 @@ def get_recap_diagram(ws) -> VGroup:
     word, p = ws.mlp.ranked[0]
     prediction = VGroup(
         get_text("prediction", font_size=SMALL_SIZE, color=DIM_TEXT_COLOR),
-        get_text(f"“{word}”", font_size=BODY_SIZE, color=RECEIVER_COLOR),
+        get_text(f"“{word}”", font_size=BODY_SIZE, color=PREDICTED_COLOR),
         get_probability_line(p, SMALL_SIZE + 2),
     ).arrange(DOWN, buff=0.1)
 
@@ -991,8 +993,14 @@ def get_recap_diagram(ws) -> VGroup:
             links.add(get_text("·", font_size=BODY_SIZE).move_to(middle))
         elif b is delta:
             links.add(get_text("=", font_size=BODY_SIZE).move_to(middle))
+        elif a is e_prime:
+            # the last row: from E′'s bottom row (highlighted) into the MLP
+            y = core(a).get_bottom()[1] + unit / 2
+            links.add(get_arrow([core(a).get_right()[0], y, 0], core(b).get_left()))
         else:
             links.add(get_arrow(core(a).get_right(), core(b).get_left()))
+    last_row_box = Rectangle(width=core(e_prime).width, height=unit).set_stroke(RECEIVER_COLOR, 2)
+    last_row_box.set_fill(RECEIVER_COLOR, 0.5).move_to(core(e_prime).get_bottom() + UP * unit / 2)
     # the residual: E skips over the attention update into the sum
     top = heads.get_top()[1] + 0.3
     start = e_box.name_label.get_top() + UP * 0.08
@@ -1002,7 +1010,8 @@ def get_recap_diagram(ws) -> VGroup:
     residual_label.next_to(residual.legs[1], UP, buff=0.06)
     last_row = get_text("last row", font_size=SMALL_SIZE, color=DIM_TEXT_COLOR)
     last_row.next_to(links[-2], UP, buff=0.06)
-    diagram = VGroup(chain, links, residual, residual_label, last_row)
+    diagram = VGroup(chain, links, residual, residual_label, last_row, last_row_box)
+    diagram.last_row_box = last_row_box
     diagram.e_box, diagram.heads, diagram.concat, diagram.w_o, diagram.delta = e_box, heads, concat, w_o, delta
     diagram.plus, diagram.e_prime, diagram.mlp, diagram.prediction = plus, e_prime, mlp, prediction
     diagram.links, diagram.residual = links, VGroup(residual, residual_label)
@@ -1010,22 +1019,42 @@ def get_recap_diagram(ws) -> VGroup:
     return diagram
 
 
-def get_training_panel(ws) -> VGroup:
-    """vocabulary logits → softmax → cross-entropy ← the observed next-token ID; the weights updated."""
-    vocab = len(ws.mlp.logits)
-    title = get_text("training", font_size=BODY_SIZE, color=TEXT_COLOR)
-    logits = get_shape_box("vocabulary logits", (1, vocab), unit=RECAP_UNIT)
-    loss = get_text("softmax → cross-entropy", font_size=LABEL_SIZE)
-    arrow1 = get_arrow(ORIGIN, DOWN * 0.7)
-    column = VGroup(logits, arrow1, loss).arrange(DOWN, buff=0.15)
-    target = get_text("target: the observed\nnext-token ID", font_size=LABEL_SIZE, color=RECEIVER_COLOR)
-    target.next_to(loss, DOWN, buff=0.6)
-    arrow2 = get_arrow(target.get_top(), loss.get_bottom(), color=RECEIVER_COLOR)
-    update = get_text("the loss updates the weights", font_size=LABEL_SIZE, color=DIM_TEXT_COLOR)
-    update.next_to(target, DOWN, buff=0.35)
-    body = VGroup(column, target, arrow2, update)
-    panel = VGroup(title, body).arrange(DOWN, buff=0.35)
-    panel.title, panel.column, panel.target, panel.target_arrow, panel.update = title, column, target, arrow2, update
+def get_training_panel(diagram) -> VGroup:
+    """Training, drawn under the recap diagram: the prediction's vocabulary logits into softmax and
+    cross-entropy, the observed next-token ID as the target, and the loss routed back (dashed) into
+    every block that learns: both heads, W_O and the MLP."""
+    title = get_text("training", font_size=LABEL_SIZE + 2, color=TEXT_COLOR)
+    loss = get_text("vocabulary logits → softmax → cross-entropy loss", font_size=LABEL_SIZE)
+    target = get_text("target: the observed\nnext-token ID", font_size=LABEL_SIZE, color=RECEIVER_COLOR,
+                      line_spacing=0.8)
+    y_loss = diagram.get_bottom()[1] - 0.75
+    loss.move_to([0, y_loss, 0]).align_to(diagram.prediction, RIGHT)
+    target.next_to(loss, DOWN, buff=0.35).align_to(loss, RIGHT)
+    start = diagram.mlp.box.get_bottom()
+    logit_arrow = get_arrow(start, [start[0], loss.get_top()[1] + 0.05, 0])
+    target_arrow = get_arrow(target.get_top() + LEFT * 0.6, [target.get_top()[0] - 0.6, loss.get_bottom()[1], 0],
+                             color=RECEIVER_COLOR, buff=0.05)
+    title.next_to(loss, LEFT, buff=0.5)
+    # the loss back into every learner, along one line under the diagram
+    learners = VGroup(*diagram.heads, diagram.w_o, diagram.mlp)
+    y_bus = loss.get_y()
+    back = VGroup()
+    x0 = title.get_left()[0] - 0.15
+    ends = [(diagram.heads[1].box.get_bottom(), head_color(2)), (diagram.w_o.get_bottom(), DIM_TEXT_COLOR),
+            (diagram.mlp.box.get_bottom() + LEFT * 0.25, DIM_TEXT_COLOR)]
+    for end, color in ends:
+        if end[0] < x0:
+            points = [[x0, y_bus, 0], [end[0], y_bus, 0], end + DOWN * 0.05]
+        else:
+            points = [[end[0], loss.get_top()[1] + 0.05, 0], end + DOWN * 0.05]
+        path = VGroup(*(DashedLine(p, q, dash_length=0.12).set_stroke(RECEIVER_COLOR, 2.5)
+                        for p, q in zip(points[:-2], points[1:-1])))
+        path.add(get_arrow(points[-2], points[-1], color=RECEIVER_COLOR, buff=0, stroke_width=2.5))
+        back.add(path)
+    update = VGroup()           # the dashed paths say it; the sentence names the blocks
+    panel = VGroup(title, loss, logit_arrow, target, target_arrow, back, update)
+    panel.title, panel.loss, panel.logit_arrow, panel.target, panel.target_arrow = title, loss, logit_arrow, target, target_arrow
+    panel.back, panel.update, panel.learners = back, update, learners
     return panel
 
 
@@ -1035,7 +1064,7 @@ def _outside(node, point, margin=0.08) -> bool:
             or abs(point[1] - box.get_y()) > box.height / 2 + margin)
 
 
-def get_inference_cycle(ws, radius: float = 1.55) -> VGroup:
+def get_inference_cycle(ws, radius: float = 1.7) -> VGroup:
     """tokenize → run → choose → append, clockwise on a circle; each arc runs from box edge to box edge."""
     steps = ["tokenize", "run", "choose", "append"]
     angles = [np.pi / 2, 0.0, -np.pi / 2, np.pi]
@@ -1068,8 +1097,11 @@ def get_inference_cycle(ws, radius: float = 1.55) -> VGroup:
         arc.get_tip().set_fill(DIM_TEXT_COLOR, 1).set_stroke(DIM_TEXT_COLOR, 1)
         arcs.add(arc)
     centre = get_text("weights\nremain fixed", font_size=SMALL_SIZE, color=DIM_TEXT_COLOR, line_spacing=0.8)
-    cycle = VGroup(arcs, nodes, centre)
-    cycle.nodes, cycle.arcs, cycle.centre = nodes, arcs, centre
+    # the way back carries the chosen token's ID: the prefix is not tokenized again
+    back = get_text("with the new token ID", font_size=LABEL_SIZE, color=DIM_TEXT_COLOR)
+    back.move_to(radius * np.array([-0.72, 0.72, 0.0]), aligned_edge=DOWN + RIGHT).shift(LEFT * 0.05 + UP * 0.05)
+    cycle = VGroup(arcs, nodes, centre, back)
+    cycle.nodes, cycle.arcs, cycle.centre, cycle.back_label = nodes, arcs, centre, back
     return cycle
 
 
@@ -1078,8 +1110,8 @@ def get_appended_prefix(ws) -> VGroup:
     words = ws.text.split() if len(ws.text.split()) == ws.n else list(ws.tokens)
     shown = ["…", *words[-3:]]
     parts = VGroup(*(get_text(w, font_size=LABEL_SIZE + 2) for w in shown))
-    new = get_text(ws.mlp.prediction, font_size=LABEL_SIZE + 2, color=RECEIVER_COLOR)
-    box = SurroundingRectangle(new, buff=0.08, color=RECEIVER_COLOR, stroke_width=2)
+    new = get_text(ws.mlp.prediction, font_size=LABEL_SIZE + 2, color=PREDICTED_COLOR)
+    box = SurroundingRectangle(new, buff=0.08, color=PREDICTED_COLOR, stroke_width=2)
     row = VGroup(*parts, VGroup(new, box)).arrange(RIGHT, buff=0.15)
     for w in row:
         align_baseline(w if not isinstance(w, VGroup) else w[0], baseline_y(parts[1]))
@@ -1109,12 +1141,15 @@ class RecapAndLoop(LessonScene):
         self.show_mlp()
         self.show_prediction(ws)
         self.show_scope()
-        # --- Shot 2: training target vs the inference loop -------------------------------------
-        self.shot("training and inference")
-        self.clear_stage(self.title)
-        self.build_loop(ws)
+        # --- Shot 2: training: the target, the loss back into every block ----------------------
+        self.shot("training")
+        self.build_training(ws)
         self.show_training_target()
         self.show_weight_update()
+        # --- Shot 3: the inference loop ----------------------------------------------------------
+        self.shot("inference")
+        self.clear_stage(self.title)
+        self.build_loop(ws)
         self.show_first_steps()
         self.show_last_steps()
         self.show_append(ws)
@@ -1126,24 +1161,24 @@ class RecapAndLoop(LessonScene):
             raise ValueError(f"the recap diagram is {diagram.width - SAFE_WIDTH:.2f} too wide")
         diagram.move_to(CONTENT_CENTER + UP * 0.35)
 
+    def build_training(self, ws):
+        """Under the diagram: the prediction's logits against the observed next token, and the loss
+        flowing back into every block that learns (both heads, W_O, the MLP)."""
+        training = self.training = get_training_panel(self.diagram)
+
     def build_loop(self, ws):
-        training = self.training = get_training_panel(ws)
         cycle = self.cycle = get_inference_cycle(ws)
         inference_title = self.inference_title = get_text("inference", font_size=BODY_SIZE)
         prefix = self.prefix = get_appended_prefix(ws)
         right = VGroup(inference_title, cycle, prefix).arrange(DOWN, buff=0.3)
-        panels = VGroup(training, right).arrange(RIGHT, buff=1.6, aligned_edge=UP)
-        panels.move_to(CONTENT_CENTER)
-        self.divider = Line(UP, DOWN).set_stroke(DIM_TEXT_COLOR, 1)
-        self.divider.set_height(panels.height).move_to(
-            [(training.get_right()[0] + right.get_left()[0]) / 2, panels.get_y(), 0])
+        right.move_to(CONTENT_CENTER + UP * 0.3)
 
     # beats: the diagram -----------------------------------------------------------------------
     def show_input(self):
         d = self.diagram
         note = self.fine_print = place_fine_print("This repeats the same two-head diagram after the detailed "
                                                   "arithmetic, rather than introducing a new architecture.")
-        with self.beat("Here is the whole two-head layer again, now that every step has been worked out."):
+        with self.beat("Let's rebuild the whole two-head layer, step by step."):
             self.play(FadeIn(d.e_box, shift=0.2 * RIGHT), FadeIn(note))
 
     def show_heads(self, ws):
@@ -1170,6 +1205,7 @@ class RecapAndLoop(LessonScene):
     def show_mlp(self):
         d = self.diagram
         with self.beat("Its last row goes through the prediction MLP."):
+            self.play(FadeIn(d.last_row_box))
             self.play(GrowArrow(d.links[8]), FadeIn(d.last_row), FadeIn(d.mlp))
 
     def show_prediction(self, ws):
@@ -1177,7 +1213,7 @@ class RecapAndLoop(LessonScene):
         word, p = ws.mlp.ranked[0]
         with self.beat(f"For our sentence, the most probable next word is “{word}”: {fmt(p)}."):
             self.play(GrowArrow(d.links[9]), FadeIn(d.prediction, shift=0.15 * RIGHT))
-            self.play(Indicate(d.prediction[1], color=RECEIVER_COLOR, scale_factor=1.15))
+            self.play(Indicate(d.prediction[1], color=PREDICTED_COLOR, scale_factor=1.15))
 
     def show_scope(self):
         d = self.diagram
@@ -1187,8 +1223,7 @@ class RecapAndLoop(LessonScene):
         scope.next_to(d, DOWN, buff=0.5)
         box = self.scope_box = RoundedRectangle(corner_radius=0.12, width=scope.width + 0.4, height=scope.height + 0.4)
         box.set_stroke(DIM_TEXT_COLOR, 1.5).move_to(scope)
-        with self.beat("It is a teaching model: one attention update and a prediction MLP, "
-                       "not every part of a deep Transformer."):
+        with self.beat("That is the whole teaching model; a deep Transformer has many more parts."):
             self.play(FadeOut(self.fine_print), FadeIn(VGroup(box, scope)))
 
     # beats: training and inference ------------------------------------------------------------
@@ -1196,21 +1231,24 @@ class RecapAndLoop(LessonScene):
         t = self.training
         note = self.fine_print = place_fine_print("At training time, the observed next-token ID is the target "
                                                   "for the vocabulary logits.")
+        with self.transition("the scope note leaves; the diagram stays"):
+            self.play(FadeOut(VGroup(self.scope, self.scope_box)))
         with self.beat("In training, the word that really comes next is the target for the vocabulary logits."):
-            self.play(FadeIn(t.title), FadeIn(t.column, shift=0.1 * DOWN))
-            self.play(FadeIn(t.target, shift=0.1 * UP), GrowArrow(t.target_arrow), FadeIn(note))
+            self.play(FadeIn(t.title), GrowArrow(t.logit_arrow), FadeIn(t.loss, shift=0.1 * DOWN))
+            self.play(FadeIn(t.target, shift=0.1 * LEFT), GrowArrow(t.target_arrow), FadeIn(note))
 
     def show_weight_update(self):
-        with self.beat("The loss then updates the weights."):
-            self.play(FadeIn(self.training.update, shift=0.1 * UP))
+        t = self.training
+        with self.beat("The loss flows back and updates the weights of every block: both heads, W_O and the MLP."):
+            self.play(LaggedStart(*(Create(path) for path in t.back), lag_ratio=0.3), run_time=2.2)
+            self.play(*(Indicate(block, color=RECEIVER_COLOR, scale_factor=1.05) for block in t.learners))
 
     def show_first_steps(self):
         c = self.cycle
         note = place_fine_print("At inference time, weights remain fixed: tokenize a prefix, run the model, "
                                 "choose a next token and append it.")
         with self.beat("At inference the weights stay fixed: tokenize the prefix, then run the model."):
-            self.play(FadeIn(self.divider), FadeIn(self.inference_title), FadeIn(c.centre),
-                      ReplacementTransform(self.fine_print, note))
+            self.play(FadeIn(self.inference_title), FadeIn(c.centre), FadeIn(note))
             self.play(FadeIn(c.nodes[0]), FadeIn(c.nodes[1]))
             self.play(Create(c.arcs[0]), run_time=0.8)
         self.fine_print = note
@@ -1225,7 +1263,8 @@ class RecapAndLoop(LessonScene):
         c = self.cycle
         with self.beat(f"“{ws.mlp.prediction}” joins the prefix, and the loop goes round again.", look=1.0):
             self.play(FadeIn(self.prefix.old_words), FadeIn(self.prefix.new_word, shift=0.2 * LEFT))
-            self.play(Create(c.arcs[3]), Indicate(c.nodes[0], color=RECEIVER_COLOR, scale_factor=1.12), run_time=1.0)
+            self.play(Create(c.arcs[3]), FadeIn(c.back_label), Indicate(c.nodes[1], color=RECEIVER_COLOR,
+                                                                          scale_factor=1.12), run_time=1.0)
 
 
 __all__ = ["BiasesAndLibraryLayer", "RecapAndLoop", "SciNumberText", "get_sci_number"]
