@@ -727,6 +727,15 @@ class ConcatAndOutputProjection(LessonScene):
         for product in (cop.c1, cop.c2):          # a product's exact zeros dimmed, as W_O's are
             dim_zero_entries(product, opacity=0.45)
         cop.top.move_to(CONTENT_CENTER + UP * 0.45)
+        # two lines, centred: [m¹ | m²] · W_O above, "= Δe" under W_O (the frame's width is not enough
+        # for all three side by side with room around the dot)
+        dot, eq = cop.top[1], cop.top[3]
+        cop.concat.shift(LEFT * 0.25)
+        dot.shift(LEFT * 0.1)
+        line = VGroup(cop.concat, dot, cop.W_O)
+        line.shift(RIGHT * (0 - line.get_center()[0]) + UP * 0.3)
+        cop.delta.next_to(cop.W_O, DOWN, buff=0.3).align_to(cop.W_O.brackets, LEFT)
+        eq.next_to(cop.delta.brackets, LEFT, buff=0.25).set_y(cop.delta.cell_center(0, 0)[1])
         VGroup(cop.bottom, cop.bottom_sum).move_to(CONTENT_CENTER + UP * 0.55)
         title = get_title("Concat and W_O: each head contributes an update")
         with self.transition("title"):
@@ -790,8 +799,8 @@ class ConcatAndOutputProjection(LessonScene):
 
     def show_projection(self, ws):
         cop = self.cop
-        with self.beat(f"Times W_O, {count_word(ws.W_O.shape[0])} by {count_word(ws.W_O.shape[1])}, it becomes "
-                       "the receiver's update, Δe: one number per axis."):
+        with self.beat(f"Times W_O, {count_word(ws.W_O.shape[0])} by {count_word(ws.W_O.shape[1])}: the receiver's "
+                       "update Δe, one number per axis."):
             self.play(cop.concat.animate.move_to(self.concat_home))
             self.play(FadeIn(cop.top[1]), FadeIn(cop.W_O))
             self.play(FadeIn(cop.top[3]), FadeIn(cop.delta, shift=RIGHT * 0.3),
