@@ -1216,7 +1216,7 @@ class Head1Message(MessageWalk):
 
     def construct(self):
         head = self.head
-        self.add_title(f"{self.head_words()}: the message of row {self.n}")
+        self.add_title(f"Head {self.h}: the message of row {self.n}")      # the badge names its role
         # --- Shot 1: where the weights left off -------------------------------------------------
         self.shot("the weights")
         self.show_weights_again()
@@ -1314,7 +1314,7 @@ class Head2WeightsAndMessage(MessageWalk):
 
     def construct(self):
         head, n, i = self.head, self.n, self.i
-        self.add_title(f"{self.head_words()}: weights and message of row {n}")
+        self.add_title(f"Head {self.h}: weights and message of row {n}")      # the badge names its role
         # --- Shot 1: head 2's query and keys ----------------------------------------------------
         self.shot("query and keys")
         self.show_band_again()
