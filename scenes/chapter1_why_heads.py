@@ -734,8 +734,8 @@ class TheReceiver(ChapterOneScene):
 
     def show_continuation(self, ex):
         blank = self.row.blank
-        guess = self.guess = word_in_box(ex.next_word, blank[0], font_size=self.row.font_size,
-                                         color=chapter_head_color(1))
+        # neutral white: no single head predicted it
+        guess = self.guess = word_in_box(ex.next_word, blank[0], font_size=self.row.font_size)
         tail = self.tail = get_text(ex.continuation_rest, font_size=self.row.font_size, color=DIM_TEXT_COLOR)
         tail.next_to(self.row.blank, RIGHT, buff=0.2)
         align_baseline(tail, baseline_y(guess))
@@ -961,8 +961,8 @@ class ParallelHeads(ChapterOneScene):
         self.legend = get_width_legend(chapter_head_color(1))
         self.legend.set_y(self.badge.get_bottom()[1] - 0.12 - self.legend.height / 2).set_x(0)
         tag = self.receiver_tag
-        with self.beat(f"Two heads read the row at the same time: one asks what “{ex.receiver_word}” refers "
-                       "to, one what happened."):
+        with self.beat(f"Two heads read the row at the same time: one looks for what “{ex.receiver_word}” "
+                       "refers to, one for what happened."):
             # the punctuation note has been said; the receiver's tag moves up, clear of head 1's arrows
             self.play(FadeOut(self.token_labels),
                       tag.animate.set_y(heads[0].even.get_top()[1] + 0.1 + tag.height / 2),
@@ -973,7 +973,7 @@ class ParallelHeads(ChapterOneScene):
     def show_roles(self, ex):
         heads = self.layout.heads
         referent, event = (ex.word_at(h.reading.useful[0]) for h in heads)
-        with self.beat(f"Head 1 finds “the {referent}”; head 2 finds the event, “{event}”."):
+        with self.beat(f"Head 1 finds “{referent}”; head 2 finds the event, “{event}”."):
             self.play(*(FadeIn(h.label.role_lines) for h in heads))
             # each head's arrows thicken into its own reading
             self.play(*(ReplacementTransform(h.even, h.arrows) for h in heads), run_time=1.4)
@@ -1023,19 +1023,8 @@ class ParallelHeads(ChapterOneScene):
         new_word = word_in_box(new.word, self.row.boxes[j], font_size=self.word_size)
         box = self.row.boxes[j]
         wider = max(box.width, new_word.width + 0.22)
-        with self.beat(f"Change one word: Ravi {new.word} the glass."):
-            self.play(box.animate.stretch_to_fit_width(wider), ReplacementTransform(self.row.words[j], new_word))
-            # the old guess no longer follows: it greys out
-            self.play(Indicate(new_word, color=TEXT_COLOR, scale_factor=1.2),
-                      self.guess.animate.set_color(DIM_TEXT_COLOR).set_opacity(0.4))
-        self.event_word = new_word
-
-    def show_new_next_word(self):
-        old, new = SUBSTITUTION.changed
-        after = SUBSTITUTION.after
-        kept = SUBSTITUTION.kept[0]
         heads = self.layout.heads
-        event = next(k for k, h in enumerate(heads) if h.reading.head == SUBSTITUTION.changed_head)
+        event = self.event = next(k for k, h in enumerate(heads) if h.reading.head == SUBSTITUTION.changed_head)
         color = chapter_head_color(heads[event].reading.head)
         role = heads[event].label.role_lines[1]
         new_role = get_text(f"{new.role} → {new.word}", font_size=MIN_TEXT_SIZE, color=color)
@@ -1043,22 +1032,35 @@ class ParallelHeads(ChapterOneScene):
         new_role.move_to(role, aligned_edge=LEFT)
         new_name = self.get_slot_name(new.word, heads[event])
         align_baseline(new_name, baseline_y(self.slot_words[event]))
+        with self.beat(f"Change one word: Ravi {new.word} the glass."):
+            # the word, head 2's role label and its slot's name change together: nothing says "dropped" now
+            self.play(box.animate.stretch_to_fit_width(wider), ReplacementTransform(self.row.words[j], new_word),
+                      ReplacementTransform(role, new_role), ReplacementTransform(self.slot_words[event], new_name))
+            # the old guess no longer follows: it greys out
+            self.play(Indicate(new_word, color=TEXT_COLOR, scale_factor=1.2),
+                      self.guess.animate.set_color(DIM_TEXT_COLOR).set_opacity(0.4))
+        self.event_word = new_word
+        self.slot_words.submobjects[event] = new_name
+        heads[event].label.role_lines.submobjects[1] = new_role
+
+    def show_new_next_word(self):
+        old, new = SUBSTITUTION.changed
+        after = SUBSTITUTION.after
+        kept = SUBSTITUTION.kept[0]
+        heads = self.layout.heads
+        event = self.event
         new_glyph = self.get_glyph(heads[event]).match_height(self.glyphs[event]).move_to(self.glyphs[event])
-        stays = self.stays = get_text("stays", font_size=MIN_TEXT_SIZE, color=TEXT_COLOR)
+        stays = self.stays = get_text("unchanged", font_size=MIN_TEXT_SIZE, color=TEXT_COLOR)
         stays.next_to(self.slot_words[1 - event], RIGHT, buff=0.1)
         new_guess = word_in_box(after.next_word, self.row.blank[0], font_size=self.word_size)
         with self.beat(f"The object clue stays; the event clue changes, and the next word might be "
                        f"“{after.next_word}”."):
             self.play(Indicate(VGroup(self.glyphs[1 - event], self.slot_words[1 - event]), color=TEXT_COLOR),
                       Indicate(self.row.token(kept.position - 1), color=TEXT_COLOR), FadeIn(stays))
-            self.play(ReplacementTransform(role, new_role), ReplacementTransform(self.slot_words[event], new_name),
-                      FadeOut(self.glyphs[event], shift=0.2 * DOWN),
+            self.play(FadeOut(self.glyphs[event], shift=0.2 * DOWN),
                       TransformFromCopy(self.row.boxes[SUBSTITUTION.position - 1], new_glyph))
             self.play(ReplacementTransform(self.guess, new_guess))
-        self.event = event
-        self.slot_words.submobjects[event] = new_name
         self.glyphs.submobjects[event] = new_glyph
-        heads[event].label.role_lines.submobjects[1] = new_role
         self.kept, self.first_guess, self.guess = kept, self.guess, new_guess
 
     def show_schematic(self):
@@ -1205,7 +1207,8 @@ class OneSharedWeight(ChapterOneScene):
         products = VGroup(*(get_product_line(ill.one_head_weights[s], ill.V[s], ill.one_head_products[s], s=s,
                                              color=ONE_HEAD_COLOR) for s in range(len(ill.sources))))
         products.arrange(DOWN, buff=0.2, aligned_edge=RIGHT)
-        products.next_to(VGroup(sources, receiver), DOWN, buff=0.45).align_to(sources, LEFT).shift(RIGHT * 0.35)
+        # close under the sources: the worked sum stays clear of the two-line fine print below it
+        products.next_to(VGroup(sources, receiver), DOWN, buff=0.25).align_to(sources, LEFT).shift(RIGHT * 0.35)
         plus = get_text("+", font_size=LABEL_SIZE).next_to(products[1], LEFT, buff=0.15)
         right = products[0].product
         total = get_row_vector(ill.one_head_message, tag="one_sum", places=None, color=ONE_HEAD_COLOR)
@@ -1324,9 +1327,14 @@ class OneSharedWeight(ChapterOneScene):
         one = self.one
         with self.beat("The same weight scales every coordinate: one shared set of weights for the whole "
                        "message."):
-            self.play(*(Indicate(line.alpha, color=ONE_HEAD_COLOR, scale_factor=1.3) for line in one.products),
-                      *(Indicate(line.product, color=ONE_HEAD_COLOR, scale_factor=1.05) for line in one.products),
-                      *swap_fine_print(self, SHARED_NOTE))
+            self.play(*swap_fine_print(self, SHARED_NOTE), run_time=0.5)
+            # each weight glows and goes, the same number, into both coordinates of its product
+            for line in one.products:
+                self.play(Indicate(line.alpha, color=ONE_HEAD_COLOR, scale_factor=1.4), run_time=0.6)
+                self.play(*(FadeOut(line.alpha.copy(), target_position=cell) for cell in line.product.entries[0]),
+                          *(Indicate(cell, color=ONE_HEAD_COLOR, scale_factor=1.3) for cell in line.product.entries[0]),
+                          run_time=0.9)
+            self.mark("shared weight")
 
     # beats: two heads -------------------------------------------------------------------------
     def show_two_heads(self, ill):
@@ -1396,6 +1404,10 @@ class OneSharedWeight(ChapterOneScene):
         loss = block("loss vs. the next word", RECEIVER_COLOR)
         chain = VGroup(w_o, prediction, loss).arrange(RIGHT, buff=0.7)
         chain.next_to(heads, RIGHT, buff=1.2)
+        # what W_O is for, said once (chapter 1 never introduced it)
+        w_o.name = get_text("combines the heads", font_size=MIN_TEXT_SIZE, color=DIM_TEXT_COLOR)
+        # under the box, clear of the heads' arrows in and back
+        w_o.name.next_to(w_o, DOWN, buff=0.12).align_to(w_o, LEFT).shift(RIGHT * 0.1)
         # on W_O's left edge, top to bottom: head 1 in, head 1 back, head 2 in, ... (no crossings)
         n = len(heads)
         ends = [w_o.get_left() + UP * (0.36 - 0.72 * i / (2 * n - 1)) for i in range(2 * n)]
@@ -1411,11 +1423,16 @@ class OneSharedWeight(ChapterOneScene):
         low = DOWN * 0.17
         back_chain = VGroup(back(loss.get_left() + low, prediction.get_right() + low),
                             back(prediction.get_left() + low, w_o.get_right() + low))
-        backward = VGroup(*(back(ends[2 * k + 1], h.frame.get_right() + DOWN * 0.14 + RIGHT * 0.24)
-                            for k, h in enumerate(heads)))
+        # each head's arrow back runs parallel to its arrow in, just under it (no X at the head)
+        def back_to(k, h):
+            start, tail = ends[2 * k + 1], h.frame.get_right() + UP * 0.08
+            end = tail + (ends[2 * k + 1] - ends[2 * k])
+            return back(start, end + (start - end) / np.linalg.norm(start - end) * 0.2)
+
+        backward = VGroup(*(back_to(k, h) for k, h in enumerate(heads)))
         title = get_text("attention patterns", font_size=MIN_TEXT_SIZE, color=DIM_TEXT_COLOR)
         title.next_to(heads, UP, buff=0.15).align_to(heads[0].frame, LEFT)
-        diagram = VGroup(title, heads, chain, forward, back_chain, backward)
+        diagram = VGroup(title, heads, chain, w_o.name, forward, back_chain, backward)
         diagram.heads, diagram.chain, diagram.forward, diagram.backward = heads, chain, forward, backward
         diagram.back_chain, diagram.loss, diagram.title = back_chain, loss, title
         return diagram
@@ -1432,12 +1449,12 @@ class OneSharedWeight(ChapterOneScene):
         with self.transition("patterns badge"):
             self.play(ReplacementTransform(self.badge, badge), run_time=0.5)
         self.badge = badge
-        with self.beat("In a trained model, no one picks the projections behind these weights: every head "
+        with self.beat("In a trained model, no one picks the projections behind such weights: every head "
                        "feeds one prediction, scored by one loss."):
             self.play(FadeIn(diagram.title), LaggedStart(*(FadeIn(h) for h in diagram.heads), lag_ratio=0.2),
                       run_time=1.0)
             self.play(LaggedStart(*(Create(a) for a in diagram.forward), *(FadeIn(b) for b in diagram.chain),
-                                  lag_ratio=0.15), run_time=1.6)
+                                  FadeIn(diagram.chain[0].name), lag_ratio=0.15), run_time=1.6)
 
     def show_loss_flows_back(self):
         diagram = self.diagram
@@ -1477,7 +1494,9 @@ class OneSharedWeight(ChapterOneScene):
                       run_time=1.4)
 
     def show_capacity_choice(self):
-        choices = VGroup(*(get_text(str(n), font_size=BODY_SIZE, color=TEXT_COLOR) for n in (1, 2, 4, 8)))
+        # chapter 3 compares one head with four: those two stand out
+        choices = VGroup(*(get_text(str(n), font_size=BODY_SIZE,
+                                    color=RECEIVER_COLOR if n in (1, 4) else DIM_TEXT_COLOR) for n in (1, 2, 4, 8)))
         choices.arrange(RIGHT, buff=0.5)
         question = get_text("how many heads?", font_size=LABEL_SIZE, color=TEXT_COLOR)
         row = VGroup(question, choices).arrange(RIGHT, buff=0.4)
