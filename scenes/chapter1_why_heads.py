@@ -38,6 +38,7 @@ from manim import (
     Line,
     ReplacementTransform,
     Rectangle,
+    ShowPassingFlash,
     RoundedRectangle,
     Square,
     SurroundingRectangle,
@@ -155,18 +156,23 @@ def place_fine_print(note, left: float | None = None):
 
 def get_width_legend(color: str, weights=(0.05, 0.7)):
     """Two sample arrows (a light and a heavy weight, drawn as get_attention_arrows draws them):
-    the width is the weight, and a thin arrow is still read."""
+    the width is the weight (that thin arrows are still read is said once, with the notes' fine print)."""
     def sample(w):
         a = ArcBetweenPoints(LEFT * 0.32, RIGHT * 0.32, angle=-PI / 3)
         a.set_stroke(color, arrow_stroke(w), opacity=arrow_opacity(w))
         return a
 
     thin, thick = sample(weights[0]), sample(weights[1])
-    text = get_text("arrow width = weight (illustrative); thin arrows are still read", font_size=MIN_TEXT_SIZE,
+    text = get_text("arrow width = weight (illustrative)", font_size=MIN_TEXT_SIZE,
                     color=DIM_TEXT_COLOR)
     legend = VGroup(VGroup(thin, thick).arrange(RIGHT, buff=0.12), text).arrange(RIGHT, buff=0.2)
     legend.samples, legend.text = VGroup(thin, thick), text
     return legend
+
+
+def flash_along(arrow, color: str):
+    """A bright pulse that runs along an arrow and leaves nothing behind (however thin the arrow)."""
+    return ShowPassingFlash(arrow.copy().set_stroke(color, 5, opacity=1), time_width=0.6)
 
 
 def get_head_label(head: int, role: str | None = None, word: str | None = None, *, title: str | None = None):
@@ -570,10 +576,12 @@ class ThreeHeadsSevenRows(ChapterOneScene):
     def show_every_row_read(self, ex):
         lanes, r = self.lanes, ex.receiver - 1
         with self.beat(f"All three heads see all {count_word(ex.n)} rows, “{ex.receiver_word}” itself included."):
-            self.play(*(Indicate(lane.arrows.arrows, color=TEXT_COLOR, scale_factor=1.0) for lane in lanes),
-                      run_time=1.6)
+            # a bright flash runs along every arrow, the thinnest too: all seven rows are read
+            self.play(*(flash_along(a, TEXT_COLOR) for lane in lanes for a in lane.arrows.arrows), run_time=1.6)
+            self.mark("every arrow")
+            # and the receiver's own loop, in each head
             self.play(*(Indicate(lane.row.boxes[r], color=RECEIVER_COLOR) for lane in lanes),
-                      *(Indicate(lane.arrows.arrow(r), color=TEXT_COLOR, scale_factor=1.3) for lane in lanes))
+                      *(flash_along(lane.arrows.arrow(r), RECEIVER_COLOR) for lane in lanes), run_time=1.2)
 
     def show_own_projections(self):
         lanes = self.lanes

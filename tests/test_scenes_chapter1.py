@@ -131,7 +131,7 @@ def test_the_general_caveat_and_the_arrows_note_are_said_once_in_scene_1_only():
 def test_the_width_legend_says_illustrative_in_a_legible_size(scene_cls):
     b = built(scene_cls)
     legend = b.scene.legend
-    assert legend.text.original_text == "arrow width = weight (illustrative); thin arrows are still read"
+    assert legend.text.original_text == "arrow width = weight (illustrative)"
     thin, thick = legend.samples
     assert thin.get_stroke_width() < thick.get_stroke_width()
 
@@ -234,6 +234,10 @@ def test_scene_1_three_heads_each_read_all_seven_rows_at_once():
         assert int(np.argmax(flow.filled)) == k
         assert flow.filled[k] > 2 * b.scene.one_head_flow.filled[k]
     assert any(what.count("LaggedStart") == 3 for what in plays_in(b, "carries its own feature"))
+    # "all seven rows, coat itself included": a flash runs along every arrow of every head (7 each)
+    assert b.scene.marks["every arrow"] == b.beat_of("“coat” itself included").id
+    flashes = [w.count("ShowPassingFlash") for w in plays_in(b, "“coat” itself included")]
+    assert flashes[0] == 3 * 7 and flashes[1] == 3
 
 
 def test_scene_1_fine_print_is_the_notes_words_and_no_still_frame():
