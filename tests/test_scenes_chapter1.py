@@ -391,6 +391,20 @@ def test_scene_3_the_two_heads_run_in_parallel_and_bring_their_findings():
     assert ch1.CONTEXT_NOTE in fine_prints(b)
 
 
+def test_chapter_1_arrows_under_the_row_stay_clear_of_the_position_numbers():
+    for arrows, row in ((built(TheReceiver).scene.place_arrows, built(TheReceiver).scene.row),
+                        (built(ParallelHeads).scene.layout.heads[1].arrows, built(ParallelHeads).scene.row)):
+        lowest_digit = min(p.get_bottom()[1] for p in row.positions)
+        for a in arrows.arrows:
+            assert max(a.get_start()[1], a.get_end()[1]) < lowest_digit - 0.1
+
+
+def test_scene_2_the_blank_label_leaves_before_bark_is_written():
+    b = built(TheReceiver)
+    assert any("FadeOut" in w and "FadeIn" in w for w in plays_in(b, "supports “bark”, not “barks”"))
+    assert not on_stage(b, b.scene.blank_label)
+
+
 def test_scene_3_the_substitution_keeps_the_object_clue_and_changes_the_event():
     b = built(ParallelHeads)
     row = b.scene.row
