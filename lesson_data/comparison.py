@@ -764,3 +764,12 @@ def head_order(amap: AttentionMap, model: str, receiver: int) -> list[int]:
     clear source, the head whose weight gathers on a repeated token last (ties: head order)."""
     kinds = [head_reading(amap, model, h, receiver).kind for h in range(amap.model(model).n_heads)]
     return sorted(range(len(kinds)), key=lambda h: (READING_ORDER[kinds[h]], h))
+
+
+def shown_parts_sum(parts, total: float) -> float | None:
+    """What the rounded parts on screen add to, where that differs from the rounded full-precision total
+    (e.g. 0.199 + 0.291 + 0.169 + 0.236 = 0.895 against a total shown as 0.894); None where they agree."""
+    from lesson_data.walkthrough import rounded_parts_sum, rounding_shows_in_sum
+    if not rounding_shows_in_sum(parts, total):
+        return None
+    return float(rounded_parts_sum(parts))

@@ -863,7 +863,7 @@ class PatchesAndCLS(LessonScene):
         line2[0].set_y(probs.cell_center(0, 0)[1] + 0.12)
         label = vr.classes[vr.label]
         ce = VGroup(
-            get_text(f"cross-entropy with the label “{label}”:   −log", font_size=LABEL_SIZE),
+            get_text(f"cross-entropy with the label “{label}”:   −ln", font_size=LABEL_SIZE),
             get_number(vr.probabilities[vr.label], tag="p_label", font_size=LABEL_SIZE),
             get_text("=", font_size=LABEL_SIZE),
             get_number(vr.cross_entropy, tag="cross_entropy", font_size=LABEL_SIZE, color=RECEIVER_COLOR),
@@ -898,8 +898,9 @@ class PatchesAndCLS(LessonScene):
     def show_loss(self, vr):
         label = vr.classes[vr.label]
         note = self.note = place_fine_print(get_fine_print(
-            "All displayed numbers are rounded; calculations use full precision."))
-        with self.beat(f"The image is a {label}, so the cross-entropy is minus the log of "
+            "All displayed numbers are rounded; calculations use full precision.\n"
+            "ln is the natural log; the loss uses the unrounded probability, not the rounded one shown."))
+        with self.beat(f"The image is a {label}, so the cross-entropy is minus the natural log of "
                        f"{fmt(vr.probabilities[vr.label])}: {fmt(vr.cross_entropy)}."):
             self.play(FadeIn(self.page.ce), FadeIn(note))
 

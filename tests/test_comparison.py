@@ -316,3 +316,11 @@ def test_inset_columns_by_hand():
     assert C.inset_columns(amap, "m", 1, 9) == (0, 1, 2, 3)      # top 1: centred, clipped at the start
     committed = C.load_attention_map()
     assert C.inset_columns(committed, "one_head", 0, committed.n - 1) == (60, 61, 62, 63)
+
+
+def test_shown_parts_sum_by_hand():
+    from lesson_data.comparison import shown_parts_sum
+    # 0.1234 + 0.1234 = 0.2468 -> shown 0.247, but the shown parts 0.123 + 0.123 add to 0.246
+    assert shown_parts_sum([0.1234, 0.1234], 0.2468) == 0.246
+    # 0.1 + 0.2 shown exactly: the parts agree with the total
+    assert shown_parts_sum([0.1, 0.2], 0.3) is None
