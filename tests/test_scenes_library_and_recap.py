@@ -283,7 +283,7 @@ def test_recap_scope_and_loop_are_on_screen():
     assert any("one attention update and a prediction MLP" in t for t in texts)
     assert any("not a diagram of every component in a deep production Transformer" in t for t in texts)
     assert {"tokenize", "run", "choose", "append", "training", "inference"} <= texts
-    assert "target: the observed\nnext-token ID" in texts
+    assert "target: the observed next token" in texts
     shown = on_screen(b)
     for caveat in ("This repeats the same two-head diagram after the detailed arithmetic, rather than introducing "
                    "a new architecture.",
@@ -306,7 +306,16 @@ def test_recap_pictures_play_in_their_own_beats():
     # training is drawn on the recap diagram: the loss routed back into both heads, W_O and the MLP
     back = b.beat_of("The loss flows back and updates the weights of every block")
     assert "LaggedStart" in kinds(b.changes_in(back))
-    assert len(b.scene.training.back) == 3
+    t = b.scene.training
+    assert len(t.back) == 4
+    assert "Create" in kinds(b.changes_in(back))
+    # every path starts at "cross-entropy loss" (the trunk) or on the trunk's line; the trunk ends in head 1
+    trunk_start = t.back[0][0].get_start()
+    assert t.loss.cross.get_left()[0] < trunk_start[0] < t.loss.cross.get_right()[0]
+    assert abs(trunk_start[1] - t.loss.cross.get_top()[1]) < 0.1
+    h1 = b.scene.diagram.heads[0].box
+    assert abs(t.back[0][-1].get_end()[1] - h1.get_bottom()[1]) < 0.1
+    assert h1.get_left()[0] < t.back[0][-1].get_end()[0] < h1.get_right()[0]
     # the last row leaves E′'s highlighted bottom row; the predicted word is green, as in scenes 14-15
     assert "FadeIn" in kinds(b.changes_in(b.beat_of("Its last row goes through the prediction MLP")))
     assert b.scene.diagram.prediction[1].color.to_hex().upper() == POSITIVE_COLOR.upper()

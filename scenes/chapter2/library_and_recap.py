@@ -1021,36 +1021,46 @@ def get_recap_diagram(ws) -> VGroup:
 
 def get_training_panel(diagram) -> VGroup:
     """Training, drawn under the recap diagram: the prediction's vocabulary logits into softmax and
-    cross-entropy, the observed next-token ID as the target, and the loss routed back (dashed) into
-    every block that learns: both heads, W_O and the MLP."""
+    cross-entropy, the observed next-token ID as the target, and the loss routed back (dashed) from
+    "cross-entropy loss" into every block that learns: both heads, W_O and the MLP (one trunk along a
+    line above the loss, into head 1 through the gap between the heads; a branch up into each other)."""
     title = get_text("training", font_size=LABEL_SIZE + 2, color=TEXT_COLOR)
-    loss = get_text("vocabulary logits → softmax → cross-entropy loss", font_size=LABEL_SIZE)
-    target = get_text("target: the observed\nnext-token ID", font_size=LABEL_SIZE, color=RECEIVER_COLOR,
-                      line_spacing=0.8)
-    y_loss = diagram.get_bottom()[1] - 0.75
+    chain = get_text("vocabulary logits → softmax →", font_size=LABEL_SIZE)
+    cross = get_text("cross-entropy loss", font_size=LABEL_SIZE)
+    loss = VGroup(chain, cross).arrange(RIGHT, buff=0.14)
+    align_baseline(cross, baseline_y(chain))
+    loss.cross = cross
+    target = get_text("target: the observed next token", font_size=LABEL_SIZE, color=RECEIVER_COLOR)
+    y_loss = diagram.get_bottom()[1] - 0.72
     loss.move_to([0, y_loss, 0]).align_to(diagram.prediction, RIGHT)
-    target.next_to(loss, DOWN, buff=0.35).align_to(loss, RIGHT)
+    target.next_to(loss, DOWN, buff=0.2).align_to(loss, RIGHT)
     start = diagram.mlp.box.get_bottom()
     logit_arrow = get_arrow(start, [start[0], loss.get_top()[1] + 0.05, 0])
-    target_arrow = get_arrow(target.get_top() + LEFT * 0.6, [target.get_top()[0] - 0.6, loss.get_bottom()[1], 0],
+    tx = cross.get_x() + 0.45
+    target_arrow = get_arrow([tx, target.get_top()[1], 0], [tx, loss.get_bottom()[1], 0],
                              color=RECEIVER_COLOR, buff=0.05)
     title.next_to(loss, LEFT, buff=0.5)
-    # the loss back into every learner, along one line under the diagram
     learners = VGroup(*diagram.heads, diagram.w_o, diagram.mlp)
-    y_bus = loss.get_y()
-    back = VGroup()
-    x0 = title.get_left()[0] - 0.15
-    ends = [(diagram.heads[1].box.get_bottom(), head_color(2)), (diagram.w_o.get_bottom(), DIM_TEXT_COLOR),
-            (diagram.mlp.box.get_bottom() + LEFT * 0.25, DIM_TEXT_COLOR)]
-    for end, color in ends:
-        if end[0] < x0:
-            points = [[x0, y_bus, 0], [end[0], y_bus, 0], end + DOWN * 0.05]
-        else:
-            points = [[end[0], loss.get_top()[1] + 0.05, 0], end + DOWN * 0.05]
+
+    def dashed(points):
         path = VGroup(*(DashedLine(p, q, dash_length=0.12).set_stroke(RECEIVER_COLOR, 2.5)
                         for p, q in zip(points[:-2], points[1:-1])))
         path.add(get_arrow(points[-2], points[-1], color=RECEIVER_COLOR, buff=0, stroke_width=2.5))
-        back.add(path)
+        return path
+
+    h1, h2 = diagram.heads[0], diagram.heads[1]
+    y_bus = loss.get_top()[1] + 0.3
+    sx = cross.get_left()[0] + 0.25
+    x_left = (diagram.e_box.box.get_right()[0] + h1.box.get_left()[0]) / 2
+    y_gap = (h1.box.get_bottom()[1] + h2.get_top()[1]) / 2
+    x_h1 = h1.box.get_x() - 0.6
+    trunk = dashed([[sx, cross.get_top()[1] + 0.05, 0], [sx, y_bus, 0], [x_left, y_bus, 0], [x_left, y_gap, 0],
+                    [x_h1, y_gap, 0], [x_h1, h1.box.get_bottom()[1] - 0.03, 0]])
+    back = VGroup(trunk)
+    for x, top in ((h2.box.get_x(), h2.box.get_bottom()[1]), (diagram.w_o.get_x(), diagram.w_o.get_bottom()[1]),
+                   (diagram.mlp.box.get_x() - 0.25, diagram.mlp.box.get_bottom()[1])):
+        back.add(VGroup(get_arrow([x, y_bus, 0], [x, top - 0.05, 0], color=RECEIVER_COLOR, buff=0,
+                                  stroke_width=2.5)))
     update = VGroup()           # the dashed paths say it; the sentence names the blocks
     panel = VGroup(title, loss, logit_arrow, target, target_arrow, back, update)
     panel.title, panel.loss, panel.logit_arrow, panel.target, panel.target_arrow = title, loss, logit_arrow, target, target_arrow
@@ -1240,7 +1250,8 @@ class RecapAndLoop(LessonScene):
     def show_weight_update(self):
         t = self.training
         with self.beat("The loss flows back and updates the weights of every block: both heads, W_O and the MLP."):
-            self.play(LaggedStart(*(Create(path) for path in t.back), lag_ratio=0.3), run_time=2.2)
+            self.play(Create(t.back[0]), run_time=1.6)
+            self.play(LaggedStart(*(GrowArrow(path[0]) for path in t.back[1:]), lag_ratio=0.3), run_time=1.0)
             self.play(*(Indicate(block, color=RECEIVER_COLOR, scale_factor=1.05) for block in t.learners))
 
     def show_first_steps(self):
