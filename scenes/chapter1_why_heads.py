@@ -569,7 +569,7 @@ class ThreeHeadsSevenRows(ChapterOneScene):
         lanes = self.lanes
         words = [ex.word_at(lane.reading.useful[0]) for lane in lanes]
         with self.beat(f"Head 1 might lean on {words[0]}, head 2 on {words[1]}, head 3 on {words[2]}: a possible "
-                       "division of work."):
+                       "division of work.", look=1.2):
             self.play(*(FadeIn(lane.label.role_lines) for lane in lanes), *swap_fine_print(self, DIVISION_NOTE))
             # each head's arrows thicken into its own reading
             self.play(*(ReplacementTransform(lane.even, lane.arrows) for lane in lanes), run_time=1.6)
@@ -836,7 +836,8 @@ class ParallelHeads(ChapterOneScene):
         # the positions belong to the row: head 2's arrows start below them, so they can stay
         row = get_token_row(ex.tokens, receiver=ex.receiver, font_size=BODY_SIZE - 4, positions=True, blank=True)
         hide_receiver(row)
-        row.move_to(UP * 0.3)
+        # a little high: head 2's arrows and the message slots below stay clear of the fine print
+        row.move_to(UP * 0.5)
         # the blank widens to hold the longest possible next word the scene will write in it, with room
         widest = max(get_text(w, font_size=row.font_size).width for w in
                      (SUBSTITUTION.before.next_word, SUBSTITUTION.after.next_word))
@@ -1003,7 +1004,8 @@ class ParallelHeads(ChapterOneScene):
         timeline.next_to(self.layout.row, DOWN, buff=0.2).set_y(heads[1].arrows.get_bottom()[1] - 0.2
                                                                   - timeline.height / 2)
         timeline.set_x(self.row.boxes.get_x())
-        with self.beat("Neither waits for the other: the event head does not need the reference head’s result."):
+        with self.beat("Neither waits for the other: the event head does not need the reference head’s result.",
+                       look=1.2):
             self.play(FadeIn(self.layout.parallel), FadeIn(timeline[0]))
             self.play(FadeIn(timeline[1]))
             self.play(Create(timeline.strike))
@@ -1081,7 +1083,7 @@ class ParallelHeads(ChapterOneScene):
 
     def show_schematic(self):
         with self.beat("These arrows are only a sketch: a trained model’s attention need not stay the same "
-                       "after such a swap."):
+                       "after such a swap.", look=1.2):
             self.play(*swap_fine_print(self, SUBSTITUTION_NOTE))
             # the sketch fades back: dimmer arrows while the caveat is said
             self.play(*(Transform(h.arrows, get_dimmed(h.arrows)) for h in self.layout.heads), run_time=1.2)
