@@ -319,3 +319,31 @@ def test_projections_last_frame_highlights_the_rows_each_head_reads():
             else:
                 want = blend(BACKGROUND, BACKGROUND, 1.0)
             assert np.abs(got - want).max() <= 3, (head.index, axis)
+
+
+def test_projections_second_review_pictures_play_in_their_sentences():
+    b = built(Projections, "river")
+    # a query column is named for the key column it meets: said once, its label lit in that beat
+    named = b.beat_of("A query column is named for the key column it meets")
+    assert "Indicate" in kinds(b.changes_in(named))
+    assert "q¹₁₀(matches water)  =" in texts_of(b)
+    # "two separate parameters": the names split into W_K and W_V in that sentence
+    separate = b.beat_of("They are still two separate parameters")
+    assert "ReplacementTransform" in kinds(b.changes_in(separate))
+    assert {"W_K¹, W_V¹: equal entries", "W_K², W_V²: equal entries"} <= texts_of(b)
+    # "by hand": the hand-chosen entries dim and return while the sentence is said
+    assert len(b.changes_in(b.beat_of("We picked these sparse matrices by hand"))) >= 2
+    # one name for the earlier lesson, defined where it is first said
+    assert b.beat_of("Part II, the earlier single-head lesson, used three.")
+
+
+def test_setup_caveat_stays_with_e_and_the_receiver_reads_itself():
+    b = built(Setup, "river")
+    assert b.beat_of("it gathers information from itself and the tokens before it.")
+    # the "not token IDs" caveat stays on screen, under E, to the end of the scene
+    note = b.scene.fine_print
+    assert note.sentence == "E contains position-aware embedding rows, not token IDs."
+    assert note in b.scene.mobjects
+    assert note.get_top()[1] < b.scene.e_final.get_bottom()[1]
+    # the four column headers light one after another as the sentence names them
+    assert "LaggedStart" in kinds(b.changes_in(b.beat_of("The four columns are invented for teaching")))

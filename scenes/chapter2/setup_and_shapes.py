@@ -28,6 +28,7 @@ from manim import (
     VGroup,
     VMobject,
     linear,
+    there_and_back,
 )
 
 from lesson_data.display import fmt, places_for
@@ -187,7 +188,7 @@ class Setup(LessonScene):
         label = get_text("receiver", font_size=LABEL_SIZE, color=RECEIVER_COLOR).next_to(box, UP, buff=0.2)
         self.receiver_marks = VGroup(fill, label)
         with self.beat(f"The last known token, “{ws.tokens[-1]}” at position {n}, is the receiver: "
-                       "it gathers information from the tokens before it."):
+                       "it gathers information from itself and the tokens before it."):
             self.play(FadeIn(fill), FadeIn(label, shift=0.2 * DOWN))
 
     def show_blank(self):
@@ -204,7 +205,7 @@ class Setup(LessonScene):
         prefix = self.prefix
         shown = token_m.shown
         hidden = VGroup(*(VGroup(prefix.words[j], prefix.positions[j]) for j in range(ws.n) if j not in shown))
-        with self.beat("Each token becomes a row of four numbers, and so does each position."):
+        with self.beat("Each token becomes a row of four numbers, and so does each position.", look=2.0):
             # the words and position numbers travel to become the tables' row labels
             self.play(FadeOut(VGroup(prefix.boxes, prefix.blank, self.receiver_marks, self.no_query, hidden)),
                       *(ReplacementTransform(prefix.words[j], label) for j, label in zip(shown, token_m.row_labels)),
@@ -244,7 +245,9 @@ class Setup(LessonScene):
         row_box = e2.get_row_box(k, include_label=True)
         with self.beat("From here on, E is the input: each word's row, four numbers wide."):
             self.play(FadeOut(VGroup(t.token_m.brackets, t.token_m.entries, t.token_m.name_label, t.token_m.dots,
-                                     t.pos_m, t.plus, t.equals, self.fine_print, self.receiver_rows[:2])),
+                                     t.pos_m, t.plus, t.equals, self.receiver_rows[:2])),
+                      # the caveat stays with E while E becomes the input
+                      self.fine_print.animate.next_to(e2, DOWN, buff=0.15),
                       ReplacementTransform(t.token_m.row_labels, e2.row_labels),
                       ReplacementTransform(t.token_m.col_labels, e2.col_labels),
                       ReplacementTransform(VGroup(t.e_m.brackets, t.e_m.entries, t.e_m.name_label, t.e_m.dots),
@@ -257,10 +260,12 @@ class Setup(LessonScene):
         j = list(AXES).index("glue")
         glue_box = e2.get_column_box(j, color=TEXT_COLOR, fill_opacity=0.0)
         digits = e2.column(j)          # inset: around the column's digits, inside E's brackets
-        glue_box.stretch_to_fit_width(digits.width + 0.12).set_x(digits.get_x())
+        glue_box.stretch_to_fit_width(digits.width + 0.06).set_x(digits.get_x())
         with self.beat("The four columns are invented for teaching: water, finance, person, and glue, "
                        "our toy feature for little words like “the”."):
-            self.play(Indicate(e2.col_labels, color=RECEIVER_COLOR, scale_factor=1.1))
+            # each column header lights up as the sentence names it, glue last with its box
+            self.play(LaggedStart(*(Indicate(label, color=RECEIVER_COLOR, scale_factor=1.2)
+                                    for label in e2.col_labels), lag_ratio=0.6), run_time=2.4)
             self.play(Create(glue_box))
         self.glue_box = glue_box
 
@@ -726,7 +731,7 @@ def get_dot_product_line(ws, head, k: int) -> VGroup:
     n, h, color = ws.n, head.index, head_color(head.index)
     e_places, w_places = places_for(ws.E[n - 1]), places_for(head.W_Q)
     coord = coordinate_names(head)[k]
-    parts = [get_text(f"q{sup(h)}{sub(n)}({coord})  =", font_size=LABEL_SIZE, color=color)]
+    parts = [get_text(f"q{sup(h)}{sub(n)}(matches {coord})  =", font_size=LABEL_SIZE, color=color)]
     for i, term in enumerate(dot_terms(ws.E[n - 1], head.W_Q[:, k])):
         if i:
             parts.append(get_text("+", font_size=LABEL_SIZE, color=DIM_TEXT_COLOR))
@@ -774,13 +779,13 @@ def get_reads_layout(ws) -> VGroup:
         group.reads = axes_read(head.W_K)
         groups.add(group)
     w_column = VGroup(*(g.w_k for g in groups)).arrange(DOWN, buff=0.3, aligned_edge=RIGHT)
-    k_columns = VGroup(*(g.k for g in groups)).arrange(RIGHT, buff=0.45)
-    layout = VGroup(e_m, w_column, k_columns).arrange(RIGHT, buff=0.55)
+    k_columns = VGroup(*(g.k for g in groups)).arrange(RIGHT, buff=0.35)
+    layout = VGroup(e_m, w_column, k_columns).arrange(RIGHT, buff=0.4)
     top = e_m.anchors[0][0].get_y()
     for g in groups:      # K's rows level with E's rows
         g.k.shift(UP * (top - g.k.anchors[0][0].get_y()))
     w_column.align_to(e_m, UP)
-    layout.move_to(CONTENT_CENTER).align_to(UP * (CONTENT_TOP - 0.1), UP)
+    layout.move_to(CONTENT_CENTER).align_to(UP * (CONTENT_TOP - 0.2), UP)
     layout.e, layout.heads = e_m, groups
     return layout
 
@@ -855,6 +860,14 @@ class Projections(LessonScene):
             self.play(FadeIn(line, shift=0.1 * UP), FadeIn(note), run_time=0.8)
             self.play(ReplacementTransform(line.result.copy(), panel.q.cell(0, 0)), run_time=0.8)
         self.query_boxes = VGroup(row_box, col_box)
+        coord = coordinate_names(head)[0]
+        # a query column is named for the key column it is compared with, not for what it is built from
+        with self.beat(f"A query column is named for the key column it meets: q{sup(head.index)}{sub(ws.n)}’s "
+                       f"“{coord}” is compared with each key’s {coord}.",
+                       spoken=f"A query column is named for the key column it meets: this {coord} number "
+                              f"is compared with each key's {coord}."):
+            self.play(Indicate(panel.q.col_labels[0], color=color, scale_factor=1.3),
+                      Indicate(line[0], color=color, scale_factor=1.1), run_time=1.2)
 
     def show_all_queries(self, ws):
         n = ws.n
@@ -875,7 +888,7 @@ class Projections(LessonScene):
                                               color=head_color(head.index))
                          for head, p in zip(ws.heads, self.panels)))
         with self.beat(f"One query per head at the receiver, {count_word(d_k)} numbers each; "
-                       "the earlier lesson’s single-head toy used three."):
+                       "Part II, the earlier single-head lesson, used three."):
             self.play(FadeOut(self.dot_line), ReplacementTransform(self.fine_print, note), Create(boxes))
         self.fine_print = note
 
@@ -957,24 +970,34 @@ class Projections(LessonScene):
 
     def show_separate_parameters(self):
         # the caption is the notes' caveat: no fine print repeating it
+        renames = []
+        for head, g in zip(self.ws.heads, self.reads.heads):
+            if g.w_k.name_label.original_text != f"W_K{sup(head.index)} = W_V{sup(head.index)}":
+                continue
+            h = sup(head.index)
+            new = get_text(f"W_K{h}, W_V{h}: equal entries", font_size=SMALL_SIZE,
+                           color=head_color(head.index))
+            new.move_to(g.w_k.name_label).align_to(g.w_k.brackets, RIGHT)
+            renames.append(ReplacementTransform(g.w_k.name_label, new))
+            g.w_k.name_label = new
         with self.beat("They are still two separate parameters, and in a trained model they need not be equal.",
                        look=1.4):
-            self.play(FadeOut(self.fine_print),
-                      *(Indicate(g.w_k.name_label, color=head_color(head.index), scale_factor=1.2)
-                        for head, g in zip(self.ws.heads, self.reads.heads)))
+            self.play(FadeOut(self.fine_print), *renames)
         self.fine_print = VGroup()
 
     def show_hand_chosen(self, ws):
         # the roles caveat ("setting" / "person" are not assigned jobs) is said in scene 8, with the head
         note = self.place_fine_print("These sparse matrices are hand-chosen; learned projections need not be "
                                      "sparse or interpretable.")
+        entries = VGroup(*(g.w_k.entries for g in self.reads.heads))
         with self.beat("We picked these sparse matrices by hand; learned ones need not look like this."):
             self.play(FadeOut(self.fine_print), FadeIn(note))
+            self.play(entries.animate(rate_func=there_and_back).set_opacity(0.25), run_time=1.6)
         self.fine_print = note
 
     def show_parallel(self, ws):
         groups = self.reads.heads
-        boxes = VGroup(*(SurroundingRectangle(g.k, buff=0.1, color=head_color(head.index))
+        boxes = VGroup(*(SurroundingRectangle(g.k, buff=0.06, color=head_color(head.index))
                          for head, g in zip(ws.heads, groups)))
         known = f"all {count_word(ws.n)} known tokens" if ws.n > 1 else "the one known token"
         with self.beat(f"Both heads read {known}, side by side, in parallel.", look=1.0):
