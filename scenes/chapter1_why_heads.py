@@ -1239,7 +1239,10 @@ class OneSharedWeight(ChapterOneScene):
         addition = VGroup(plus, rule, equals, total)
         addition.plus, addition.rule, addition.equals, addition.total = plus, rule, equals, total
         header = get_head_label(0)
-        panel = VGroup(header, sources, receiver, message, m_label, arrows, weights, products, addition)
+        # the receiver named where it stands, as in scenes 1-3
+        tag = get_text("receiver", font_size=MIN_TEXT_SIZE, color=RECEIVER_COLOR).next_to(receiver, UP, buff=0.1)
+        panel = VGroup(header, sources, receiver, message, m_label, arrows, weights, products, addition, tag)
+        panel.receiver_tag = tag
         header.next_to(VGroup(sources, receiver, message), UP, buff=0.3).align_to(sources, LEFT)
         panel.header, panel.sources, panel.receiver, panel.message = header, sources, receiver, message
         panel.m_label, panel.arrows, panel.weights, panel.products = m_label, arrows, weights, products
@@ -1308,9 +1311,9 @@ class OneSharedWeight(ChapterOneScene):
     def show_one_head_weights(self, ill):
         one = self.one
         shown = [fmt(x, places_for([x])) for x in ill.one_head_weights]
-        with self.beat(f"One head reads them for the word “{ill.receiver}”, with one weight per source: "
+        with self.beat(f"One head reads them for “{ill.receiver}”, with one weight per source: "
                        f"{shown[0]} and {shown[1]}."):
-            self.play(FadeIn(one.header), FadeIn(one.receiver))
+            self.play(FadeIn(one.header), FadeIn(one.receiver), FadeIn(one.receiver_tag))
             self.play(*(Create(a) for a in one.arrows), FadeIn(one.weights))
 
     def show_scaled_copies(self, ill):

@@ -505,6 +505,10 @@ def test_scene_4_pictures_play_in_their_sentences():
     # one head is one colour in scenes 1 and 4
     assert b.scene.one.arrows[0].get_stroke_color().to_hex().upper() == ONE_HEAD_COLOR.upper()
     assert b.scene.one.header.head_text.original_text == "one head"
+    # the receiver is tagged where it stands, with the sentence that names it
+    assert b.scene.one.receiver_tag.original_text == "receiver"
+    assert b.scene.one.receiver_tag.get_bottom()[1] > b.scene.one.receiver.get_top()[1]
+    assert "One head reads them for “the”, with one weight per source: 0.8 and 0.2." in written(b)
 
 
 def test_scene_4_learning_loss_flows_back_into_every_head_and_a_head_is_pruned():
