@@ -463,11 +463,11 @@ class ThreeHeadsSevenRows(ChapterOneScene):
         layout, r = self.layout, ex.receiver - 1
         with self.beat(f"{count_word(ex.n).capitalize()} tokens give {count_word(ex.n)} rows. The last, "
                        f"“{ex.receiver_word}”, is the receiver."):
-            self.play(LaggedStart(*(FadeIn(p, shift=0.1 * UP) for p in layout.positions), lag_ratio=0.1),
-                      run_time=1.0)
-            # the label first sits right under the receiver's position; it moves below the values later
-            self.receiver_label_home = layout.receiver_label.get_center()
-            layout.receiver_label.next_to(layout.positions[r], DOWN, buff=0.1)
+            # seven rows: each token's position, and under it its row (named in the next sentences)
+            self.play(LaggedStart(*(FadeIn(VGroup(p, k, c), shift=0.1 * UP)
+                                    for p, k, c in zip(layout.positions, layout.keys, layout.chips)),
+                                  lag_ratio=0.1), run_time=1.4)
+            self.mark("rows")
             self.play(FadeIn(layout.receiver_label, shift=0.1 * UP), reveal_receiver(self.row))
             self.mark("receiver label")
 
@@ -482,11 +482,11 @@ class ThreeHeadsSevenRows(ChapterOneScene):
     def show_keys_and_values(self, ex):
         layout = self.layout
         with self.beat("Every row also carries a key, deciding how strongly it is read, and a value: what it sends."):
-            self.play(layout.receiver_label.animate.move_to(self.receiver_label_home), run_time=0.6)
-            self.play(LaggedStart(*(FadeIn(k) for k in layout.keys), lag_ratio=0.08), FadeIn(layout.key_label),
-                      run_time=1.0)
-            self.play(LaggedStart(*(FadeIn(c) for c in layout.chips), lag_ratio=0.08), FadeIn(layout.value_label),
-                      FadeIn(layout.features), run_time=1.0)
+            # the rows are already there: now their two parts are named, keys first, then values
+            self.play(LaggedStart(*(Indicate(k, color=TEXT_COLOR, scale_factor=1.15) for k in layout.keys),
+                                  lag_ratio=0.08), FadeIn(layout.key_label), run_time=1.2)
+            self.play(LaggedStart(*(Indicate(c, color=TEXT_COLOR, scale_factor=1.08) for c in layout.chips),
+                                  lag_ratio=0.08), FadeIn(layout.value_label), FadeIn(layout.features), run_time=1.2)
             self.mark("values")
 
     def show_one_head(self, ex):

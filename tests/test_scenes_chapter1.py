@@ -151,6 +151,8 @@ def test_scene_1_shows_the_seven_rows_and_the_receiver_coat():
     # query, keys and values appear in their own sentences
     assert b.scene.marks["query"] == b.beat_of("asks with a query").id
     assert b.scene.marks["values"] == b.beat_of("a key, deciding how strongly it is read").id
+    # "seven tokens give seven rows": the rows (keys and value bars) appear in that sentence
+    assert b.scene.marks["rows"] == b.beat_of("tokens give seven rows").id
     # keys (said first) sit right under the words, the values under the keys; the value tracks are named
     assert all(k.get_y() > c.get_y() for k, c in zip(layout.keys, layout.chips))
     assert [t.original_text for t in layout.features] == ["colour", "material", "detail"]
