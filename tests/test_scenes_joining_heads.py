@@ -182,7 +182,7 @@ def test_wide_head_river_score_walk_worked_by_hand():
     assert shown("split_w2") == ["0.023", "0.693"]
     words = said(b)
     assert "“fisherman” now leads, 4.830 to 3.450" in words
-    assert "After one softmax: “river” 0.178 and “fisherman” 0.708, close to head 2's row." in words
+    assert "After one softmax: “river” 0.178 and “fisherman” 0.708, closer to head 2's row than to head 1's." in words
     assert b.scene.closest == 2
 
 
@@ -540,3 +540,38 @@ def test_cheque_scene_last_frame_fills_both_blanks(cheque_scene):
         bar = outcome.rows.rows[VOCAB.index(ws.mlp.prediction)].bar
         assert np.abs(b.pixel(bar.get_center()) - blend(POSITIVE_COLOR, BACKGROUND, 0.85)).max() <= 3
     assert "teller" in said(b) and "water" in said(b)
+
+
+@pytest.mark.parametrize("name", SENTENCES)
+def test_cheque_scene_shows_each_sentences_update_and_updated_row(name, cheque_scene):
+    # the storyboard: Δe and e′ recomputed for the cheque sentence and compared with river's, in the
+    # beat that sends both messages on through W_O and the residual
+    b = cheque_scene
+    ws = compute_worksheet(name)
+    beat = b.beat_of("Both messages go on through W_O, the residual and the prediction MLP.")
+    tags = {m.tag for m in b.numbers_in(beat)}
+    assert {f"{name}_dE_last", f"{name}_E_prime_last"} <= tags
+    assert_matrix_on_screen(b, f"{name}_dE_last", ws.delta_E[-1:])
+    assert_matrix_on_screen(b, f"{name}_E_prime_last", ws.E_prime[-1:])
+    # e′ = e + Δe, checked against the embedding row itself (a second route to the same numbers)
+    shown = b.by_tag(f"{name}_E_prime_last")
+    assert np.allclose([shown[(0, j)].value for j in range(4)], ws.E[-1] + ws.delta_E[-1], atol=1e-12)
+    assert "Create" in " ".join(c.what for c in b.changes_in(beat))
+
+
+def test_cheque_scene_river_updated_row_by_hand(cheque_scene):
+    # river's e′₁₀ as worked in scene 14: water 3.005, finance −0.018, person 1.552
+    shown = cheque_scene.by_tag("river_E_prime_last")
+    assert [shown[(0, j)].original_text for j in range(3)] == ["3.005", "-0.018", "1.552"]
+
+
+def test_cheque_scene_head2_rounding_note(cheque_scene):
+    # head 2's ten shown weights (three places) add to 1.002, not 1: the notes' rounding line stays on
+    # screen with that sum, in the beat that shows the weights
+    b = cheque_scene
+    beat = b.beat_of("Head 2, below, reads")
+    sums = b.all_with_tag("cheque_A2_shown_sum")
+    assert [m.original_text for m in sums] == ["1.002"]
+    assert sums[0] in b.numbers_in(beat)
+    ws = compute_worksheet("cheque")
+    assert math.isclose(sums[0].value, sum(round(float(w), 3) for w in ws.heads[1].weights[-1]), abs_tol=1e-9)

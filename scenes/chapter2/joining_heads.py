@@ -54,6 +54,7 @@ from lesson_data.joining import (
     sum_of_shown,
     word_groups,
 )
+from lesson_data.walkthrough import rounding_shows_in_sum
 from lesson_data.worksheet import AXES, VOCAB, compute_worksheet
 from scenes.blocks.attention_arrows import get_attention_arrows, get_token_row
 from scenes.blocks.concat_output_projection import get_concat_output_projection
@@ -71,6 +72,7 @@ from scenes.style import (
     CONTENT_HEIGHT,
     CONTENT_TOP,
     DIM_TEXT_COLOR,
+    FINE_PRINT_SIZE,
     HIGHLIGHT_OPACITY,
     LABEL_SIZE,
     NEGATIVE_COLOR,
@@ -146,6 +148,23 @@ def get_fine(text: str, max_width: float = SAFE_WIDTH):
     note = VGroup(*parts).arrange(DOWN, buff=0.08, aligned_edge=LEFT) if len(parts) > 1 else parts[0]
     note.sentence = text
     return put_fine_print(note)
+
+
+def get_shown_sum_note(values, lead: str, *, tag: str, places: int = 3) -> VGroup:
+    """The notes' rounding line as fine print, followed (only where rounding shows in the sum,
+    lesson_data decides) by what the rounded values shown add to: 'Head 2's shown weights add to 1.002.'"""
+    size = FINE_PRINT_SIZE
+    parts = [get_text(ROUNDING_NOTE, font_size=size, color=DIM_TEXT_COLOR)]
+    if rounding_shows_in_sum(values, math.fsum(values), places):
+        parts += [get_text(lead, font_size=size, color=DIM_TEXT_COLOR),
+                  get_number(sum_of_shown(values, places), tag=tag, font_size=size, color=DIM_TEXT_COLOR),
+                  get_text(".", font_size=size, color=DIM_TEXT_COLOR)]
+    line = VGroup(*parts).arrange(RIGHT, buff=0.1)
+    for part in parts[1:]:
+        align_baseline(part, baseline_y(parts[0]))
+    if len(parts) > 1:
+        parts[-1].shift(LEFT * 0.07)
+    return put_fine_print(line)
 
 
 def dim_zero_entries(matrix, opacity: float = 0.4):
@@ -567,7 +586,7 @@ class WideHeadVersusTwo(LessonScene):
         boxes = self.compare_boxes = VGroup(*(SurroundingRectangle(VGroup(*table.numbers[k], *table.bars[k]),
                                                                    color=TEXT_COLOR, buff=0.1, stroke_width=2)
                                               for k in (key, "w_wide")))
-        text = (f"After one softmax: {weights}, close to head {near}'s row."
+        text = (f"After one softmax: {weights}, closer to head {near}'s row than to head {3 - near}'s."
                 if len(st.splits) > 1 else
                 f"After its one softmax, the only source keeps {fmt(st.splits[0].wide_weight)}.")
         with self.beat(text):
@@ -1053,7 +1072,7 @@ def get_probability_page(ws) -> VGroup:
                            word_color=DIM_TEXT_COLOR, **kw)
     left = VGroup(left_a, left_b).arrange(RIGHT, buff=0.3, aligned_edge=UP)
     right = get_word_rows(VOCAB, mlp.logits, mlp.probabilities, candidates, bar_unit=2.6, bar_color=TEXT_COLOR, **kw)
-    left_title = get_text(f"the {count_word(len(words))} words of both prefixes", font_size=LABEL_SIZE,
+    left_title = get_text(f"the other {count_word(len(words))} vocabulary words", font_size=LABEL_SIZE,
                           color=DIM_TEXT_COLOR)
     right_title = get_text(f"the {count_word(len(candidates))} candidate next words", font_size=LABEL_SIZE)
     columns = VGroup(VGroup(left_title, left), VGroup(right_title, right))
@@ -1500,7 +1519,9 @@ class ChequeSentence(LessonScene):
                                      self.note)),
                       ReplacementTransform(self.query, self.query2))
             self.play(a2.arrows.create(), FadeIn(a2.label), run_time=1.8)
-            self.play(FadeIn(self.keys2, shift=DOWN * 0.1), FadeIn(self.weights2, shift=DOWN * 0.1))
+            note = self.note = get_shown_sum_note(cheque.heads[1].weights[-1], "Head 2's shown weights add to",
+                                                  tag="cheque_A2_shown_sum")
+            self.play(FadeIn(self.keys2, shift=DOWN * 0.1), FadeIn(self.weights2, shift=DOWN * 0.1), FadeIn(note))
         with self.beat(f"So {carries}."):
             self.play(FadeIn(pair, shift=UP * 0.2))
             self.play(Create(marks))
@@ -1522,10 +1543,19 @@ class ChequeSentence(LessonScene):
         vocab = len(river.mlp.probabilities)
         note = self.note = get_fine(f"{count_word(len(candidates)).capitalize()} of {vocab} words shown; "
                                     f"each sentence's {vocab} probabilities sum to one.")
+        names = carried_axes(cheque.heads[0].W_V)
+        axis = dominant_axis(cheque.heads[0].messages[-1], names)
+        update = self.update_rows = get_update_rows(self.sheets, AXES.index(axis))
+        update.next_to(strip, DOWN, buff=0.6)
         with self.beat("Both messages go on through W_O, the residual and the prediction MLP.",
                        spoken="Both messages go on through W O, the residual and the prediction M L P."):
             self.play(LaggedStart(*(FadeIn(part, shift=RIGHT * 0.2) for part in strip), lag_ratio=0.25),
                       run_time=2.0)
+            self.play(*(FadeIn(VGroup(c.title, c.delta)) for c in update), run_time=1.0)
+            self.play(*(Create(c.box) for c in update))
+            self.play(*(FadeIn(c.e_prime, shift=DOWN * 0.1) for c in update), run_time=1.0)
+        with self.transition("the updated rows make room for the predictions"):
+            self.play(FadeOut(update))
         with self.beat(f"Same parameters, different prefix: “{river.mlp.prediction}” after the river sentence, "
                        f"“{cheque.mlp.prediction}” after the cheque sentence."):
             self.play(*(FadeIn(VGroup(o.title, o.text, o.rows)) for o in outcomes), FadeIn(note), run_time=1.2)
@@ -1536,6 +1566,28 @@ class ChequeSentence(LessonScene):
     def show_explorer(self):
         with self.beat("This is a worked arithmetic explorer, not a trained language model."):
             self.play(*(Indicate(o.filled, color=POSITIVE_COLOR, scale_factor=1.15) for o in self.outcomes))
+
+
+def get_update_rows(sheets, axis: int) -> VGroup:
+    """Each sentence's receiver update Δe and updated row e′ = e + Δe, side by side (river | cheque),
+    with a box on the `axis` entry of Δe (the coordinate head 1's message now carries)."""
+    cols = VGroup()
+    for ws in sheets:
+        n = ws.n
+        title = get_text(f"the {ws.name} sentence", font_size=LABEL_SIZE, color=DIM_TEXT_COLOR)
+        delta = get_labeled_vector(f"Δe{sub(n)} =", ws.delta_E[-1], list(AXES), tag=f"{ws.name}_dE_last",
+                                   color=TEXT_COLOR)
+        e_prime = get_labeled_vector(f"e′{sub(n)} =", ws.E_prime[-1], None, tag=f"{ws.name}_E_prime_last",
+                                     color=TEXT_COLOR)
+        e_prime.next_to(delta, DOWN, buff=0.3)
+        e_prime.shift(RIGHT * (delta.vector.brackets.get_left()[0] - e_prime.vector.brackets.get_left()[0]))
+        title.next_to(VGroup(delta, e_prime), UP, buff=0.25).align_to(delta, LEFT)
+        box = SurroundingRectangle(delta.vector.cell(0, axis), color=head_color(1), buff=0.1, stroke_width=2.5)
+        col = VGroup(title, delta, e_prime, box)
+        col.title, col.delta, col.e_prime, col.box = title, delta, e_prime, box
+        cols.add(col)
+    cols.arrange(RIGHT, buff=1.2, aligned_edge=UP)
+    return cols
 
 
 def get_rest_of_layer(ws) -> VGroup:
@@ -1555,5 +1607,5 @@ __all__ = [
     "get_joined_projection", "get_score_rules", "get_arrow_panels", "get_score_table", "get_mixtures",
     "get_block_box", "get_general_shape_note", "get_residual_tables", "get_mlp_chain", "get_hidden_rows",
     "get_probability_page", "get_token_columns", "get_message_pair", "get_carried_marks", "get_outcome",
-    "get_rest_of_layer",
+    "get_rest_of_layer", "get_update_rows",
 ]
