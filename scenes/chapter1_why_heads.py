@@ -872,8 +872,8 @@ class ParallelHeads(ChapterOneScene):
         evens = VGroup(*(h.even for h in heads))
         VGroup(reading, evens).scale(factor).set_x(0)
         # the slots side by side under head 2's arrows, below the receiver and the blank
-        # room on the right of each slot for its name ("dropped features")
-        name_room = get_text("dropped features stays", font_size=MIN_TEXT_SIZE).width + 0.5
+        # room on the right of each slot for its name ("dropped features") and "unchanged"
+        name_room = get_text("dropped features unchanged", font_size=MIN_TEXT_SIZE).width + 0.5
         slots = VGroup(*(h.slot for h in heads)).arrange(RIGHT, buff=name_room)
         slots.next_to(heads[1].arrows, DOWN, buff=0.45)
         slots.set_x(row.boxes[ex.receiver - 1].get_x())
