@@ -361,7 +361,7 @@ def test_message_walk_projects_values_from_E():
     assert {"E", "W_V1", "V1"} <= {m.tag for m in b.numbers_in(beat)}
     assert fine_print_in(b, beat, "These are projected value vectors, not token IDs or attention weights.")
     # scene 7 said "they need not be equal"; here the notes' scene-9 words: different roles
-    beat = b.beat_of("same entries as W_K¹")
+    beat = b.beat_of("another job than W_K¹: the keys chose the weights")
     assert fine_print_in(b, beat, "they remain separate parameters with different roles.")
     assert "need not" not in beat.text
 
@@ -602,3 +602,17 @@ def test_masked_matrix_grows_from_row_n_lights_the_future_and_outlines_where_hea
     side = [c.what for c in b.changes_in(b.beat_of("each head spreads its weight its own way"))]
     assert sum("Create" in w for w in side) >= 2
     b.beat_of("Every permitted source enters each message; row 10 has ten.")
+
+
+def test_second_review_head_walk_pictures_in_their_sentences():
+    b = built(Head1Weights, "river")
+    # the rounding note under Σ is two lines with a clear break: "shown parts add to 1.394;" / "full precision: 1.393"
+    shown, full = b.by_tag("exps1_shown_sum")[None], b.by_tag("exps1_full_sum")[None]
+    assert full.get_top()[1] < shown.get_bottom()[1]
+    assert ";" in {t.original_text for t in b.texts}
+    m = built(MaskedMatrix, "river")
+    # rows 1-5: both heads' top source is the same (fisherman from row 2 on); row 6 (river) is the first split
+    m.beat_of("Side by side: up to row 5, both heads favour the same source; from row 6, "
+              "each head spreads its weight its own way.")
+    # the ten row-10 cells flash in both matrices while "every permitted source" is said
+    assert "Indicate" in " ".join(c.what for c in m.changes_in(m.beat_of("Every permitted source enters")))

@@ -744,7 +744,7 @@ class HeadWalkScene(LessonScene):
         rest = VGroup(*(VGroup(table.scores.cell(j, 0), table.scaled.cell(j, 0)) for j in range(self.n)))
         note = self.den_note = self.get_rounded_den_note()
         with self.beat("The same stable softmax: subtract the max, then exponentiate, and add up the "
-                       "exponentials."):
+                       "exponentials.", look=2.0):
             self.play(FadeOut(self.source_box), FadeOut(self.score_lines), rest.animate.set_opacity(1),
                       *self.drop_fine_print(), run_time=0.8)
             self.play(FadeIn(VGroup(table.shifted.brackets, table.shifted.col_labels)), FadeIn(panel.max_line),
@@ -777,8 +777,9 @@ class HeadWalkScene(LessonScene):
             self.play(ReplacementTransform(den_line[-1].copy(), divide[-1]), FadeIn(divide[0]),
                       FadeOut(table.exps.col_labels), run_time=1.0)
             self.play(Indicate(table.exps.entries, color=self.color, scale_factor=1.08), run_time=0.8)
+            # whole numbers fade (a digit-by-digit morph of exponentials into weights is unreadable)
             self.play(ReplacementTransform(table.keys.row_labels, column.labels),
-                      ReplacementTransform(table.exps.entries, column.weights),
+                      FadeOut(table.exps.entries, shift=0.15 * RIGHT), FadeIn(column.weights, shift=0.15 * RIGHT),
                       FadeOut(VGroup(table.exps.brackets, divide, den_line)), FadeIn(weights.header), run_time=1.4)
             self.play(FadeIn(formula.target), *(self.fine_print(fine, left=self.weights_panel_left()) if fine else []))
         self.softmax_panel.formula = formula.target
@@ -847,12 +848,15 @@ class HeadWalkScene(LessonScene):
         exps, den = self.head.exps[i, : i + 1], self.head.denominators[i]
         if not rounding_shows_in_sum(exps, den):
             return VGroup()
-        note = get_formula([get_text("shown parts add to", font_size=MIN_TEXT_SIZE, color=DIM_TEXT_COLOR),
-                            get_number(float(rounded_parts_sum(exps)), tag=f"exps{self.h}_shown_sum",
-                                       color=DIM_TEXT_COLOR),
-                            get_text("  full precision:", font_size=MIN_TEXT_SIZE, color=DIM_TEXT_COLOR),
+        shown = get_formula([get_text("shown parts add to", font_size=MIN_TEXT_SIZE, color=DIM_TEXT_COLOR),
+                             get_number(float(rounded_parts_sum(exps)), tag=f"exps{self.h}_shown_sum",
+                                        color=DIM_TEXT_COLOR),
+                             get_text(";", font_size=MIN_TEXT_SIZE, color=DIM_TEXT_COLOR)],
+                            size=MIN_TEXT_SIZE, color=DIM_TEXT_COLOR)
+        full = get_formula([get_text("full precision:", font_size=MIN_TEXT_SIZE, color=DIM_TEXT_COLOR),
                             get_number(den, tag=f"exps{self.h}_full_sum", color=DIM_TEXT_COLOR)],
                            size=MIN_TEXT_SIZE, color=DIM_TEXT_COLOR)
+        note = VGroup(shown, full).arrange(DOWN, buff=0.08, aligned_edge=LEFT)   # two lines: a clear break
         note.next_to(self.softmax_panel.den_line, DOWN, buff=0.2, aligned_edge=LEFT)
         return note
 
@@ -994,7 +998,8 @@ class Head1Weights(HeadWalkScene):
                       aligned_edge=LEFT)
         with self.beat(f"Skip the subtraction and the numbers grow, but the weight of {quoted(self.word(top))} stays "
                        f"{fmt(self.head.weights[self.i, top])}."):
-            self.play(FadeOut(self.softmax_marks), FadeIn(check.lines[0]))
+            # the denominator caveat leaves: the check takes its room
+            self.play(FadeOut(self.softmax_marks), *self.drop_fine_print(), FadeIn(check.lines[0]))
             self.play(FadeIn(check.lines[1]))
 
     def panel_leaving(self) -> list:
@@ -1299,8 +1304,10 @@ class Head1Message(MessageWalk):
 
     def show_separate_parameters(self, projection):
         box = self.separate_box = SurroundingRectangle(projection.W_V, color=self.color, buff=0.08)
-        with self.beat(f"W_V{sup(1)} has the same entries as W_K{sup(1)} here, but another job: the keys chose the "
-                       "weights, the values are what gets mixed."):
+        # scene 7 said the entries are equal; the caption names only the difference in job, the
+        # notes' scene-9 caveat stays as fine print
+        with self.beat(f"W_V{sup(1)} does another job than W_K{sup(1)}: the keys chose the weights; "
+                       "the values are what gets mixed."):
             self.play(Create(box), *self.projection_fine_print(projection, SEPARATE_FINE_PRINT))
 
 
@@ -1654,7 +1661,12 @@ class MaskedMatrix(LessonScene):
     def show_side_by_side(self):
         pair = self.pair = self.get_pair()
         self.matrices, self.row_boxes = pair, pair.boxes
-        with self.beat("Side by side, without the digits: each head spreads its weight its own way."):
+        runs = heads_differ_runs(self.ws.heads[0].weights, self.ws.heads[1].weights)
+        first = runs[0].first if runs else 0
+        text = ("Side by side, without the digits: each head spreads its weight its own way." if first < 2 else
+                f"Side by side: up to row {first}, both heads favour the same source; from row {first + 1}, "
+                "each head spreads its weight its own way.")
+        with self.beat(text):
             self.play(FadeOut(VGroup(self.big[1], self.big_box, self.key)), *(self.drop_fine_print()), run_time=0.6)
             self.play(FadeIn(pair), Create(pair.boxes), run_time=1.2)
             if len(pair.differ):
@@ -1667,8 +1679,10 @@ class MaskedMatrix(LessonScene):
 
     def show_parallel(self):
         every = f"; row {self.n} has {count_word(self.n)}" if self.n > 1 else ""
+        row = VGroup(*(VGroup(*(mm.square(self.i, j) for j in range(self.n))) for mm in self.matrices))
         with self.beat(f"Every permitted source enters each message{every}. The two heads run independently, "
                        "in parallel."):
+            self.play(Indicate(row, color=RECEIVER_COLOR, scale_factor=1.05), run_time=1.2)
             self.play(*self.fine_print("Q/K choose weights and V supplies the weighted content. All ten source "
                                        "contributions enter each message. The calculations are independent across "
                                        "heads and can run in parallel.".replace("ten", count_word(self.n)),
