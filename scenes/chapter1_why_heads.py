@@ -418,7 +418,8 @@ class ThreeHeadsSevenRows(ChapterOneScene):
             reading = ex.reading(head)
             color = chapter_head_color(head)
             row = get_coat_row(ex, BODY_SIZE - 6)
-            chips = get_value_chips(row, ex, None, buff=0.09)
+            # value bars larger than the default (wider, a little taller): legible at 720p beside the words
+            chips = get_value_chips(row, ex, None, buff=0.09, track_length=0.55, bar_height=0.078)
             arrows = get_attention_arrows(row, reading.weights, color=color, angle=PI / 5.5)
             # before the head has chosen: every row read alike (thin, even arrows)
             even = get_attention_arrows(row, even_weights(ex.receiver), color=color, angle=PI / 5.5)
