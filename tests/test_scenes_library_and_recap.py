@@ -175,7 +175,7 @@ def test_library_scene_says_what_the_layer_does_not_do():
     b = built(BiasesAndLibraryLayer, "river")
     texts = texts_of(b)
     for item in ("position rows", "the residual E′ = E + ΔE", "the vocabulary classifier (prediction MLP)",
-                 "attn_mask = future", "True: blocked (a future source)", "True: their average"):
+                 "attn_mask = future", "True: blocked (a future source)", "average_attn_weights=True:\ntheir average", "q·k (before ÷√2)"):
         assert item in texts, item
     code = b.scene.code
     source = "\n".join(code.source)

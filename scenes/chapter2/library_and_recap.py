@@ -199,7 +199,7 @@ class BiasWeightTable(VGroup):
 
 
 def get_bias_weight_table(labels, without, with_bias, *, listed=None, color=None, row_height=0.34,
-                          bar_max_width=1.4, scores=None) -> BiasWeightTable:
+                          bar_max_width=1.4, scores=None, score_title: str = "score") -> BiasWeightTable:
     """One row per listed source (label, [score without, score with b_Q,] weight without, weight with
     b_Q, two bars), then an "others" row pooling the rest (lesson_data.projections.listed_rows) and
     the sums of the full rows. `table.rows[k]` is the k-th listed source, `table.sources[k]` its
@@ -269,7 +269,7 @@ def get_bias_weight_table(labels, without, with_bias, *, listed=None, color=None
         sh0 = get_text("no bias", font_size=SMALL_SIZE, color=DIM_TEXT_COLOR).move_to([x_s0 - score_w / 2, head_y, 0])
         sh1 = get_text(f"with {B_Q}", font_size=SMALL_SIZE, color=color).move_to([x_s1 - score_w / 2, head_y, 0])
         table.score_heads = VGroup(sh0, sh1)
-        g0 = get_text("score", font_size=SMALL_SIZE, color=DIM_TEXT_COLOR)
+        g0 = get_text(score_title, font_size=SMALL_SIZE, color=DIM_TEXT_COLOR)
         g0.move_to([(sh0.get_left()[0] + sh1.get_right()[0]) / 2, head_y + 0.32, 0])
         g1 = get_text("weight", font_size=SMALL_SIZE, color=DIM_TEXT_COLOR)
         g1.move_to([(table.head_without.get_left()[0] + table.head_with.get_right()[0]) / 2, head_y + 0.32, 0])
@@ -672,7 +672,8 @@ class BiasesAndLibraryLayer(LessonScene):
         listed = listed_rows(bias.weights_without, bias.weights_with, keep=(self.biggest_shift,))
         table = self.table = get_bias_weight_table(list(ws.tokens), bias.weights_without, bias.weights_with,
                                                    listed=listed, scores=(bias.scores_without, bias.scores_with),
-                                                   row_height=0.32, bar_max_width=1.0)
+                                                   row_height=0.32, bar_max_width=1.0,
+                                                   score_title=f"q·k (before ÷√{ws.heads[0].W_Q.shape[1]})")
         title = get_text(f"A{sup(1)}, row {n}: each source's score and weight", font_size=LABEL_SIZE,
                          color=head_color(1))
         self.listed = listed
@@ -822,7 +823,8 @@ class BiasesAndLibraryLayer(LessonScene):
         self.maps.arrange(RIGHT, buff=0.45, aligned_edge=DOWN)
         self.maps.move_to([middle, 0, 0]).align_to(code, UP)
         # average_attn_weights=True would return one grid: the heads' average (a diagnostic only)
-        avg = self.average = get_weight_picture(averaged_attention(ws), TEXT_COLOR, "True: their average",
+        avg = self.average = get_weight_picture(averaged_attention(ws), TEXT_COLOR,
+                                                "average_attn_weights=True:\ntheir average",
                                                 TEXT_COLOR, rows=False)
         self.maps_wide = self.maps.copy().arrange(RIGHT, buff=0.45, aligned_edge=DOWN)
         trio = VGroup(self.maps_wide, avg).arrange(RIGHT, buff=0.8, aligned_edge=DOWN)
@@ -1033,7 +1035,7 @@ def get_training_panel(diagram) -> VGroup:
     target = get_text("target: the observed next token", font_size=LABEL_SIZE, color=RECEIVER_COLOR)
     y_loss = diagram.get_bottom()[1] - 0.72
     loss.move_to([0, y_loss, 0]).align_to(diagram.prediction, RIGHT)
-    target.next_to(loss, DOWN, buff=0.2).align_to(loss, RIGHT)
+    target.next_to(loss, DOWN, buff=0.3).align_to(loss, RIGHT)
     start = diagram.mlp.box.get_bottom()
     logit_arrow = get_arrow(start, [start[0], loss.get_top()[1] + 0.05, 0])
     tx = cross.get_x() + 0.45
