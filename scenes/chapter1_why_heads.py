@@ -1369,10 +1369,10 @@ class OneSharedWeight(ChapterOneScene):
         two = self.two
         c1, c2 = ill.coordinates
         big = ill.leans_on
-        with self.beat(f"Head 1 leans on {big[0]} for coordinate {c1}; head 2 leans on {big[1]} for "
-                       f"coordinate {c2}.",
-                       spoken=f"Head one leans on {big[0]} for coordinate {c1.upper()}; head two leans on {big[1]} "
-                              f"for coordinate {c2.upper()}."):
+        # short enough for one line (no coordinate name left alone on a second line)
+        with self.beat(f"Head 1 leans on {big[0]} for coordinate {c1}; head 2 on {big[1]} for {c2}.",
+                       spoken=f"Head one leans on {big[0]} for coordinate {c1.upper()}; head two on {big[1]} "
+                              f"for {c2.upper()}."):
             # the arrows, each with its weight, arrive with the sentence that reads them
             self.play(*(Create(a) for group in two.arrows for a in group), FadeIn(two.arrow_weights), run_time=1.4)
             self.mark("two arrows")
