@@ -243,7 +243,9 @@ def test_wide_head_says_the_notes_and_credits_the_paper():
     b = built(WideHeadVersusTwo, "river")
     texts, fine, words = texts_of(b), all_text(b), said(b)
     assert "a useful choice, not proof" in texts
-    assert "Attention Is All You Need, §3.2.2" in texts
+    # the paper is cited once, in the notes' fine print (not again beside the verdict)
+    assert "Attention Is All You Need, §3.2.2" not in texts
+    assert "§3.2.2." in fine
     assert ("For this controlled comparison, concatenate the two existing Q, K and V projections into "
             "width-four projections.") in fine
     assert "does not compare separately trained models" in fine

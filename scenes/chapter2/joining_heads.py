@@ -482,7 +482,7 @@ class WideHeadVersusTwo(LessonScene):
         mats.arrange(RIGHT, buff=0.7, aligned_edge=DOWN)
         rules = self.rules = get_score_rules(ws)
         page = VGroup(mats, rules).arrange(DOWN, buff=0.7)
-        page.move_to(CONTENT_CENTER + DOWN * 0.1)
+        page.move_to(CONTENT_CENTER + UP * 0.25)   # clear of the two-line fine print
         self.mats = mats
         note = self.note = get_fine(
             "For this controlled comparison, concatenate the two existing Q, K and V projections into "
@@ -687,9 +687,8 @@ class WideHeadVersusTwo(LessonScene):
     def show_not_proof(self):
         """The verdict takes the heading's place over the rows and mixtures it is about."""
         verdict = get_text("a useful choice, not proof", font_size=BODY_SIZE, color=RECEIVER_COLOR)
-        credit = get_text("Attention Is All You Need, §3.2.2", font_size=LABEL_SIZE, color=DIM_TEXT_COLOR)
-        line = VGroup(verdict, credit).arrange(RIGHT, buff=0.5)
-        align_baseline(credit, baseline_y(verdict))
+        credit = VGroup()     # the paper is cited once: in the notes' fine print below
+        line = VGroup(verdict)
         line.move_to(self.rows_heading, aligned_edge=LEFT)
         note = get_fine("This is a useful architectural choice, not proof that one wide head cannot learn useful "
                         "relationships or that more heads always improve accuracy. See Attention Is All You "
