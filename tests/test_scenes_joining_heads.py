@@ -310,6 +310,9 @@ def test_concat_pictures_play_in_their_sentences():
     # no inverse: the 0.25 and the zeros off the blocks pulse in that sentence; hand-chosen said
     inverse = b.beat_of("no inverse of the input projections")
     assert "Indicate" in " ".join(c.what for c in b.changes_in(inverse)) and "hand-chosen here" in inverse.text
+    # ...and the 0.25 keeps a box with where it lands: head 2's person coordinate into water
+    assert "Create" in " ".join(c.what for c in b.changes_in(inverse))
+    assert b.scene.land_mark[1].original_text == "person → water"
     # the general shape appears in its own (last) beat, with both blocks marked
     last = b.beats[-1]
     assert "[n_heads × d_v, d_model]" in last.text and b.changes_in(last)

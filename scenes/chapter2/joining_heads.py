@@ -919,6 +919,18 @@ class ConcatAndOutputProjection(LessonScene):
             if len(cells):
                 self.play(Indicate(cells, color=RECEIVER_COLOR, scale_factor=1.3), run_time=1.2)
             self.play(Indicate(zeros, color=TEXT_COLOR, scale_factor=1.15), run_time=1.2)
+            if len(entries):
+                # where the off-carrier entry sends its coordinate, kept to the end of the sentence
+                i, j = entries[0]
+                block, r = (cop.W_O1, i) if i < d1 else (cop.W_O2, i - d1)
+                box = block.get_cell_box(r, j, color=RECEIVER_COLOR, fill_opacity=0.0, stroke_width=3)
+                where = get_text(f"{self.carried[i]} → {AXES[j]}", font_size=LABEL_SIZE, color=RECEIVER_COLOR)
+                where.next_to(box, UP, buff=0.1)
+                self.land_mark = VGroup(box, where)
+                self.play(Create(box), FadeIn(where, shift=DOWN * 0.1))
+        if len(entries):
+            with self.transition("the landing mark leaves"):
+                self.play(FadeOut(self.land_mark))
 
     def show_general_shape(self, ws):
         shape = self.shape_note = get_general_shape_note(ws)
