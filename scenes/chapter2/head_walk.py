@@ -850,8 +850,7 @@ class HeadWalkScene(LessonScene):
             return VGroup()
         shown = get_formula([get_text("shown parts add to", font_size=MIN_TEXT_SIZE, color=DIM_TEXT_COLOR),
                              get_number(float(rounded_parts_sum(exps)), tag=f"exps{self.h}_shown_sum",
-                                        color=DIM_TEXT_COLOR),
-                             get_text(";", font_size=MIN_TEXT_SIZE, color=DIM_TEXT_COLOR)],
+                                        color=DIM_TEXT_COLOR)],
                             size=MIN_TEXT_SIZE, color=DIM_TEXT_COLOR)
         full = get_formula([get_text("full precision:", font_size=MIN_TEXT_SIZE, color=DIM_TEXT_COLOR),
                             get_number(den, tag=f"exps{self.h}_full_sum", color=DIM_TEXT_COLOR)],
