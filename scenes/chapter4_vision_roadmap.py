@@ -10,7 +10,9 @@ from __future__ import annotations
 
 import numpy as np
 from manim import (
+    DL,
     DOWN,
+    DR,
     LEFT,
     RIGHT,
     UP,
@@ -662,7 +664,7 @@ class PatchesAndCLS(LessonScene):
     def show_positions(self, vr):
         s = self.cls_sum
         n_rows = vr.position_rows.shape[0]
-        with self.beat(f"So each of the {count_word(n_rows)} rows gets its own position row added."):
+        with self.beat(f"So each of the {count_word(n_rows)} rows gets its own position row added.", look=2.5):
             self.play(FadeIn(s.plus), FadeIn(s.pos, shift=0.2 * LEFT))
             self.play(FadeIn(s.eq), FadeIn(s.enc_in, shift=0.2 * LEFT))
 
@@ -723,7 +725,6 @@ class PatchesAndCLS(LessonScene):
             self.add(enc_in)
         with self.beat(f"A Transformer encoder updates all {count_word(vr.encoder_input.shape[0])} rows."):
             self.play(GrowArrow(a1), FadeIn(encoder.box), FadeIn(encoder.title))
-            self.play(FadeIn(encoder.items[0]))
 
     def show_grouped(self):
         note = self.note = place_fine_print(get_fine_print(
@@ -811,19 +812,20 @@ class PatchesAndCLS(LessonScene):
     def show_nearly_even(self, vr):
         lo, hi = vr.attention_bounds(2)
         grid = self.grids.grid
-        rings = self.extreme_rings = VGroup(*(SurroundingRectangle(grid.square(*ij), color=RECEIVER_COLOR, buff=0.0,
-                                                                   stroke_width=3)
+        rings = self.extreme_rings = VGroup(*(SurroundingRectangle(grid.square(*ij), color=TEXT_COLOR, buff=0.0,
+                                                                   stroke_width=4)
                                               for ij in vr.attention_extremes))
         old = self.note
         note = self.note = place_fine_print(get_fine_print(
             "All displayed numbers are rounded; calculations use full precision."))
         with self.beat(f"Untrained, the weights are nearly even: all between {fmt(lo, 2)} and {fmt(hi, 2)}."):
-            self.play(Indicate(grid.numbers, color=TEXT_COLOR, scale_factor=1.06), FadeOut(old), FadeIn(note))
+            self.play(Indicate(grid.numbers, color=TEXT_COLOR, scale_factor=1.06), FadeOut(old), FadeIn(note),
+                      FadeOut(self.grid_cls))           # the claim is about all 25: only the two extremes boxed
             self.play(LaggedStart(*(Create(r) for r in rings), lag_ratio=0.4))
 
     def show_encoder_output(self, vr):
         with self.transition("back to the encoder"):
-            self.play(FadeOut(VGroup(self.grids, self.grid_cls, self.extreme_rings, self.note)))
+            self.play(FadeOut(VGroup(self.grids, self.extreme_rings, self.note)))
             self.play(FadeIn(self.overview))
         out = self.enc_out
         y = self.encoder.box.get_y()
@@ -911,8 +913,9 @@ class PatchesAndCLS(LessonScene):
         else:
             text = ("It favours the right class only by chance: the parameters are illustrative. "
                     "Training adjusts them to lower this loss.")
-        box = self.page.probs.get_cell_box(0, vr.predicted, color=TEXT_COLOR, fill_opacity=0.0)
-        box.stretch_to_fit_width(box.width - 0.14)          # inside the brackets, not on them
+        target = self.page.probs.cell(0, vr.predicted)
+        # an underline under the predicted probability: clear of the right bracket (a box touched it)
+        box = Line(target.get_corner(DL) + DOWN * 0.1, target.get_corner(DR) + DOWN * 0.1).set_stroke(TEXT_COLOR, 3)
         with self.beat(text):
             self.play(Create(box))
         self.predicted_box = box
@@ -970,7 +973,10 @@ class PatchesAndCLS(LessonScene):
 
     def show_not_a_benchmark(self):
         """Said once, in the caption (the fine print would repeat it word for word): the road is a plan."""
+        badge = self.badge = get_chip("a roadmap, not a benchmark or a completed classifier", DIM_TEXT_COLOR)
+        badge.next_to(self.road, UP, buff=0.45).align_to(self.road, RIGHT)
         with self.beat("This is a roadmap, not a benchmark or a completed classifier."):
+            self.play(FadeIn(badge, shift=0.1 * DOWN))       # stays to the end: the road is a plan
             self.play(LaggedStart(*(Indicate(chip, color=TEXT_COLOR, scale_factor=1.06) for chip in self.road.chips),
                                   lag_ratio=0.15), run_time=2.0)
 

@@ -349,3 +349,13 @@ def test_flattened_rows_clear_their_right_bracket(b):
     last = max(m.get_right()[0] for row in list(flat.entries)[1:] for m in row)
     # the bracket's serifs reach 0.1 inward: its upright stands clear of them and of the last digit
     assert flat.brackets[1][0].get_x() - last >= 0.15          # was 0.09: the serif touched the last "1"
+
+
+def test_loss_says_natural_log_and_the_roadmap_badge_stays(b):
+    texts = {t.original_text for t in b.texts}
+    assert any(t.endswith("−ln") for t in texts)                       # ln, not an ambiguous log
+    assert any("natural log" in n and "unrounded probability" in (n or "")
+               for n in (getattr(t, "sentence", "") or "" for t in b.texts))
+    assert "a roadmap, not a benchmark or a completed classifier" in texts
+    assert "FadeIn" in " ".join(c.what for c in b.changes_in(b.beat_of("This is a roadmap, not a benchmark")))
+    assert b.scene.badge in b.scene.mobjects                            # still on screen at the end
