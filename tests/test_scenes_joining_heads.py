@@ -580,3 +580,12 @@ def test_cheque_scene_head2_rounding_note(cheque_scene):
     assert sums[0] in b.numbers_in(beat)
     ws = compute_worksheet("cheque")
     assert math.isclose(sums[0].value, sum(round(float(w), 3) for w in ws.heads[1].weights[-1]), abs_tol=1e-9)
+
+
+def test_wide_head_bar_legend_is_shaded_like_the_bars():
+    # each legend swatch has one stripe per row: the wide head's colour, head 1's, head 2's
+    b = built(WideHeadVersusTwo, "river")
+    legend = b.scene.bar_legend
+    swatch = legend[1][0]
+    assert [r.get_fill_color().to_hex().upper() for r in swatch] == [WIDE_HEAD_COLOR.upper(), head_color(1).upper(),
+                                                                    head_color(2).upper()]

@@ -391,15 +391,19 @@ def get_score_table(ws, sources) -> VGroup:
     return table
 
 
-def get_bar_legend(tokens, row) -> VGroup:
-    """What each shade of the stacked bars is: the named sources, then "others" (the pooled rest)."""
+def get_bar_legend(tokens, row, colors=None) -> VGroup:
+    """What each shade of the stacked bars is: the named sources, then "others" (the pooled rest).
+    Each swatch is shaded like the bars: one stripe per row colour (`colors`) at that shade."""
     from scenes.blocks.pooled_rows import BAR_SHADES
+
+    colors = list(colors) if colors else [TEXT_COLOR]
 
     names = [source_name(tokens, j) for j in row.sources] + (["others"] if row.n_others else [])
     shades = list(BAR_SHADES[:len(row.sources)]) + ([BAR_SHADES[-1]] if row.n_others else [])
     items = VGroup()
     for name, shade in zip(names, shades):
-        swatch = Rectangle(width=0.3, height=0.2).set_stroke(DIM_TEXT_COLOR, 1).set_fill(TEXT_COLOR, shade)
+        swatch = VGroup(*(Rectangle(width=0.36 / len(colors), height=0.2).set_stroke(width=0).set_fill(c, shade)
+                          for c in colors)).arrange(RIGHT, buff=0)
         items.add(VGroup(swatch, get_text(name, font_size=16, color=DIM_TEXT_COLOR)).arrange(RIGHT, buff=0.1))
     title = get_text("bar:", font_size=16, color=DIM_TEXT_COLOR)
     return VGroup(title, *items).arrange(RIGHT, buff=0.25)
@@ -604,7 +608,7 @@ class WideHeadVersusTwo(LessonScene):
             PooledRowSpec(f"head 2 ({h2.name})", pool_on_sources(h2.weights[-1], self.sources), head_color(2), "A2"),
         ]
         table = self.rows_table = get_pooled_rows(ws.tokens, specs, bar_width=1.8)
-        legend = self.bar_legend = get_bar_legend(ws.tokens, specs[0].row)
+        legend = self.bar_legend = get_bar_legend(ws.tokens, specs[0].row, colors=[sp.color for sp in specs])
         legend.next_to(table, DOWN, buff=0.15).align_to(table, RIGHT)
         heading = get_text(f"row {n} of each attention matrix: receiver “{ws.tokens[-1]}”, sources 1–{n}",
                            font_size=LABEL_SIZE, color=RECEIVER_COLOR)
