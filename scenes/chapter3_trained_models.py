@@ -51,6 +51,7 @@ from lesson_data.comparison import (
     millions,
     model_title,
     models_in,
+    shown_parts_sum,
 )
 from lesson_data.display import fmt, fmt_int
 from narration.spoken import spoken_form
@@ -74,6 +75,7 @@ from scenes.style import (
     DIM_TEXT_COLOR,
     HEAD_COLORS,
     LABEL_SIZE,
+    MIN_TEXT_SIZE,
     NEGATIVE_COLOR,
     POSITIVE_COLOR,
     RECEIVER_COLOR,
@@ -290,6 +292,14 @@ def get_attention_flow(p: dict, color: str, n_heads: int) -> VGroup:
     stages += [last, mlp, scores]
     links += [get_link("· W_O + E"), None, None]
     flow = arrange_stages(stages, links)
+    if heads is not None:
+        # under the joined H: 64 columns again (placed after the layout: it overhangs into free space)
+        wide = get_text(f"[{T}, {C}]\n= {n_heads} × {head_width(p)} columns", font_size=SMALL_SIZE,
+                        color=DIM_TEXT_COLOR, line_spacing=0.8)
+        wide.next_to(h.box, DOWN, buff=BUFF_SMALL).align_to(h.box, LEFT)    # clear of the heads' label
+        h.remove(h.shape_label)
+        h.shape_label = wide
+        h.add(wide)
     flow.e, flow.qkv, flow.h, flow.last, flow.mlp, flow.scores = e, qkv, h, last, mlp, scores
     flow.a = stages[2] if n_heads == 1 else None
     flow.heads = heads
@@ -542,6 +552,7 @@ class ThreeArchitectures(LessonScene):
                       *self.swap_note("Both attention variants add learned absolute position rows to token rows."))
             self.play(tokens.animate.move_to(e.box), run_time=1.2)
             self.play(FadeIn(positions, shift=0.2 * LEFT), FadeIn(plus))
+            self.wait(2.5)                  # token rows + position rows, while the sentence names them
             self.play(ReplacementTransform(VGroup(tokens.stripes, positions.stripes), e.stripes),
                       ReplacementTransform(VGroup(tokens.box, positions.box), e.box),
                       ReplacementTransform(VGroup(tokens.name_label, positions.name_label), e.name_label),
@@ -610,10 +621,21 @@ class ThreeArchitectures(LessonScene):
         C, n = p["d_model"], p["n_heads_multi"]
         d = head_width(p)
         flow = self.four_head_flow
+        self.qkv_name = flow.qkv.name_label.copy()          # the stack's own name, for when the heads come
+        self.q_name = get_text("Q = E · W_Q", font_size=SMALL_SIZE, color=MODEL_COLORS["four_heads"])
+        self.q_name.move_to(flow.qkv.name_label)
+        self.wq_shape = get_text(f"W_Q [{C}, {C}]", font_size=SMALL_SIZE, color=DIM_TEXT_COLOR)
+        self.wq_shape.move_to(flow.qkv.shape_label)
         with self.beat(f"One W_Q of {C} × {C} projects E; then the {C} columns it made are cut into "
                        f"{n} heads of {d}."):
+            # first the projection: Q = E · W_Q, with W_Q [64, 64] and Q still [64, 64] ...
+            self.play(Indicate(flow.arrows[0], color=TEXT_COLOR),
+                      ReplacementTransform(flow.qkv.name_label, self.q_name),
+                      ReplacementTransform(flow.qkv.shape_label, self.wq_shape), run_time=1.2)
+            self.wait(1.5)
+            # ... then its 64 columns cut into heads
             self.play(LaggedStart(*(FadeIn(b) for b in flow.qkv.blocks), lag_ratio=0.25), run_time=1.2)
-            self.play(FadeOut(flow.qkv.shape_label), FadeIn(flow.qkv.split_label),
+            self.play(FadeOut(self.wq_shape), FadeIn(flow.qkv.split_label),
                       *self.swap_note("Implementations often concatenate the per-head W_Q matrices into one large "
                                       "W_Q (and similarly for K and V). They project E first and reshape the "
                                       "projected coordinates into heads."))
@@ -638,6 +660,7 @@ class ThreeArchitectures(LessonScene):
         with self.beat(f"Each head has its own {T} × {T} attention matrix and a message {head_width(p)} wide; "
                        f"the {n} messages join into {C} columns again."):
             self.play(FadeOut(self.not_slices), GrowArrow(flow.arrows[1][0]), FadeIn(flow.arrows[1].label),
+                      ReplacementTransform(self.q_name, self.qkv_name),
                       FadeIn(flow.heads.name_label),
                       LaggedStart(*(FadeIn(s) for s in flow.heads.squares), lag_ratio=0.2), run_time=1.4)
             self.play(FadeIn(flow.heads.shape_label), GrowArrow(flow.arrows[2][0]), FadeIn(flow.arrows[2].label),
@@ -654,6 +677,11 @@ class ThreeArchitectures(LessonScene):
                        f"W_O mixes them, and the rest is as before: {millions(self.parts['four_heads'][1])} parameters."):
             self.play(GrowArrow(flow.arrows[3][0]), FadeIn(flow.arrows[3].label), FadeIn(flow.last))
             self.play(GrowArrow(flow.arrows[4]), FadeIn(flow.mlp), GrowArrow(flow.arrows[5]), FadeIn(flow.scores))
+            # as before: only the final query row (Q's back card, each head's A, the joined H)
+            strips = self.four_final_row = VGroup(get_row_strip(flow.qkv.box[0]),
+                                                  *(get_row_strip(sq) for sq in flow.heads.squares),
+                                                  get_row_strip(flow.h.box))
+            self.play(LaggedStart(*(FadeIn(x) for x in strips), lag_ratio=0.2), run_time=1.0)
             self.play(FadeIn(VGroup(label.count, label.word), shift=0.2 * UP),
                       *self.swap_note(f"Concatenating {count_word(n)} H matrices gives {T}×{C}, "
                                       f"followed by W_O [{C}×{C}]."))
@@ -686,7 +714,8 @@ class ThreeArchitectures(LessonScene):
             # the bar's first part starts where the flows did, clear of the names' column
             bar.shift(RIGHT * (FLOW_LEFT + 0.35 - bar.segments.get_left()[0]) + UP * (y - bar.segments.get_center()[1]))
             self.bars[model] = bar
-        flows = VGroup(*self.flows.values(), self.final_row, self.widths, self.slot_ends)
+        flows = VGroup(*self.flows.values(), self.final_row, self.four_final_row, self.qkv_name, self.widths,
+                       self.slot_ends)
         with self.beat("Where do the parameters go? Each bar is one model, each part as long as its count."):
             self.play(FadeOut(flows), run_time=0.8)
             for model in comparison.MODEL_ORDER:
@@ -1273,7 +1302,7 @@ class TheComparison(LessonScene):
         self.device = device
         threads = self.p["threads"]
         times = VGroup(*(row[4] for row in table.rows))
-        rough = self.rough = get_text("rough: not a speed benchmark", font_size=SMALL_SIZE, color=RECEIVER_COLOR)
+        rough = self.rough = get_text("rough: not a speed benchmark", font_size=SMALL_SIZE, color=DIM_TEXT_COLOR)
         rough.next_to(times, DOWN, buff=0.25).align_to(times, RIGHT)
         if rough.get_right()[0] > SAFE_WIDTH / 2:
             rough.shift(LEFT * (rough.get_right()[0] - SAFE_WIDTH / 2))
@@ -1820,6 +1849,16 @@ class InsideTrainedModels(LessonScene):
                            color=color)
         sum_line = get_line(*pieces, "=", total, font_size=LABEL_SIZE)
         sum_line.move_to([0, -1.6, 0])
+        weights = [self.amap.model("four_heads").heads[h, self.receiver, j] for j in reading.positions]
+        shown = shown_parts_sum(weights, reading.total)
+        if shown is not None:       # the rounded parts on screen add to other digits: say so where it shows
+            shown_line = get_line("(rounded parts add to", get_number(shown, tag="shown_sum", index=h,
+                                  font_size=MIN_TEXT_SIZE + 2, color=DIM_TEXT_COLOR), ")",
+                                  font_size=MIN_TEXT_SIZE + 2, color=DIM_TEXT_COLOR, buff=0.08)
+            shown_line.next_to(sum_line, RIGHT, buff=0.35)
+            shown_line.shift(UP * (baseline_y(sum_line[0]) - baseline_y(shown_line[0])))  # beside the total
+            sum_line.add(shown_line)
+            sum_line.set_x(0)
         self.sum_line = sum_line
         with self.beat(f"Together, head {h + 1} puts {fmt(reading.total)} of its weight on "
                        f"{token_label(reading.token)}: most of it, on one name.",
@@ -1827,7 +1866,8 @@ class InsideTrainedModels(LessonScene):
                               f"{reading.token}: most of it, on one name."):
             self.play(FadeOut(self.chips), *(ReplacementTransform(label.copy(), part) for label, part in zip(labels, parts)),
                       FadeIn(VGroup(*(p for p in pieces if p not in parts))), run_time=1.5)
-            self.play(FadeIn(VGroup(sum_line[-2], total)),
+            self.play(FadeIn(VGroup(sum_line[-3], total, sum_line[-1]) if shown is not None
+                             else VGroup(sum_line[-2], total)),
                       *self.swap_note("All displayed numbers are rounded; calculations use full precision: the total "
                                       "adds the unrounded parts, so it can differ from the rounded parts in the "
                                       "last digit."))

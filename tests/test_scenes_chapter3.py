@@ -159,7 +159,8 @@ def test_three_architectures_labels_the_real_shapes_and_the_reshape():
     texts = {t.original_text for t in b.texts}
     for label in (f"[{T}, {C}]", f"[1, {fmt_int(T * C)}]", f"[1, {fmt_int(H)}]", f"[1, {fmt_int(V)}]",
                   f"{fmt_int(T * C)}→{fmt_int(H)}", f"{fmt_int(H)}→{fmt_int(V)}", f"each [{T}, {C}]",
-                  f"[1, {C}]", "reshape", "join", f"{h} × [{T}, {d}]", "concat Hʰ", f"K, V: all {T} rows", "· W_O + E", "not: slices of raw E", "position rows"):
+                  f"[1, {C}]", "reshape", "join", f"{h} × [{T}, {d}]", f"[{T}, {C}]\n= {h} × {d} columns", "concat Hʰ",
+                  "Q = E · W_Q", f"W_Q [{C}, {C}]", f"K, V: all {T} rows", "· W_O + E", "not: slices of raw E", "position rows"):
         assert label in texts, label
     flow = b.scene.four_head_flow
     assert len(flow.qkv.blocks) == h == len(flow.heads.squares)               # the columns cut into heads
@@ -174,9 +175,15 @@ def test_three_architectures_labels_the_real_shapes_and_the_reshape():
     join = b.beat_of("attention matrix and a message")
     assert "GrowArrow" in kinds(b.changes_in(join))
     assert "GrowArrow" not in kinds(b.changes_in(b.beat_of("then the 64 columns it made are cut")))
+    # the projection E · W_Q [64, 64] is named in the sentence that says it, before the cut
+    cut = b.beat_of("then the 64 columns it made are cut")
+    assert "Indicate" in kinds(b.changes_in(cut)) and "ReplacementTransform" in kinds(b.changes_in(cut))
     # the final query marks Q's, A's and H's last rows only; K and V are labelled whole, in that beat
     final = b.beat_of("computes only the last row")
     assert len(b.scene.final_row) == 3 and "FadeIn" in kinds(b.changes_in(final))
+    # the four-head lane computes only the final query too: Q's back card, each head's A, the joined H
+    assert len(b.scene.four_final_row) == 2 + h
+    assert "LaggedStart" in kinds(b.changes_in(b.beat_of("W_O mixes them, and the rest is as before")))
     one = b.scene.one_head_flow
     assert b.scene.final_row[0].get_center()[0] < one.qkv.front.get_center()[0]      # on the back card (Q)
     # the concatenated row's slots are numbered at both ends (1 and 64) when the sentence names the slots
@@ -541,6 +548,8 @@ def test_inside_gives_each_head_its_colour_and_makes_head_3s_point():
     assert sum(float(terms[j].original_text) for j in tims) == pytest.approx(0.895)   # why the fine print
     beat = b.beat_of("puts 0.894 of its weight")
     assert total in b.numbers_in(beat)
+    shown = b.by_tag("shown_sum")[2]                                  # the rounded parts' sum, pointed at
+    assert shown.original_text == "0.895" and shown in b.numbers_in(beat)
     assert any(n.startswith("All displayed numbers are rounded; calculations use full precision")
                and "last digit" in n for n in fine_print(b))                    # says why 0.895 ≠ 0.894
     assert "Head 2 looks at the quote mark: 0.701." in said(b) and "Head 4 also looks at the quote mark: 0.665." in said(b)
