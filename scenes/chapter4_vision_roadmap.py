@@ -736,8 +736,9 @@ class PatchesAndCLS(LessonScene):
 
     def show_cls_reads_all(self, vr):
         self.overview = VGroup(self.enc_in, self.encoder, self.a1)
-        with self.transition("inside attention"):
-            self.play(FadeOut(VGroup(self.overview, self.note)))
+        with self.transition("inside attention"):       # (the attention line is not shown yet: it comes back with 21)
+            self.play(FadeOut(VGroup(self.enc_in, self.encoder.box, self.encoder.title, *self.encoder.items[1:],
+                                     self.a1, self.note)))
         names = ["CLS"] + [patch_name(k) for k in range(vr.n_patches)]
         row = self.token_row = get_token_row(names, receiver=1, positions=False)
         row.move_to(CONTENT_CENTER + DOWN * 0.4)
@@ -900,8 +901,7 @@ class PatchesAndCLS(LessonScene):
     def show_loss(self, vr):
         label = vr.classes[vr.label]
         note = self.note = place_fine_print(get_fine_print(
-            "All displayed numbers are rounded; calculations use full precision.\n"
-            "ln is the natural log; the loss uses the unrounded probability, not the rounded one shown."))
+            "All displayed numbers are rounded; calculations use full precision. ln is the natural log."))
         with self.beat(f"The image is a {label}, so the cross-entropy is minus the natural log of "
                        f"{fmt(vr.probabilities[vr.label])}: {fmt(vr.cross_entropy)}."):
             self.play(FadeIn(self.page.ce), FadeIn(note))

@@ -354,7 +354,7 @@ def test_flattened_rows_clear_their_right_bracket(b):
 def test_loss_says_natural_log_and_the_roadmap_badge_stays(b):
     texts = {t.original_text for t in b.texts}
     assert any(t.endswith("−ln") for t in texts)                       # ln, not an ambiguous log
-    assert any("natural log" in n and "unrounded probability" in (n or "")
+    assert any("natural log" in n and "full precision" in n
                for n in (getattr(t, "sentence", "") or "" for t in b.texts))
     assert "a roadmap, not a benchmark or a completed classifier" in texts
     assert "FadeIn" in " ".join(c.what for c in b.changes_in(b.beat_of("This is a roadmap, not a benchmark")))
