@@ -170,10 +170,6 @@ def get_width_legend(color: str, weights=(0.05, 0.7)):
     return legend
 
 
-# head 2's arrows run under the position numbers: this much further down, so no tip lands on a digit
-POSITION_CLEARANCE = 0.1
-
-
 def flash_along(arrow, color: str):
     """A bright pulse that runs along an arrow and leaves nothing behind (however thin the arrow)."""
     return ShowPassingFlash(arrow.copy().set_stroke(color, 5, opacity=1), time_width=0.6)
@@ -765,7 +761,6 @@ class TheReceiver(ChapterOneScene):
         # a deeper arc, so the short gate -> receiver arrow is a curve, not a stub
         arrows = self.place_arrows = get_attention_arrows(self.row, reading.weights, color=color, side=DOWN,
                                                           angle=PI / 1.9)
-        arrows.shift(DOWN * POSITION_CLEARANCE)          # tips and tails clear of the position numbers
         label = self.place_label = get_head_label(2, reading.role, ex.word_at(reading.useful[0]))
         label.next_to(self.row.boxes[0], LEFT, buff=0.35).align_to(self.row.boxes, UP).shift(DOWN * 0.55)
         label.align_to(self.subject_label, LEFT)
@@ -851,9 +846,6 @@ class ParallelHeads(ChapterOneScene):
             arrows = get_attention_arrows(row, r.weights, color=color, side=side)
             # before the heads have chosen: every known row read alike
             even = get_attention_arrows(row, even_weights(ex.receiver), color=color, side=side)
-            if side is DOWN:                              # tips and tails clear of the position numbers
-                arrows.shift(DOWN * POSITION_CLEARANCE)
-                even.shift(DOWN * POSITION_CLEARANCE)
             label = get_head_label(r.head, r.role, ex.word_at(r.useful[0]))
             label.next_to(row.boxes[0], LEFT, buff=0.5)
             label.set_y(row.boxes.get_y() + (0.78 if side is UP else -0.85))

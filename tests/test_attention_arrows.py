@@ -71,7 +71,19 @@ def test_arrows_stay_clear_of_the_words_and_the_position_numbers(side):
         if np.allclose(side, UP):
             assert ys.min() >= word_top - 1e-6, a.source
         else:
-            assert ys.max() <= label_bottom + 1e-6, a.source
+            # a wide stroke is drawn about its centre line: room for half of the widest one
+            assert ys.max() <= label_bottom - 0.1, a.source
+
+
+@pytest.mark.parametrize("side", [UP, DOWN])
+def test_arrowheads_land_side_by_side_on_the_receiver_the_farthest_leftmost(side):
+    ws = compute_worksheet("river")
+    row = get_token_row(ws.tokens, receiver=ws.n)
+    arrows = get_attention_arrows(row, ws.heads[0].weights[-1], side=side)
+    box = row.boxes[ws.n - 1]
+    ends = [a.get_end()[0] for a in arrows.arrows if a.source != ws.n - 1]
+    assert np.all(np.diff(ends) > 0.02)                                # distinct, in source order
+    assert box.get_left()[0] < min(ends) and max(ends) <= box.get_center()[0]   # on the box's left half
 
 
 @pytest.mark.parametrize("sentence", random_sentences())
@@ -107,3 +119,19 @@ def test_a_quote_mark_token_hangs_from_the_cap_height_and_words_share_a_baseline
     assert abs(baseline_y(tim) - baseline_y(said)) < 1e-6
     assert quote.get_top()[1] == pytest.approx(tim.get_top()[1], abs=0.02)   # not dropped to the line
     assert comma.get_bottom()[1] <= baseline_y(tim) + 1e-6                    # a comma sits on it
+
+
+@pytest.mark.parametrize("side", [UP, DOWN])
+def test_an_arrow_between_neighbours_is_a_curve_not_a_stub(side):
+    from scenes.blocks.attention_arrows import MIN_ARC_HEIGHT
+    ws = compute_worksheet("river")
+    row = get_token_row(ws.tokens, receiver=ws.n)
+    arrows = get_attention_arrows(row, ws.heads[0].weights[-1], side=side)
+    for a in arrows.arrows:
+        if a.source == ws.n - 1:
+            continue
+        ys = a.get_all_points()[:, 1]
+        chord_y = row.word_top(a.source)[1] if np.allclose(side, UP) else row.word_bottom(a.source)[1]
+        # the arc's farthest point from the row, measured from where it starts
+        height = ys.max() - chord_y if np.allclose(side, UP) else chord_y - ys.min()
+        assert height >= MIN_ARC_HEIGHT - 1e-3, (a.source, height)

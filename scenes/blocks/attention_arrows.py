@@ -55,6 +55,10 @@ _HANGING_MARKS = set("\"'“”‘’`´^*")
 MIN_STROKE = 0.8
 MAX_STROKE = 14.0
 MIN_OPACITY = 0.3
+# An arc between neighbouring words is at least this tall, so a short arrow reads as a curve, not a stub.
+MIN_ARC_HEIGHT = 0.22
+# Arrows drawn below a row start and end this far under the lowest of word box and position number.
+BELOW_GAP = 0.14
 
 
 def arrow_stroke(weight: float) -> float:
@@ -81,12 +85,13 @@ class TokenRow(VGroup):
         return np.array([box.get_center()[0], box.get_top()[1], 0.0])
 
     def word_bottom(self, j: int) -> np.ndarray:
-        """Below the word and its position number, so arrows underneath stay clear of both."""
+        """Below the word and its position number, with room for an arrow's tip and stroke, so arrows
+        underneath stay clear of both."""
         box = self.boxes[j]
         bottom = box.get_bottom()[1]
         if len(self.positions):
             bottom = min(bottom, self.positions[j].get_bottom()[1])
-        return np.array([box.get_center()[0], bottom - 0.04, 0.0])
+        return np.array([box.get_center()[0], bottom - BELOW_GAP, 0.0])
 
     def line_of(self, j: int) -> int:
         return sum(1 for start in self.starts if start <= j) - 1
@@ -227,6 +232,26 @@ def _tip(curve: VMobject, width: float, color: str, opacity: float) -> None:
     curve.get_tip().set_fill(color, opacity=opacity).set_stroke(color, 0, opacity=opacity)
 
 
+def _arc_angle(start: np.ndarray, end: np.ndarray, angle: float) -> float:
+    """The bend of an arc from start to end: `angle`, or more for a short chord (up to a half
+    circle) so that the arc is at least MIN_ARC_HEIGHT tall."""
+    chord = float(np.linalg.norm(end - start))
+
+    def height(theta):   # sagitta of a circular arc of this chord and bend
+        return chord / 2 * np.tan(theta / 4)
+
+    if chord == 0 or height(angle) >= MIN_ARC_HEIGHT:
+        return angle
+    return float(min(PI, 4 * np.arctan(2 * MIN_ARC_HEIGHT / chord)))
+
+
+def _landing_offset(row: TokenRow, r: int, j: int) -> float:
+    """How far left of the receiver's centre the arrow from source j lands (0 for the nearest
+    source, up to about a third of the box for the first one)."""
+    spread = min(0.35 * row.boxes[r].width, 0.3)
+    return 0.04 + spread * (r - 1 - j) / max(r - 1, 1)
+
+
 def get_attention_arrows(row: TokenRow, weights, *, receiver: int | None = None, color: str = TEXT_COLOR,
                          side=UP, angle: float = PI / 2.6, tips: bool = True) -> AttentionArrows:
     """Arrows into the receiver from every source it may read, for one head's row of weights.
@@ -257,14 +282,14 @@ def get_attention_arrows(row: TokenRow, weights, *, receiver: int | None = None,
             curve = ArcBetweenPoints(start, end, angle=sign * 1.5 * PI)
         else:
             start = anchor(j)
-            # land a little left of centre, spread by distance, so tips stay readable
-            end = end_base + LEFT * min(0.12, 0.02 * (r - j))
+            # tips spread along the receiver's edge, the farthest source leftmost, so each stays readable
+            end = end_base + LEFT * _landing_offset(row, r, j)
             same_line = row.line_of(j) == row.line_of(r)
             if same_line:
-                curve = ArcBetweenPoints(start, end, angle=sign * angle)
+                curve = ArcBetweenPoints(start, end, angle=sign * _arc_angle(start, end, angle))
             else:  # a source on the first line, the receiver on the second
                 start = row.word_bottom(j)
-                end = row.word_top(r) + LEFT * min(0.12, 0.02 * (r - j))
+                end = row.word_top(r) + LEFT * _landing_offset(row, r, j)
                 curve = ArcBetweenPoints(start, end, angle=-PI / 8)
         curve.set_stroke(color, width, opacity=opacity)
         if tips:
@@ -280,4 +305,4 @@ def get_attention_arrows(row: TokenRow, weights, *, receiver: int | None = None,
 
 
 __all__ = ["TokenRow", "AttentionArrows", "get_token_row", "get_attention_arrows", "arrow_stroke",
-           "arrow_opacity", "MIN_STROKE", "MAX_STROKE"]
+           "arrow_opacity", "MIN_STROKE", "MAX_STROKE", "BELOW_GAP"]

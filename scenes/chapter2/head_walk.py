@@ -117,7 +117,6 @@ TOKEN_SIZE = 20                    # the sentence band's words
 ARC_ANGLE = PI / 4                 # flatter arcs than the block's default: the band stays low
 SYMBOL_SIZE = 22                   # q¹₁₀, m¹₁₀ and the formulas of the right-hand panel
 HEADER = 0.8                       # from a table's first row up to the top of its name
-BELOW_NUMBERS = 0.1                # head 2's arrows start this far below the block's anchors
 MIN_ROW = 0.23                     # row pitch floor: size-16 words with descenders do not touch
 MAX_ROW = 0.36
 COLUMN_GAP = 0.22
@@ -241,14 +240,10 @@ def get_sentence_band(ws, max_width: float = FRAME_WIDTH - 2 * MARGIN) -> Senten
 
 
 def get_head_arrows(band: SentenceBand, head, n: int, side=UP) -> AttentionArrows:
-    """Head h's row n of A as arrows into the receiver: head 1 above the words, head 2 below (a
-    little lower than the block's anchors, so tails and the head into the receiver stay clear of
-    the position numbers)."""
-    arrows = get_attention_arrows(band.row, head.weights[n - 1], color=head_color(head.index), side=side,
-                                  angle=ARC_ANGLE)
-    if np.allclose(side, DOWN):
-        arrows.shift(DOWN * BELOW_NUMBERS)
-    return arrows
+    """Head h's row n of A as arrows into the receiver: head 1 above the words, head 2 below (clear
+    of the position numbers: the block leaves room under them)."""
+    return get_attention_arrows(band.row, head.weights[n - 1], color=head_color(head.index), side=side,
+                                angle=ARC_ANGLE)
 
 
 def place_band(band: SentenceBand, arrows: AttentionArrows, side=UP, x: float = 0.0,
