@@ -269,3 +269,25 @@ def heads_differ_runs(weights_a, weights_b) -> list[DifferingRun]:
         else:
             runs.append(DifferingRun(i, i, ta, tb))
     return runs
+
+
+def settled_split(weights_a, weights_b, margin: float = 0.05) -> DifferingRun | None:
+    """The rows, up to the last one, where two heads have settled on different top sources: the run
+    of `heads_differ_runs` that reaches the final row, starting at its first row where each head's
+    top weight leads its runner-up by at least `margin` (a row where a head spreads its weight almost
+    evenly does not yet "favour" a source). None when the heads agree on the last row, or when no
+    row of that run shows both leads."""
+    a, b = np.asarray(weights_a, dtype=float), np.asarray(weights_b, dtype=float)
+    runs = heads_differ_runs(a, b)
+    if not runs or runs[-1].last != a.shape[0] - 1:
+        return None
+    run = runs[-1]
+
+    def lead(row, i) -> float:
+        ranked = ranked_sources(row, i)
+        return float("inf") if len(ranked) < 2 else float(row[ranked[0]] - row[ranked[1]])
+
+    for i in range(run.first, run.last + 1):
+        if lead(a[i], i) >= margin and lead(b[i], i) >= margin:
+            return DifferingRun(i, run.last, run.source_a, run.source_b)
+    return None

@@ -177,3 +177,36 @@ def test_heads_differ_runs_on_the_river_worksheet():
     assert [i for r in runs for i in range(r.first, r.last + 1)] == differ
     # rows 6–10: head 1 peaks on "river" (source 6), head 2 on "fisherman" (source 2)
     assert [(r.first, r.last, r.source_a, r.source_b) for r in runs] == [(5, 9, 5, 1)]
+
+
+def test_settled_split_starts_where_both_heads_lead_clearly():
+    from lesson_data.walkthrough import DifferingRun, settled_split
+
+    # 4 receivers; rows 1–3 differ (a: source 1, b: source 0), but on row 1 head a leads by 0.02 only
+    a = np.array([[1.0, 0, 0, 0],
+                  [0.49, 0.51, 0, 0],      # a: source 1 by 0.02 (< 0.05: not settled)
+                  [0.2, 0.7, 0.1, 0],      # a: source 1 by 0.5
+                  [0.1, 0.6, 0.2, 0.1]])
+    b = np.array([[1.0, 0, 0, 0],
+                  [0.9, 0.1, 0, 0],
+                  [0.6, 0.3, 0.1, 0],
+                  [0.7, 0.1, 0.1, 0.1]])
+    assert settled_split(a, b) == DifferingRun(first=2, last=3, source_a=1, source_b=0)
+    assert settled_split(a, b, margin=0.01) == DifferingRun(first=1, last=3, source_a=1, source_b=0)
+    assert settled_split(a, a) is None
+    # the heads agree on the last row: no split that lasts
+    b2 = b.copy()
+    b2[3] = [0.1, 0.7, 0.1, 0.1]
+    assert settled_split(a, b2) is None
+
+
+def test_settled_split_on_the_river_worksheet():
+    from lesson_data.walkthrough import settled_split
+
+    ws = compute_worksheet("river")
+    one, two = (h.weights for h in ws.heads)
+    # by hand from the worksheet: row 6 (zero-based 5) head 1 is almost even (river 0.191 vs
+    # fisherman 0.179); row 7 river 0.349 vs fisherman 0.210, head 2 fisherman 0.333 vs sat 0.142
+    assert abs(one[5, 5] - one[5, 1]) < 0.05
+    split = settled_split(one, two)
+    assert (split.first, split.last, split.source_a, split.source_b) == (6, 9, 5, 1)
