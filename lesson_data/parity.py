@@ -30,6 +30,19 @@ def build_torch_attention() -> torch.nn.MultiheadAttention:
     return mha
 
 
+def copied_parameters() -> list[dict]:
+    """What build_torch_attention copies where: each PyTorch parameter's name, its shape as torch
+    stores it, and the scratch matrices it holds (in order, each transposed: torch stores [out, in])."""
+    mha = build_torch_attention()
+    heads = (1, 2)
+    return [
+        {"name": "in_proj_weight", "shape": tuple(mha.in_proj_weight.shape),
+         "parts": [{"name": name, "heads": heads, "shape": (4, 4)} for name in ("W_Q", "W_K", "W_V")]},
+        {"name": "out_proj.weight", "shape": tuple(mha.out_proj.weight.shape),
+         "parts": [{"name": "W_O", "heads": (), "shape": tuple(wsmod.W_O.T.shape)}]},
+    ]
+
+
 def pytorch_parity(sentence: str = "river") -> dict:
     """Max absolute differences between PyTorch and the scratch worksheet (floats), plus the version."""
     ws = wsmod.compute_worksheet(sentence)
@@ -51,4 +64,4 @@ def pytorch_parity(sentence: str = "river") -> dict:
     }
 
 
-__all__ = ["build_torch_attention", "pytorch_parity"]
+__all__ = ["build_torch_attention", "copied_parameters", "pytorch_parity"]

@@ -44,3 +44,22 @@ def test_bias_true_adds_sixteen_scalars():
     assert with_bias.in_proj_bias.numel() == 12 and with_bias.out_proj.bias.numel() == 4
     counts = bias_illustration().extra_parameters
     assert counts == {"in_proj_bias": with_bias.in_proj_bias.numel(), "out_proj.bias": with_bias.out_proj.bias.numel(), "total": difference}
+
+
+def test_copied_parameters_name_torch_shapes_and_rows():
+    from lesson_data.parity import copied_parameters
+    from lesson_data.worksheet import W_O, W_Q1, W_Q2
+
+    plan = {p["name"]: p for p in copied_parameters()}
+    # three [4, 4] blocks (Q, K, V of total width 4) stacked: 3 x 4 = 12 rows of 4 inputs
+    assert plan["in_proj_weight"]["shape"] == (12, 4)
+    assert [part["name"] for part in plan["in_proj_weight"]["parts"]] == ["W_Q", "W_K", "W_V"]
+    assert plan["out_proj.weight"]["shape"] == (4, 4)
+    # the first four rows of in_proj_weight are [W_Q¹ | W_Q²] transposed; by hand, row 2 (head 2's
+    # first query coordinate) is W_Q²'s first column: it reads glue only
+    mha = build_torch_attention()
+    rows = mha.in_proj_weight.detach().numpy()
+    np.testing.assert_array_equal(rows[0:2], W_Q1.T)
+    np.testing.assert_array_equal(rows[2:4], W_Q2.T)
+    np.testing.assert_array_equal(rows[2], [0, 0, 0, 1])       # W_Q² = [[0,0],[0,0],[0,0],[1,0]]
+    np.testing.assert_array_equal(mha.out_proj.weight.detach().numpy(), W_O.T)

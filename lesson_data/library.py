@@ -1,0 +1,58 @@
+"""Data decisions for chapter 2's scenes 16-17 (the library layer and the recap): how a measured
+tiny difference is said aloud, the token IDs the inference loop starts from, and which words of a
+long prefix fit on one line. No Manim imports."""
+from __future__ import annotations
+
+from lesson_data.worksheet import VOCAB
+
+
+def said_sci(value: float) -> str:
+    """A measured difference as a person says it: 'exactly' for 0, else one significant digit,
+    'about 9 times ten to the minus 16' (narration.spoken reads the digits as words)."""
+    if value == 0.0:
+        return "exactly"
+    mantissa, exponent = f"{abs(value):.0e}".split("e")
+    power = int(exponent)
+    sign = "minus " if power < 0 else ""
+    if mantissa == "1":
+        return f"about ten to the {sign}{abs(power)}"
+    return f"about {mantissa} times ten to the {sign}{abs(power)}"
+
+
+def said_all(values) -> str:
+    """Several measured differences in one phrase: 'exactly' when all are 0; 'both about …' (or
+    'all about …') when they read alike at one digit; else each in turn joined by 'and'."""
+    values = list(values)
+    if not values:
+        raise ValueError("no values")
+    said = [said_sci(v) for v in values]
+    if all(s == "exactly" for s in said):
+        return "exactly"
+    if len(set(said)) == 1:
+        return f"{'both' if len(values) == 2 else 'all'} {said[0]}"
+    return " and ".join(said)
+
+
+def token_ids(tokens) -> list[int]:
+    """The toy's token IDs: each token's index in the 20-word vocabulary (the logits' order)."""
+    return [VOCAB.index(t) for t in tokens]
+
+
+def last_words_that_fit(widths, space: float, limit: float) -> int:
+    """How many words from the end of a line fit in `limit` (word widths, one `space` between two
+    words, and room for a leading ellipsis word of width `space` when not all fit); at least one."""
+    widths = list(widths)
+    total = sum(widths) + space * max(len(widths) - 1, 0)
+    if total <= limit:
+        return len(widths)
+    used, count = 2 * space, 0          # the ellipsis and its gap
+    for w in reversed(widths):
+        extra = w + (space if count else 0)
+        if used + extra > limit:
+            break
+        used += extra
+        count += 1
+    return max(count, 1)
+
+
+__all__ = ["said_sci", "said_all", "token_ids", "last_words_that_fit"]

@@ -1,0 +1,34 @@
+"""lesson_data.library: spoken forms of measured differences, token IDs, words that fit a line."""
+import pytest
+
+from lesson_data.library import last_words_that_fit, said_all, said_sci, token_ids
+
+
+def test_said_sci_one_significant_digit():
+    assert said_sci(8.881784197001252e-16) == "about 9 times ten to the minus 16"
+    assert said_sci(3.3306690738754696e-16) == "about 3 times ten to the minus 16"
+    assert said_sci(1.1e-16) == "about ten to the minus 16"
+    assert said_sci(9.6e-16) == "about ten to the minus 15"     # 9.6 rounds up to 10
+    assert said_sci(0.0) == "exactly"
+
+
+def test_said_all_merges_alike_values():
+    assert said_all([3.3e-16, 3.4e-16]) == "both about 3 times ten to the minus 16"
+    assert said_all([0.0, 0.0]) == "exactly"
+    assert said_all([1.1e-16, 3.3e-16]) == "about ten to the minus 16 and about 3 times ten to the minus 16"
+    with pytest.raises(ValueError):
+        said_all([])
+
+
+def test_token_ids_are_vocabulary_indices():
+    # VOCAB starts the, fisherman, sat, beside, river, bank, and, watched: 0..7 by hand
+    river = "the fisherman sat beside the river bank and watched the".split()
+    assert token_ids(river) == [0, 1, 2, 3, 0, 4, 5, 6, 7, 0]
+    assert token_ids(["teller", "money"]) == [16, 19]
+
+
+def test_last_words_that_fit():
+    assert last_words_that_fit([1, 1, 1], 0.5, 4.0) == 3          # 3 + 2·0.5 = 4
+    # 2 words of 1 plus the ellipsis (0.5) and its gap (0.5) = 1 + 2 + 0.5 = 3.5 <= 3.6
+    assert last_words_that_fit([1, 1, 1, 1], 0.5, 3.6) == 2
+    assert last_words_that_fit([5], 0.5, 1.0) == 1
