@@ -8,6 +8,7 @@
     change_word(6.9, 7.53)          -> "rises"                    how a sentence says it moved
     listed_rows(a, b)               -> the sources a weight table lists, the rest pooled as "others"
     offset_heads(4, 2)              -> (1, 1, 2, 2)               the head each bias offset belongs to
+    rows_sharing_token(tokens, 9)   -> (0, 4, 9)                  the rows whose token is token 9's
 
 Row-vector convention: a [4, d] projection W maps a row e (one value per axis) to e · W. Pure
 numpy, no Manim; the worksheet's hand-chosen matrices are in lesson_data.worksheet.
@@ -130,5 +131,20 @@ def offset_heads(d_model: int, num_heads: int) -> tuple[int, ...]:
     return tuple(1 + k // width for k in range(d_model))
 
 
+def rows_sharing_token(tokens, j: int, shown=None) -> tuple[int, ...]:
+    """The zero-based rows whose token equals token j's (j among them), in order; with `shown`,
+    only the rows on screen (None entries, drawn "⋮", are skipped). One token, one token row: where
+    these rows of E differ, the position rows made the difference (E is position-aware)."""
+    tokens = list(tokens)
+    if not 0 <= j < len(tokens):
+        raise ValueError(f"row {j} is outside a {len(tokens)}-token prefix")
+    rows = [i for i, t in enumerate(tokens) if t == tokens[j]]
+    if shown is not None:
+        visible = {r for r in shown if r is not None}
+        rows = [i for i in rows if i in visible]
+    return tuple(rows)
+
+
 __all__ = ["axes_read", "copied_axes", "DotTerm", "dot_terms", "shown_rows", "most_shifted_source",
-           "ListedRows", "listed_rows", "change_word", "offset_heads"]
+           "ListedRows", "listed_rows", "change_word", "offset_heads",
+           "rows_sharing_token"]

@@ -149,3 +149,27 @@ def test_listed_rows_for_twenty_words_keep_the_bias_shift_visible():
     assert len(got.listed) == 9 and len(got.pooled) == 11
     assert most_shifted_source(bias) in got.listed
     assert got.pooled_sums[1] == pytest.approx(sum(bias.weights_with[j] for j in got.pooled), abs=1e-15)
+
+
+def test_rows_sharing_token_by_hand():
+    from lesson_data.projections import rows_sharing_token
+    # "the fisherman sat beside the river bank and watched the": "the" at positions 1, 5 and 10
+    tokens = ("the", "fisherman", "sat", "beside", "the", "river", "bank", "and", "watched", "the")
+    assert rows_sharing_token(tokens, 9) == (0, 4, 9)
+    assert rows_sharing_token(tokens, 5) == (5,)                  # "river" once
+    # only the rows on screen: a table showing rows 0-3, "⋮", 8-9 holds two of the three
+    assert rows_sharing_token(tokens, 9, shown=[0, 1, 2, 3, None, 8, 9]) == (0, 9)
+    with pytest.raises(ValueError):
+        rows_sharing_token(tokens, 10)
+
+
+def test_rows_sharing_token_rows_differ_only_by_position():
+    # a second method: one token gives one token row; E's rows differ exactly by their position rows
+    from lesson_data.projections import rows_sharing_token
+    ws = compute_worksheet("river")
+    rows = rows_sharing_token(ws.tokens, ws.n - 1)
+    assert len(rows) == 3
+    for i in rows:
+        assert np.array_equal(ws.token_rows[i], ws.token_rows[rows[0]])
+        assert np.allclose(ws.E[i] - ws.E[rows[0]], ws.position_rows[i] - ws.position_rows[rows[0]])
+    assert not np.array_equal(ws.E[rows[0]], ws.E[rows[-1]])
