@@ -103,13 +103,15 @@ def test_bias_river_query_worked_by_hand():
     # river's score q·k₆ = 2.3·3.1 + 2.3·(-0.1) = 6.9 -> 2.5·3.1 + 2.2·(-0.1) = 7.53
     assert b.by_tag("score_without")[5].original_text == "6.90"
     assert b.by_tag("score_with")[5].original_text == "7.53"
-    b.beat_of("“river” moves most: its score rises from 6.90 to 7.53, its weight from 0.718 to 0.767.")
+    b.beat_of("“river” moves most: its weight rises from 0.718 to 0.767.")
 
 
 def test_bias_cheque_score_falls():
     b = built(BiasesAndLibraryLayer, "cheque")
     # cheque's key is mostly finance, where b_Q subtracts: 2.3·2.9 = 6.67 -> 2.2·2.9 = 6.38
-    b.beat_of("“cheque” moves most: its score falls from 6.67 to 6.38")
+    assert b.by_tag("score_without")[3].original_text == "6.67"
+    assert b.by_tag("score_with")[3].original_text == "6.38"
+    b.beat_of("“cheque” moves most: its weight falls from 0.645 to 0.620.")
 
 
 def test_bias_table_for_twenty_words_pools_the_rest():
@@ -185,17 +187,19 @@ def test_library_scene_says_what_the_layer_does_not_do():
     assert "nn.MultiheadAttention(embed_dim=4, num_heads=2, bias=True)" in texts
     # the notes' caveats, in their own words, on screen
     shown = on_screen(b)
+    # (said once: the position-row and zero-input caveats are the captions themselves, the layer's
+    # "does not add" is the list, item by item; the fine print keeps what the captions do not say)
     for caveat in ("A projection bias is shared across token positions (and batches).",
-                   "Position embeddings depend on the position, so these are different operations.",
-                   "A bias can shift the projection even for a zero input.",
-                   "Omitting it keeps this example simpler; it is not a general claim that bias-free attention "
-                   "is better.",
-                   "The library layer does not add position embeddings, the residual or the vocabulary classifier.",
+                   "It is not a general claim that bias-free attention is better.",
+                   "All displayed numbers are rounded; calculations use full precision.",
                    "it changes the returned diagnostic weights, not how the head messages combine.",
                    "Both our scratch implementation and trained attention variants omit attention projection "
                    "biases; their prediction MLP layers retain biases."):
         assert caveat in shown, caveat
     # and the teaching lines
+    b.beat_of("A position row is different: each position adds its own row.")
+    b.beat_of("And a bias shifts the projection even for a zero input.")
+    b.beat_of("We leave biases out only to keep this example simple.")
     b.beat_of("16 additional trainable scalars.")
     b.beat_of("attn_mask=future blocks every source after the receiver.")
     assert "b_Q¹ (illustrative)" in texts
@@ -282,7 +286,7 @@ def test_recap_scope_and_loop_are_on_screen():
     texts = texts_of(b)
     assert any("one attention update and a prediction MLP" in t for t in texts)
     assert any("not a diagram of every component in a deep production Transformer" in t for t in texts)
-    assert {"tokenize", "run", "choose", "append", "training", "inference"} <= texts
+    assert {"tokenize (once)", "run", "choose", "append", "training", "inference"} <= texts
     assert "target: the observed next token" in texts
     shown = on_screen(b)
     for caveat in ("This repeats the same two-head diagram after the detailed arithmetic, rather than introducing "
@@ -292,17 +296,18 @@ def test_recap_scope_and_loop_are_on_screen():
                    "and append it."):
         assert caveat in shown, caveat
     b.beat_of("E, ten rows of width four, goes into both heads")
-    b.beat_of("For our sentence, the most probable next word is “water”: 0.610.")
+    b.beat_of("For the river sentence, the most probable next word is “water”: 0.610.")
 
 
 def test_recap_pictures_play_in_their_own_beats():
     b = built(RecapAndLoop, "river")
     assert {m.tag for m in b.numbers_in(b.beat_of("the most probable next word"))} == {"p_prediction"}
     assert "Create" in kinds(b.changes_in(b.beat_of("The residual adds E back")))
-    # the loop's arcs are drawn as its steps are named: two, then two more, then the last one
-    assert "Create" in kinds(b.changes_in(b.beat_of("tokenize the prefix, then run the model")))
+    # tokenize once (its arrow into run), then the loop's arcs as its steps are named, then the way back
+    assert "Create" in kinds(b.changes_in(b.beat_of("tokenize the prefix once, then run the model")))
     assert "Create" in kinds(b.changes_in(b.beat_of("Choose the next token, and append it.")))
-    assert b.beats[-1].text == "“water” joins the prefix, and the loop goes round again."
+    assert b.beats[-1].text == "“water” joins the prefix, and the loop goes back to run."
+    assert "Create" in kinds(b.changes_in(b.beats[-1]))
     # training is drawn on the recap diagram: the loss routed back into both heads, W_O and the MLP
     back = b.beat_of("The loss flows back and updates the weights of every block")
     assert "LaggedStart" in kinds(b.changes_in(back))
@@ -332,9 +337,11 @@ def test_recap_diagram_is_never_shrunk():
 def test_inference_cycle_runs_clockwise_between_the_boxes():
     cycle = get_inference_cycle(compute_worksheet("river"))
     nodes = cycle.nodes
+    assert [n[1].original_text for n in nodes] == ["run", "choose", "append"]   # tokenize is outside the loop
+    assert len(cycle.arcs) == 3
     for k, arc in enumerate(cycle.arcs):
         start, end = arc.get_start(), arc.get_end()
-        a, nxt = nodes[k][0], nodes[(k + 1) % 4][0]
+        a, nxt = nodes[k][0], nodes[(k + 1) % 3][0]
         # each arc leaves node k and arrives near node k+1, outside both boxes
         assert np.linalg.norm(start - a.get_center()) < np.linalg.norm(start - nxt.get_center())
         assert np.linalg.norm(end - nxt.get_center()) < np.linalg.norm(end - a.get_center())
@@ -358,3 +365,115 @@ def test_recap_concat_in_head_colours_and_last_frame_loop():
     near = [b.pixel((x + dx, y)) for dx in np.linspace(-0.04, 0.04, 9)]
     assert min(np.abs(c - blend(POSITIVE_COLOR, BACKGROUND, 1.0)).max() for c in near) <= 110
     assert max(np.abs(c - blend(BACKGROUND, BACKGROUND, 1.0)).max() for c in near) >= 80   # green: darker than yellow
+
+
+# ------------------------------------------------------------------ third fix round: pictures in their beats
+
+
+def test_bias_bars_fill_the_right_and_grow_in_their_beats():
+    b = built(BiasesAndLibraryLayer, "river")
+    chart, bias = b.scene.chart, b.scene.bias
+    # one labelled pair of bars per source, in the table's order, right of the table
+    assert [r[0].original_text for r in chart.rows] == list(b.scene.ws.tokens)
+    assert chart.get_left()[0] > b.scene.table.get_right()[0]
+    # a bar's length is its weight: river's bar with b_Q is 0.767 of the full length, three times
+    # the old 1.0-unit bars at least
+    j = b.scene.biggest_shift
+    full = chart.bars_with[j].width / bias.weights_with[j]
+    assert full >= 3.0
+    assert chart.bars_without[j].width == pytest.approx(full * bias.weights_without[j], rel=1e-9)
+    assert "GrowFromEdge" in kinds(b.changes_in(b.beat_of("Without a bias, head 1’s row 10")))
+    assert "GrowFromEdge" in kinds(b.changes_in(b.beat_of("the scores change, so the whole row shifts")))
+    # the highlight on river's bars comes in river's sentence, white (yellow is the receiver's)
+    assert "Create" in kinds(b.changes_in(b.beat_of("“river” moves most")))
+    assert b.scene.bar_box.get_stroke_color().to_hex().upper() == "#FFFFFF"
+    # the rounded parts' sum sits in the table, under the columns: 0.999 without, 1.000 with
+    assert b.by_tag("A_without_shown_sum")[None].original_text == "0.999"
+    assert b.by_tag("A_with_shown_sum")[None].original_text == "1.000"
+    assert "rounded parts add to" in texts_of(b)
+    # the biased query is named by its formula, not by q again
+    assert "e₁₀W_Q¹ + b_Q¹" in texts_of(b)
+
+
+def test_bias_false_is_marked_and_the_offsets_crossed_out():
+    b = built(BiasesAndLibraryLayer, "river")
+    c = b.scene.counts
+    assert c.code.frame.width == pytest.approx(c.code_off.frame.width)       # the box stays put
+    assert c.code_off.get_center() == pytest.approx(c.code.get_center(), abs=0.2)
+    off = b.beat_of("in code, bias=False")
+    assert "Create" in kinds(b.changes_in(off))
+    assert len(b.scene.crosses) == 5           # query, key, value and output offsets, and the 16
+    # counts in white, not the receiver's yellow
+    for tag in ("in_proj_bias", "out_proj.bias", "total"):
+        (m,) = b.all_with_tag(tag)
+        assert m.color.to_hex().upper() != RECEIVER_COLOR.upper()
+
+
+def test_copy_into_pytorch_is_drawn():
+    b = built(BiasesAndLibraryLayer, "river")
+    texts = texts_of(b)
+    for label in ("in_proj_weight", "out_proj.weight", "[12, 4]", "[W_Q¹ | W_Q²]ᵀ", "W_Oᵀ"):
+        assert label in texts, label
+    beat = b.beat_of("We copy our weights into PyTorch")
+    assert "ReplacementTransform" in kinds(b.changes_in(beat))
+    # three [4, 4] blocks stacked make in_proj_weight's 12 rows
+    slots = b.scene.copy_picture.slots
+    assert slots[0].height * 3 == pytest.approx(slots[0].height + slots[1].height + slots[2].height)
+    assert slots[2].get_bottom()[1] == pytest.approx(slots[0].get_top()[1] - 3 * slots[0].height)
+
+
+def test_measured_differences_are_said_as_a_person_says_them():
+    b = built(BiasesAndLibraryLayer, "river")
+    diffs = b.scene.parity["max_abs_weight_diff"]
+    beat = b.beat_of("Both heads’ weights agree too")
+    if all(0 < d < 1e-15 for d in diffs) and len({f"{d:.0e}" for d in diffs}) == 1:
+        assert beat.spoken.startswith("Both heads' weights agree too: both about")
+        assert "times ten to the minus" in beat.spoken or "about ten to the minus" in beat.spoken
+    assert "e-" not in beat.spoken and "e minus" not in beat.spoken
+
+
+def test_heat_maps_have_a_key():
+    b = built(BiasesAndLibraryLayer, "river")
+    assert "brightness = weight:" in texts_of(b)
+    assert "FadeIn" in kinds(b.changes_in(b.beat_of("returns each head’s weights separately")))
+
+
+def test_recap_prefix_fills_its_blank_and_the_ids_come_with_tokenize():
+    b = built(RecapAndLoop, "river")
+    # the prefix with its blank from the first beat; the prediction fills it in its own sentence
+    assert "ReplacementTransform" in kinds(b.changes_in(b.beat_of("For the river sentence")))
+    assert b.scene.filled.original_text == "water"
+    # VOCAB: the 0, fisherman 1, sat 2, beside 3, river 4, bank 5, and 6, watched 7 (by hand)
+    ids = b.by_tag("token_id")
+    assert [ids[k].value for k in range(10)] == [0, 1, 2, 3, 0, 4, 5, 6, 7, 0]
+    tokenize = b.beat_of("tokenize the prefix once")
+    assert "token_id" in {m.tag for m in b.numbers_in(tokenize)}
+    assert "ReplacementTransform" in kinds(b.changes_in(tokenize))          # the diagram shrinks into run
+    run = b.scene.cycle.run[0]
+    mini = b.scene.mini
+    assert run.get_left()[0] < mini.get_left()[0] and mini.get_right()[0] < run.get_right()[0]
+    # water's ID (12) joins the prefix in the last beat
+    (new,) = b.all_with_tag("new_token_id")
+    assert new.value == 12
+    assert "new_token_id" in {m.tag for m in b.numbers_in(b.beats[-1])}
+
+
+def test_recap_training_colours_and_shapes():
+    from scenes.style import NEGATIVE_COLOR
+
+    b = built(RecapAndLoop, "river")
+    t = b.scene.training
+    dashes = [m for m in t.back.get_family() if type(m).__name__ == "DashedLine"]
+    assert dashes and all(m.get_stroke_color().to_hex().upper() == NEGATIVE_COLOR.upper() for m in dashes)
+    assert t.target[0].color.to_hex().upper() != RECEIVER_COLOR.upper()
+    assert "(an example: “water”)" in texts_of(b)
+    # the upward gradient into the MLP and the downward logits arrow stay apart
+    assert abs(t.back[3][0].get_start()[0] - t.logit_arrow.get_start()[0]) >= 0.35
+    # the MLP's matrices and the last row's shape appear with the MLP
+    mlp = b.beat_of("Its last row goes through the prediction MLP")
+    shown = {c.what for c in b.changes_in(mlp)}
+    assert shown
+    for label in ("W1 [4, 8]", "W2 [8, 20]", "[1, 4]"):
+        assert label in texts_of(b), label
+    # the notes' repeat-diagram caveat only in the first beat
+    assert "FadeOut" in kinds(b.changes_in(b.beat_of("goes into both heads")))

@@ -27,6 +27,7 @@ from manim import (
     FadeIn,
     FadeOut,
     GrowArrow,
+    GrowFromEdge,
     Indicate,
     LaggedStart,
     Line,
@@ -36,6 +37,7 @@ from manim import (
     Square,
     SurroundingRectangle,
     VGroup,
+    Text,
     VMobject,
 )
 
@@ -142,7 +144,7 @@ def place_fine_print(*texts, width: float = SAFE_WIDTH) -> VGroup:
 
 
 def get_query_with_bias(bias, n: int) -> VGroup:
-    """q¹ₙ + b_Q = (q¹ₙ + b_Q): head 1's receiver query, the illustrative bias and their sum, each
+    """q¹ₙ + b_Q = eₙW_Q¹ + b_Q: head 1's receiver query, the illustrative bias and their sum, each
     with its own precision (hand-chosen tenths read 0.2, not 0.200)."""
     h1 = head_color(1)
     kw = dict(places=None, label_size=LABEL_SIZE)
@@ -150,7 +152,7 @@ def get_query_with_bias(bias, n: int) -> VGroup:
                        color=h1, name_color=h1, **kw)
     b = get_row_vector(bias.b_Q, None, name=f"{B_Q} (illustrative)", tag="b_Q", color=BIAS_COLOR,
                        name_color=BIAS_COLOR, **kw)
-    s = get_row_vector(bias.query_with, None, name=f"q{sup(1)}{sub(n)} + {B_Q}", tag="q_with",
+    s = get_row_vector(bias.query_with, None, name=f"e{sub(n)}W_Q{sup(1)} + {B_Q}", tag="q_with",
                        color=h1, name_color=h1, **kw)
     plus = get_text("+", font_size=BODY_SIZE)
     equals = get_text("=", font_size=BODY_SIZE)
@@ -185,26 +187,28 @@ def get_shared_versus_position(ws) -> VGroup:
 
     def position_line(p):
         return get_text(f"e{sub(p)} = {ws.tokens[p - 1]} + p{sub(p)}", font_size=size,
-                        t2c={f"p{sub(p)}": RECEIVER_COLOR})
+                        t2c={f"p{sub(p)}": SOURCE_COLOR})
 
     left = column(f"a bias: the same {B_Q} in every row", BIAS_COLOR, bias_line)
-    right = column("position rows: one per position", RECEIVER_COLOR, position_line)
+    right = column("position rows: one per position", SOURCE_COLOR, position_line)
     panel = VGroup(left, right).arrange(RIGHT, buff=1.2, aligned_edge=UP)
     panel.bias_column, panel.position_column = left, right
     return panel
 
 
 class BiasWeightTable(VGroup):
-    """Receiver row of A¹ without and with the bias: word | without | with | paired bars."""
+    """Receiver row of A¹ without and with the bias: word | scores | without | with."""
 
 
 def get_bias_weight_table(labels, without, with_bias, *, listed=None, color=None, row_height=0.34,
-                          bar_max_width=1.4, scores=None, score_title: str = "score") -> BiasWeightTable:
+                          scores=None, score_title: str = "score", shown_sums=None) -> BiasWeightTable:
     """One row per listed source (label, [score without, score with b_Q,] weight without, weight with
-    b_Q, two bars), then an "others" row pooling the rest (lesson_data.projections.listed_rows) and
-    the sums of the full rows. `table.rows[k]` is the k-th listed source, `table.sources[k]` its
-    index. `scores`: (without, with) raw score rows, shown in two columns before the weights (tags
-    score_without / score_with); the pooled row has no score."""
+    b_Q), then an "others" row pooling the rest (lesson_data.projections.listed_rows), the rounded
+    parts' sums (`shown_sums`: (without, with), from lesson_data.joining.sum_of_shown) and the sums of
+    the full rows. `table.rows[k]` is the k-th listed source, `table.sources[k]` its index;
+    `table.parts_without[k]` / `parts_with[k]` its cells of each column group. `scores`: (without,
+    with) raw score rows, shown in two columns before the weights (tags score_without / score_with);
+    the pooled row has no score. The bars are drawn beside it (get_weight_bars)."""
     color = color or head_color(1)
     without = np.asarray(without, dtype=float)
     with_bias = np.asarray(with_bias, dtype=float)
@@ -240,8 +244,8 @@ def get_bias_weight_table(labels, without, with_bias, *, listed=None, color=None
     x_start = x_s1 + BUFF_LARGE - BUFF if scores is not None else x_label
     x_without = x_start + BUFF + number_w
     x_with = x_without + BUFF_LARGE + number_w
-    x_bar = x_with + 2 * BUFF_SMALL
-    table.bars_without, table.bars_with, rows = VGroup(), VGroup(), []
+    rows = []
+    table.parts_without, table.parts_with = [], []
     for k, entry in enumerate(entries):
         y = -k * row_height
         a, b, label = table.without[k], table.with_bias[k], table.labels[k]
@@ -249,14 +253,9 @@ def get_bias_weight_table(labels, without, with_bias, *, listed=None, color=None
         b.move_to([x_with, y, 0], aligned_edge=RIGHT)
         label.move_to([x_label, y, 0], aligned_edge=RIGHT)
         align_baseline(label, baseline_y(a))
-        thin = row_height * 0.28
-        bar0 = Rectangle(width=max(bar_max_width * entry[1], 1e-3), height=thin).set_stroke(width=0)
-        bar0.set_fill(DIM_TEXT_COLOR, 0.8).move_to([x_bar, y + thin / 2 + 0.01, 0], aligned_edge=LEFT)
-        bar1 = Rectangle(width=max(bar_max_width * entry[2], 1e-3), height=thin).set_stroke(width=0)
-        bar1.set_fill(color, 0.9).move_to([x_bar, y - thin / 2 - 0.01, 0], aligned_edge=LEFT)
-        table.bars_without.add(bar0)
-        table.bars_with.add(bar1)
-        rows.append(VGroup(label, a, b, bar0, bar1))
+        rows.append(VGroup(label, a, b))
+        table.parts_without.append(VGroup(label, a))
+        table.parts_with.append(VGroup(b))
     table.rows = VGroup(*rows)
     head_y = row_height * 0.9
     table.head_without = get_text("no bias", font_size=SMALL_SIZE, color=DIM_TEXT_COLOR)
@@ -278,10 +277,23 @@ def get_bias_weight_table(labels, without, with_bias, *, listed=None, color=None
             align_baseline(a, baseline_y(table.without[k]))
             align_baseline(b, baseline_y(table.without[k]))
             rows[k].add(a, b)
+            table.parts_without[k].add(a)
+            table.parts_with[k].add(b)
     y_sum = -len(entries) * row_height - 0.08
     table.rule = Line([x_label - 0.6, y_sum + row_height / 2, 0], [x_with, y_sum + row_height / 2, 0])
     table.rule.set_stroke(DIM_TEXT_COLOR, 1.5)
-    table.sum_label = get_text("sum", font_size=SMALL_SIZE + 1, color=DIM_TEXT_COLOR)
+    # the rounded parts shown, added as shown (may read 0.999), then the full row's sum (one)
+    table.shown_label = get_text("rounded parts add to", font_size=16, color=DIM_TEXT_COLOR)
+    table.shown_without, table.shown_with = VGroup(), VGroup()
+    if shown_sums is not None:
+        table.shown_without = get_number(shown_sums[0], tag="A_without_shown_sum", color=DIM_TEXT_COLOR)
+        table.shown_with = get_number(shown_sums[1], tag="A_with_shown_sum", color=color)
+        table.shown_without.move_to([x_without, y_sum, 0], aligned_edge=RIGHT)
+        table.shown_with.move_to([x_with, y_sum, 0], aligned_edge=RIGHT)
+        table.shown_label.move_to([x_label, y_sum, 0], aligned_edge=RIGHT)
+        align_baseline(table.shown_label, baseline_y(table.shown_without))
+        y_sum -= row_height
+    table.sum_label = get_text("full-precision sum", font_size=16, color=DIM_TEXT_COLOR)
     # fsum of the unrounded weights, rounded once for display
     table.sum_without = get_number(math.fsum(without), tag="A_without_sum", color=DIM_TEXT_COLOR)
     table.sum_with = get_number(math.fsum(with_bias), tag="A_with_sum", color=color)
@@ -289,14 +301,66 @@ def get_bias_weight_table(labels, without, with_bias, *, listed=None, color=None
     table.sum_with.move_to([x_with, y_sum, 0], aligned_edge=RIGHT)
     table.sum_label.move_to([x_label, y_sum, 0], aligned_edge=RIGHT)
     align_baseline(table.sum_label, baseline_y(table.sum_without))
+    if scores is not None:         # the sum labels may use the score columns' room
+        for label in (table.shown_label, table.sum_label):
+            label.shift(RIGHT * (x_start - BUFF - label.get_right()[0]))
     left_x = min(t.get_left()[0] for t in table.labels) - BUFF_SMALL
-    right_x = x_bar + bar_max_width
+    right_x = x_with + BUFF_SMALL
     # invisible: carries the row extent through moves and scales (highlight boxes read it)
     table.extent = Line([left_x, 0, 0], [right_x, 0, 0]).set_stroke(opacity=0)
     table.row_height = row_height
     table.add(table.extent, table.head_without, table.head_with, table.rows, table.rule, table.sum_label,
               table.sum_without, table.sum_with, table.score_heads, table.group_heads)
+    if shown_sums is not None:
+        table.add(table.shown_label, table.shown_without, table.shown_with)
     return table
+
+
+def get_weight_bars(labels, without, with_bias, *, listed=None, color=None, bar_max_width=3.0,
+                    pitch=0.3) -> VGroup:
+    """The same listed sources as the table, each word beside two bars: its weight without the bias
+    (grey, above) and with b_Q (head colour, below); a bar's length is the weight (1 = bar_max_width).
+    `chart.rows[k]`: (label, bar without, bar with); `chart.key`: what the two shades mean."""
+    color = color or head_color(1)
+    sources = list(listed.listed) if listed is not None else list(range(len(labels)))
+    entries = [(labels[j], without[j], with_bias[j]) for j in sources]
+    if listed is not None and listed.pooled:
+        entries.append((f"{count_word(len(listed.pooled))} others", *listed.pooled_sums))
+    chart = VGroup()
+    chart.sources = sources
+    chart.rows, chart.bars_without, chart.bars_with = VGroup(), VGroup(), VGroup()
+    thin = min(pitch * 0.36, 0.13)
+    for k, (word, w0, w1) in enumerate(entries):
+        y = -k * pitch
+        label = get_text(word, font_size=16)
+        label.move_to([-0.15, y, 0], aligned_edge=RIGHT)
+        bar0 = Rectangle(width=max(bar_max_width * w0, 1e-3), height=thin).set_stroke(width=0)
+        bar0.set_fill(DIM_TEXT_COLOR, 0.8).move_to([0, y + thin / 2 + 0.01, 0], aligned_edge=LEFT)
+        bar1 = Rectangle(width=max(bar_max_width * w1, 1e-3), height=thin).set_stroke(width=0)
+        bar1.set_fill(color, 0.95).move_to([0, y - thin / 2 - 0.01, 0], aligned_edge=LEFT)
+        chart.rows.add(VGroup(label, bar0, bar1))
+        chart.bars_without.add(bar0)
+        chart.bars_with.add(bar1)
+    axis = Line([0, 0.6 * pitch, 0], [0, -(len(entries) - 0.4) * pitch, 0]).set_stroke(DIM_TEXT_COLOR, 1.5)
+    key = VGroup()
+    for shade, text in ((DIM_TEXT_COLOR, "no bias"), (color, f"with {B_Q}")):
+        sw = Rectangle(width=0.34, height=thin).set_stroke(width=0).set_fill(shade, 0.9)
+        key.add(VGroup(sw, get_text(text, font_size=16, color=shade)).arrange(RIGHT, buff=0.1))
+    key.arrange(RIGHT, buff=0.4)
+    title = get_text("weight (bar length)", font_size=16, color=DIM_TEXT_COLOR)
+    head = VGroup(title, key).arrange(RIGHT, buff=0.4)
+    head.move_to([min(r[0].get_left()[0] for r in chart.rows), 0.6 * pitch + 0.24, 0], aligned_edge=LEFT)
+    chart.add(axis, chart.rows, head)
+    chart.axis, chart.key, chart.head = axis, key, head
+    chart.pitch = pitch
+    return chart
+
+
+def get_chart_row_box(chart, j: int) -> Rectangle:
+    """A white highlight around source j's word and bars in the chart (padded clear of both)."""
+    row = chart.rows[chart.sources.index(j)]
+    box = SurroundingRectangle(row, buff=0.07, corner_radius=0.04)
+    return box.set_stroke(SOURCE_COLOR, 2).set_fill(SOURCE_COLOR, 0.08)
 
 
 def get_table_row_box(table, j: int, color=SOURCE_COLOR) -> Rectangle:
@@ -322,7 +386,7 @@ def get_offset_cells(heads, unit=0.42, colors=None) -> VGroup:
 def get_named_count(name: str, n: int, tag: str) -> VGroup:
     """`in_proj_bias  12`: a parameter name in the code face and its count on one baseline."""
     label = get_mono(name, font_size=LABEL_SIZE + 2)
-    count = get_count(n, tag=tag, font_size=LABEL_SIZE + 4, color=RECEIVER_COLOR)
+    count = get_count(n, tag=tag, font_size=LABEL_SIZE + 4, color=SOURCE_COLOR)
     group = VGroup(label, count).arrange(RIGHT, buff=0.3)
     align_baseline(count, baseline_y(label))
     group.count = count
@@ -366,7 +430,7 @@ def get_bias_layout(bias) -> VGroup:
         get_text("+", font_size=BODY_SIZE + 4),
         get_count(counts["out_proj.bias"], tag="total_out", font_size=BODY_SIZE + 4),
         get_text("=", font_size=BODY_SIZE + 4),
-        get_count(counts["total"], tag="total", font_size=BODY_SIZE + 4, color=RECEIVER_COLOR),
+        get_count(counts["total"], tag="total", font_size=BODY_SIZE + 4, color=SOURCE_COLOR),
         get_text("additional trainable scalars", font_size=BODY_SIZE - 2),
     ).arrange(RIGHT, buff=0.2)
     align_baseline(total[-1], baseline_y(total[0]))
@@ -381,12 +445,26 @@ def get_bias_layout(bias) -> VGroup:
     ).arrange(RIGHT, buff=0.1)
     align_baseline(slice_note[1], baseline_y(slice_note[0]))
     legend = VGroup(*swatches, slice_note).arrange(RIGHT, buff=0.45)
-    kv_note = get_text("add_bias_kv is a different option, not this bias flag", font_size=LABEL_SIZE,
-                       color=DIM_TEXT_COLOR)
+    kv_note = VGroup(get_mono("add_bias_kv=True", font_size=LABEL_SIZE + 2, color=DIM_TEXT_COLOR),
+                     get_text("≠", font_size=BODY_SIZE, color=DIM_TEXT_COLOR),
+                     get_mono("bias=True", font_size=LABEL_SIZE + 2, color=DIM_TEXT_COLOR)).arrange(RIGHT, buff=0.3)
+    # every projection gets its own offset: the four sums the flag turns on
+    projections = VGroup(*(get_text(f"{out} = {inp}·{w} + {b}", font_size=LABEL_SIZE,
+                                    t2c={b: BIAS_COLOR})
+                           for out, inp, w, b in (("q", "x", "W_Q", "b_Q"), ("k", "x", "W_K", "b_K"),
+                                                  ("v", "x", "W_V", "b_V"), ("out", "h", "W_O", "b_O"))))
+    projections.arrange(RIGHT, buff=0.6)
 
-    layout = VGroup(code, blocks, total, legend, kv_note).arrange(DOWN, buff=0.4)
+    layout = VGroup(code, projections, blocks, total, legend, kv_note).arrange(DOWN, buff=0.28)
+    # bias=True and bias=False share one frame: only the word changes
+    wide = code_off.frame.width
+    code.frame.become(RoundedRectangle(corner_radius=0.12, width=wide, height=code.frame.height)
+                      .set_stroke(DIM_TEXT_COLOR, 1.5).set_fill(BACKGROUND, 0)
+                      .move_to(code.frame, aligned_edge=LEFT))
     code_off.move_to(code, aligned_edge=LEFT)
+    layout.add(code_off)          # moves with the layout; shown only when bias=False replaces the line
     layout.code, layout.code_off = code, code_off
+    layout.projections = projections
     layout.in_group, layout.out_group, layout.total = in_group, out_group, total
     layout.query_key_value = groups
     layout.legend, layout.kv_note = legend, kv_note
@@ -423,7 +501,7 @@ def get_does_and_does_not() -> VGroup:
         "scaled scores, mask, row softmax per head",
         "concat, then W_O (out_proj)",
     ])
-    does_not = items("not inside it", NEGATIVE_COLOR, "✗", [
+    does_not = items("not inside it", SOURCE_COLOR, "✗", [
         "position rows",
         "the residual E′ = E + ΔE",
         "the vocabulary classifier (prediction MLP)",
@@ -550,6 +628,81 @@ def get_weight_picture(weights, color: str, title: str, title_color: str, *, row
     return picture
 
 
+def get_heat_key(color: str) -> VGroup:
+    """One line under the grids: the heat maps' steps from weight 0 to 1 (brightness = weight) and
+    the future cells' shade."""
+    from scenes.blocks.heat_map import FUTURE_COLOR, HEAT_LEVELS, level_hex
+
+    strip = VGroup(*(Rectangle(width=1.0 / (HEAT_LEVELS + 1), height=0.2).set_stroke(level_hex(k, color), 0.6)
+                     .set_fill(level_hex(k, color), 1) for k in range(HEAT_LEVELS + 1))).arrange(RIGHT, buff=0)
+    outline = Rectangle(width=strip.width, height=strip.height).set_stroke(DIM_TEXT_COLOR, 1).move_to(strip)
+    says = get_text("brightness = weight:", font_size=16, color=DIM_TEXT_COLOR)
+    low = get_text("0", font_size=16, color=DIM_TEXT_COLOR)
+    high = get_text("1", font_size=16, color=DIM_TEXT_COLOR)
+    blocked = Rectangle(width=0.3, height=0.2).set_stroke(DIM_TEXT_COLOR, 1).set_fill(FUTURE_COLOR, 1)
+    future = get_text("future", font_size=16, color=DIM_TEXT_COLOR)
+    key = VGroup(says, low, VGroup(strip, outline), high, blocked, future).arrange(RIGHT, buff=0.1)
+    blocked.shift(RIGHT * 0.3)
+    future.shift(RIGHT * 0.3)
+    return key
+
+
+def get_copy_picture(plan, unit: float = 0.15) -> VGroup:
+    """Where the scratch matrices go in torch.nn.MultiheadAttention (lesson_data.parity.copied_parameters):
+    each joined, transposed matrix as a [4, 4] block (rows striped by the head whose output coordinates
+    they make), on the left with its name; its slot in the PyTorch parameter on the right, stacked
+    into in_proj_weight [12, 4], and out_proj.weight [4, 4]."""
+    title = get_text("each matrix transposed: torch stores [out, in]", font_size=16, color=DIM_TEXT_COLOR)
+
+    def block(rows, cols, heads):
+        cells = VGroup()
+        for r in range(rows):
+            color = head_color(heads[r * len(heads) // rows]) if heads else TEXT_COLOR
+            cells.add(Rectangle(width=cols * unit, height=unit).set_stroke(BACKGROUND, 1).set_fill(color, 0.6))
+        cells.arrange(DOWN, buff=0)
+        frame = Rectangle(width=cols * unit, height=rows * unit).set_stroke(DIM_TEXT_COLOR, 1.5).move_to(cells)
+        return VGroup(cells, frame)
+
+    sources, source_labels, slots, target_labels, arrows = VGroup(), VGroup(), VGroup(), VGroup(), VGroup()
+    x_src, x_dst, y = 0.0, 2.6, 0.0
+    for param in plan:
+        top = y
+        for part in param["parts"]:
+            rows, cols = part["shape"]
+            heads = list(part["heads"])
+            blk = block(rows, cols, heads).move_to([x_src, y - rows * unit / 2, 0])
+            if heads:
+                name = "[" + " | ".join(f"{part['name']}{sup(h)}" for h in heads) + "]ᵀ"
+            else:
+                name = f"{part['name']}ᵀ"
+            label = VGroup(get_text(name, font_size=LABEL_SIZE),
+                           get_text(format_shape((rows, cols)), font_size=16, color=DIM_TEXT_COLOR))
+            label.arrange(DOWN, buff=0.06, aligned_edge=RIGHT).next_to(blk, LEFT, buff=0.2)
+            slot = block(rows, cols, heads).move_to([x_dst, y - rows * unit / 2, 0])
+            sources.add(blk)
+            source_labels.add(label)
+            slots.add(slot)
+            arrows.add(get_arrow(blk.get_right() + RIGHT * 0.1, slot.get_left() + LEFT * 0.1, color=DIM_TEXT_COLOR))
+            y -= rows * unit
+        whole = param["shape"]
+        target = VGroup(get_mono(param["name"], font_size=LABEL_SIZE),
+                        get_text(format_shape(whole), font_size=16, color=DIM_TEXT_COLOR))
+        target.arrange(DOWN, buff=0.06, aligned_edge=LEFT)
+        target.next_to([x_dst + whole[1] * unit / 2, (top + y) / 2, 0], RIGHT, buff=0.2)
+        target_labels.add(target)
+        y -= 0.55
+    # the sources sit a little apart, so each one's move into its slot is seen
+    for k, (blk, label) in enumerate(zip(sources, source_labels)):
+        VGroup(blk, label).shift(DOWN * 0.12 * k)
+    for k, arrow in enumerate(arrows):
+        arrow.put_start_and_end_on(sources[k].get_right() + RIGHT * 0.1, slots[k].get_left() + LEFT * 0.1)
+    title.next_to(VGroup(source_labels, slots), UP, buff=0.3).align_to(source_labels, LEFT)
+    picture = VGroup(title, sources, source_labels, arrows, slots, target_labels)
+    picture.title, picture.sources, picture.source_labels = title, sources, source_labels
+    picture.arrows, picture.slots, picture.target_labels = arrows, slots, target_labels
+    return picture
+
+
 def get_parity_table(parity) -> VGroup:
     rows = [
         ("max |ΔE(PyTorch) − ΔE(scratch)|", parity["max_abs_delta_E_diff"], "delta_E_diff", None, TEXT_COLOR),
@@ -605,7 +758,7 @@ class BiasesAndLibraryLayer(LessonScene):
         self.shot("sixteen scalars")
         self.clear_stage(self.title)
         self.counts = get_bias_layout(self.bias)
-        self.counts.move_to(CONTENT_CENTER + UP * 0.1)
+        self.counts.move_to(CONTENT_CENTER).align_to(UP * (CONTENT_TOP - 0.05), UP)
         self.show_bias_flag()
         self.show_input_offsets()
         self.show_output_offsets()
@@ -641,53 +794,76 @@ class BiasesAndLibraryLayer(LessonScene):
         page = VGroup(VGroup(who, query).arrange(DOWN, buff=0.3, aligned_edge=LEFT), shared, zero)
         page.arrange(DOWN, buff=0.5, aligned_edge=LEFT).move_to(CONTENT_CENTER + UP * 0.3)
         self.who = who
+        # alone on the stage the sum is drawn large; it moves up to make room for the rows
+        head = self.query_head = VGroup(who, query)
+        self.query_home = head.get_center()
+        head.scale(self.QUERY_SCALE).move_to(CONTENT_CENTER + UP * 0.2)
         with self.beat(f"A projection bias adds one fixed vector after the projection: "
                        f"here an illustrative {B_Q} on head 1’s query."):
             self.play(FadeIn(who), FadeIn(query.q))
             self.play(FadeIn(query.ops[0]), FadeIn(query.b, shift=0.2 * LEFT))
             self.play(FadeIn(query.ops[1]), FadeIn(query.sum, shift=0.2 * LEFT))
 
+    QUERY_SCALE = 1.3
+
     def show_shared_bias(self, ws):
+        # the caption says "every position"; the notes' fine print adds "(and batches)"
         note = self.fine_print = place_fine_print("A projection bias is shared across token positions (and batches).")
-        with self.beat(f"The same {B_Q} is added at every position, and in every batch."):
+        with self.beat(f"The same {B_Q} is added at every position."):
+            self.play(self.query_head.animate.scale(1 / self.QUERY_SCALE).move_to(self.query_home), run_time=0.8)
             self.play(FadeIn(self.shared.bias_column, shift=0.1 * DOWN), FadeIn(note))
 
     def show_position_rows(self, ws):
-        note = place_fine_print("Position embeddings depend on the position, so these are different operations.")
         with self.beat("A position row is different: each position adds its own row."):
-            self.play(FadeIn(self.shared.position_column, shift=0.1 * DOWN),
-                      ReplacementTransform(self.fine_print, note))
-        self.fine_print = note
+            self.play(FadeIn(self.shared.position_column, shift=0.1 * DOWN))
+            self.play(Indicate(VGroup(*(line for line in self.shared.position_column[1:]
+                                        if line.original_text != "⋮")), color=SOURCE_COLOR, scale_factor=1.05))
 
     def show_zero_input(self, ws):
-        note = place_fine_print("A bias can shift the projection even for a zero input.")
-        with self.beat("And a bias shifts the projection even for a zero input."):
-            self.play(FadeIn(self.zero, shift=0.1 * UP), ReplacementTransform(self.fine_print, note))
-        self.fine_print = note
+        with self.beat("And a bias shifts the projection even for a zero input.", look=0.9):
+            self.play(FadeIn(self.zero, shift=0.1 * UP))
 
     # shot 2 -----------------------------------------------------------------------------------
     def show_weights_without(self, ws):
+        from lesson_data.joining import sum_of_shown
+
         bias, n = self.bias, ws.n
         self.biggest_shift = most_shifted_source(bias)
         listed = listed_rows(bias.weights_without, bias.weights_with, keep=(self.biggest_shift,))
+        shown_sums = []
+        for k, row in enumerate((bias.weights_without, bias.weights_with)):
+            shown = [row[j] for j in listed.listed] + ([listed.pooled_sums[k]] if listed.pooled else [])
+            shown_sums.append(sum_of_shown(shown, 3))
         table = self.table = get_bias_weight_table(list(ws.tokens), bias.weights_without, bias.weights_with,
                                                    listed=listed, scores=(bias.scores_without, bias.scores_with),
-                                                   row_height=0.32, bar_max_width=1.0,
+                                                   row_height=0.3, shown_sums=shown_sums,
                                                    score_title=f"q·k (before ÷√{ws.heads[0].W_Q.shape[1]})")
         title = get_text(f"A{sup(1)}, row {n}: each source's score and weight", font_size=LABEL_SIZE,
                          color=head_color(1))
         self.listed = listed
         title.next_to(table, UP, buff=0.2).align_to(table.labels, LEFT)
-        right = VGroup(title, table)
-        right.to_edge(LEFT, buff=0.9).align_to(UP * (CONTENT_TOP - 0.1), UP)
+        left = VGroup(title, table)
+        left.to_edge(LEFT, buff=0.9).align_to(UP * (CONTENT_TOP - 0.1), UP)
         # the query and its bias move to the right, beside the table
         who = get_text(f"head 1’s query at “{receiver_word(ws)}”, row {n}", font_size=LABEL_SIZE,
                        color=head_color(1))
         target = VGroup(who, self.query.copy())
-        target.arrange(DOWN, buff=0.3, aligned_edge=LEFT)
-        target.next_to(right, RIGHT, buff=0.9).align_to(right, UP)
+        target.arrange(DOWN, buff=0.25, aligned_edge=LEFT)
+        target.next_to(left, RIGHT, buff=0.7).align_to(left, UP)
         if target.get_right()[0] > FRAME_RIGHT_SAFE:
             target.shift(LEFT * (target.get_right()[0] - FRAME_RIGHT_SAFE))
+        # the bars fill the right, under the query: one labelled pair per source
+        region_left = left.get_right()[0] + 0.5
+        top, bottom = target.get_bottom()[1] - 0.75, CONTENT_BOTTOM + 0.55
+        rows = len(listed.listed) + (1 if listed.pooled else 0)
+        pitch = min(0.32, (top - bottom) / max(rows - 0.4, 1))
+        probe = get_weight_bars(list(ws.tokens), bias.weights_without, bias.weights_with, listed=listed,
+                                bar_max_width=1.0, pitch=pitch)
+        label_w = -min(r[0].get_left()[0] for r in probe.rows)
+        bar_max = FRAME_RIGHT_SAFE - region_left - label_w - 0.1
+        chart = self.chart = get_weight_bars(list(ws.tokens), bias.weights_without, bias.weights_with,
+                                             listed=listed, bar_max_width=bar_max, pitch=pitch)
+        chart.shift([region_left + label_w - 0, top, 0])
         with self.transition("the query moves beside the weights"):
             self.play(FadeOut(VGroup(self.shared, self.zero, self.fine_print)),
                       ReplacementTransform(VGroup(self.who, self.query), target), run_time=0.9)
@@ -695,73 +871,54 @@ class BiasesAndLibraryLayer(LessonScene):
         self.query = target[1]
         self.query.q, self.query.b, self.query.sum = target[1][0], target[1][2], target[1][4]
         without = VGroup(title, table.head_without, table.rule, table.sum_label, table.sum_without,
-                         table.group_heads, table.score_heads[0], table.scores_without,
-                         *(VGroup(r[0], r[1], r[3]) for r in table.rows))
-        note = self.fine_print = self.get_rounding_note(listed)
+                         table.shown_label, table.shown_without,
+                         table.group_heads, table.score_heads[0], *table.parts_without)
         with self.beat(f"Without a bias, head 1’s row {n} is the worksheet’s attention row."):
-            self.play(FadeIn(without), FadeIn(note), run_time=1.0)
-
-    def get_rounding_note(self, listed) -> VGroup:
-        """The notes' rounding line, and what the rounded weights shown add to in each column (the
-        full rows sum to one)."""
-        from lesson_data.joining import sum_of_shown
-
-        bias = self.bias
-        sums = []
-        for k, row in enumerate((bias.weights_without, bias.weights_with)):
-            shown = [row[j] for j in listed.listed] + ([listed.pooled_sums[k]] if listed.pooled else [])
-            sums.append(sum_of_shown(shown, 3))
-        size = SMALL_SIZE + 2
-        first = get_text("All displayed numbers are rounded; calculations use full precision.", font_size=size,
-                         color=DIM_TEXT_COLOR)
-        parts = [get_text("The rounded weights shown add to", font_size=size, color=DIM_TEXT_COLOR),
-                 get_number(sums[0], tag="A_without_shown_sum", font_size=size, color=DIM_TEXT_COLOR),
-                 get_text("and", font_size=size, color=DIM_TEXT_COLOR),
-                 get_number(sums[1], tag="A_with_shown_sum", font_size=size, color=DIM_TEXT_COLOR),
-                 get_text(".", font_size=size, color=DIM_TEXT_COLOR)]
-        line = VGroup(*parts).arrange(RIGHT, buff=0.1)
-        for part in parts:
-            align_baseline(part, baseline_y(parts[1]))
-        parts[-1].shift(LEFT * 0.07)
-        note = VGroup(first, line).arrange(DOWN, buff=0.1, aligned_edge=LEFT)
-        return note.to_edge(LEFT, buff=0.6).align_to(UP * (CONTENT_BOTTOM + 0.02), DOWN)
+            self.play(FadeIn(without), run_time=1.0)
+            self.play(FadeIn(VGroup(chart.axis, chart.head[0], chart.key[0], *(r[0] for r in chart.rows))),
+                      LaggedStart(*(GrowFromEdge(bar, LEFT) for bar in chart.bars_without), lag_ratio=0.05),
+                      run_time=1.0)
 
     def show_weights_with(self, ws):
-        table = self.table
-        with_parts = VGroup(table.head_with, table.sum_with, table.score_heads[1], table.scores_with,
-                            *(VGroup(r[2], r[4]) for r in table.rows))
+        table, chart = self.table, self.chart
+        with_parts = VGroup(table.head_with, table.sum_with, table.shown_with, table.score_heads[1],
+                            *table.parts_with)
+        note = self.fine_print = place_fine_print("All displayed numbers are rounded; calculations use full "
+                                                  "precision.")
         with self.beat(f"With {B_Q}, the scores change, so the whole row shifts; it still sums to one."):
             self.play(Indicate(self.query.sum, color=BIAS_COLOR, scale_factor=1.08))
-            self.play(FadeIn(with_parts, shift=0.15 * LEFT), run_time=1.2)
+            self.play(FadeIn(with_parts, shift=0.15 * LEFT), FadeIn(chart.key[1]), FadeIn(note),
+                      LaggedStart(*(GrowFromEdge(bar, LEFT) for bar in chart.bars_with), lag_ratio=0.05),
+                      run_time=1.2)
 
     def show_biggest_shift(self, ws):
         bias = self.bias
         j = self.biggest_shift
         box = self.shift_box = get_table_row_box(self.table, j)
-        places = self.table.score_places
+        bar_box = self.bar_box = get_chart_row_box(self.chart, j)
         word = ws.tokens[j]
-        moves = change_word(bias.scores_without[j], bias.scores_with[j])
-        with self.beat(f"“{word}” moves most: its score {moves} from {fmt(bias.scores_without[j], places)} "
-                       f"to {fmt(bias.scores_with[j], places)}, its weight from "
-                       f"{fmt(bias.weights_without[j])} to {fmt(bias.weights_with[j])}."):
-            self.play(Create(box))
-            self.play(Indicate(VGroup(self.table.scores_with[self.table.sources.index(j)],
-                                      self.table.with_bias[self.table.sources.index(j)]),
-                               color=RECEIVER_COLOR, scale_factor=1.15))
+        w0, w1 = bias.weights_without[j], bias.weights_with[j]
+        k = self.table.sources.index(j)
+        with self.beat(f"“{word}” moves most: its weight {change_word(w0, w1)} from {fmt(w0)} to {fmt(w1)}."):
+            self.play(Create(box), Create(bar_box))
+            self.play(Indicate(VGroup(self.table.scores_with[k], self.table.with_bias[k]),
+                               color=SOURCE_COLOR, scale_factor=1.15),
+                      Indicate(self.chart.bars_with[k], color=SOURCE_COLOR, scale_factor=1.05))
 
     def show_why_no_bias(self):
         rounded = self.fine_print
-        note = self.fine_print = place_fine_print("Omitting it keeps this example simpler; it is not a general "
-                                                  "claim that bias-free attention is better.",
+        note = self.fine_print = place_fine_print("It is not a general claim that bias-free attention is better.",
                                                   width=SAFE_WIDTH)
-        with self.beat("We leave biases out to keep the example simple, not because bias-free attention is better."):
+        with self.beat("We leave biases out only to keep this example simple."):
             self.play(FadeOut(rounded), FadeIn(note))
 
     # shot 3 -----------------------------------------------------------------------------------
     def show_bias_flag(self):
         c = self.counts
         with self.beat("In PyTorch, one flag, bias=True, adds such offsets to every projection."):
-            self.play(FadeIn(c.code, shift=0.1 * DOWN))
+            self.play(FadeIn(c.code))
+            self.play(LaggedStart(*(FadeIn(p, shift=0.1 * DOWN) for p in c.projections), lag_ratio=0.3),
+                      run_time=1.2)
 
     def show_input_offsets(self):
         c, d = self.counts, self.bias.d_model
@@ -797,11 +954,23 @@ class BiasesAndLibraryLayer(LessonScene):
         note = self.fine_print = place_fine_print(
             "Both our scratch implementation and trained attention variants omit attention projection biases; "
             "their prediction MLP layers retain biases.")
+        line = c.code_off.lines[0]
+        source = c.code_off.source[0].lstrip(" ")
+        at = len(source[:source.index("False")].replace(" ", ""))
+        word = VGroup(*line[at:at + len("False")])
+        box = self.false_box = SurroundingRectangle(word, buff=0.06, corner_radius=0.04)
+        box.set_stroke(SOURCE_COLOR, 2).set_fill(SOURCE_COLOR, HIGHLIGHT_OPACITY)
+        # every offset crossed out, the 16 too: with bias=False none of them exists
+        cells = [*(g[0] for g in c.query_key_value), c.out_group[1]]
+        crosses = self.crosses = VGroup(*(Line(g.get_corner(DOWN + LEFT) + 0.06 * (LEFT + DOWN),
+                                               g.get_corner(UP + RIGHT) + 0.06 * (RIGHT + UP))
+                                          .set_stroke(TEXT_COLOR, 3) for g in cells))
+        total = c.total[4]
+        crosses.add(Line(total.get_left() + 0.08 * LEFT, total.get_right() + 0.08 * RIGHT).set_stroke(TEXT_COLOR, 3))
         with self.beat("Our layers leave these biases out: in code, bias=False."):
-            # with bias=False the offsets are gone: the picture says what the sentence says
-            self.play(ReplacementTransform(c.code, c.code_off),
-                      FadeOut(VGroup(c.in_group, c.out_group, c.total, c.legend, c.kv_note)), FadeIn(note))
-        c.code = c.code_off
+            self.play(ReplacementTransform(c.code.lines, c.code_off.lines), FadeIn(box))
+            self.play(*(g.animate.set_opacity(0.3) for g in cells), Create(crosses),
+                      c.projections.animate.set_opacity(0.35), FadeIn(note), run_time=1.2)
 
     # shot 4 -----------------------------------------------------------------------------------
     def build_library(self, ws):
@@ -833,6 +1002,12 @@ class BiasesAndLibraryLayer(LessonScene):
                              font_size=LABEL_SIZE, color=TEXT_COLOR)
         self.same.next_to(trio, DOWN, buff=0.35)
         self.pictures = VGroup(self.mask_group, self.maps)
+        # what the shades mean, one line under the grids (and above the three)
+        key = self.heat_key = get_heat_key(head_color(1))
+        key.next_to(self.maps, DOWN, buff=0.3)
+        if key.get_right()[0] > FRAME_RIGHT_SAFE:
+            key.shift(LEFT * (key.get_right()[0] - FRAME_RIGHT_SAFE))
+        self.heat_key_wide = key.copy().next_to(trio, UP, buff=0.3).get_center()
 
     def show_library_call(self, ws):
         with self.beat("One library call computes the whole attention update, ΔE, and the weights."):
@@ -843,41 +1018,44 @@ class BiasesAndLibraryLayer(LessonScene):
             self.play(FadeIn(self.lists.does, shift=0.1 * LEFT))
 
     def show_not_inside(self):
-        note = self.fine_print = place_fine_print(
-            "The library layer does not add position embeddings, the residual or the vocabulary classifier.")
+        # the list is the notes' "does not add position embeddings, the residual or the vocabulary
+        # classifier", item by item: no fine print repeating it
         with self.beat("Not inside: the position rows, the residual, and the prediction MLP."):
-            self.play(FadeIn(self.lists.does_not, shift=0.1 * LEFT), FadeIn(note))
+            self.play(LaggedStart(*(FadeIn(row, shift=0.1 * LEFT) for row in self.lists.does_not), lag_ratio=0.35),
+                      run_time=1.4)
 
     def show_mask(self, ws):
         line = self.code.find("attn_mask")
         bar = self.code_bar = self.code.get_line_box(line)
         with self.transition("the lists make room for the weights"):
-            self.play(*fade_out(self, self.lists, self.fine_print))
+            self.play(*fade_out(self, self.lists))
         with self.beat("attn_mask=future blocks every source after the receiver."):
             self.play(FadeIn(bar), FadeIn(self.mask_group))
 
     def show_per_head_weights(self, ws):
         line = self.code.find("average_attn_weights")
         bar = self.code.get_line_box(line)
-        with self.beat("average_attn_weights=False returns each head’s weights separately."):
+        with self.beat("average_attn_weights=False returns each head’s weights separately.", look=0.3):
             self.play(ReplacementTransform(self.code_bar, bar), FadeOut(self.mask_group))
-            self.play(FadeIn(self.maps))
+            self.play(FadeIn(self.maps), FadeIn(self.heat_key))
         self.code_bar = bar
 
     def show_diagnostic_only(self):
         note = self.fine_print = place_fine_print(
             "average_attn_weights=False returns each head’s weight grid separately; it changes the returned "
             "diagnostic weights, not how the head messages combine.")
-        with self.beat("It changes only the weights we get back, not how the messages combine."):
+        with self.beat("It changes only the weights we get back, not how the messages combine.", look=1.6):
             self.play(*fade_out(self, self.code, self.code_bar), ReplacementTransform(self.maps, self.maps_wide),
-                      FadeIn(note))
+                      self.heat_key.animate.move_to(self.heat_key_wide), FadeIn(note))
             self.play(FadeIn(self.average, shift=0.2 * LEFT), FadeIn(self.same, shift=0.1 * UP))
 
     # shot 5 -----------------------------------------------------------------------------------
     def build_parity(self, ws):
-        from lesson_data.parity import pytorch_parity  # imports torch: only when the shot needs it
+        from lesson_data.parity import copied_parameters, pytorch_parity  # imports torch: only when needed
 
         parity = self.parity = pytorch_parity(sentence_from_env())
+        copy = self.copy_picture = get_copy_picture(copied_parameters())
+        copy.align_to(LEFT * (FRAME_RIGHT_SAFE - 0.1), LEFT).align_to(UP * (CONTENT_TOP - 0.15), UP)
         head = get_text("our weights, copied into PyTorch,\nrun on the same sentence",
                         font_size=LABEL_SIZE + 2, line_spacing=0.8)
         table = self.parity_table = get_parity_table(parity)
@@ -886,27 +1064,40 @@ class BiasesAndLibraryLayer(LessonScene):
         credit = get_text("See the PyTorch documentation:\ntorch.nn.MultiheadAttention",
                           font_size=LABEL_SIZE, color=DIM_TEXT_COLOR, line_spacing=0.8)
         block = VGroup(head, table, note, credit).arrange(DOWN, buff=0.4, aligned_edge=LEFT)
-        block.next_to(self.code, RIGHT, buff=0.6).align_to(self.code, UP)
+        block.next_to(copy, RIGHT, buff=0.7).align_to(copy, UP)
+        if block.get_right()[0] > FRAME_RIGHT_SAFE:
+            block.shift(LEFT * (block.get_right()[0] - FRAME_RIGHT_SAFE))
         self.parity_head, self.parity_note, self.credit = head, note, credit
 
     def show_copy(self, ws):
-        with self.transition("the pictures go; the code comes back"):
-            self.play(*fade_out(self, self.maps_wide, self.average, self.same, self.fine_print),
-                      FadeIn(self.code))
-        with self.beat("We copy our weights into PyTorch and run the same sentence."):
+        c = self.copy_picture
+        with self.transition("the pictures go"):
+            self.play(*fade_out(self, self.maps_wide, self.average, self.same, self.fine_print, self.heat_key))
+        with self.beat("We copy our weights into PyTorch and run the same sentence.", look=0.8):
+            self.play(FadeIn(c.title), *(FadeIn(VGroup(blk, lab)) for blk, lab in zip(c.sources, c.source_labels)),
+                      run_time=0.9)
+            self.play(*(ReplacementTransform(blk.copy(), slot) for blk, slot in zip(c.sources, c.slots)),
+                      FadeIn(c.arrows), FadeIn(c.target_labels), run_time=1.3)
             self.play(FadeIn(self.parity_head, shift=0.1 * DOWN), FadeIn(self.parity_note))
 
     def show_delta_parity(self):
+        from lesson_data.library import said_sci
+
         t, p = self.parity_table, self.parity
-        with self.beat(f"ΔE agrees {sci_said(p['max_abs_delta_E_diff'])}: the only difference is floating-point "
-                       "rounding."):
+        diff = p["max_abs_delta_E_diff"]
+        tail = ", the size of floating-point rounding."
+        with self.beat(f"ΔE agrees {sci_said(diff)}{tail}",
+                       spoken=f"Delta E agrees {'exactly' if diff == 0 else 'to ' + said_sci(diff)}{tail}"):
             self.play(FadeIn(t.labels[0]), FadeIn(t.numbers[0], scale=1.2))
 
     def show_weight_parity(self):
+        from lesson_data.library import said_all
+
         t, p = self.parity_table, self.parity
         diffs = p["max_abs_weight_diff"]
         said = " and ".join(fmt_sci(x) for x in diffs) if all(diffs) else "exactly"
-        with self.beat(f"Both heads’ weights agree too: {said}, measured as this video was made."):
+        with self.beat(f"Both heads’ weights agree too: {said}.",
+                       spoken=f"Both heads' weights agree too: {said_all(diffs)}."):
             self.play(LaggedStart(*(FadeIn(VGroup(label, number)) for label, number in zip(t.labels[1:], t.numbers[1:])),
                                   lag_ratio=0.4), FadeIn(self.credit))
 
@@ -1012,7 +1203,15 @@ def get_recap_diagram(ws) -> VGroup:
     residual_label.next_to(residual.legs[1], UP, buff=0.06)
     last_row = get_text("last row", font_size=SMALL_SIZE, color=DIM_TEXT_COLOR)
     last_row.next_to(links[-2], UP, buff=0.06)
-    diagram = VGroup(chain, links, residual, residual_label, last_row, last_row_box)
+    last_shape = get_text(format_shape((1, d)), font_size=16, color=DIM_TEXT_COLOR)
+    last_shape.next_to(links[-2], DOWN, buff=0.06)
+    from lesson_data.worksheet import W1, W2
+
+    mlp_shapes = VGroup(get_text(f"W1 {format_shape(W1.shape)}", font_size=16, color=DIM_TEXT_COLOR),
+                        get_text(f"W2 {format_shape(W2.shape)}", font_size=16, color=DIM_TEXT_COLOR))
+    mlp_shapes.arrange(DOWN, buff=0.06).next_to(mlp.box, UP, buff=0.12)
+    diagram = VGroup(chain, links, residual, residual_label, last_row, last_row_box, last_shape, mlp_shapes)
+    diagram.last_shape, diagram.mlp_shapes = last_shape, mlp_shapes
     diagram.last_row_box = last_row_box
     diagram.e_box, diagram.heads, diagram.concat, diagram.w_o, diagram.delta = e_box, heads, concat, w_o, delta
     diagram.plus, diagram.e_prime, diagram.mlp, diagram.prediction = plus, e_prime, mlp, prediction
@@ -1021,33 +1220,57 @@ def get_recap_diagram(ws) -> VGroup:
     return diagram
 
 
-def get_training_panel(diagram) -> VGroup:
+GRADIENT_COLOR = NEGATIVE_COLOR    # the loss flowing back: one colour of its own (yellow is the receiver's)
+
+
+def get_training_panel(diagram, example: str) -> VGroup:
     """Training, drawn under the recap diagram: the prediction's vocabulary logits into softmax and
-    cross-entropy, the observed next-token ID as the target, and the loss routed back (dashed) from
-    "cross-entropy loss" into every block that learns: both heads, W_O and the MLP (one trunk along a
-    line above the loss, into head 1 through the gap between the heads; a branch up into each other)."""
+    cross-entropy, the observed next token as the target (`example`: a word shown as an example of
+    one), and the loss routed back (dashed, in the gradient colour) from "cross-entropy loss" into
+    every block that learns: both heads, W_O and the MLP (one trunk along a line above the loss, into
+    head 1 through the gap between the heads, hopping over the E → head 2 arrow; a branch up into
+    each other block)."""
     title = get_text("training", font_size=LABEL_SIZE + 2, color=TEXT_COLOR)
     chain = get_text("vocabulary logits → softmax →", font_size=LABEL_SIZE)
     cross = get_text("cross-entropy loss", font_size=LABEL_SIZE)
     loss = VGroup(chain, cross).arrange(RIGHT, buff=0.14)
     align_baseline(cross, baseline_y(chain))
     loss.cross = cross
-    target = get_text("target: the observed next token", font_size=LABEL_SIZE, color=RECEIVER_COLOR)
+    target = VGroup(get_text("target: the observed next token", font_size=16, color=TEXT_COLOR),
+                    get_text(f"(an example: “{example}”)", font_size=16, color=DIM_TEXT_COLOR))
+    target.arrange(DOWN, buff=0.06, aligned_edge=RIGHT)
     y_loss = diagram.get_bottom()[1] - 0.72
     loss.move_to([0, y_loss, 0]).align_to(diagram.prediction, RIGHT)
-    target.next_to(loss, DOWN, buff=0.3).align_to(loss, RIGHT)
-    start = diagram.mlp.box.get_bottom()
+    target.next_to(loss, DOWN, buff=0.22).align_to(loss, RIGHT)
+    mlp = diagram.mlp.box
+    start = mlp.get_bottom() + RIGHT * 0.2
     logit_arrow = get_arrow(start, [start[0], loss.get_top()[1] + 0.05, 0])
-    tx = cross.get_x() + 0.45
+    tx = cross.get_right()[0] - 0.3
     target_arrow = get_arrow([tx, target.get_top()[1], 0], [tx, loss.get_bottom()[1], 0],
-                             color=RECEIVER_COLOR, buff=0.05)
+                             color=TEXT_COLOR, buff=0.04)
     title.next_to(loss, LEFT, buff=0.5)
     learners = VGroup(*diagram.heads, diagram.w_o, diagram.mlp)
 
-    def dashed(points):
-        path = VGroup(*(DashedLine(p, q, dash_length=0.12).set_stroke(RECEIVER_COLOR, 2.5)
-                        for p, q in zip(points[:-2], points[1:-1])))
-        path.add(get_arrow(points[-2], points[-1], color=RECEIVER_COLOR, buff=0, stroke_width=2.5))
+    def dashed(points, hops=()):
+        path = VGroup()
+        for p, q in zip(points[:-2], points[1:-1]):
+            p, q = np.array(p, dtype=float), np.array(q, dtype=float)
+            pieces = [(p, q)]
+            for hop in hops:           # leave a gap where another arrow crosses this leg
+                new = []
+                for a, b in pieces:
+                    t = _crossing(a, b, *hop)
+                    if t is None:
+                        new.append((a, b))
+                        continue
+                    length = np.linalg.norm(b - a)
+                    gap = 0.1 / max(length, 1e-6)
+                    new += [(a, a + (b - a) * max(t - gap, 0)), (a + (b - a) * min(t + gap, 1), b)]
+                pieces = new
+            for a, b in pieces:
+                if np.linalg.norm(b - a) > 0.02:
+                    path.add(DashedLine(a, b, dash_length=0.12).set_stroke(GRADIENT_COLOR, 2.5))
+        path.add(get_arrow(points[-2], points[-1], color=GRADIENT_COLOR, buff=0, stroke_width=2.5))
         return path
 
     h1, h2 = diagram.heads[0], diagram.heads[1]
@@ -1056,12 +1279,14 @@ def get_training_panel(diagram) -> VGroup:
     x_left = (diagram.e_box.box.get_right()[0] + h1.box.get_left()[0]) / 2
     y_gap = (h1.box.get_bottom()[1] + h2.get_top()[1]) / 2
     x_h1 = h1.box.get_x() - 0.6
+    e_to_h2 = diagram.links[1]
+    hops = [(e_to_h2.get_start(), e_to_h2.get_end())]
     trunk = dashed([[sx, cross.get_top()[1] + 0.05, 0], [sx, y_bus, 0], [x_left, y_bus, 0], [x_left, y_gap, 0],
-                    [x_h1, y_gap, 0], [x_h1, h1.box.get_bottom()[1] - 0.03, 0]])
+                    [x_h1, y_gap, 0], [x_h1, h1.box.get_bottom()[1] - 0.03, 0]], hops=hops)
     back = VGroup(trunk)
     for x, top in ((h2.box.get_x(), h2.box.get_bottom()[1]), (diagram.w_o.get_x(), diagram.w_o.get_bottom()[1]),
-                   (diagram.mlp.box.get_x() - 0.25, diagram.mlp.box.get_bottom()[1])):
-        back.add(VGroup(get_arrow([x, y_bus, 0], [x, top - 0.05, 0], color=RECEIVER_COLOR, buff=0,
+                   (mlp.get_x() - 0.22, mlp.get_bottom()[1])):
+        back.add(VGroup(get_arrow([x, y_bus, 0], [x, top - 0.05, 0], color=GRADIENT_COLOR, buff=0,
                                   stroke_width=2.5)))
     update = VGroup()           # the dashed paths say it; the sentence names the blocks
     panel = VGroup(title, loss, logit_arrow, target, target_arrow, back, update)
@@ -1070,22 +1295,43 @@ def get_training_panel(diagram) -> VGroup:
     return panel
 
 
+def _crossing(a, b, c, d):
+    """Where segment a→b crosses segment c→d, as a fraction along a→b (None if they do not cross)."""
+    r, s_ = b - a, d - c
+    den = r[0] * s_[1] - r[1] * s_[0]
+    if abs(den) < 1e-9:
+        return None
+    t = ((c[0] - a[0]) * s_[1] - (c[1] - a[1]) * s_[0]) / den
+    u = ((c[0] - a[0]) * r[1] - (c[1] - a[1]) * r[0]) / den
+    return t if 0 <= t <= 1 and 0 <= u <= 1 else None
+
+
 def _outside(node, point, margin=0.08) -> bool:
     box = node[0]
     return (abs(point[0] - box.get_x()) > box.width / 2 + margin
             or abs(point[1] - box.get_y()) > box.height / 2 + margin)
 
 
-def get_inference_cycle(ws, radius: float = 1.7) -> VGroup:
-    """tokenize → run → choose → append, clockwise on a circle; each arc runs from box edge to box edge."""
-    steps = ["tokenize", "run", "choose", "append"]
-    angles = [np.pi / 2, 0.0, -np.pi / 2, np.pi]
+RUN_BOX = (2.5, 1.0)      # the "run" step holds the whole diagram, shrunk to its shapes
+
+
+def get_inference_cycle(ws, radius: float = 1.75) -> VGroup:
+    """run → choose → append, clockwise on a circle (run on top, large enough to hold the shrunk
+    diagram), each arc from box edge to box edge; the last arc, append → run, is the way back."""
+    steps = ["run", "choose", "append"]
+    angles = [np.pi / 2, -np.pi / 6, -5 * np.pi / 6]
     nodes = VGroup()
     for step, angle in zip(steps, angles):
         t = get_text(step, font_size=LABEL_SIZE)
-        box = RoundedRectangle(corner_radius=0.12, width=t.width + 0.3, height=0.46)
+        if step == "run":
+            box = RoundedRectangle(corner_radius=0.12, width=RUN_BOX[0], height=RUN_BOX[1])
+        else:
+            box = RoundedRectangle(corner_radius=0.12, width=t.width + 0.3, height=0.46)
         box.set_stroke(TEXT_COLOR, 1.5).set_fill(BACKGROUND, 1.0)
-        nodes.add(VGroup(box, t).move_to(radius * np.array([np.cos(angle), np.sin(angle), 0.0])))
+        node = VGroup(box, t).move_to(radius * np.array([np.cos(angle), np.sin(angle), 0.0]))
+        if step == "run":
+            t.next_to(box, UP, buff=0.08)      # the label above: the box holds the diagram
+        nodes.add(node)
 
     def clearance(node, angle, direction):
         # smallest angular step along the circle that leaves this node's box
@@ -1098,45 +1344,91 @@ def get_inference_cycle(ws, radius: float = 1.7) -> VGroup:
         return g
 
     arcs = VGroup()
-    for k in range(4):
+    for k in range(3):
         a0 = angles[k] - clearance(nodes[k], angles[k], -1)
-        a1 = angles[(k + 1) % 4] + clearance(nodes[(k + 1) % 4], angles[(k + 1) % 4], +1)
-        if a1 > a0:  # going clockwise from the left node (π) up to the top one (π/2)
+        a1 = angles[(k + 1) % 3] + clearance(nodes[(k + 1) % 3], angles[(k + 1) % 3], +1)
+        if a1 > a0:  # going clockwise from append (lower left) up to run (top)
             a1 -= 2 * np.pi
         arc = Arc(radius=radius, start_angle=a0, angle=a1 - a0)
         arc.set_stroke(DIM_TEXT_COLOR, 2.5)
         arc.add_tip(tip_length=0.15, tip_width=0.15)
         arc.get_tip().set_fill(DIM_TEXT_COLOR, 1).set_stroke(DIM_TEXT_COLOR, 1)
         arcs.add(arc)
-    centre = get_text("weights\nremain fixed", font_size=SMALL_SIZE, color=DIM_TEXT_COLOR, line_spacing=0.8)
-    # the way back carries the chosen token's ID: the prefix is not tokenized again
-    back = get_text("with the new token ID", font_size=LABEL_SIZE, color=DIM_TEXT_COLOR)
-    back.move_to(radius * np.array([-0.72, 0.72, 0.0]), aligned_edge=DOWN + RIGHT).shift(LEFT * 0.05 + UP * 0.05)
-    cycle = VGroup(arcs, nodes, centre, back)
-    cycle.nodes, cycle.arcs, cycle.centre, cycle.back_label = nodes, arcs, centre, back
+    centre = get_text("weights\nremain fixed", font_size=16, color=DIM_TEXT_COLOR, line_spacing=0.8)
+    centre.move_to(DOWN * 0.45)
+    cycle = VGroup(arcs, nodes, centre)
+    cycle.nodes, cycle.arcs, cycle.centre = nodes, arcs, centre
+    cycle.run = nodes[0]
     return cycle
 
 
-def get_appended_prefix(ws) -> VGroup:
-    """… the last three words of the prefix, then the predicted word in a box: the loop's output."""
-    words = ws.text.split() if len(ws.text.split()) == ws.n else list(ws.tokens)
-    shown = ["…", *words[-3:]]
-    parts = VGroup(*(get_text(w, font_size=LABEL_SIZE + 2) for w in shown))
-    new = get_text(ws.mlp.prediction, font_size=LABEL_SIZE + 2, color=PREDICTED_COLOR)
-    box = SurroundingRectangle(new, buff=0.08, color=PREDICTED_COLOR, stroke_width=2)
-    row = VGroup(*parts, VGroup(new, box)).arrange(RIGHT, buff=0.15)
-    for w in row:
-        align_baseline(w if not isinstance(w, VGroup) else w[0], baseline_y(parts[1]))
-    row[-1][1].move_to(row[-1][0])
-    row.new_word = VGroup(new, box)
-    row.old_words = parts
+def get_token_id_row(words, ids, *, font_size: float = LABEL_SIZE, blank: bool = True) -> VGroup:
+    """The prefix's words with each token ID under its word, and a blank slot at the end; parts
+    `words`, `ids`, `blank` (the slot), `ellipsis` (when leading words are left out)."""
+    texts = [get_text(w, font_size=font_size) for w in words]
+    numbers = [get_count(i, tag="token_id", index=k, font_size=16, color=DIM_TEXT_COLOR) for k, i in enumerate(ids)]
+    row = VGroup()
+    x = 0.0
+    columns = []
+    for t, number in zip(texts, numbers):
+        w = max(t.width, number.width)
+        t.move_to([x + w / 2, 0, 0])
+        number.move_to([x + w / 2, -0.36, 0])
+        columns.append(VGroup(t, number))
+        x += w + 0.22
+    blank_line = Line([x, -0.1, 0], [x + 0.8, -0.1, 0]).set_stroke(TEXT_COLOR, 2)
+    row.words, row.ids = VGroup(*texts), VGroup(*numbers)
+    for t in texts:
+        align_baseline(t, baseline_y(texts[0]))
+    row.columns = VGroup(*columns)
+    row.blank = blank_line
+    row.add(row.columns)
+    if blank:
+        row.add(blank_line)
     return row
 
 
+def get_prefix_line(ws, limit: float = SAFE_WIDTH - 1.0) -> VGroup:
+    """The prefix as one line, its blank at the end ("… watched the ___"): as many of the last
+    words as fit in `limit` (lesson_data.library.last_words_that_fit). Parts: `words`, `blank`."""
+    from lesson_data.library import last_words_that_fit
+
+    words = display_words(ws)
+    size = LABEL_SIZE + 2
+    texts = [get_text(w, font_size=size) for w in words]
+    space = get_text("M", font_size=size).width * 0.45
+    keep = last_words_that_fit([t.width for t in texts] + [0.9], space, limit) - 1
+    shown = texts[len(texts) - keep:] if keep < len(texts) else texts
+    parts = ([get_text("…", font_size=size)] if len(shown) < len(texts) else []) + shown
+    line = VGroup(*parts).arrange(RIGHT, buff=space)
+    for t in parts:
+        align_baseline(t, baseline_y(shown[0]))
+    blank = Line(ORIGIN, RIGHT * 0.9).set_stroke(TEXT_COLOR, 2)
+    blank.next_to(line, RIGHT, buff=space).align_to(UP * (baseline_y(shown[0]) - 0.04), UP)
+    group = VGroup(line, blank)
+    group.words, group.blank = line, blank
+    return group
+
+
+def split_shapes(group) -> tuple[VGroup, VGroup]:
+    """Copies of a picture's parts: its shapes (boxes, arrows) and its texts, each leaf on its own."""
+    text_ids = {id(m) for t in group.get_family() if isinstance(t, Text) for m in t.get_family()}
+    shapes, texts = VGroup(), VGroup()
+    for m in group.get_family():
+        if isinstance(m, Text):
+            texts.add(m.copy())
+        elif id(m) not in text_ids and m.has_points():
+            leaf = m.copy()
+            leaf.submobjects = []
+            shapes.add(leaf)
+    return shapes, texts
+
+
 class RecapAndLoop(LessonScene):
-    """Scene 17: the whole two-head diagram again, built stage by stage at full size with the
-    worksheet's prediction; then training (the observed next token is the target) against the
-    inference loop (tokenize, run, choose, append, with the weights fixed)."""
+    """Scene 17: the whole two-head diagram again, built stage by stage at full size on the prefix,
+    with the worksheet's prediction filling its blank; then training (the observed next token is the
+    target, the loss flows back into every block that learns) against the inference loop (tokenize
+    once, then run, choose, append, with the weights fixed; the diagram shrinks into "run")."""
 
     def construct(self):
         ws = self.ws = scene_worksheet()
@@ -1160,9 +1452,8 @@ class RecapAndLoop(LessonScene):
         self.show_weight_update()
         # --- Shot 3: the inference loop ----------------------------------------------------------
         self.shot("inference")
-        self.clear_stage(self.title)
         self.build_loop(ws)
-        self.show_first_steps()
+        self.show_first_steps(ws)
         self.show_last_steps()
         self.show_append(ws)
 
@@ -1171,27 +1462,65 @@ class RecapAndLoop(LessonScene):
         diagram = self.diagram = get_recap_diagram(ws)
         if diagram.width > SAFE_WIDTH:
             raise ValueError(f"the recap diagram is {diagram.width - SAFE_WIDTH:.2f} too wide")
-        diagram.move_to(CONTENT_CENTER + UP * 0.35)
+        diagram.move_to(CONTENT_CENTER + UP * 0.2)
+        prefix = self.prefix_line = get_prefix_line(ws)
+        prefix.move_to([0, CONTENT_TOP - 0.3, 0])
 
     def build_training(self, ws):
         """Under the diagram: the prediction's logits against the observed next token, and the loss
         flowing back into every block that learns (both heads, W_O, the MLP)."""
-        training = self.training = get_training_panel(self.diagram)
+        self.training = get_training_panel(self.diagram, example=ws.mlp.prediction)
 
     def build_loop(self, ws):
+        from lesson_data.library import token_ids
+
         cycle = self.cycle = get_inference_cycle(ws)
-        inference_title = self.inference_title = get_text("inference", font_size=BODY_SIZE)
-        prefix = self.prefix = get_appended_prefix(ws)
-        right = VGroup(inference_title, cycle, prefix).arrange(DOWN, buff=0.3)
-        right.move_to(CONTENT_CENTER + UP * 0.3)
+        cycle.move_to([1.6, -0.55, 0])
+        words = display_words(ws)
+        ids = token_ids(ws.tokens)
+        row = self.id_row = get_token_id_row(words, ids)
+        tokenize = get_text("tokenize (once)", font_size=LABEL_SIZE)
+        t_box = RoundedRectangle(corner_radius=0.12, width=tokenize.width + 0.3, height=0.46)
+        t_box.set_stroke(TEXT_COLOR, 1.5).set_fill(BACKGROUND, 1.0)
+        self.tokenize = VGroup(t_box, tokenize.move_to(t_box))
+        top = VGroup(self.tokenize, row).arrange(RIGHT, buff=0.45)
+        if top.width > SAFE_WIDTH:
+            row.scale_to_fit_width(SAFE_WIDTH - self.tokenize.width - 0.45)
+            top.arrange(RIGHT, buff=0.45)
+        top.move_to([0, CONTENT_TOP - 0.45, 0])
+        self.inference_title = get_text("inference", font_size=BODY_SIZE).move_to([-4.6, -0.6, 0])
+        run_box = cycle.run[0]
+        start = self.tokenize[0].get_bottom()
+        self.to_run = get_routed_arrow([start, [start[0], run_box.get_y(), 0],
+                                        [run_box.get_left()[0] - 0.05, run_box.get_y(), 0]])
+        # the diagram, shrunk to its shapes, inside "run"
+        shapes, texts = split_shapes(self.diagram)
+        self.diagram_shapes, self.diagram_texts = shapes, texts
+        mini = self.mini = shapes.copy()
+        mini.scale_to_fit_width(RUN_BOX[0] - 0.3)
+        if mini.height > RUN_BOX[1] - 0.2:
+            mini.scale_to_fit_height(RUN_BOX[1] - 0.2)
+        mini.move_to(run_box)
+        # the appended word and its ID fill the blank
+        new_id = token_ids([ws.mlp.prediction])[0]
+        word = get_text(ws.mlp.prediction, font_size=LABEL_SIZE, color=PREDICTED_COLOR)
+        number = get_count(new_id, tag="new_token_id", font_size=16, color=PREDICTED_COLOR)
+        word.move_to(row.blank.get_center() + UP * 0.12, aligned_edge=DOWN).align_to(row.blank, LEFT)
+        align_baseline(word, baseline_y(row.words[0]))
+        number.move_to([word.get_x(), row.ids[0].get_y(), 0])
+        box = SurroundingRectangle(word, buff=0.08, color=PREDICTED_COLOR, stroke_width=2)
+        self.new_word = VGroup(word, box, number)
+        self.prefix = VGroup(row, self.new_word)
+        self.prefix.new_word = VGroup(word, box)
 
     # beats: the diagram -----------------------------------------------------------------------
     def show_input(self):
         d = self.diagram
         note = self.fine_print = place_fine_print("This repeats the same two-head diagram after the detailed "
                                                   "arithmetic, rather than introducing a new architecture.")
-        with self.beat("Let's rebuild the whole two-head layer, step by step."):
-            self.play(FadeIn(d.e_box, shift=0.2 * RIGHT), FadeIn(note))
+        with self.beat("Let's rebuild the whole two-head layer on our prefix, step by step."):
+            self.play(FadeIn(self.prefix_line, shift=0.1 * DOWN), FadeIn(note))
+            self.play(FadeIn(d.e_box, shift=0.2 * RIGHT))
 
     def show_heads(self, ws):
         d = self.diagram
@@ -1199,7 +1528,8 @@ class RecapAndLoop(LessonScene):
         rows = f"{count_word(n)} row{'s' if n != 1 else ''}"
         with self.beat(f"E, {rows} of width {count_word(width)}, goes into both heads; "
                        "each makes its own messages."):
-            self.play(*(GrowArrow(a) for a in d.links[0:2]), FadeIn(d.heads, shift=0.15 * RIGHT), run_time=1.2)
+            self.play(*(GrowArrow(a) for a in d.links[0:2]), FadeIn(d.heads, shift=0.15 * RIGHT),
+                      FadeOut(self.fine_print), run_time=1.2)
 
     def show_update(self):
         d = self.diagram
@@ -1218,14 +1548,18 @@ class RecapAndLoop(LessonScene):
         d = self.diagram
         with self.beat("Its last row goes through the prediction MLP."):
             self.play(FadeIn(d.last_row_box))
-            self.play(GrowArrow(d.links[8]), FadeIn(d.last_row), FadeIn(d.mlp))
+            self.play(GrowArrow(d.links[8]), FadeIn(d.last_row), FadeIn(d.last_shape), FadeIn(d.mlp),
+                      FadeIn(d.mlp_shapes))
 
     def show_prediction(self, ws):
         d = self.diagram
         word, p = ws.mlp.ranked[0]
-        with self.beat(f"For our sentence, the most probable next word is “{word}”: {fmt(p)}."):
+        which = f"the {ws.name} sentence" if ws.name in ("river", "cheque") else "this sentence"
+        fill = self.filled = get_text(word, font_size=LABEL_SIZE + 2, color=PREDICTED_COLOR)
+        fill.next_to(self.prefix_line.blank, UP, buff=0.04)
+        with self.beat(f"For {which}, the most probable next word is “{word}”: {fmt(p)}."):
             self.play(GrowArrow(d.links[9]), FadeIn(d.prediction, shift=0.15 * RIGHT))
-            self.play(Indicate(d.prediction[1], color=PREDICTED_COLOR, scale_factor=1.15))
+            self.play(ReplacementTransform(d.prediction[1].copy(), fill), run_time=1.0)
 
     def show_scope(self):
         d = self.diagram
@@ -1236,7 +1570,7 @@ class RecapAndLoop(LessonScene):
         box = self.scope_box = RoundedRectangle(corner_radius=0.12, width=scope.width + 0.4, height=scope.height + 0.4)
         box.set_stroke(DIM_TEXT_COLOR, 1.5).move_to(scope)
         with self.beat("That is the whole teaching model; a deep Transformer has many more parts."):
-            self.play(FadeOut(self.fine_print), FadeIn(VGroup(box, scope)))
+            self.play(FadeIn(VGroup(box, scope)))
 
     # beats: training and inference ------------------------------------------------------------
     def show_training_target(self):
@@ -1245,39 +1579,47 @@ class RecapAndLoop(LessonScene):
                                                   "for the vocabulary logits.")
         with self.transition("the scope note leaves; the diagram stays"):
             self.play(FadeOut(VGroup(self.scope, self.scope_box)))
-        with self.beat("In training, the word that really comes next is the target for the vocabulary logits."):
+        with self.beat("In training, the word that really comes next is the target."):
             self.play(FadeIn(t.title), GrowArrow(t.logit_arrow), FadeIn(t.loss, shift=0.1 * DOWN))
-            self.play(FadeIn(t.target, shift=0.1 * LEFT), GrowArrow(t.target_arrow), FadeIn(note))
+            self.play(FadeIn(t.target, shift=0.1 * UP), GrowArrow(t.target_arrow), FadeIn(note))
 
     def show_weight_update(self):
         t = self.training
         with self.beat("The loss flows back and updates the weights of every block: both heads, W_O and the MLP."):
             self.play(Create(t.back[0]), run_time=1.6)
             self.play(LaggedStart(*(GrowArrow(path[0]) for path in t.back[1:]), lag_ratio=0.3), run_time=1.0)
-            self.play(*(Indicate(block, color=RECEIVER_COLOR, scale_factor=1.05) for block in t.learners))
+            self.play(*(Indicate(block, color=GRADIENT_COLOR, scale_factor=1.05) for block in t.learners))
 
-    def show_first_steps(self):
+    def show_first_steps(self, ws):
         c = self.cycle
-        note = place_fine_print("At inference time, weights remain fixed: tokenize a prefix, run the model, "
-                                "choose a next token and append it.")
-        with self.beat("At inference the weights stay fixed: tokenize the prefix, then run the model."):
-            self.play(FadeIn(self.inference_title), FadeIn(c.centre), FadeIn(note))
-            self.play(FadeIn(c.nodes[0]), FadeIn(c.nodes[1]))
-            self.play(Create(c.arcs[0]), run_time=0.8)
-        self.fine_print = note
+        note = self.fine_print_loop = place_fine_print("At inference time, weights remain fixed: tokenize a prefix, "
+                                                       "run the model, choose a next token and append it.")
+        with self.transition("training and the prefix leave; the diagram stays"):
+            self.play(*fade_out(self, self.training, self.fine_print, self.prefix_line, self.filled))
+        # the diagram's shapes stand in for it (its texts fade): the same picture, about to shrink
+        shapes, texts = self.diagram_shapes, self.diagram_texts
+        with self.beat("At inference the weights stay fixed: tokenize the prefix once, then run the model."):
+            on_screen = {id(m) for m in self.diagram.get_family()}
+            self.remove(*(m for m in list(self.mobjects) if id(m) in on_screen))
+            self.add(shapes, texts)
+            self.play(FadeIn(self.tokenize), FadeIn(self.id_row.words), FadeIn(note), FadeOut(texts), run_time=0.8)
+            self.play(LaggedStart(*(FadeIn(i, shift=0.1 * DOWN) for i in self.id_row.ids), lag_ratio=0.08),
+                      FadeIn(self.id_row.blank), run_time=1.0)
+            self.play(ReplacementTransform(shapes, self.mini), FadeIn(c.run), FadeIn(c.centre),
+                      FadeIn(self.inference_title), run_time=1.3)
+            self.play(Create(self.to_run.legs), GrowArrow(self.to_run.tip), run_time=0.7)
 
     def show_last_steps(self):
         c = self.cycle
         with self.beat("Choose the next token, and append it."):
-            self.play(FadeIn(c.nodes[2]), Create(c.arcs[1]), run_time=0.8)
-            self.play(FadeIn(c.nodes[3]), Create(c.arcs[2]), run_time=0.8)
+            self.play(Create(c.arcs[0]), FadeIn(c.nodes[1]), run_time=0.8)
+            self.play(Create(c.arcs[1]), FadeIn(c.nodes[2]), run_time=0.8)
 
     def show_append(self, ws):
         c = self.cycle
-        with self.beat(f"“{ws.mlp.prediction}” joins the prefix, and the loop goes round again.", look=1.0):
-            self.play(FadeIn(self.prefix.old_words), FadeIn(self.prefix.new_word, shift=0.2 * LEFT))
-            self.play(Create(c.arcs[3]), FadeIn(c.back_label), Indicate(c.nodes[1], color=RECEIVER_COLOR,
-                                                                          scale_factor=1.12), run_time=1.0)
+        with self.beat(f"“{ws.mlp.prediction}” joins the prefix, and the loop goes back to run.", look=0.6):
+            self.play(FadeIn(self.new_word, shift=0.2 * UP))
+            self.play(Create(c.arcs[2]), Indicate(c.run, color=SOURCE_COLOR, scale_factor=1.06), run_time=1.0)
 
 
 __all__ = ["BiasesAndLibraryLayer", "RecapAndLoop", "SciNumberText", "get_sci_number"]
