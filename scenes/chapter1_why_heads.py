@@ -23,6 +23,7 @@ from __future__ import annotations
 import numpy as np
 from manim import (
     AnimationGroup,
+    CubicBezier,
     DOWN,
     LEFT,
     PI,
@@ -73,7 +74,9 @@ from scenes.style import (
     HIGHLIGHT_OPACITY,
     LABEL_SIZE,
     MIN_TEXT_SIZE,
+    NEGATIVE_COLOR,
     NUMBER_SIZE,
+    POSITIVE_COLOR,
     RECEIVER_COLOR,
     SAFE_WIDTH,
     TEXT_COLOR,
@@ -95,6 +98,10 @@ CAVEAT = ("These next examples illustrate possible readings, not attention measu
           "language model.")
 QUERY_NOTE = ("A query is a numerical vector, not an English question. Each source also has a numerical "
               "key and value. In deeper layers, source rows can already contain context.")
+# the note's first sentence with the query, the rest with the keys and values it names
+QUERY_NOTE_QUERY = "A query is a numerical vector, not an English question."
+QUERY_NOTE_ROWS = ("Each source also has a numerical key and value. In deeper layers, source rows can already "
+                   "contain context.")
 ARROWS_NOTE = ("The arrows highlight plausible useful sources; they do not mean all other sources are "
                "masked or have exactly zero weight.")
 DIVISION_NOTE = "This is a possible division of work, not three manually assigned jobs."
@@ -373,7 +380,7 @@ class ThreeHeadsSevenRows(ChapterOneScene):
         hide_receiver(row)
         positions = get_positions(row)
         # keys first (they set how much a row is read), then the values (what it sends)
-        keys = VGroup(*(get_vector_glyph(len(ex.features), DIM_TEXT_COLOR, cell=0.11, filled=False)
+        keys = VGroup(*(get_vector_glyph(len(ex.features), DIM_TEXT_COLOR, cell=0.17, filled=True)
                         .next_to(positions[j], DOWN, buff=0.14).set_x(row.boxes[j].get_x()) for j in range(ex.n)))
         chips = get_value_chips(row, ex, keys, buff=0.18, track_length=0.62, bar_height=0.12, gap=0.1)
         r = ex.receiver - 1
@@ -393,18 +400,24 @@ class ThreeHeadsSevenRows(ChapterOneScene):
         label = get_head_label(0).next_to(row.boxes[0], LEFT, buff=0.35)
         rlabel = get_text("receiver", font_size=MIN_TEXT_SIZE, color=RECEIVER_COLOR)
         rlabel.next_to(chips[r], DOWN, buff=0.12)
+        # each row's frame (its key and value inside, its number above), drawn when the rows are named
+        frames = VGroup(*(SurroundingRectangle(VGroup(keys[j], chips[j]), buff=0.07,
+                                               corner_radius=0.06).set_stroke(DIM_TEXT_COLOR, 1, opacity=0.6)
+                          for j in range(ex.n)))
         group = VGroup(label, row, positions, chips, keys, query, query_label, slot, value_label, key_label, rlabel,
-                       features)
+                       features, frames)
         # as large as the space between the legend and the fine print allows
         top = get_badge().get_bottom()[1] - 0.5 - 1.1     # the legend, then room for the arrows
         bottom = CONTENT_BOTTOM + 0.75                    # two lines of fine print
         factor = min((SAFE_WIDTH - 0.6) / group.width, (top - bottom) / group.height)
         group.scale(factor).move_to(UP * (top + bottom) / 2).set_x(0)
+        # the slot draws its segments to its (now scaled) tracks
+        slot.track_length, slot.bar_height = slot.track_length * factor, slot.bar_height * factor
         layout = group
         layout.row, layout.positions, layout.chips, layout.keys = row, positions, chips, keys
         layout.query, layout.query_label, layout.slot, layout.label = query, query_label, slot, label
         layout.value_label, layout.key_label, layout.receiver_label = value_label, key_label, rlabel
-        layout.features = features
+        layout.features, layout.frames = features, frames
         return layout
 
     def get_three_heads(self, ex):
@@ -427,7 +440,7 @@ class ThreeHeadsSevenRows(ChapterOneScene):
             own = get_own_projections(color)
             own.next_to(label, DOWN, buff=0.08).align_to(label, LEFT)
             column = VGroup(label, own)
-            column.next_to(row.boxes[0], LEFT, buff=0.3).set_y(VGroup(row.boxes, chips).get_y())
+            column.next_to(row.boxes[0], LEFT, buff=0.45).set_y(VGroup(row.boxes, chips).get_y())
             lane = VGroup(column, row, chips, arrows, slot)
             lane.label, lane.row, lane.chips, lane.arrows, lane.slot = label, row, chips, arrows, slot
             lane.reading, lane.own, lane.even = reading, own, even
@@ -446,6 +459,9 @@ class ThreeHeadsSevenRows(ChapterOneScene):
         bottom = CONTENT_BOTTOM + 0.4          # room for a line of fine print
         factor = min(1.15, (top - bottom) / group.height, SAFE_WIDTH / group.width)
         group.scale(factor).move_to(UP * (top + bottom) / 2).set_x(0)
+        for lane in lanes:             # the slots draw their segments to their (now scaled) tracks
+            lane.slot.track_length, lane.slot.bar_height = (lane.slot.track_length * factor,
+                                                            lane.slot.bar_height * factor)
         return lanes
 
     # beats ------------------------------------------------------------------------------------
@@ -460,9 +476,9 @@ class ThreeHeadsSevenRows(ChapterOneScene):
         layout, r = self.layout, ex.receiver - 1
         with self.beat(f"{count_word(ex.n).capitalize()} tokens give {count_word(ex.n)} rows. The last, "
                        f"“{ex.receiver_word}”, is the receiver."):
-            # seven rows: each token's position, and under it its row (named in the next sentences)
-            self.play(LaggedStart(*(FadeIn(VGroup(p, k, c), shift=0.1 * UP)
-                                    for p, k, c in zip(layout.positions, layout.keys, layout.chips)),
+            # seven rows: each token's position and an empty row under it (its parts are named next)
+            self.play(LaggedStart(*(FadeIn(VGroup(p, f), shift=0.1 * UP)
+                                    for p, f in zip(layout.positions, layout.frames)),
                                   lag_ratio=0.1), run_time=1.4)
             self.mark("rows")
             self.play(FadeIn(layout.receiver_label, shift=0.1 * UP), reveal_receiver(self.row))
@@ -473,36 +489,40 @@ class ThreeHeadsSevenRows(ChapterOneScene):
         with self.beat(f"“{ex.receiver_word.capitalize()}” asks with a query: a vector of numbers, not an "
                        "English question."):
             self.play(FadeIn(layout.query, shift=0.2 * RIGHT), FadeIn(layout.query_label),
-                      *swap_fine_print(self, QUERY_NOTE))
+                      *swap_fine_print(self, QUERY_NOTE_QUERY))
             self.mark("query")
 
     def show_keys_and_values(self, ex):
         layout = self.layout
         with self.beat("Every row also carries a key, deciding how strongly it is read, and a value: what it sends."):
-            # the rows are already there: now their two parts are named, keys first, then values
-            self.play(LaggedStart(*(Indicate(k, color=TEXT_COLOR, scale_factor=1.15) for k in layout.keys),
-                                  lag_ratio=0.08), FadeIn(layout.key_label), run_time=1.2)
-            self.play(LaggedStart(*(Indicate(c, color=TEXT_COLOR, scale_factor=1.08) for c in layout.chips),
-                                  lag_ratio=0.08), FadeIn(layout.value_label), FadeIn(layout.features), run_time=1.2)
+            # the rows are already there: now their two parts fill them, keys first, then values
+            self.play(LaggedStart(*(FadeIn(k, shift=0.1 * DOWN) for k in layout.keys), lag_ratio=0.08),
+                      FadeIn(layout.key_label), *swap_fine_print(self, QUERY_NOTE_ROWS), run_time=1.2)
+            self.play(LaggedStart(*(FadeIn(c, shift=0.1 * DOWN) for c in layout.chips), lag_ratio=0.08),
+                      FadeIn(layout.value_label), FadeIn(layout.features), run_time=1.2)
             self.mark("values")
 
     def show_one_head(self, ex):
         layout, row = self.layout, self.row
         reading = ex.reading(0)
         arrows = self.one_head_arrows = get_attention_arrows(row, reading.weights, color=ONE_HEAD_COLOR)
+        # before the weights are read off: every row drawn alike (thin, even arrows)
+        even = self.one_head_even = get_attention_arrows(row, even_weights(ex.receiver), color=ONE_HEAD_COLOR)
+        # the comparison: a white frame steps from key to key, the query flashing at each
+        sweep = SurroundingRectangle(layout.keys[0], buff=0.06, corner_radius=0.04).set_stroke(TEXT_COLOR, 2.5)
         with self.beat(f"One head compares the query with every key, and reads all {count_word(ex.n)} rows."):
-            self.play(FadeIn(layout.label), Indicate(layout.query, color=RECEIVER_COLOR))
-            # the comparison sweeps from key to key
-            self.play(LaggedStart(*(Indicate(k, color=RECEIVER_COLOR, scale_factor=1.3) for k in layout.keys),
-                                  lag_ratio=0.35), run_time=1.8)
+            self.play(FadeIn(layout.label), Indicate(layout.query, color=RECEIVER_COLOR), Create(sweep),
+                      run_time=0.8)
             self.mark("key sweep")
-            self.play(arrows.create(run_time=1.8))
+            for k in layout.keys[1:]:
+                self.play(sweep.animate.move_to(k), Indicate(k, color=TEXT_COLOR, scale_factor=1.25),
+                          run_time=0.28)
+            self.play(FadeOut(sweep), even.create(run_time=1.6))
 
     def show_caveat(self):
         badge = self.badge = get_badge()
         # said here, then carried by the badge: no fine print repeating the same sentence
-        with self.beat("These arrows are possible readings, drawn for illustration, not attention measured in "
-                       "our trained model."):
+        with self.beat("These arrows are an illustration, not attention measured in our trained model."):
             self.play(FadeIn(badge, shift=0.2 * DOWN), *swap_fine_print(self, None))
 
     def show_useful_sources(self, ex):
@@ -511,10 +531,14 @@ class ThreeHeadsSevenRows(ChapterOneScene):
         legend = self.legend = get_width_legend(ONE_HEAD_COLOR)
         legend.set_y(self.badge.get_bottom()[1] - 0.12 - legend.height / 2).set_x(0)
         words = " and ".join([", ".join(ex.word_at(p) for p in reading.useful[:-1]), ex.word_at(reading.useful[-1])])
+        boxes = self.row.boxes
         with self.beat(f"Thick arrows mark plausible useful sources: {words}. Thin ones are still read."):
+            # the even arrows take the head's weights: three thicken, the rest stay thin; their words tint
+            self.play(ReplacementTransform(self.one_head_even, arrows),
+                      *(boxes[p - 1].animate.set_fill(ONE_HEAD_COLOR, HIGHLIGHT_OPACITY).set_stroke(ONE_HEAD_COLOR, 2.5)
+                        for p in reading.useful), run_time=1.6)
+            self.mark("one head thickens")
             self.play(FadeIn(legend), *swap_fine_print(self, ARROWS_NOTE))
-            self.play(*(Indicate(arrows.arrow(p - 1), color=ONE_HEAD_COLOR, scale_factor=1.05)
-                        for p in reading.useful))
 
     def show_scaled_values(self, ex):
         layout = self.layout
@@ -535,8 +559,11 @@ class ThreeHeadsSevenRows(ChapterOneScene):
         with self.beat("So one head can carry colour, material and detail at once."):
             self.play(*swap_fine_print(self, SHARED_NOTE))
             # each feature in turn: its name and its track light up
-            self.play(LaggedStart(*(AnimationGroup(Indicate(slot.labels[k], color=TEXT_COLOR, scale_factor=1.2),
-                                                   Indicate(slot.tracks[k], color=ONE_HEAD_COLOR, scale_factor=1.1))
+            def track(k):
+                y = slot.tracks[k].get_y()
+                return VGroup(slot.tracks[k], *(s for s in flow.segments if abs(s.get_y() - y) < 1e-6))
+            self.play(LaggedStart(*(AnimationGroup(Indicate(slot.labels[k], color=TEXT_COLOR, scale_factor=1.0),
+                                                   Indicate(track(k), color=TEXT_COLOR, scale_factor=1.1))
                                     for k in range(len(ex.features))), lag_ratio=0.6), run_time=2.0)
 
     def show_split_weight(self, ex):
@@ -590,13 +617,31 @@ class ThreeHeadsSevenRows(ChapterOneScene):
             self.play(*(FadeIn(lane.own) for lane in lanes), FadeIn(self.alike_note),
                       *swap_fine_print(self, PROJECTIONS_NOTE))
 
+    def get_one_head_ghost(self):
+        """The one head's message (each track only part full), small, above head 1's message: the same
+        tracks, segments and empty parts, drawn as long as the three heads' tracks."""
+        slot, flow = self.layout.slot, self.one_head_flow
+        ghost = VGroup(slot.tracks.copy(), flow.segments.copy(), self.unfilled.copy())
+        target = self.lanes[0].slot.tracks
+        ghost.scale(target.width / slot.tracks.width)
+        title = get_text("one head: each part", font_size=MIN_TEXT_SIZE, color=ONE_HEAD_COLOR)
+        ghost.next_to(title, DOWN, buff=0.08, aligned_edge=LEFT)
+        group = VGroup(title, ghost)
+        group.next_to(target, UP, buff=0.12, aligned_edge=LEFT)
+        group.title, group.bars = title, ghost
+        return group
+
     def show_three_messages(self):
         lanes = self.lanes
         self.flows = [get_message_flow(lane.chips, contributions(self.example, lane.reading), lane.slot,
                                        min_copy_width=0.025) for lane in lanes]
+        ghost = self.ghost = self.get_one_head_ghost()
         with self.beat("Scaled and added, each head’s message now carries its own feature almost whole."):
             self.play(*(flow.scale_copies(run_time=1.2) for flow in self.flows))
             self.play(*(flow.move_copies(run_time=2.0) for flow in self.flows))
+            # beside them, what one head carried: each track only part full
+            self.play(FadeIn(ghost, shift=0.1 * DOWN))
+            self.mark("ghost")
 
     def show_independent_weighting(self):
         with self.beat("What the extra heads add: each one weights the sources on its own."):
@@ -659,10 +704,10 @@ class TheReceiver(ChapterOneScene):
             item = VGroup(glyph, name).arrange(RIGHT, buff=0.2)
             item.glyph, item.name = glyph, name
             glyphs.add(item)
-        glyphs.arrange(RIGHT, buff=0.8)
-        title = get_text(f"what reaches “{ex.receiver_word}”: numbers, not words", font_size=MIN_TEXT_SIZE,
-                         color=TEXT_COLOR)
-        group = VGroup(title, glyphs).arrange(DOWN, buff=0.15)
+        glyphs.arrange(DOWN, buff=0.2, aligned_edge=LEFT)
+        title = get_word_label([f"what reaches “{ex.receiver_word}”:", "numbers, not words"], TEXT_COLOR)
+        title.original_text = f"what reaches “{ex.receiver_word}”: numbers, not words"
+        group = VGroup(title, glyphs).arrange(DOWN, buff=0.18, aligned_edge=LEFT)
         group.title, group.items = title, glyphs
         return group
 
@@ -691,8 +736,22 @@ class TheReceiver(ChapterOneScene):
         shift = self.receiver_label.get_right()[0] + 0.2 - label.get_left()[0]
         if shift > 0:
             label.shift(RIGHT * shift)
+        row, r = self.row, self.example.receiver - 1
+        # under the receiver a query (it asks); under the blank an empty outline (nothing to ask with)
+        y = row.positions.get_bottom()[1] - 0.5
+        query = get_vector_glyph(4, RECEIVER_COLOR, cell=0.22).move_to([row.boxes[r].get_x(), y, 0])
+        q_label = get_text("query", font_size=MIN_TEXT_SIZE, color=RECEIVER_COLOR).next_to(query, DOWN, buff=0.1)
+        none = get_vector_glyph(4, DIM_TEXT_COLOR, cell=0.22, filled=False).set_opacity(0.5)
+        none.move_to([row.blank.get_x(), y, 0])
+        n_label = get_text("no query", font_size=MIN_TEXT_SIZE, color=DIM_TEXT_COLOR).next_to(none, DOWN, buff=0.1)
+        cross = VGroup(Line(none.get_corner(UP + LEFT), none.get_corner(DOWN + RIGHT)),
+                       Line(none.get_corner(DOWN + LEFT), none.get_corner(UP + RIGHT))).set_stroke(NEGATIVE_COLOR, 2.5)
+        self.queries = VGroup(query, q_label, none, n_label, cross)
         with self.beat("Not the blank. The next word is unknown, so it has no query yet."):
             self.play(FadeIn(label, shift=0.1 * DOWN), Indicate(self.row.blank, color=TEXT_COLOR))
+            self.play(FadeIn(VGroup(query, q_label), shift=0.1 * DOWN), FadeIn(VGroup(none, n_label)))
+            self.play(Create(cross))
+            self.mark("no query")
 
     def show_subject_head(self, ex):
         reading = ex.reading(1)
@@ -710,7 +769,8 @@ class TheReceiver(ChapterOneScene):
         plural = self.plural_tag = get_text("plural", font_size=MIN_TEXT_SIZE, color=color)
         plural.next_to(self.layout.positions[reading.useful[0] - 1], DOWN, buff=0.12)
         with self.beat(f"One head might look back for the subject: “{subject}”, which is plural."):
-            self.play(ReplacementTransform(self.receiver_label, tag), FadeIn(label), FadeIn(legend))
+            self.play(ReplacementTransform(self.receiver_label, tag), FadeIn(label), FadeIn(legend),
+                      FadeOut(self.queries), *swap_fine_print(self, ROLES_NOTE))
             self.play(arrows.create())
             self.play(FadeIn(plural, shift=0.1 * UP))
             self.mark("plural")
@@ -719,8 +779,7 @@ class TheReceiver(ChapterOneScene):
         gate = ex.source("nearer singular noun")
         j = gate.position - 1
         box = self.row.boxes[j]
-        mark = DashedVMobject(box.copy().set_fill(opacity=0).scale(1.12), num_dashes=22)
-        mark.set_stroke(NOT_USED_COLOR, 2.5)
+        mark = box.copy().set_fill(NOT_USED_COLOR, 0.18).set_stroke(NOT_USED_COLOR, 2.5)
         label = get_word_label(["singular:", "does not control", "agreement"], NOT_USED_COLOR)
         label.next_to(self.layout.positions[j], DOWN, buff=0.12)
         self.nearer = VGroup(mark, label)
@@ -732,15 +791,36 @@ class TheReceiver(ChapterOneScene):
         blank = self.row.blank
         # a candidate, not yet a continuation: neutral, with a question mark
         guess = self.first_guess = word_in_box(f"{ex.next_word}?", blank[0], font_size=self.row.font_size)
-        wrong = get_text(ex.not_next_word, font_size=LABEL_SIZE, color=DIM_TEXT_COLOR)
-        wrong.next_to(blank, DOWN, buff=0.2)
-        strike = Line(wrong.get_left(), wrong.get_right()).set_stroke(TEXT_COLOR, 2.5)
+        wrong = get_text(ex.not_next_word, font_size=BODY_SIZE - 4, color=DIM_TEXT_COLOR)
+        # low under the blank: the link from the subject rises past it into the candidate
+        wrong.next_to(blank, DOWN, buff=0.75).align_to(blank, LEFT)
+        strike = Line(wrong.get_left() + LEFT * 0.05, wrong.get_right() + RIGHT * 0.05).set_stroke(NEGATIVE_COLOR, 3.5)
         self.wrong = VGroup(wrong, strike)
-        subject = ex.word_at(ex.reading(1).useful[0])
+        r1 = ex.reading(1)
+        subject = ex.word_at(r1.useful[0])
+        gate = ex.source("nearer singular noun")
+        # the agreement as two links: the plural subject to "bark" (agrees), the singular gate to "barks" (no)
+        plural, singular = self.plural_tag, self.nearer[1]
+        start = plural.get_bottom() + DOWN * 0.08
+        end = blank[0].get_bottom() + RIGHT * (blank[0].width * 0.3) + DOWN * 0.06
+        low = min(singular.get_bottom()[1], wrong.get_bottom()[1]) - 0.45
+        agree = CubicBezier(start, [start[0] + 0.8, low, 0], [end[0] + 0.9, low, 0], end)
+        agree.set_stroke(POSITIVE_COLOR, 3)
+        tick = get_text("✓", font_size=BODY_SIZE, color=POSITIVE_COLOR)
+        tick.next_to(agree.point_from_proportion(0.5), DOWN, buff=0.08)
+        g_start = singular.get_right() + RIGHT * 0.1
+        g_end = wrong.get_left() + LEFT * 0.12
+        no_link = DashedVMobject(Line(g_start, g_end), num_dashes=8).set_stroke(NOT_USED_COLOR, 2.5)
+        cross = get_text("✗", font_size=LABEL_SIZE + 2, color=NEGATIVE_COLOR)
+        cross.next_to(no_link.get_center(), UP, buff=0.08)
+        self.links = VGroup(agree, tick, no_link, cross)
         with self.beat(f"So the plural “{subject}” supports “{ex.next_word}”, not “{ex.not_next_word}”."):
             # the blank's "no query yet" label leaves before a candidate is written into it
             self.play(FadeOut(self.blank_label), FadeOut(blank[1]), FadeIn(guess))
-            self.play(FadeIn(wrong), Create(strike))
+            self.play(Create(agree), FadeIn(tick), run_time=1.0)
+            self.play(FadeIn(wrong), Create(no_link), FadeIn(cross))
+            self.play(Create(strike))
+            self.mark("agreement links")
 
     def show_continuation(self, ex):
         blank = self.row.blank
@@ -767,8 +847,8 @@ class TheReceiver(ChapterOneScene):
         place = ex.word_at(reading.useful[0])
         with self.beat(f"A second head might read “{place}” for something else: where the dogs are."):
             # the agreement notes have been said: they leave room for head 2's arrows (the positions stay)
-            self.play(FadeOut(VGroup(self.nearer, self.plural_tag)), FadeIn(label),
-                      *swap_fine_print(self, ROLES_NOTE))
+            self.play(FadeOut(VGroup(self.nearer, self.plural_tag, self.links)), FadeIn(label),
+                      *swap_fine_print(self, None))
             self.play(arrows.create())
 
     def show_known_prefix(self, ex):
@@ -784,15 +864,21 @@ class TheReceiver(ChapterOneScene):
 
     def show_messages(self, ex):
         msgs = self.messages = self.get_message_glyphs(ex)
-        msgs.next_to(self.prefix_bracket, DOWN, buff=0.2)
-        msgs.set_x(self.row.boxes[ex.receiver - 1].get_x()).shift(LEFT * 0.2)
+        r = ex.receiver - 1
+        box = self.row.boxes[r]
+        # right under the blank, beside the receiver (the struck "barks" has been said: it leaves)
+        msgs.next_to(box, RIGHT, buff=0.25).align_to(box, UP).shift(DOWN * (box.height + 0.45))
         if msgs.get_right()[0] > SAFE_WIDTH / 2:
             msgs.shift(LEFT * (msgs.get_right()[0] - SAFE_WIDTH / 2))
+        arrows = (self.subject_arrows, self.place_arrows)
         with self.beat(f"Each head brings what it read to “{ex.receiver_word}”: a plural subject, and a place."):
-            self.play(FadeIn(msgs.title), Indicate(self.row.boxes[ex.receiver - 1], color=RECEIVER_COLOR),
-                      *swap_fine_print(self, None))
-            self.play(LaggedStart(*(FadeIn(item, shift=0.2 * DOWN) for item in msgs.items), lag_ratio=0.4),
-                      run_time=1.4)
+            self.play(FadeOut(self.wrong), FadeIn(msgs.title))
+            # along each head's strongest arrow into the receiver, and out into that head's message
+            self.play(LaggedStart(*(AnimationGroup(
+                flash_along(a.arrow(rd.useful[0] - 1), chapter_head_color(rd.head)),
+                TransformFromCopy(box, item.glyph), FadeIn(item.name, shift=0.1 * RIGHT))
+                for a, rd, item in zip(arrows, ex.readings, msgs.items)), lag_ratio=0.5), run_time=2.2)
+            self.mark("messages")
 
 
 # ============================================================================================

@@ -566,3 +566,49 @@ def test_scene_4_the_shared_weight_goes_into_every_coordinate():
     # the two-line fine print stands clear of the worked sum
     note = next(n for n in b.scene.fine_prints if n.sentence == ch1.SHARED_NOTE)
     assert b.scene.one.addition.total.get_bottom()[1] > note.get_top()[1] + 0.05
+
+
+# ----------------------------------------------------------- third review: pictures in their beats
+
+
+def test_scene_1_rows_first_empty_then_keys_and_values_fill_them():
+    b = built(ThreeHeadsSevenRows)
+    layout = b.scene.layout
+    assert len(layout.frames) == 7                                  # one empty row per token
+    # the rows' parts and their names come with the sentence that names them, not a beat early
+    beat = b.beat_of("a key, deciding how strongly it is read")
+    assert any("FadeIn" in w for w in plays_in(b, "a key, deciding how strongly it is read"))
+    # the note's half about keys and values comes with them; the query's half with the query
+    assert fine_prints(b)[:2] == [ch1.QUERY_NOTE_QUERY, ch1.QUERY_NOTE_ROWS]
+    assert f"{ch1.QUERY_NOTE_QUERY} {ch1.QUERY_NOTE_ROWS}" == ch1.QUERY_NOTE
+    assert beat.id == b.beat_of("what it sends").id
+    # the key cells are real shaded cells, not glyph-sized outlines
+    assert all(c.width >= 0.15 and c.get_fill_opacity() > 0 for k in layout.keys for c in k.cells)
+
+
+def test_scene_1_the_sweep_compares_every_key_then_even_arrows_thicken_with_the_useful_words():
+    b = built(ThreeHeadsSevenRows)
+    # the comparison: the sweep frame steps over the six keys after the first, one play each
+    moves = [w for w in plays_in(b, "compares the query with every key") if w == "_AnimationBuilder, Indicate"]
+    assert len(moves) == 6
+    # even arrows in that sentence (a seventh each, by hand), the head's weights two sentences later
+    assert list(b.scene.one_head_even.weights) == pytest.approx([1 / 7] * 7)
+    assert b.scene.marks["one head thickens"] == b.beat_of("Thick arrows mark plausible useful sources").id
+    assert any("ReplacementTransform" in w for w in plays_in(b, "Thick arrows mark plausible useful sources"))
+    # the caveat in one short sentence
+    assert len(b.beat_of("not attention measured").text.split()) <= 13
+
+
+def test_scene_1_the_one_head_message_stays_as_a_ghost_beside_the_three():
+    b = built(ThreeHeadsSevenRows)
+    ghost = b.scene.ghost
+    assert b.scene.marks["ghost"] == b.beat_of("almost whole").id
+    assert ghost.title.original_text == "one head: each part"
+    # the ghost's tracks are as long as the three heads' tracks, and filled as the one head's message was
+    tracks, segments, unfilled = ghost.bars
+    assert tracks[0].width == pytest.approx(b.scene.lanes[0].slot.tracks[0].width)
+    for k in range(3):
+        y = tracks[k].get_y()
+        filled = sum(s.width for s in segments if abs(s.get_y() - y) < 0.3 * tracks[k].height) / tracks[k].width
+        assert filled == pytest.approx((0.305, 0.301, 0.293)[k], abs=1e-9)      # by hand, as above
+    assert on_stage(b, ghost.title)
