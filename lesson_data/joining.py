@@ -19,6 +19,9 @@ The scenes only lay these out; every choice that depends on the numbers is made 
   averaged_attention    the heads' weight grids averaged (what average_attn_weights=True returns)
   axis_ticks            which positions label a heat map's axes (all, or every fifth and the last)
   closest_head          which narrow head's weights the wide head's lie closer to (over the followed sources)
+  runner_up_source      a head's second most-read source at the receiver (ties: the earlier source)
+  mixed_axes            the axes W_O writes another head coordinate into (water: a quarter of person)
+  update_terms          the products that make one coordinate of the receiver's update Δe
 """
 from __future__ import annotations
 
@@ -222,7 +225,8 @@ __all__ = [
     "carried_axes", "dominant_axis", "strongest_source", "contrast_sources", "ScoreSplit", "score_split",
     "ScoreStory", "score_story",
     "change_word", "SourceRow", "pool_on_sources", "sum_of_shown", "off_carrier_entries", "relu_zeroed",
-    "word_groups", "shown_rows", "same_receiver_rows",
+    "word_groups", "shown_rows", "same_receiver_rows", "runner_up_source", "mixed_axes", "UpdateTerm",
+    "update_terms",
 ]
 
 
@@ -246,3 +250,36 @@ def closest_head(splits) -> int:
     sources (sum of absolute differences; a tie goes to head 1)."""
     d = [math.fsum(abs(s.wide_weight - s.head_weights[h]) for s in splits) for h in (0, 1)]
     return 1 if d[0] <= d[1] else 2
+
+
+def runner_up_source(weights) -> int:
+    """Zero-based source with the second-largest weight (ties: the earlier source); needs two sources."""
+    w = np.asarray(weights, dtype=float).ravel()
+    if len(w) < 2:
+        raise ValueError("a runner-up needs at least two sources")
+    order = sorted(range(len(w)), key=lambda j: (-w[j], j))
+    return order[1]
+
+
+def mixed_axes(ws) -> list[int]:
+    """The axes (indices into AXES) that W_O writes a joined coordinate into other than the one it
+    carries: [0] (water, which gets a quarter of head 2's person) for the lesson's W_O."""
+    carried = carried_axes(np.hstack([h.W_V for h in ws.heads]))
+    return sorted({j for _, j in off_carrier_entries(ws.W_O, carried)})
+
+
+@dataclass(frozen=True)
+class UpdateTerm:
+    """One product in Δe[axis] = Σᵢ [m¹ | m²]ᵢ · W_O[i, axis]: the receiver's joined message entry i
+    times W_O's entry (i, axis)."""
+    joined: int
+    message: float
+    weight: float
+
+
+def update_terms(ws, axis: int) -> list[UpdateTerm]:
+    """The nonzero products that make the receiver's update at `axis`, in joined order: for river's
+    water, 2.617 (m¹ water) · 1 and 1.552 (m² person) · 0.25, which add to Δe water 3.005."""
+    row = np.asarray(ws.H_joined[-1], dtype=float)
+    W_O = np.asarray(ws.W_O, dtype=float)
+    return [UpdateTerm(i, float(row[i]), float(W_O[i, axis])) for i in range(W_O.shape[0]) if W_O[i, axis] != 0]

@@ -251,3 +251,35 @@ def test_closest_head_by_hand():
 
     assert closest_head([S(0.6, 0.1, 0.6), S(0.2, 0.8, 0.2)]) == 1
     assert closest_head([S(0.5, 0.5, 0.5)]) == 1               # a tie goes to head 1
+
+
+def test_runner_up_source_by_hand():
+    from lesson_data.joining import runner_up_source
+
+    # cheque, head 1: cheque₄ 0.645 first, deposited₂ 0.243 second (read off the printed row)
+    assert runner_up_source(compute_worksheet("cheque").heads[0].weights[-1]) == 1
+    # river, head 1: river₆ 0.718 first, fisherman₂ 0.166 second
+    assert runner_up_source(compute_worksheet("river").heads[0].weights[-1]) == 1
+    assert runner_up_source([0.1, 0.5, 0.2, 0.2]) == 2          # a tie for second: the earlier source
+    assert runner_up_source([0.4, 0.4, 0.2]) == 1               # a tie for first: the later one is second
+    with pytest.raises(ValueError):
+        runner_up_source([1.0])
+
+
+def test_mixed_axes_and_update_terms_by_hand():
+    from lesson_data.joining import mixed_axes, update_terms
+
+    river, cheque = compute_worksheet("river"), compute_worksheet("cheque")
+    # W_O is the identity plus 0.25 in row 3 (head 2's person), column 1 (water): only water mixes
+    assert mixed_axes(river) == [0]
+    terms = update_terms(river, 0)
+    assert [(t.joined, t.weight) for t in terms] == [(0, 1.0), (2, 0.25)]
+    # by hand from the printed messages: 2.617 + 0.25 · 1.552 = 3.005 (river), 0.053 + 0.25 · 2.367 ≈ 0.645
+    assert [round(t.message, 3) for t in terms] == [2.617, 1.552]
+    assert math.isclose(2.617 + 0.25 * 1.552, 3.005, abs_tol=1e-9)
+    assert math.isclose(sum(t.message * t.weight for t in terms), river.delta_E[-1, 0], abs_tol=1e-12)
+    cheque_terms = update_terms(cheque, 0)
+    assert [round(t.message, 3) for t in cheque_terms] == [0.053, 2.367]
+    assert round(0.053 + 0.25 * 2.367, 3) == pytest.approx(0.645, abs=0.0011)
+    # glue is copied straight through: one term, weight 1
+    assert [(t.joined, t.weight) for t in update_terms(river, 3)] == [(3, 1.0)]

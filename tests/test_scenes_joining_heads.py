@@ -32,7 +32,7 @@ from scenes.chapter2.joining_heads import (
     ResidualAndPrediction,
     WideHeadVersusTwo,
 )
-from scenes.style import BACKGROUND, HIGHLIGHT_OPACITY, POSITIVE_COLOR, WIDE_HEAD_COLOR, head_color
+from scenes.style import BACKGROUND, baseline_y, HIGHLIGHT_OPACITY, POSITIVE_COLOR, WIDE_HEAD_COLOR, head_color
 from tests.scene_harness import assert_builds_cleanly, assert_matrix_on_screen, blend, build_scene, built
 
 SENTENCES = ("river", "cheque")
@@ -490,7 +490,8 @@ def test_cheque_scene_shows_both_sentences_numbers(name, cheque_scene):
     for i, m in probs.items():
         assert m.value == ws.mlp.probabilities[i]
     assert ws.mlp.prediction == VOCAB[int(np.argmax(ws.mlp.probabilities))]
-    assert ws.text.split()[0] in all_text(b)
+    # the sentence under its prediction is spelled as the token rows spell it (lowercase)
+    assert " ".join(ws.tokens[:5]) in all_text(b)
 
 
 def test_cheque_scene_same_query_different_keys(cheque_scene):
@@ -507,9 +508,16 @@ def test_cheque_scene_same_query_different_keys(cheque_scene):
     assert any("ReplacementTransform" in c.what for c in b.changes_in(switch))
     # river's arrows fade out before the words change; cheque's arrows are drawn in their own beat
     assert any("FadeOut" in c.what for c in b.changes_in(switch))
-    move = b.beat_of("arrows now point")
-    assert any("Create" in c.what or "LaggedStart" in c.what for c in b.changes_in(move))
-    assert {"cheque_A1_top", "cheque_A1"} <= tags_in(b, move)
+    # river's arrows stay, dimmed, through the switch and turn into cheque's in the beat that says so
+    river_w = compute_worksheet("river").heads[0].weights[-1]
+    assert b.scene.ghost.weights == pytest.approx(list(river_w))       # river's weights, drawn on cheque's row
+    move = b.beat_of("Head 1's arrows move")
+    assert any("ReplacementTransform" in c.what for c in b.changes_in(move))
+    assert {"cheque_A1_top", "cheque_A1", "cheque_A1_second"} <= tags_in(b, move)
+    # the runner-up is named with its weight: deposited₂ 0.243 (read off the printed row)
+    (j, second), = b.by_tag("cheque_A1_second").items()
+    assert j == 1 and second.original_text == "0.243"
+    assert "0.645 from “cheque”, 0.243 from “deposited”" in b.beat_of("Head 1's arrows move").text
     # the cheque arrows: one per source, width from the weight, the strongest from cheque₄
     arrows = b.scene.arrows1[1].arrows
     cheque = compute_worksheet("cheque")
@@ -530,7 +538,7 @@ def test_cheque_scene_says_what_the_messages_carry(cheque_scene):
     assert {"water", "finance", "person", "glue"} <= texts_of(b)               # coordinates named, not a/b
     assert not {"a", "b"} & texts_of(b)
     assert {"river_m1", "cheque_m1"} <= tags_in(b, b.beat_of("switches from water to finance"))
-    assert "This is a worked arithmetic explorer, not a trained language model." in words
+    assert "This is a worked arithmetic example, not a trained language model." in words
     assert "the vocabulary prediction are recalculated" in all_text(b)
     assert "not a trained language model" in all_text(b)
     assert "All displayed numbers are rounded; calculations use full precision." in all_text(b)
@@ -553,15 +561,49 @@ def test_cheque_scene_shows_each_sentences_update_and_updated_row(name, cheque_s
     # beat that sends both messages on through W_O and the residual
     b = cheque_scene
     ws = compute_worksheet(name)
-    beat = b.beat_of("Both messages go on through W_O, the residual and the prediction MLP.")
-    tags = {m.tag for m in b.numbers_in(beat)}
-    assert {f"{name}_dE_last", f"{name}_E_prime_last"} <= tags
+    beat = b.beat_of("Both messages go through W_O")
+    residual = b.beat_of("Then the residual adds")
+    assert {f"{name}_joined_last", f"{name}_dE_last", f"{name}_mix", f"{name}_mix_w"} <= tags_in(b, beat)
+    assert {f"{name}_E_last", f"{name}_E_prime_last"} <= tags_in(b, residual)
+    assert_matrix_on_screen(b, f"{name}_joined_last", ws.H_joined[-1:])
+    assert_matrix_on_screen(b, f"{name}_E_last", ws.E[-1:])
     assert_matrix_on_screen(b, f"{name}_dE_last", ws.delta_E[-1:])
     assert_matrix_on_screen(b, f"{name}_E_prime_last", ws.E_prime[-1:])
     # e′ = e + Δe, checked against the embedding row itself (a second route to the same numbers)
     shown = b.by_tag(f"{name}_E_prime_last")
     assert np.allclose([shown[(0, j)].value for j in range(4)], ws.E[-1] + ws.delta_E[-1], atol=1e-12)
     assert "Create" in " ".join(c.what for c in b.changes_in(beat))
+    assert "Create" in " ".join(c.what for c in b.changes_in(residual))
+
+
+def test_cheque_scene_water_mix_worked_by_hand(cheque_scene):
+    # W_O adds a quarter of head 2's person into water: river 2.617 + 0.25 · 1.552 = 3.005,
+    # cheque 0.053 + 0.25 · 2.367 = 0.645 (the update row, shown worked under Δe's water)
+    b = cheque_scene
+    assert "it adds 0.25 of person into water" in b.beat_of("Both messages go through W_O").text
+    for name, parts, total in (("river", ["2.617", "1.552"], "3.005"), ("cheque", ["0.053", "2.367"], "0.645")):
+        shown = b.by_tag(f"{name}_mix")
+        assert [shown[k].original_text for k in sorted(shown)] == parts
+        assert [m.original_text for m in b.by_tag(f"{name}_mix_w").values()] == ["0.25"]
+        assert b.by_tag(f"{name}_dE_last")[(0, 0)].original_text == total
+    # e₁₀ = [0, 0, 0, 2.3] ("the"): glue 0.538 + 2.3 = 2.838 in river's e′
+    assert b.by_tag("river_E_last")[(0, 3)].original_text == "2.3"
+    assert b.by_tag("river_E_prime_last")[(0, 3)].original_text == "2.838"
+
+
+def test_cheque_scene_keeps_both_heads_messages_side_by_side(cheque_scene):
+    # the beat that adds head 2's messages keeps head 1's: four rows on screen, m¹ beside m²
+    b = cheque_scene
+    beat = b.beat_of("So its message still carries person")
+    assert {"river_m2", "cheque_m2"} <= tags_in(b, beat)
+    table = b.scene.messages
+    for m1, m2 in zip(table.m1, table.m2):
+        assert abs(baseline_y(m1.vector.cell(0, 0)) - baseline_y(m2.vector.cell(0, 0))) < 1e-6
+        assert m1.get_right()[0] < m2.get_left()[0]
+    # the title says which sentence is on screen: river first, cheque from the switch on
+    assert b.beat_of("Back to the river sentence") is not None
+    titles = [t.original_text for t in b.texts if t.original_text.startswith("The ")]
+    assert "The river sentence, once more" in titles and "The cheque sentence: same parameters, new prefix" in titles
 
 
 def test_cheque_scene_river_updated_row_by_hand(cheque_scene):

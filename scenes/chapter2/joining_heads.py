@@ -18,6 +18,7 @@ import math
 import numpy as np
 from manim import (
     DOWN,
+    BackgroundRectangle,
     LEFT,
     PI,
     RIGHT,
@@ -43,15 +44,18 @@ from lesson_data.joining import (
     change_word,
     closest_head,
     dominant_axis,
+    mixed_axes,
     off_carrier_entries,
     pool_on_sources,
     relu_zeroed,
+    runner_up_source,
     same_receiver_rows,
     score_split,
     score_story,
     shown_rows,
     strongest_source,
     sum_of_shown,
+    update_terms,
     word_groups,
 )
 from lesson_data.walkthrough import rounding_shows_in_sum
@@ -64,6 +68,7 @@ from scenes.blocks.pooled_rows import PooledRowSpec, get_pooled_rows, source_nam
 from scenes.blocks.shape_box import get_shape_box
 from scenes.blocks.word_probabilities import get_word_rows
 from scenes.style import (
+    BACKGROUND,
     BODY_SIZE,
     BUFF,
     BUFF_SMALL,
@@ -189,22 +194,31 @@ def get_labeled_vector(label: str, values, col_labels, *, tag: str, color: str, 
     return group
 
 
-def get_arrow_set(row, weights, color, side, tag: str, angle: float = ARROW_ANGLE):
-    """One head's arrows into the receiver, with the weight of its strongest source written beside
-    that arrow (tag f"{tag}_top", index = the source)."""
+def get_arrow_set(row, weights, color, side, tag: str, angle: float = ARROW_ANGLE, at: float = 0.5,
+                  index: int | None = None, direction=None):
+    """One head's arrows into the receiver, with the weight of its strongest source (or of source
+    `index`) written beside that arrow (tag f"{tag}_top", index = the source), `at` along it from
+    the source (0.5: the apex). The label sits on a background pill, so no thin arc runs through it;
+    `badge` is the pill and the label together."""
     arrows = get_attention_arrows(row, weights, color=color, side=side, angle=angle)
-    j = strongest_source(weights[: row.receiver])
+    j = strongest_source(weights[: row.receiver]) if index is None else index
     arrow = arrows.arrow(j)
-    label = get_number(weights[j], tag=f"{tag}_top", index=j, font_size=NUMBER_SIZE + 2, color=color)
-    # on the arrow's apex; an arrow between two lines of a wrapped row has its apex among the
+    label = get_number(weights[j], tag=f"{tag}_top" if index is None else tag, index=j,
+                       font_size=NUMBER_SIZE + 2, color=color)
+    # on the arrow; an arrow between two lines of a wrapped row has its apex among the
     # position numbers, so its label goes beside the panel's name instead (placed by the caller)
-    group = VGroup(arrows, label)
+    group = VGroup(arrows)
     group.beside_name = row.line_of(j) != row.line_of(row.receiver - 1)
     if not group.beside_name:
         # clear of the arc's own stroke (a thick arc is up to 14 px wide)
         buff = 0.1 + arrow.get_stroke_width() / 90
-        label.next_to(arrow.point_from_proportion(0.5), UP if np.allclose(side, UP) else DOWN, buff=buff)
-    group.arrows, group.label, group.top = arrows, label, j
+        if direction is None:
+            direction = UP if np.allclose(side, UP) else DOWN
+        label.next_to(arrow.point_from_proportion(at), direction, buff=buff)
+    pill = BackgroundRectangle(label, color=BACKGROUND, fill_opacity=0.9, buff=0.05)
+    badge = VGroup(pill, label)
+    group.add(badge)
+    group.arrows, group.label, group.pill, group.badge, group.top = arrows, label, pill, badge, j
     return group
 
 
@@ -279,7 +293,7 @@ def get_arrow_panels(ws):
     for name, arrows, row in ((names[0], a1, two_row), (names[1], a2, two_row), (names[2], aw, wide_row)):
         name.move_to([row.get_left()[0] - 0.3, arrows.arrows.get_center()[1], 0], aligned_edge=RIGHT)
         if arrows.beside_name:
-            arrows.label.next_to(name, DOWN, buff=0.1).align_to(name, RIGHT)
+            arrows.badge.next_to(name, DOWN, buff=0.1).align_to(name, RIGHT)
     two = VGroup(two_row, a1, a2, names[0], names[1])
     wide = VGroup(wide_row, aw, names[2])
     panels = VGroup(wide, two).arrange(DOWN, buff=0.35)
@@ -525,7 +539,7 @@ class WideHeadVersusTwo(LessonScene):
                        f"head 2 reads {self.said(panels.a2.top)}."):
             self.play(FadeIn(VGroup(panels.two_row, panels.names[0], panels.names[1])))
             self.play(panels.a1.arrows.create(), panels.a2.arrows.create(), run_time=2.0)
-            self.play(FadeIn(panels.a1.label), FadeIn(panels.a2.label))
+            self.play(FadeIn(panels.a1.badge), FadeIn(panels.a2.badge))
 
     def show_wide_arrows(self, ws):
         panels = self.panels
@@ -536,7 +550,7 @@ class WideHeadVersusTwo(LessonScene):
                 self.play(FadeOut(panels.two))
             self.play(FadeIn(VGroup(panels.wide_row, panels.names[2])))
             self.play(panels.aw.arrows.create(), run_time=1.6)
-            self.play(FadeIn(panels.aw.label))
+            self.play(FadeIn(panels.aw.badge))
 
     # shot 3 -----------------------------------------------------------------------------------
     def show_head1_scores(self, ws):
@@ -1338,7 +1352,7 @@ def get_outcome(ws) -> VGroup:
     """A sentence's prediction: its prefix and blank (the predicted word fills it), the candidates' bars."""
     _, candidates = word_groups()
     title = get_text(ws.name, font_size=BODY_SIZE + 2)
-    words = ws.text.split()
+    words = " ".join(ws.tokens).split()          # spelled as the token rows spell it
     half = (len(words) + 1) // 2
     first = get_text(" ".join(words[:half]), font_size=LABEL_SIZE + 2, color=DIM_TEXT_COLOR)
     second = get_text(" ".join(words[half:]), font_size=LABEL_SIZE + 2, color=DIM_TEXT_COLOR)
@@ -1369,9 +1383,9 @@ class ChequeSentence(LessonScene):
     def construct(self):
         sheets = self.sheets = [compute_worksheet(name) for name in COMPARED]   # not the switch: both
         river, cheque = sheets
-        title = get_title("The cheque sentence: same parameters, new prefix")
+        self.title = get_title("The river sentence, once more")
         with self.transition("title"):
-            self.play(FadeIn(title))
+            self.play(FadeIn(self.title))
         self.layout(sheets)
         # --- Shot 1: the river sentence, head 1's keys and arrows --------------------------------
         self.shot("river")
@@ -1388,7 +1402,8 @@ class ChequeSentence(LessonScene):
         self.show_head2(river, cheque)
         # --- Shot 4: the predictions side by side -----------------------------------------------------
         self.shot("predictions")
-        self.clear_stage(title)
+        self.clear_stage(self.title)
+        self.show_update(river, cheque)
         self.show_predictions(river, cheque)
         self.show_explorer()
 
@@ -1405,24 +1420,37 @@ class ChequeSentence(LessonScene):
         h1_names = carried_axes(sheets[0].heads[0].W_V)
         for ws, row in zip(sheets, rows):
             h1, h2 = ws.heads
+            big = dict(font_size=NUMBER_SIZE + 2, row_height=0.42)      # head 1's grid has the room
             self.keys.append(get_token_columns(row, h1.K, tag=f"{ws.name}_k1", color=head_color(1),
-                                               labels=[f"k{sup(1)} = v{sup(1)} {a}" for a in h1_names]))
+                                               labels=[f"k{sup(1)} = v{sup(1)} {a}" for a in h1_names], **big))
             weights = get_token_columns(row, h1.weights[-1], tag=f"{ws.name}_A1", color=head_color(1),
-                                        labels=[f"α{sup(1)}{sub(ws.n)},ⱼ"], places=3)
-            weights.shift(DOWN * 2 * 0.34)
+                                        labels=[f"α{sup(1)}{sub(ws.n)},ⱼ"], places=3, **big)
+            weights.shift(DOWN * 2 * 0.42)
             self.weights.append(weights)
-            self.arrows1.append(get_arrow_set(row, h1.weights[-1], head_color(1), UP, f"{ws.name}_A1"))
+            # each weight written near the source end of its arrow, where the eye starts
+            self.arrows1.append(get_arrow_set(row, h1.weights[-1], head_color(1), UP, f"{ws.name}_A1", at=0.14))
+            # head 2's below, at the left of its arrow's start (the arc runs on under the next words)
             self.arrows2.append(get_arrow_set(row, h2.weights[-1], head_color(2), DOWN, f"{ws.name}_A2",
-                                              angle=ARROW_ANGLE_BELOW))
+                                              angle=ARROW_ANGLE_BELOW, at=0.0, direction=DOWN + LEFT))
+        # river's arrows, dimmed, on the cheque row: what head 1 read before the words changed
+        self.ghost = get_attention_arrows(rows[1], sheets[0].heads[0].weights[-1], color=head_color(1), side=UP,
+                                          angle=ARROW_ANGLE)
+        for arrow in self.ghost.arrows:
+            arrow.set_stroke(opacity=arrow.get_stroke_opacity() * 0.35)
+            arrow.get_tip().set_fill(opacity=arrow.get_tip().get_fill_opacity() * 0.35)
+        cheque = sheets[1]
+        second = runner_up_source(cheque.heads[0].weights[-1][: cheque.n])
+        self.second = get_arrow_set(rows[1], cheque.heads[0].weights[-1], head_color(1), UP, "cheque_A1_second",
+                                    at=0.14, index=second).badge
         q = sheets[0].heads[0].Q[-1]
         self.query = get_labeled_vector(f"receiver “{sheets[0].tokens[-1]}”:  q{sup(1)}{sub(sheets[0].n)} =", q,
                                         None, tag="q1", color=RECEIVER_COLOR, places=None)
-        self.query.next_to(self.weights[0], DOWN, buff=0.3).align_to(self.weights[0].names, LEFT)
+        self.query.next_to(self.weights[0], DOWN, buff=0.4).align_to(self.weights[0].names, LEFT)
         q2 = sheets[0].heads[1].Q[-1]
         self.query2 = get_labeled_vector(f"receiver “{sheets[0].tokens[-1]}”:  q{sup(2)}{sub(sheets[0].n)} =", q2,
                                          None, tag="q2", color=RECEIVER_COLOR, places=None)
         # head 2 on the cheque sentence: its keys = values (person, glue) and its weights, under its arrows
-        cheque, row = sheets[1], rows[1]
+        row = rows[1]
         h2 = cheque.heads[1]
         a2 = self.arrows2[1]
         keys2 = self.keys2 = get_token_columns(row, h2.K, tag="cheque_k2", color=head_color(2),
@@ -1432,15 +1460,13 @@ class ChequeSentence(LessonScene):
         weights2.shift(DOWN * 2 * 0.34)
         grid2 = VGroup(keys2, weights2)
         below = min(a2.arrows.get_bottom()[1], a2.label.get_bottom()[1])
-        grid2.shift(DOWN * (grid2.get_top()[1] - (below - 0.2)))
-        self.query2.next_to(grid2, DOWN, buff=0.25).align_to(self.query, LEFT)
-
-    def key_column_box(self, i: int, j: int):
-        """A box around source j's keys and weight (in sentence i's grid)."""
-        grid, weights = self.keys[i], self.weights[i]
-        col = VGroup(*(line[j] for line in grid.lines), weights.lines[0][j])
-        box = SurroundingRectangle(col, color=TEXT_COLOR, buff=0.08)
-        return box
+        grid2.shift(DOWN * (grid2.get_top()[1] - (below - 0.14)))
+        # both heads' messages at the receiver, one row per sentence: m¹ beside m²
+        table = self.messages = get_message_table(sheets)
+        table.move_to([SAFE_WIDTH / 2 - 0.1 - table.width / 2, 0, 0])
+        table.align_to([0, grid2.get_bottom()[1] - 0.22, 0], UP)
+        self.query2.align_to(self.query, LEFT)
+        self.query2.shift(UP * (baseline_y(table.m1[0].vector.cell(0, 0)) - baseline_y(self.query2.vector.cell(0, 0))))
 
     # shot 1 -----------------------------------------------------------------------------------
     def show_river_keys(self, river):
@@ -1459,9 +1485,10 @@ class ChequeSentence(LessonScene):
     def show_river_arrows(self, river):
         h1 = river.heads[0]
         a = self.arrows1[0]
-        with self.beat(f"So head 1 reads {said_source(river.tokens, a.top)} most: {fmt(h1.weights[-1, a.top])}."):
+        with self.beat(f"So head 1 reads {said_source(river.tokens, a.top)} most: {fmt(h1.weights[-1, a.top])}.",
+                       look=0.6):
             self.play(a.arrows.create(), run_time=1.6)
-            self.play(FadeIn(a.label), FadeIn(self.weights[0]))
+            self.play(FadeIn(a.badge), FadeIn(self.weights[0]))
 
     # shot 2 -----------------------------------------------------------------------------------
     def show_switch(self, river, cheque):
@@ -1470,14 +1497,18 @@ class ChequeSentence(LessonScene):
                                     "the vocabulary prediction are recalculated. This is a worked arithmetic "
                                     "explorer, not a trained language model.")
         a0 = self.arrows1[0]
+        title = get_title("The cheque sentence: same parameters, new prefix")
         with self.beat("Now the cheque sentence, same parameters: new words, so new keys and values."):
-            # river's arrows leave before the words change: no river weight ever lands on a cheque word
-            self.play(FadeOut(self.box), FadeOut(self.weights[0]), FadeOut(a0.label), FadeOut(a0.arrows))
+            # river's weights leave; its arrows stay behind, dimmed, until head 1 reads the new words
+            self.play(FadeOut(self.box), FadeOut(self.weights[0]), FadeOut(a0.badge),
+                      ReplacementTransform(self.title, title))
             self.play(*(ReplacementTransform(a, b) for a, b in zip(r0.words, r1.words)),
                       *(ReplacementTransform(a, b) for a, b in zip(r0.boxes, r1.boxes)),
                       *(ReplacementTransform(a, b) for a, b in zip(r0.positions, r1.positions)),
                       *(ReplacementTransform(a, b) for la, lb in zip(k0.lines, k1.lines) for a, b in zip(la, lb)),
-                      ReplacementTransform(k0.names, k1.names), FadeIn(note), run_time=2.0)
+                      ReplacementTransform(k0.names, k1.names), ReplacementTransform(a0.arrows, self.ghost),
+                      FadeIn(note), run_time=2.0)
+        self.title = title
 
     def show_same_query(self, cheque):
         h1 = cheque.heads[0]
@@ -1495,61 +1526,85 @@ class ChequeSentence(LessonScene):
     def show_arrows_move(self, cheque):
         a1 = self.arrows1[1]
         h1 = cheque.heads[0]
-        with self.beat(f"Head 1's arrows now point from {said_source(cheque.tokens, a1.top)}: "
-                       f"{fmt(h1.weights[-1, a1.top])}."):
-            self.play(FadeOut(self.box), a1.arrows.create(), run_time=1.8)
-            self.play(FadeIn(a1.label), FadeIn(self.weights[1]))
+        w = h1.weights[-1]
+        second = self.second[1].index
+        with self.beat(f"Head 1's arrows move: {fmt(w[a1.top])} from {said_source(cheque.tokens, a1.top)}, "
+                       f"{fmt(w[second])} from {said_source(cheque.tokens, second)}."):
+            # the dimmed river arrows turn into cheque's: the thick one slides from river's slot to cheque's
+            self.play(FadeOut(self.box), ReplacementTransform(self.ghost, a1.arrows), run_time=2.0)
+            self.play(FadeIn(a1.badge), FadeIn(self.second), FadeIn(self.weights[1]))
 
     # shot 3 -----------------------------------------------------------------------------------
     def show_head1_message(self, river, cheque):
-        pair = self.pair1 = get_message_pair(self.sheets, 1)
-        pair.move_to([0, (self.query.get_bottom()[1] + CONTENT_BOTTOM + 0.6) / 2, 0])
-        self.marks1 = get_carried_marks(pair, head_color(1))
+        table = self.messages
         names = carried_axes(river.heads[0].W_V)
         was, now = (dominant_axis(ws.heads[0].messages[-1], names) for ws in (river, cheque))
         text = (f"So head 1's message switches from {was} to {now}." if was != now else
                 f"Head 1's message still carries mostly {now}.")
         with self.beat(text):
-            self.play(FadeIn(pair, shift=UP * 0.2), FadeOut(self.box),
+            self.play(FadeIn(VGroup(table.names, table.m1), shift=UP * 0.2), FadeOut(self.box),
                       FadeOut(self.note), FadeIn(note := get_fine(
                           "All ten source contributions enter each message. " + ROUNDING_NOTE)))
-            self.play(Create(self.marks1))
+            self.play(Create(table.marks1))
         self.note = note
 
     def show_head2(self, river, cheque):
         a2 = self.arrows2[1]
         row = self.rows[1]
-        pair = self.pair2 = get_message_pair(self.sheets, 2)
-        pair.next_to(self.query2, DOWN, buff=0.3)
-        pair.set_x(0)
-        marks = self.marks2 = get_carried_marks(pair, head_color(2))
+        table = self.messages
         names = carried_axes(cheque.heads[1].W_V)
         was_src = strongest_source(river.heads[1].weights[-1])
         was, now = (dominant_axis(ws.heads[1].messages[-1], names) for ws in (river, cheque))
         carries = (f"its message still carries {now}" if was == now else f"its message switches from {was} to {now}")
         with self.beat(f"Head 2, below, reads {said_source(cheque.tokens, a2.top)} instead of "
-                       f"{said_source(river.tokens, was_src)}: {fmt(cheque.heads[1].weights[-1, a2.top])}."):
-            # head 1's arrows stay above; its numbers make room for head 2's person and glue rows
-            self.play(FadeOut(VGroup(self.keys[1], self.weights[1], self.marks1, self.pair1, row.positions,
-                                     self.note)),
-                      ReplacementTransform(self.query, self.query2))
-            self.play(a2.arrows.create(), FadeIn(a2.label), run_time=1.8)
+                       f"{said_source(river.tokens, was_src)}: {fmt(cheque.heads[1].weights[-1, a2.top])}.",
+                       look=0.5):
+            # head 1's arrows and messages stay; its key numbers make room for head 2's person and glue rows
+            self.play(FadeOut(VGroup(self.keys[1], self.weights[1], row.positions, self.note, self.second)),
+                      FadeOut(self.arrows1[1].badge), ReplacementTransform(self.query, self.query2))
+            self.play(a2.arrows.create(), FadeIn(a2.badge), run_time=1.8)
             note = self.note = get_shown_sum_note(cheque.heads[1].weights[-1], "Head 2's shown weights add to",
                                                   tag="cheque_A2_shown_sum")
             self.play(FadeIn(self.keys2, shift=DOWN * 0.1), FadeIn(self.weights2, shift=DOWN * 0.1), FadeIn(note))
-        with self.beat(f"So {carries}."):
-            self.play(FadeIn(pair, shift=UP * 0.2))
-            self.play(Create(marks))
+        with self.beat(f"So {carries}, beside head 1's message."):
+            self.play(FadeOut(self.note))
+            self.play(FadeIn(table.m2, shift=LEFT * 0.2))
+            self.play(Create(table.marks2))
 
     # shot 4 -----------------------------------------------------------------------------------
+    def show_update(self, river, cheque):
+        strip = self.strip = get_rest_of_layer(river)
+        strip.move_to([0, CONTENT_TOP - 0.05 - strip.height / 2, 0])
+        axis = mixed_axes(river)[0]
+        update = self.update_rows = get_update_rows(self.sheets, axis)
+        update.next_to(strip, DOWN, buff=0.55)
+        terms = update_terms(river, axis)
+        quarter = next(t.weight for t in terms if t.weight != 1)
+        person = carried_axes(np.hstack([h.W_V for h in river.heads]))[next(t.joined for t in terms if t.weight != 1)]
+        with self.beat(f"Both messages go through W_O: it adds {fmt(quarter, places_for([quarter]))} of "
+                       f"{person} into {AXES[axis]}.",
+                       spoken=f"Both messages go through W O: it adds a quarter of {person} into {AXES[axis]}."
+                       if quarter == 0.25 else None):
+            self.play(LaggedStart(*(FadeIn(part, shift=RIGHT * 0.2) for part in strip[:3]), lag_ratio=0.25),
+                      *(FadeIn(VGroup(c.title, c.joined)) for c in update), run_time=1.5)
+            self.play(*(TransformFromCopy(c.joined.vector, c.delta.vector) for c in update),
+                      *(FadeIn(c.delta.name) for c in update), run_time=1.2)
+            self.play(*(Create(c.mix_box) for c in update), *(FadeIn(c.mix) for c in update))
+        glue = AXES.index(dominant_axis(river.E[-1], AXES))
+        with self.beat(f"Then the residual adds the receiver's own row: {fmt(river.E[-1, glue], places_for(river.E[-1]))} in {AXES[glue]}.",
+                       look=0.5):
+            self.play(LaggedStart(*(FadeIn(part, shift=RIGHT * 0.2) for part in strip[3:5]), lag_ratio=0.25),
+                      *(FadeIn(c.e) for c in update), run_time=1.2)
+            self.play(*(FadeIn(c.e_prime, shift=DOWN * 0.1) for c in update), run_time=1.0)
+            self.play(*(Create(c.glue_box) for c in update))
+
     def show_predictions(self, river, cheque):
+        strip = self.strip
         outcomes = self.outcomes = VGroup(*(get_outcome(ws) for ws in self.sheets))
         outcomes.arrange(RIGHT, buff=1.4, aligned_edge=UP)
         for part in ("text", "rows"):                 # the two sides line up part for part
             getattr(outcomes[1], part).align_to(getattr(outcomes[0], part), UP)
-        strip = self.strip = get_rest_of_layer(river)
-        page = VGroup(strip, outcomes).arrange(DOWN, buff=0.25)
-        page.move_to([0, CONTENT_TOP - 0.05 - page.height / 2, 0])
+        outcomes.next_to(strip, DOWN, buff=0.25)
         for o in outcomes:
             o.filled.next_to(o.text[1][0], RIGHT, buff=0.15)
             align_baseline(o.filled, baseline_y(o.text[1][0]))
@@ -1558,50 +1613,141 @@ class ChequeSentence(LessonScene):
         vocab = len(river.mlp.probabilities)
         note = self.note = get_fine(f"{count_word(len(candidates)).capitalize()} of {vocab} words shown; "
                                     f"each sentence's {vocab} probabilities sum to one.")
-        names = carried_axes(cheque.heads[0].W_V)
-        axis = dominant_axis(cheque.heads[0].messages[-1], names)
-        update = self.update_rows = get_update_rows(self.sheets, AXES.index(axis))
-        update.next_to(strip, DOWN, buff=0.6)
-        with self.beat("Both messages go on through W_O, the residual and the prediction MLP.",
-                       spoken="Both messages go on through W O, the residual and the prediction M L P."):
-            self.play(LaggedStart(*(FadeIn(part, shift=RIGHT * 0.2) for part in strip), lag_ratio=0.25),
-                      run_time=2.0)
-            self.play(*(FadeIn(VGroup(c.title, c.delta)) for c in update), run_time=1.0)
-            self.play(*(Create(c.box) for c in update))
-            self.play(*(FadeIn(c.e_prime, shift=DOWN * 0.1) for c in update), run_time=1.0)
         with self.transition("the updated rows make room for the predictions"):
-            self.play(FadeOut(update))
+            self.play(FadeOut(self.update_rows))
         with self.beat(f"Same parameters, different prefix: “{river.mlp.prediction}” after the river sentence, "
+                       f"“{cheque.mlp.prediction}” after the cheque sentence.",
+                       spoken=f"After the prediction M L P: “{river.mlp.prediction}” after the river sentence, "
                        f"“{cheque.mlp.prediction}” after the cheque sentence."):
-            self.play(*(FadeIn(VGroup(o.title, o.text, o.rows)) for o in outcomes), FadeIn(note), run_time=1.2)
+            self.play(LaggedStart(*(FadeIn(part, shift=RIGHT * 0.2) for part in strip[5:]), lag_ratio=0.25),
+                      *(FadeIn(VGroup(o.title, o.text, o.rows)) for o in outcomes), FadeIn(note), run_time=1.2)
             self.play(*(o.rows.rows[o.best].bar.animate.set_fill(POSITIVE_COLOR) for o in outcomes),
                       *(Create(o.box) for o in outcomes))
             self.play(*(FadeOut(o.blank) for o in outcomes), *(FadeIn(o.filled, shift=UP * 0.2) for o in outcomes))
 
     def show_explorer(self):
-        with self.beat("This is a worked arithmetic explorer, not a trained language model."):
+        badges = VGroup()
+        for o in self.outcomes:
+            tag = get_text("hand-chosen parameters", font_size=16, color=DIM_TEXT_COLOR)
+            frame = SurroundingRectangle(tag, color=DIM_TEXT_COLOR, buff=0.08, corner_radius=0.08, stroke_width=1.5)
+            badge = VGroup(frame, tag)
+            badge.next_to(o.title, RIGHT, buff=0.3)
+            badges.add(badge)
+        self.badges = badges
+        with self.beat("This is a worked arithmetic example, not a trained language model."):
+            self.play(*(FadeIn(b, shift=LEFT * 0.2) for b in badges))
             self.play(*(Indicate(o.filled, color=POSITIVE_COLOR, scale_factor=1.15) for o in self.outcomes))
 
 
+def get_message_table(sheets) -> VGroup:
+    """Both heads' messages at the receiver, one row per sentence ("river:", "cheque:"), head 1's m¹
+    beside head 2's m², each coordinate named once above its column; a padded box on the coordinate
+    each message carries most (`marks1`, `marks2`)."""
+    names, m1, m2 = VGroup(), VGroup(), VGroup()
+    for r, ws in enumerate(sheets):
+        for h, col in ((1, m1), (2, m2)):
+            head = ws.heads[h - 1]
+            axes = carried_axes(head.W_V)
+            vec = get_labeled_vector(f"m{sup(h)}{sub(ws.n)} =", head.messages[-1], list(axes),
+                                     tag=f"{ws.name}_m{h}", color=head_color(h), label_color=TEXT_COLOR)
+            vec.carried = axes.index(dominant_axis(head.messages[-1], axes))
+            if r:                                          # the coordinates are named once, above the first row
+                vec.vector.remove(vec.vector.col_labels)
+            col.add(vec)
+        names.add(get_text(f"{ws.name}:", font_size=LABEL_SIZE))
+    row_gap = 0.5
+    for r in range(len(sheets)):
+        m1[r].move_to([0, -r * row_gap, 0], aligned_edge=LEFT)
+        m1[r].shift(UP * (-r * row_gap - baseline_y(m1[r].vector.cell(0, 0))))
+        m2[r].next_to(m1[r], RIGHT, buff=0.6)
+        m2[r].shift(UP * (baseline_y(m1[r].vector.cell(0, 0)) - baseline_y(m2[r].vector.cell(0, 0))))
+        names[r].next_to(m1[r], LEFT, buff=0.25)
+        align_baseline(names[r], baseline_y(m1[r].vector.cell(0, 0)))
+    # one left edge for the two m¹ rows, one for the two m² rows
+    for col in (m1, m2):
+        left = min(v.get_left()[0] for v in col)
+        for v in col:
+            v.shift(RIGHT * (left - v.get_left()[0]))
+    x2 = max(v.get_left()[0] for v in m2)
+    for v in m2:
+        v.shift(RIGHT * (x2 - v.get_left()[0]))
+    names_right = min(v.get_left()[0] for v in m1) - 0.25
+    for n in names:
+        n.shift(RIGHT * (names_right - n.get_right()[0]))
+    marks1 = VGroup(*(get_entry_box(v.vector, v.carried, head_color(1)) for v in m1))
+    marks2 = VGroup(*(get_entry_box(v.vector, v.carried, head_color(2)) for v in m2))
+    table = VGroup(names, m1, m2, marks1, marks2)     # the marks move with the table (shown later)
+    table.names, table.m1, table.m2, table.marks1, table.marks2 = names, m1, m2, marks1, marks2
+    return table
+
+
+def get_entry_box(vector, j: int, color: str) -> Rectangle:
+    """A highlight box on entry j of a row vector, padded clear of the brackets."""
+    cell = vector.cell(0, j)
+    box = Rectangle(width=min(cell.width + 0.12, vector.cell_width - 0.08), height=vector.row_height - 0.06)
+    box.set_stroke(color, 2).set_fill(color, HIGHLIGHT_OPACITY)
+    return box.move_to([cell.get_center()[0], vector.cell_center(0, j)[1], 0])
+
+
 def get_update_rows(sheets, axis: int) -> VGroup:
-    """Each sentence's receiver update Δe and updated row e′ = e + Δe, side by side (river | cheque),
-    with a box on the `axis` entry of Δe (the coordinate head 1's message now carries)."""
+    """Each sentence's way from its joined messages to its updated row, side by side (river | cheque):
+    [m¹ | m²] (coloured per head), Δe = [m¹ | m²] · W_O with the mixed `axis` entry boxed and worked
+    underneath ("water = 2.617 + 0.25 · 1.552", lesson_data.joining.update_terms), the receiver's own
+    row e and e′ = e + Δe with the entry e adds to boxed."""
     cols = VGroup()
+    size = NUMBER_SIZE + 4
     for ws in sheets:
         n = ws.n
+        d1 = ws.heads[0].messages.shape[1]
+        d = ws.H_joined.shape[1]
         title = get_text(f"the {ws.name} sentence", font_size=LABEL_SIZE, color=DIM_TEXT_COLOR)
-        delta = get_labeled_vector(f"Δe{sub(n)} =", ws.delta_E[-1], list(AXES), tag=f"{ws.name}_dE_last",
-                                   color=TEXT_COLOR)
-        e_prime = get_labeled_vector(f"e′{sub(n)} =", ws.E_prime[-1], None, tag=f"{ws.name}_E_prime_last",
-                                     color=TEXT_COLOR)
-        e_prime.next_to(delta, DOWN, buff=0.3)
-        e_prime.shift(RIGHT * (delta.vector.brackets.get_left()[0] - e_prime.vector.brackets.get_left()[0]))
-        title.next_to(VGroup(delta, e_prime), UP, buff=0.25).align_to(delta, LEFT)
-        box = SurroundingRectangle(delta.vector.cell(0, axis), color=head_color(1), buff=0.1, stroke_width=2.5)
-        col = VGroup(title, delta, e_prime, box)
-        col.title, col.delta, col.e_prime, col.box = title, delta, e_prime, box
+        joined = get_labeled_vector(f"[m{sup(1)}{sub(n)} | m{sup(2)}{sub(n)}] =", ws.H_joined[-1], list(AXES),
+                                    tag=f"{ws.name}_joined_last", color=TEXT_COLOR, label_color=TEXT_COLOR,
+                                    column_colors=[head_color(1)] * d1 + [head_color(2)] * (d - d1), font_size=size)
+        delta = get_labeled_vector(f"· W_O = Δe{sub(n)} =", ws.delta_E[-1], None, tag=f"{ws.name}_dE_last",
+                                   color=TEXT_COLOR, font_size=size)
+        e = get_labeled_vector(f"+ e{sub(n)} =", ws.E[-1], None, tag=f"{ws.name}_E_last", color=TEXT_COLOR, font_size=size)
+        for i in range(e.vector.n_cols):
+            if ws.E[-1, i] == 0.0:
+                e.vector.cell(0, i).set_color(DIM_TEXT_COLOR)
+        e_prime = get_labeled_vector(f"= e′{sub(n)} =", ws.E_prime[-1], None, tag=f"{ws.name}_E_prime_last",
+                                     color=TEXT_COLOR, font_size=size)
+        terms = update_terms(ws, axis)
+        parts = [get_text(f"{AXES[axis]} =", font_size=LABEL_SIZE, color=DIM_TEXT_COLOR)]
+        for k, t in enumerate(terms):
+            if k:
+                parts.append(get_text("+", font_size=LABEL_SIZE, color=DIM_TEXT_COLOR))
+            if t.weight != 1:
+                parts += [get_number(t.weight, places_for([t.weight]), tag=f"{ws.name}_mix_w", index=k,
+                                     font_size=LABEL_SIZE, color=TEXT_COLOR),
+                          get_text("·", font_size=LABEL_SIZE, color=DIM_TEXT_COLOR)]
+            parts.append(get_number(t.message, 3, tag=f"{ws.name}_mix", index=k, font_size=LABEL_SIZE,
+                                    color=head_color(1 if t.joined < d1 else 2)))
+        mix = get_line(*parts, buff=0.1)
+        for part in parts:                          # the product dot at mid-height, not on the baseline
+            if getattr(part, "original_text", None) == "·":
+                part.shift(UP * 0.07)
+        rows = [joined, delta, e, e_prime]
+        y = 0.0
+        for r, row in enumerate(rows):
+            row.vector.align_to([0, 0, 0], LEFT)
+            row.shift(UP * (y - baseline_y(row.vector.cell(0, 0))))
+            row.name.next_to(row.vector.brackets, LEFT, buff=BUFF)
+            align_baseline(row.name, y)
+            y -= 0.78 if r != 1 else 1.25           # room for the worked entry under Δe
+        mix.next_to(delta.vector.brackets, DOWN, buff=0.12).align_to(delta.vector.brackets, LEFT)
+        title.next_to(joined, UP, buff=0.2).align_to(VGroup(*rows), LEFT)
+        mix_box = get_entry_box(delta.vector, axis, TEXT_COLOR).set_fill(opacity=0)
+        glue = AXES.index(dominant_axis(ws.E[-1], AXES))
+        glue_box = get_entry_box(e_prime.vector, glue, TEXT_COLOR).set_fill(opacity=0)
+        col = VGroup(title, joined, delta, mix, e, e_prime, mix_box, glue_box)
+        col.title, col.joined, col.delta, col.mix, col.e, col.e_prime = title, joined, delta, mix, e, e_prime
+        col.mix_box, col.glue_box = mix_box, glue_box
         cols.add(col)
-    cols.arrange(RIGHT, buff=1.2, aligned_edge=UP)
+    cols.arrange(RIGHT, buff=0.6, aligned_edge=UP)
+    for col in cols[1:]:                            # the two sides line up row for row
+        col.shift(UP * (baseline_y(cols[0].joined.vector.cell(0, 0)) - baseline_y(col.joined.vector.cell(0, 0))))
+    cols.set_x(0)
     return cols
 
 
@@ -1622,5 +1768,5 @@ __all__ = [
     "get_joined_projection", "get_score_rules", "get_arrow_panels", "get_score_table", "get_mixtures",
     "get_block_box", "get_general_shape_note", "get_residual_tables", "get_mlp_chain", "get_hidden_rows",
     "get_probability_page", "get_token_columns", "get_message_pair", "get_carried_marks", "get_outcome",
-    "get_rest_of_layer", "get_update_rows",
+    "get_rest_of_layer", "get_update_rows", "get_message_table", "get_entry_box",
 ]
