@@ -17,6 +17,8 @@ every mobject that is ever added — and the whole scene after every play — is
 """
 from __future__ import annotations
 
+import copy
+import enum
 import os
 import re
 import tempfile
@@ -24,7 +26,8 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 
 import numpy as np
-from manim import Scene, Text, config, tempconfig
+from manim import Mobject, Scene, Text, config, tempconfig
+from manim.utils.color.core import ManimColor
 from manim.renderer.cairo_renderer import CairoRenderer
 
 from lesson_data.display import fmt
@@ -348,6 +351,47 @@ def _media_dir() -> str:
     return _MEDIA[0]
 
 
+# Copies are the largest cost of a build (every Transform and fade copies its mobjects). While the
+# harness builds, a mobject copies itself as Manim's own __deepcopy__ does (same memo, so shared
+# references stay shared), but without recursing into values that cannot change in place:
+# numbers, strings, enums, colours (Manim shares ManimColor objects between mobjects itself), and
+# plain numeric arrays copied directly. Rendering keeps Manim's copy; a test checks both agree.
+_IMMUTABLE = (int, float, bool, str, type(None), np.floating, np.integer, ManimColor, enum.Enum)
+
+
+def _lean_deepcopy(self, memo):
+    result = self.__class__.__new__(self.__class__)
+    memo[id(self)] = result
+    for key, value in self.__dict__.items():
+        if isinstance(value, _IMMUTABLE):
+            setattr(result, key, value)
+        elif type(value) is np.ndarray and value.dtype != object:
+            twin = memo.get(id(value))
+            if twin is None:
+                twin = memo[id(value)] = value.copy()
+                memo.setdefault(id(memo), []).append(value)   # keep it alive, as deepcopy does
+            setattr(result, key, twin)
+        else:
+            setattr(result, key, copy.deepcopy(value, memo))
+    result.original_id = str(id(self))
+    return result
+
+
+@contextmanager
+def lean_copies():
+    """Mobject copies without the generic deepcopy walk over immutable values (see above)."""
+    original = Mobject.__deepcopy__
+    had_colour = ManimColor in copy._deepcopy_dispatch
+    Mobject.__deepcopy__ = _lean_deepcopy
+    copy._deepcopy_dispatch[ManimColor] = copy._deepcopy_atomic   # colours inside lists and dicts
+    try:
+        yield
+    finally:
+        Mobject.__deepcopy__ = original
+        if not had_colour:
+            copy._deepcopy_dispatch.pop(ManimColor, None)
+
+
 def build_scene(scene_cls, sentence: str | None = None, *, pixel_height: int = 216) -> BuiltScene:
     """Construct `scene_cls` with skipped animations and no output files; see the module doc."""
     pixel_width = pixel_height * 16 // 9
@@ -364,7 +408,7 @@ def build_scene(scene_cls, sentence: str | None = None, *, pixel_height: int = 2
         "progress_bar": "none",
         "preview": False,
     }
-    with tempconfig(options), lesson_sentence(sentence), silent_voice(), _recording(recorder):
+    with tempconfig(options), lesson_sentence(sentence), silent_voice(), _recording(recorder), lean_copies():
         scene = scene_cls(skip_animations=True)
         scene.render()
         subs = [(s.start.total_seconds(), s.end.total_seconds(), s.content)
@@ -391,7 +435,8 @@ def build_scene(scene_cls, sentence: str | None = None, *, pixel_height: int = 2
 
 
 __all__ = ["BuiltScene", "Change", "build_scene", "lesson_sentence", "silent_voice", "hex_to_rgb", "blend",
-           "assert_builds_cleanly", "assert_beats", "assert_matrix_on_screen", "built", "effective_font_size"]
+           "assert_builds_cleanly", "assert_beats", "assert_matrix_on_screen", "built", "effective_font_size",
+           "lean_copies"]
 
 
 def assert_builds_cleanly(b: BuiltScene, *, min_sections: int = 2, min_beats: int = 3) -> None:

@@ -96,3 +96,46 @@ def test_last_frame_pixels_show_theme_colours():
     # and an unhighlighted row at the same x is plain background
     y0 = scene.matrix.cell_center(0, 0)[1]
     assert np.abs(built.pixel((x, y0)) - hex_to_rgb(BACKGROUND)).max() <= 2
+
+
+def _family_state(mob):
+    """Everything a frame or a check reads from each mobject of a family, in family order."""
+    out = []
+    for m in mob.get_family():
+        out.append((type(m).__name__, m.points.tobytes(), m.z_index,
+                    *(np.asarray(getattr(m, a, [])).tobytes()
+                      for a in ("fill_rgbas", "stroke_rgbas", "background_stroke_rgbas")),
+                    getattr(m, "stroke_width", None), getattr(m, "original_text", None),
+                    getattr(m, "value", None), getattr(m, "tag", None), str(m.color)))
+    return out
+
+
+def test_lean_copies_copy_exactly_what_manims_deepcopy_copies():
+    """The harness's faster copy (used only while it builds) against Manim's own deepcopy: the same
+    state, shared references mapped to the copies (not the originals), and a copy independent of
+    its original."""
+    from scenes.blocks.attention_arrows import get_attention_arrows, get_token_row
+    from lesson_data.worksheet import compute_worksheet
+    from tests.scene_harness import lean_copies
+    from scenes.style import head_color
+    ws = compute_worksheet("river")
+    row = get_token_row(ws.tokens, receiver=ws.n)
+    arrows = get_attention_arrows(row, ws.heads[0].weights[-1], color=head_color(1))
+    matrix = get_labeled_matrix(ws.E, row_labels=list(ws.tokens))
+    for mob in (row, arrows, matrix):
+        default = mob.copy()
+        with lean_copies():
+            lean = mob.copy()
+        assert _family_state(lean) == _family_state(default) == _family_state(mob)
+        assert {id(m) for m in lean.get_family()}.isdisjoint(id(m) for m in mob.get_family())
+    with lean_copies():
+        lean = arrows.copy()
+    # a dict of submobjects points at the copy's own arrows, as deepcopy's memo makes it
+    assert lean.arrow(9) is lean.arrows[9] and lean.arrow(9) is not arrows.arrows[9]
+    before = arrows.arrows[9].points.copy()
+    lean.arrows[9].shift(RIGHT).set_color("#FF0000")
+    assert np.array_equal(arrows.arrows[9].points, before)
+    assert arrows.arrows[9].get_stroke_color() != lean.arrows[9].get_stroke_color()
+    # outside the context Manim's copy is back
+    from manim import Mobject
+    assert Mobject.__deepcopy__.__module__.startswith("manim")
