@@ -53,6 +53,13 @@ class Source:
     position: int          # one-based token position in the known prefix
     role: str
     note: str = ""
+    # ILLUSTRATIVE: what this source's row could give its head's message, four numbers in [0, 1]
+    # drawn as the shading of the message's cells (invented for the picture, not measured)
+    features: tuple[float, ...] = ()
+
+    def __post_init__(self):
+        if not all(0.0 <= f <= 1.0 for f in self.features):
+            raise ValueError(f"{self.word}: illustrative features must lie in [0, 1], got {self.features}")
 
 
 @dataclass(frozen=True)
@@ -261,13 +268,16 @@ _RAVI_READINGS = (
     Reading(2, "event", (2,), (0.08, 0.60, 0.04, 0.12, 0.06, 0.10)),
 )
 
+# The object's features are the same in both sentences (the object clue stays); the event's change.
+_GLASS_FEATURES = (0.8, 0.35, 0.55, 0.15)
+
 EVENT_AND_REFERENCE = WordExample(
     key="ravi",
     text="Ravi dropped the glass . It ___",
     receiver=6,
     sources=(
-        Source("glass", 4, "referent"),
-        Source("dropped", 2, "event"),
+        Source("glass", 4, "referent", features=_GLASS_FEATURES),
+        Source("dropped", 2, "event", features=(0.9, 0.2, 0.75, 0.35)),
     ),
     next_word="broke",
     heads=2,
@@ -279,8 +289,8 @@ EVENT_SUBSTITUTED = WordExample(
     text="Ravi washed the glass . It ___",
     receiver=6,
     sources=(
-        Source("glass", 4, "referent"),
-        Source("washed", 2, "event"),
+        Source("glass", 4, "referent", features=_GLASS_FEATURES),
+        Source("washed", 2, "event", features=(0.25, 0.85, 0.15, 0.95)),
     ),
     next_word="gleamed",
     heads=2,

@@ -253,3 +253,17 @@ def test_even_weights_read_every_row_alike():
     assert even_weights(1) == (1.0,) and even_weights(4) == (0.25, 0.25, 0.25, 0.25)
     with pytest.raises(ValueError):
         even_weights(0)
+
+
+def test_the_swapped_event_gives_visibly_different_illustrative_features():
+    # hand-chosen numbers (written here, not read back from the module's constants)
+    old, new = SUBSTITUTION.changed
+    assert old.features == (0.9, 0.2, 0.75, 0.35) and new.features == (0.25, 0.85, 0.15, 0.95)
+    # every coordinate differs by at least 0.55: 0.65, 0.65, 0.6, 0.6 by hand
+    assert min(abs(a - b) for a, b in zip(old.features, new.features)) >= 0.55
+    # the object clue (glass) gives the same features before and after the swap
+    before = EVENT_AND_REFERENCE.source("referent").features
+    after = EVENT_SUBSTITUTED.source("referent").features
+    assert before == after == (0.8, 0.35, 0.55, 0.15)
+    with pytest.raises(ValueError, match="must lie in"):
+        Source("x", 1, "role", features=(1.2,))
