@@ -282,7 +282,8 @@ def test_weight_sum_says_where_rounded_parts_do_not_add_to_the_total(sentence, h
         assert added == Decimal("1.000") and "Rounded" not in beat.text
     else:
         assert added == Decimal(shown)
-        assert f"Rounded, the ones on screen add to {shown}" in beat.text
+        assert f"The rounded ones on screen add to {shown}." in beat.text
+        assert "all displayed numbers are rounded" not in beat.text       # the fine print says it
         assert b.by_tag(f"A{h}_rounded_sum")[None].original_text == shown
 
 
@@ -598,8 +599,8 @@ def test_masked_matrix_grows_from_row_n_lights_the_future_and_outlines_where_hea
     assert played(b, b.beat_of("its whole attention matrix"), "LaggedStart")
     assert played(b, b.beat_of("Above the diagonal sit future sources"), "FadeIn")
     pair = b.scene.pair
-    assert len(pair.differ) == 2                                   # rows 6–10: column 6 in A¹, column 2 in A²
-    side = [c.what for c in b.changes_in(b.beat_of("each head spreads its weight its own way"))]
+    assert len(pair.differ) == 2                                   # rows 7–10: column 6 in A¹, column 2 in A²
+    side = [c.what for c in b.changes_in(b.beat_of("head 1 favours “river”, head 2 “fisherman”"))]
     assert sum("Create" in w for w in side) >= 2
     b.beat_of("Every permitted source enters each message; row 10 has ten.")
 
@@ -611,7 +612,83 @@ def test_second_review_head_walk_pictures_in_their_sentences():
     assert full.get_top()[1] < shown.get_bottom()[1]
     m = built(MaskedMatrix, "river")
     # rows 1-5: both heads' top source is the same (fisherman from row 2 on); row 6 (river) is the first split
-    m.beat_of("Side by side: up to row 5, both heads favour the same source; from row 6, "
-              "each head spreads its weight its own way.")
+    m.beat_of("Until “river” arrives at row 6, head 1 cannot pick it. From row 7, head 1 favours “river”, "
+              "head 2 “fisherman”.")
     # the ten row-10 cells flash in both matrices while "every permitted source" is said
     assert "Indicate" in " ".join(c.what for c in m.changes_in(m.beat_of("Every permitted source enters")))
+
+
+def test_third_review_head_2_shows_what_each_sentence_names():
+    ws = compute_worksheet("river")
+    b = built(Head2WeightsAndMessage, "river")
+    scene, n = b.scene, ws.n
+    # "scores highest": every source's q·k and ÷√2 come in with that sentence, the largest outlined
+    highest = b.beat_of("“fisherman”, scores highest")
+    shown = b.numbers_in(highest)
+    for tag in ("scores2", "scaled2"):
+        assert {m.index for m in shown if m.tag == tag} == {(j, 0) for j in range(n)}
+    assert played(b, highest, "Create")
+    # by hand: 2.3 × 2.1 + 0.0 × 0.0 = 4.83, ÷ √2 = 3.4153... -> 3.415, the largest of the ten
+    assert b.by_tag("scaled2")[(1, 0)].original_text == "3.415"
+    assert max(ws.heads[1].scaled[-1]) == ws.heads[1].scaled[-1, 1]
+    # head 1's row beside head 2's while the weights build: river's 0.718 against fisherman's 0.693
+    fold = b.beat_of("Divide by the sum: row 10 of A²")
+    head1 = {m.index: m for m in b.numbers_in(fold) if m.tag == "A1_row"}
+    assert head1[5].original_text == "0.718" and head1[5].value == ws.heads[0].weights[-1, 5]
+    assert [head1[j].original_text for j in range(n)] == [fmt(w) for w in ws.heads[0].weights[-1]]
+    # the rounding is left to the note and the fine print: short captions
+    assert b.beat_of("The ten weights add up to one").text == "The ten weights add up to one."
+    assert b.by_tag("A2_rounded_sum")[None].original_text == "1.001"
+    assert "Again, the sum uses full precision." in [bt.text for bt in b.beats]
+    assert b.by_tag("P2_rounded_sum")[0].original_text == "1.553"
+    # V² = E W_V² named with its values
+    values = b.beat_of("Its values keep person and glue")
+    texts = {t.original_text for t in b.texts}
+    assert "V² = E W_V²" in texts and "same entries as W_K², separate" in " ".join(texts)
+    assert played(b, values, "FadeIn")
+    # the head label sits at the left, at the foot of head 2's arrows (as in the ending)
+    assert scene.head_label.get_left()[0] < -5.5
+    # the strongest weights read on a dark pill, clear of the arrow lines
+    from manim import BackgroundRectangle
+    assert all(isinstance(g[0], BackgroundRectangle) for g in scene.strongest_labels)
+    # each message sits above / below the receiver it is built for
+    receiver = scene.side.band.row.boxes[n - 1]
+    for card in scene.side.cards:
+        assert card.get_left()[0] < receiver.get_center()[0] < card.get_right()[0]
+    assert scene.side.cards[0].get_bottom()[1] > receiver.get_top()[1]
+    assert scene.side.cards[1].get_top()[1] < receiver.get_bottom()[1]
+
+
+def test_third_review_masked_matrix_pictures_in_their_sentences():
+    ws = compute_worksheet("river")
+    b = built(MaskedMatrix, "river")
+    scene, n = b.scene, ws.n
+    # the mask is drawn in the sentence about it: blocked cells and hatching come in then, not before
+    future = b.beat_of("Above the diagonal sit future sources")
+    assert played(b, future, "LaggedStart") and played(b, future, "FadeIn")      # hatch lines drawn in turn
+    first = b.beat_of("its whole attention matrix")
+    rows = scene.get_matrix_rows(scene.big[0])
+    assert not any(sq in rows[0] for sq in scene.big[0].blocked)
+    # the rounding badge from the first beat; the heat map's digits a size smaller, at the floor or above
+    assert "Rounded display; rows sum to one in full precision." in {t.original_text for t in b.texts} | {
+        getattr(t, "sentence", None) for t in b.texts}
+    assert played(b, first, "FadeIn")
+    assert all(MIN_TEXT_SIZE <= m.font_size <= 17 + 1e-6 for m in b.by_tag("A1").values())
+    # the split starts where both heads lead clearly: row 7 (by hand: row 6, river 0.191 vs fisherman 0.179)
+    split = b.beat_of("From row 7, head 1 favours “river”, head 2 “fisherman”.")
+    assert "spreads its weight its own way" not in split.text
+    for r in scene.pair.differ:
+        assert r.get_top()[1] <= scene.pair[0].square(6, 0).get_top()[1] + 1e-6
+    # row 10's weights stay legible under each matrix, ten per head, in that sentence
+    shown = b.numbers_in(split)
+    for h in (1, 2):
+        row = {m.index: m for m in shown if m.tag == f"row{h}"}
+        assert [row[j].original_text for j in range(n)] == [fmt(w) for w in ws.heads[h - 1].weights[-1]]
+        assert all(m.font_size >= MIN_TEXT_SIZE - 1e-6 for m in row.values())
+    assert {m.index: m for m in shown if m.tag == "row1"}[5].original_text == "0.718"
+    assert {m.index: m for m in shown if m.tag == "row2"}[1].original_text == "0.693"
+    # "row 10 has ten": the ten cells pulse in both matrices at once; the fine print in the notes' short form
+    every = b.beat_of("Every permitted source enters each message")
+    assert played(b, every, "LaggedStart")
+    assert fine_print_in(b, every, "The calculations are independent across heads and can run in parallel.")
+    assert not fine_print_in(b, every, "All ten source contributions")

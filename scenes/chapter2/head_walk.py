@@ -28,6 +28,7 @@ from dataclasses import dataclass
 import numpy as np
 from manim import (
     ORIGIN,
+    BackgroundRectangle,
     DOWN,
     LEFT,
     PI,
@@ -51,6 +52,7 @@ from lesson_data.display import fmt, places_for
 from lesson_data.walkthrough import (
     choose_walk_sources,
     heads_differ_runs,
+    settled_split,
     early_row_example,
     keys_equal_values,
     message_terms,
@@ -72,6 +74,7 @@ from scenes.blocks.scalar_vector_product import get_scalar_vector_product
 from scenes.blocks.shape_box import get_shape_box
 from scenes.blocks.weight_column import get_weight_column
 from scenes.style import (
+    BACKGROUND,
     FINE_PRINT_SIZE,
     BUFF_SMALL,
     CONTENT_BOTTOM,
@@ -606,8 +609,8 @@ class HeadWalkScene(LessonScene):
         label.move_to([LEFT_X, 0, 0], aligned_edge=LEFT)
         if np.allclose(self.band_side, UP):
             label.set_y(self.arrows.get_top()[1] - label.height / 2)
-        else:        # under the band, past the receiver: the corner its arrows leave free
-            label.move_to([RIGHT_X, self.arrows.get_bottom()[1] + label.height / 2, 0], aligned_edge=RIGHT)
+        else:        # under the band at the left, at the foot of its arrows (as in the side-by-side ending)
+            label.move_to([LEFT_X, self.arrows.get_bottom()[1] + label.height / 2, 0], aligned_edge=LEFT)
         return label
 
     def head_words(self) -> str:
@@ -619,10 +622,10 @@ class HeadWalkScene(LessonScene):
     def panel_x(self, table) -> float:
         return table.get_right()[0] + PANEL_GAP
 
-    def fine_print(self, text: str, left: float | None = None) -> list:
+    def fine_print(self, text: str, left: float | None = None, right: float = RIGHT_X) -> list:
         """Animations that replace the fine print (bottom of the right-hand panel) with `text`."""
         left = self.panel_left if left is None else left
-        width = RIGHT_X - left
+        width = right - left
         lines = wrap_lines(text, FINE_PRINT_SIZE, width)
         if len(lines) > 1 and len(lines[-1].split()) == 1 and ": " in text:
             # "… H = AV: m₁₀ = Σⱼ α₁₀,ⱼ vⱼ." breaks after the colon, never before a lone last word
@@ -714,7 +717,11 @@ class HeadWalkScene(LessonScene):
             self.play(Create(box), *(FadeIn(f) for f in frames), FadeIn(VGroup(lines.lhs, lines.product)))
             self.play(FadeIn(lines.score), table.scores.cell(j, 0).animate.set_opacity(1))
             if brisk:
-                self.play(FadeIn(lines.scaled_line), table.scaled.cell(j, 0).animate.set_opacity(1))
+                # "scores highest": every source's score comes in, and the largest is outlined
+                self.max_box = table.scaled.get_cell_box(j, 0, color=self.color)
+                self.play(FadeIn(lines.scaled_line), table.scores.entries.animate.set_opacity(1),
+                          table.scaled.entries.animate.set_opacity(1), run_time=1.0)
+                self.play(Create(self.max_box))
 
     @staticmethod
     def factor(x: float, places: int) -> str:
@@ -736,11 +743,10 @@ class HeadWalkScene(LessonScene):
         table, head = self.score_table, self.head
         panel = self.softmax_panel = get_softmax_panel(self.ws, head)
         panel.next_to(self.query, DOWN, buff=0.3, aligned_edge=LEFT)
-        rest = VGroup(*(VGroup(table.scores.cell(j, 0), table.scaled.cell(j, 0)) for j in range(self.n)))
         note = self.den_note = self.get_rounded_den_note()
         with self.beat("The same stable softmax: subtract the max, then exponentiate, and add up the "
-                       "exponentials.", look=2.0):
-            self.play(FadeOut(self.source_box), FadeOut(self.score_lines), rest.animate.set_opacity(1),
+                       "exponentials.", look=1.0):
+            self.play(FadeOut(self.source_box), FadeOut(self.score_lines), FadeOut(self.max_box),
                       *self.drop_fine_print(), run_time=0.8)
             self.play(FadeIn(VGroup(table.shifted.brackets, table.shifted.col_labels)), FadeIn(panel.max_line),
                       table.shifted.entries.animate.set_opacity(1), run_time=0.8)
@@ -776,8 +782,17 @@ class HeadWalkScene(LessonScene):
             self.play(ReplacementTransform(table.keys.row_labels, column.labels),
                       FadeOut(table.exps.entries, shift=0.15 * RIGHT), FadeIn(column.weights, shift=0.15 * RIGHT),
                       FadeOut(VGroup(table.exps.brackets, divide, den_line)), FadeIn(weights.header), run_time=1.4)
-            self.play(FadeIn(formula.target), *(self.fine_print(fine, left=self.weights_panel_left()) if fine else []))
+            self.play(FadeIn(formula.target), *(self.fine_print(fine, left=self.weights_panel_left()) if fine else []),
+                      *self.fold_extras())
         self.softmax_panel.formula = formula.target
+
+    def fold_extras(self) -> list:
+        """Animations that join the weight column as it appears (scene 10: head 1's row beside it)."""
+        return []
+
+    def fine_right(self) -> float:
+        """The right edge of the weights panel's fine print."""
+        return RIGHT_X
 
     def panel_leaving(self) -> list:
         return [self.query, self.softmax_panel.max_line, self.softmax_panel.den_line]
@@ -814,6 +829,8 @@ class HeadWalkScene(LessonScene):
             self.play(Indicate(self.arrows.arrow(top), color=TEXT_COLOR, scale_factor=1.05),
                       *(Create(b) for b in boxes), run_time=1.2)
 
+    say_rounded_sum = True       # the caption names the rounded parts' sum (scene 8); else the note alone
+
     def show_sum(self, extra: str = ""):
         column = self.weights.column
         i, n = self.i, self.n
@@ -822,17 +839,18 @@ class HeadWalkScene(LessonScene):
         note = VGroup()
         if rounding_shows_in_sum(row, column.sum_number.value):
             shown = rounded_parts_sum(row)
-            text += f" Rounded, the ones on screen add to {shown}: all displayed numbers are rounded."
+            if self.say_rounded_sum:
+                text += f" The rounded ones on screen add to {shown}."
             note = self.sum_note = self.get_rounded_sum_note(row, float(shown))
         if not self.grid.with_band:
             with self.transition("the table returns"):
                 self.play(FadeOut(VGroup(self.band, self.on_band)), FadeIn(VGroup(self.weights, self.softmax_panel.formula)),
                           run_time=0.6)
             self.band_shown = False
-        with self.beat(text + extra):
+        with self.beat(text + extra, look=None if self.say_rounded_sum else 1.0):
             self.play(FadeOut(self.strong_boxes), FadeIn(VGroup(column.rule, column.sum_label, column.sum_number)),
                       *(self.fine_print("All displayed numbers are rounded; calculations use full precision.",
-                                        left=self.weights_panel_left())))
+                                        left=self.weights_panel_left(), right=self.fine_right())))
             if len(note):
                 self.play(FadeIn(note))
 
@@ -1022,12 +1040,14 @@ class MessageWalk(HeadWalkScene):
         v, p = self.head.V[j], message_terms(self.head, self.i)[j]
         return join_words(fmt(x, vp) for x in v), join_words(fmt(x) for x in p)
 
-    def show_values_beside_weights(self, text: str, fine: str | None = None, projection=None):
+    def show_values_beside_weights(self, text: str, fine: str | None = None, projection=None, note=None):
         table = self.table
         frame = VGroup(table.products.brackets, table.products.col_labels, table.products.name_label)
         self.panel_left = self.message_panel_left()
         leftovers = [m for m in (getattr(getattr(self, "softmax_panel", None), "formula", None),
-                                 getattr(self, "sum_note", None)) if m is not None]
+                                 getattr(self, "sum_note", None), getattr(self, "compare_column", None))
+                     if m is not None]
+        self.values_note = note
         with self.beat(text):
             if leftovers or self.fine is not None:
                 self.play(*(FadeOut(m) for m in leftovers), *self.drop_fine_print(), run_time=0.5)
@@ -1042,7 +1062,7 @@ class MessageWalk(HeadWalkScene):
             else:
                 self.play(FadeIn(VGroup(table.values), shift=0.3 * LEFT), *(self.fine_print(fine) if fine else []),
                           run_time=1.0)
-            self.play(FadeIn(frame))
+            self.play(FadeIn(frame), *([FadeIn(note)] if note is not None else []))
 
     def show_product(self, walked, brisk: bool = False):
         ws, head, table = self.ws, self.head, self.table
@@ -1080,6 +1100,7 @@ class MessageWalk(HeadWalkScene):
                 shrink.shift(LEFT * (shrink.get_right()[0] - RIGHT_X))
         with self.beat(text, spoken=self.times_spoken(text)):
             self.play(*([FadeOut(previous), FadeOut(self.previous_boxes)] if previous is not None else []),
+                      *([FadeOut(self.values_note)] if getattr(self, "values_note", None) is not None else []),
                       *([FadeOut(self.gap_note)] if getattr(self, "gap_note", None) is not None else []),
                       Create(boxes), FadeIn(line.label), FadeIn(svp.lines[0]), *(self.fine_print(fine) if fine else []))
             if len(shrink):
@@ -1089,7 +1110,7 @@ class MessageWalk(HeadWalkScene):
                       *([GrowArrow(shrink.scaled), FadeIn(shrink.labels[1])] if len(shrink) else []))
         if len(shrink):
             line.add(shrink)
-        self.gap_note = None
+        self.gap_note = self.values_note = None
         self.previous_boxes = boxes
         if "sign" in walked.reasons:
             self.show_sign(j)
@@ -1127,7 +1148,7 @@ class MessageWalk(HeadWalkScene):
         table = self.table
         hidden = [r for r in range(table.products.n_rows)
                   if table.products.row(r)[0].get_fill_opacity() < 0.5]
-        with self.beat(text, look=2.0):
+        with self.beat(text, look=1.0):
             self.play(FadeOut(self.expansion), FadeOut(self.previous_boxes),
                       *([FadeOut(self.gap_note)] if getattr(self, "gap_note", None) is not None else []),
                       run_time=0.6)
@@ -1150,7 +1171,7 @@ class MessageWalk(HeadWalkScene):
             self.play(*sums, run_time=1.5)
         # the copies became the message numbers; the table's own products stay where they were
 
-    def show_sum_rounding(self):
+    def show_sum_rounding(self, text: str | None = None):
         head, table = self.head, self.table
         differ = rounding_differences(head, self.i)
         names = coordinate_names(head.W_V)
@@ -1168,8 +1189,8 @@ class MessageWalk(HeadWalkScene):
         note.next_to(self.message_formula, DOWN, buff=0.35, aligned_edge=LEFT)
         box = SurroundingRectangle(table.message[k], color=self.color, buff=0.06)
         self.rounding_marks = VGroup(note, box)
-        with self.beat(f"The rounded {names[k]} products on screen add to {shown}; the sum uses full precision "
-                       f"and gives {fmt(head.messages[self.i, k])}."):
+        with self.beat(text or f"The rounded {names[k]} products on screen add to {shown}; the sum uses full "
+                               f"precision and gives {fmt(head.messages[self.i, k])}."):
             self.play(FadeIn(note), Create(box), *self.fine_print(fine))
 
     def show_shapes(self):
@@ -1312,6 +1333,7 @@ class Head2WeightsAndMessage(MessageWalk):
     head_index = 2
     band_side = DOWN
     walk_count = 1
+    say_rounded_sum = False      # the note shows the rounded parts' sum; the caption says only "add up to one"
 
     def construct(self):
         head, n, i = self.head, self.n, self.i
@@ -1335,14 +1357,15 @@ class Head2WeightsAndMessage(MessageWalk):
         # --- Shot 4: its message ----------------------------------------------------------------
         self.shot("message")
         self.show_values_beside_weights(f"Its values keep {join_words(coordinate_names(head.W_V))}; "
-                                        "each value row sits beside its source’s weight.")
+                                        "each value row sits beside its source’s weight.",
+                                        note=self.get_value_note())
         for walked in self.walked:
             self.show_product(walked, brisk=True)
         self.show_all_products("Every other source is scaled the same way.")
         self.show_message_sum(f"Add them up: head 2’s message, m{sup(2)}{sub(n)}, is "
                               f"{join_words(fmt(x) for x in head.messages[i])}.")
         if rounding_differences(head, i):
-            self.show_sum_rounding()
+            self.show_sum_rounding("Again, the sum uses full precision.")
         # --- Shot 5: both heads side by side ----------------------------------------------------
         self.shot("side by side")
         self.show_side_by_side()
@@ -1351,6 +1374,43 @@ class Head2WeightsAndMessage(MessageWalk):
 
     def panel_leaving(self) -> list:
         return [self.query, self.softmax_panel.max_line, self.softmax_panel.den_line, self.den_note]
+
+    def get_compare_column(self) -> VGroup:
+        """Head 1's row n of A, dimmed at the right: its top weight beside head 2's as the column builds."""
+        one = self.ws.heads[0]
+        group = get_weight_rows(self.ws, one, self.grid)
+        header = get_text(f"head 1: {alpha_name(1, self.n)}", font_size=LABEL_SIZE, color=head_color(1))
+        header.move_to(group.header, aligned_edge=LEFT)
+        group.remove(group.header)
+        group.column.remove(group.column.rule, group.column.sum_label, group.column.sum_number)
+        group.add(header)
+        group.header = header
+        group.shift(RIGHT * (RIGHT_X - group.column.span.get_right()[0]))
+        group.set_opacity(0.6)
+        return group
+
+    def fold_extras(self) -> list:
+        if not self.grid.with_band:          # a long sentence: the band and the table take turns, no room
+            return []
+        column = self.compare_column = self.get_compare_column()
+        return [FadeIn(column, shift=0.2 * LEFT)]
+
+    def fine_right(self) -> float:
+        column = getattr(self, "compare_column", None)
+        return RIGHT_X if column is None else column.get_left()[0] - 0.3
+
+    def get_value_note(self) -> VGroup:
+        """V² = E W_V² in the panel, with the notes' reminder that W_V² and W_K² stay separate."""
+        h = self.h
+        formula = get_text(f"V{sup(h)} = E W_V{sup(h)}", font_size=SYMBOL_SIZE, color=self.color)
+        lines = [formula]
+        width = RIGHT_X - self.message_panel_left()
+        if keys_equal_values(self.head):
+            for line in wrap_lines(f"same entries as W_K{sup(h)}, separate parameters", MIN_TEXT_SIZE, width):
+                lines.append(get_text(line, font_size=MIN_TEXT_SIZE, color=DIM_TEXT_COLOR))
+        note = VGroup(*lines).arrange(DOWN, buff=0.1, aligned_edge=LEFT)
+        note.move_to([self.message_panel_left(), self.grid.top - 0.1, 0], aligned_edge=LEFT + UP)
+        return note
 
     def show_band_again(self):
         with self.transition("the sentence, now with head 2"):
@@ -1384,10 +1444,12 @@ class Head2WeightsAndMessage(MessageWalk):
         down = get_head_arrows(band, two, self.n, side=DOWN)
         cards = VGroup(get_message_card(ws, one), get_message_card(ws, two))
         labels = VGroup(self.get_head_label(one), self.get_head_label(two))
-        group = VGroup(cards[0], VGroup(band, up, down), cards[1]).arrange(DOWN, buff=0.25)
+        group = VGroup(cards[0], VGroup(band, up, down), cards[1]).arrange(DOWN, buff=0.45)
         group.move_to(CONTENT_CENTER)
+        # each message just above / below the receiver it is built for: it visibly arrives there
+        x = band.row.boxes[self.n - 1].get_center()[0]
         for card in cards:
-            card.move_to([LEFT_X + 1.2, card.get_y(), 0], aligned_edge=LEFT)
+            card.set_x(min(x, RIGHT_X - card.width / 2))
         labels[0].move_to([LEFT_X, up.get_top()[1] - labels[0].height / 2, 0], aligned_edge=LEFT)
         labels[1].move_to([LEFT_X, down.get_bottom()[1] + labels[1].height / 2, 0], aligned_edge=LEFT)
         side = VGroup(band, up, down, cards, labels)
@@ -1405,7 +1467,10 @@ class Head2WeightsAndMessage(MessageWalk):
                                 color=head_color(head.index), font_size=LABEL_SIZE)
             edge = arrow.get_top() if np.allclose(direction, UP) else arrow.get_bottom()
             number.move_to([arrow.point_from_proportion(0.5)[0], edge[1], 0]).shift(direction * 0.22)
-            labels.add(number)
+            # a small dark pill: the number reads clear of the thin arrow lines behind it
+            pill = BackgroundRectangle(number, color=BACKGROUND, fill_opacity=0.9, buff=0.06)
+            pill.set_stroke(head_color(head.index), 1, opacity=0.6)
+            labels.add(VGroup(pill, number))
         return labels
 
     def show_side_by_side(self):
@@ -1431,17 +1496,23 @@ class Head2WeightsAndMessage(MessageWalk):
                  for k, (h, r) in enumerate(zip(ws.heads, readings))]
         marks = VGroup(*(SurroundingRectangle(card.vector.cell(0, r.coordinate), color=TEXT_COLOR, buff=0.06)
                          for card, r in zip(side.cards, readings)))
+        receiver = side.band.row.boxes[self.n - 1]
         with self.beat(f"So {parts[0]}; {parts[1]}."):
-            self.play(FadeIn(side.cards[0], shift=0.2 * DOWN), FadeIn(side.cards[1], shift=0.2 * UP))
+            # each message leaves the receiver for its own side: head 1's up, head 2's down
+            self.play(*(FadeIn(card, target_position=receiver.get_center(), scale=0.3) for card in side.cards),
+                      run_time=1.2)
+            # "from river", "from fisherman": each head's source arrow lights up
+            self.play(*(Indicate(arrows.arrow(r.source), color=TEXT_COLOR, scale_factor=1.03)
+                        for arrows, r in zip((side.up, side.down), readings)), run_time=1.0)
             self.play(Create(marks))
         self.carry_marks = marks
 
     def show_parallel(self):
         card = self.side.cards[1]
-        left = card.get_right()[0] + 0.5
+        right = card.get_left()[0] - 0.5          # the message sits under the receiver: the caveat at its left
         fine = get_fine_print("Training can discover useful roles, but does not assign setting and person labels "
-                              "or guarantee that the heads specialize this way.", max_width=RIGHT_X - left)
-        fine.move_to([left, card.get_center()[1], 0], aligned_edge=LEFT)
+                              "or guarantee that the heads specialize this way.", max_width=right - LEFT_X)
+        fine.move_to([LEFT_X, card.get_center()[1], 0], aligned_edge=LEFT)
         self.fine_prints.append((f"{type(self).__name__}-{len(self.beats) + 1:02d}", fine.sentence))
         # "in parallel" was said in scene 7: here only what training may or may not find
         with self.beat("Training could find roles like these, but nothing guarantees it.", look=1.0):
@@ -1453,7 +1524,7 @@ class Head2WeightsAndMessage(MessageWalk):
 # ============================================================================================
 
 MATRIX_CELL = (0.84, 0.4)          # room for "0.107" at size 19 in every readable cell
-MATRIX_DIGITS = 19                 # the heat map's digits, larger where the cells allow
+MATRIX_DIGITS = 17                 # the heat map's digits: clear of the cell edges ("0.500 0.500" apart)
 DIGITS_FIT = (0.66, 0.24)          # the smallest cell that still shows its digits
 AXIS_ROOM = 0.35                   # the axis titles "receiver i" / "source j"
 
@@ -1527,6 +1598,10 @@ class MaskedMatrix(LessonScene):
         for mm in self.big:
             mm.move_to([LEFT_X, CONTENT_TOP, 0], aligned_edge=LEFT + UP)
         self.panel_left = self.big[0].get_right()[0] + 0.6
+        # the rows on screen add to 1.001 or 0.999 here and there: said once, in small print, up front
+        badge = self.rounding_badge = get_fine_print("Rounded display; rows sum to one in full precision.",
+                                                     max_width=RIGHT_X - self.panel_left)
+        badge.move_to([self.panel_left, CONTENT_TOP - 2.2, 0], aligned_edge=LEFT + UP)
         # --- Shot 1: head 1's whole matrix -------------------------------------------------------
         self.shot("head 1 matrix")
         self.show_matrix()
@@ -1556,16 +1631,15 @@ class MaskedMatrix(LessonScene):
 
     @staticmethod
     def get_matrix_rows(mm) -> list:
-        """Each receiver row of a heat map as one group: its cells, hatching, digits and label."""
-        n, lines, k = mm.n, list(mm.hatch), 0
+        """Each receiver row of a heat map as one group: its permitted cells, digits and label (the
+        blocked future cells and their hatching come with the sentence about the mask)."""
+        n = mm.n
         rows = []
         for i in range(n):
-            blocked = n - 1 - i
-            row = VGroup(*(mm.square(i, j) for j in range(n)), *lines[k:k + blocked],
+            row = VGroup(*(mm.square(i, j) for j in range(i + 1)),
                          *(m for m in (mm.number(i, j) for j in range(i + 1)) if m is not None))
             if len(mm.row_labels) > i:
                 row.add(mm.row_labels[i])
-            k += blocked
             rows.append(row)
         return rows
 
@@ -1583,7 +1657,7 @@ class MaskedMatrix(LessonScene):
             self.play(LaggedStart(*(FadeIn(r, shift=0.15 * UP) for r in reversed(rows[:-1])), lag_ratio=0.3),
                       run_time=max(1.0, 0.25 * len(rows)))
             self.play(*self.fine_print("As in Part II, αᵢⱼ is one attention weight and A stores "
-                                       "the full attention matrix."))
+                                       "the full attention matrix."), FadeIn(self.rounding_badge))
 
     def show_axes(self):
         a1 = self.big[0]
@@ -1597,9 +1671,10 @@ class MaskedMatrix(LessonScene):
         a1 = self.big[0]
         glow = VGroup(*(sq.copy().set_stroke(TEXT_COLOR, 1.5).set_fill(TEXT_COLOR, 0.35) for sq in a1.blocked))
         with self.beat("Above the diagonal sit future sources: blocked, and darker than any weight."):
-            # the blocked triangle lights up for a moment, then settles back to its dark hatch
+            # the blocked triangle lights up, then settles into its dark hatch: the mask drawn now
             self.play(FadeIn(self.key.blocked), FadeIn(glow), run_time=0.8)
-            self.play(FadeOut(glow), run_time=0.8)
+            self.play(FadeOut(glow), FadeIn(a1.blocked), LaggedStart(*(Create(line) for line in a1.hatch),
+                                                                      lag_ratio=0.05), run_time=1.2)
 
     def show_early_row(self):
         a1, n = self.big[0], self.n
@@ -1628,7 +1703,7 @@ class MaskedMatrix(LessonScene):
     def show_head_2(self):
         a1, a2 = self.big
         key2 = get_weight_key(head_color(2)).move_to(self.key, aligned_edge=LEFT + UP)
-        box = a2.get_row_box(self.i, color=RECEIVER_COLOR)
+        box = a2.get_row_box(self.i, color=RECEIVER_COLOR, stroke_width=5.0)
         word, w = self.top_word(self.ws.heads[1])
         with self.beat(f"Head 2’s matrix has its own pattern: row {self.n} puts {w} on {quoted(word)}."):
             self.play(FadeOut(VGroup(a1, self.row_box)), FadeIn(a2), ReplacementTransform(self.key, key2),
@@ -1644,27 +1719,61 @@ class MaskedMatrix(LessonScene):
         pair = VGroup(*(get_head_matrix(ws, h, width=width, height=height, numbers=False) for h in ws.heads))
         pair.arrange(RIGHT, buff=0.6, aligned_edge=UP).move_to([0, CONTENT_TOP, 0], aligned_edge=UP)
         pair.boxes = VGroup(*(mm.get_row_box(self.i, color=RECEIVER_COLOR) for mm in pair))
+        pair.row_numbers = VGroup(*(self.get_row_numbers(mm, h) for mm, h in zip(pair, ws.heads)))
         # where the heads disagree: each head's top source, outlined down the rows that show it
         pair.differ = VGroup()
-        for run in heads_differ_runs(ws.heads[0].weights, ws.heads[1].weights):
+        split = settled_split(ws.heads[0].weights, ws.heads[1].weights)
+        for run in ([split] if split is not None else []):
             for mm, j in zip(pair, (run.source_a, run.source_b)):
                 cells = VGroup(*(mm.square(r, j) for r in range(run.first, run.last + 1)))
                 pair.differ.add(SurroundingRectangle(cells, color=TEXT_COLOR, buff=0.0, stroke_width=2.5))
         return pair
 
+    def get_row_numbers(self, mm, head) -> VGroup:
+        """Row n's weights under the matrix, each under its own column, on two staggered lines (a
+        number is wider than one column); empty where even two columns are too narrow for one."""
+        i = self.i
+        numbers = VGroup()
+        width = get_text("0.000", font_size=MIN_TEXT_SIZE).width
+        if self.n > 1 and 2 * mm.square(i, 0).width < width + 0.12:
+            return numbers
+        top = mm.squares.get_bottom()[1] - 0.2
+        for j in range(self.n):
+            number = get_number(head.weights[i, j], tag=f"row{head.index}", index=j, color=head_color(head.index),
+                                font_size=MIN_TEXT_SIZE)
+            number.move_to([mm.square(i, j).get_center()[0], top - (j % 2) * 0.26, 0])
+            numbers.add(number)
+        label = get_text(f"row {self.n}:", font_size=MIN_TEXT_SIZE, color=DIM_TEXT_COLOR)
+        label.move_to([mm.squares.get_left()[0] - (width - mm.square(i, 0).width) / 2 - 0.15, top, 0],
+                      aligned_edge=RIGHT)
+        numbers.add(label)
+        return numbers
+
     def show_side_by_side(self):
         pair = self.pair = self.get_pair()
         self.matrices, self.row_boxes = pair, pair.boxes
-        runs = heads_differ_runs(self.ws.heads[0].weights, self.ws.heads[1].weights)
-        first = runs[0].first if runs else 0
-        text = ("Side by side, without the digits: each head spreads its weight its own way." if first < 2 else
-                f"Side by side: up to row {first}, both heads favour the same source; from row {first + 1}, "
-                "each head spreads its weight its own way.")
+        text = self.split_text()
         with self.beat(text):
-            self.play(FadeOut(VGroup(self.big[1], self.big_box, self.key)), *(self.drop_fine_print()), run_time=0.6)
+            self.play(FadeOut(VGroup(self.big[1], self.big_box, self.key, self.rounding_badge)),
+                      *(self.drop_fine_print()), run_time=0.6)
             self.play(FadeIn(pair), Create(pair.boxes), run_time=1.2)
+            self.play(FadeIn(pair.row_numbers, shift=0.1 * DOWN), run_time=0.8)
             if len(pair.differ):
                 self.play(Create(pair.differ), run_time=1.0)
+
+    def split_text(self) -> str:
+        """Where the two heads settle on different sources (lesson_data.walkthrough.settled_split): the
+        later head-1 favourite cannot be read before its own row arrives."""
+        ws = self.ws
+        split = settled_split(ws.heads[0].weights, ws.heads[1].weights)
+        if split is None:
+            return "Side by side, without the digits: the two heads’ patterns."
+        a, b = quoted(ws.tokens[split.source_a]), quoted(ws.tokens[split.source_b])
+        favour = f"head 1 favours {a}, head 2 {b}."
+        if split.source_a >= 1:           # rows before its favourite's own row: it is still in their future
+            return (f"Until {a} arrives at row {split.source_a + 1}, head 1 cannot pick it. "
+                    f"From row {split.first + 1}, {favour}")
+        return f"From row {split.first + 1}, {favour}"
 
     def drop_fine_print(self) -> list:
         anims = [FadeOut(self.fine)] if self.fine is not None else []
@@ -1673,13 +1782,13 @@ class MaskedMatrix(LessonScene):
 
     def show_parallel(self):
         every = f"; row {self.n} has {count_word(self.n)}" if self.n > 1 else ""
-        row = VGroup(*(VGroup(*(mm.square(self.i, j) for j in range(self.n))) for mm in self.matrices))
+        # row n's cells pulse one by one, in both matrices at once: every source, both heads in parallel
+        pulses = [Indicate(VGroup(*(mm.square(self.i, j) for mm in self.matrices)), color=TEXT_COLOR,
+                           scale_factor=1.15) for j in range(self.n)]
         with self.beat(f"Every permitted source enters each message{every}. The two heads run independently, "
                        "in parallel."):
-            self.play(Indicate(row, color=RECEIVER_COLOR, scale_factor=1.05), run_time=1.2)
-            self.play(*self.fine_print("Q/K choose weights and V supplies the weighted content. All ten source "
-                                       "contributions enter each message. The calculations are independent across "
-                                       "heads and can run in parallel.".replace("ten", count_word(self.n)),
+            self.play(LaggedStart(*pulses, lag_ratio=0.35), run_time=max(1.5, 0.3 * self.n))
+            self.play(*self.fine_print("The calculations are independent across heads and can run in parallel.",
                                        left=LEFT_X))
 
 
