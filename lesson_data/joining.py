@@ -283,3 +283,15 @@ def update_terms(ws, axis: int) -> list[UpdateTerm]:
     row = np.asarray(ws.H_joined[-1], dtype=float)
     W_O = np.asarray(ws.W_O, dtype=float)
     return [UpdateTerm(i, float(row[i]), float(W_O[i, axis])) for i in range(W_O.shape[0]) if W_O[i, axis] != 0]
+
+
+def mixture_gap(ws) -> np.ndarray:
+    """The one wide head's message at the receiver minus the two heads' joined messages [m¹ | m²],
+    coordinate by coordinate (river: water 2.023 − 2.617 = −0.594, person 1.522 − 1.552 = −0.030)."""
+    return np.asarray(ws.wide_head.messages[-1], dtype=float) - np.asarray(ws.H_joined[-1], dtype=float)
+
+
+def gap_word(gap: float, places: int = 3) -> str:
+    """"lower", "higher" or "no different", judged on the displayed digits of the gap."""
+    shown = float(fmt(gap, places))
+    return "lower" if shown < 0 else "higher" if shown > 0 else "no different"

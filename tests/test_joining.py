@@ -7,6 +7,7 @@ import math
 import numpy as np
 import pytest
 
+from lesson_data.display import fmt
 from lesson_data.joining import (
     carried_axes,
     change_word,
@@ -283,3 +284,17 @@ def test_mixed_axes_and_update_terms_by_hand():
     assert round(0.053 + 0.25 * 2.367, 3) == pytest.approx(0.645, abs=0.0011)
     # glue is copied straight through: one term, weight 1
     assert [(t.joined, t.weight) for t in update_terms(river, 3)] == [(3, 1.0)]
+
+
+def test_mixture_gap_and_gap_word_by_hand():
+    from lesson_data.joining import gap_word, mixture_gap
+
+    gap = mixture_gap(compute_worksheet("river"))
+    # from the printed rows: wide m = [2.023, 0.075, 1.522, 0.204], two heads [2.617, -0.018, 1.552, 0.538]
+    assert [round(float(g), 2) for g in gap] == [round(2.023 - 2.617, 2), round(0.075 + 0.018, 2),
+                                                 round(1.522 - 1.552, 2), round(0.204 - 0.538, 2)]
+    # full precision 2.02339 − 2.61685 = −0.59346 shows as −0.593 (the rounded parts would give −0.594:
+    # the scene keeps the rounding note on screen beside it); person 1.52246 − 1.55196 = −0.02950
+    assert fmt(gap[0], 3) == "-0.593" and fmt(gap[2], 3) == "-0.030"
+    assert gap_word(gap[0]) == "lower" and gap_word(0.0931) == "higher"
+    assert gap_word(0.0004) == "no different" and gap_word(-0.0004) == "no different"

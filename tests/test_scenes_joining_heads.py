@@ -223,7 +223,14 @@ def test_wide_head_river_rows_worked_by_hand():
     assert list(b.by_tag("A2_largest")) == [8]
     assert b.by_tag("A2_largest")[8].original_text == "0.071"
     assert b.by_tag("A1_largest")[6].original_text == "0.053"        # bank₇, water + finance 1.4
-    assert "Two mixtures: head 1's water, 2.617, and head 2's person, 1.552." in said(b)
+    assert "Two mixtures: head 1's water, 2.617, and head 2's person, 1.552; the wide head's water is 0.593 lower." \
+        in said(b)
+    # why: the wide head gave river₆ 0.178 (head 1 gave it 0.718); the gap row under water and person,
+    # 2.02339 − 2.61685 = −0.593 and 1.52246 − 1.55196 = −0.030, appears in the beat that says it
+    assert "it gave “river” 0.178, so water is 2.023" in said(b)
+    gaps = b.by_tag("mix_gap")
+    assert {k: m.original_text for k, m in gaps.items()} == {0: "-0.593", 2: "-0.030"}
+    assert "mix_gap" in tags_in(b, b.beat_of("Two mixtures"))
     # the wide row's rounded parts 0.178 + 0.708 + 0.113 = 0.999, said beside its full-precision 1.000
     assert b.by_tag("wide_shown_sum")[None].original_text == "0.999"
     assert "one wide head: its rounded parts shown add to" in all_text(b)

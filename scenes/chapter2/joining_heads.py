@@ -44,7 +44,9 @@ from lesson_data.joining import (
     change_word,
     closest_head,
     dominant_axis,
+    gap_word,
     mixed_axes,
+    mixture_gap,
     off_carrier_entries,
     pool_on_sources,
     relu_zeroed,
@@ -125,6 +127,10 @@ def said_source(tokens, j: int) -> str:
 def get_line(*parts, buff: float = 0.12) -> VGroup:
     """Texts and numbers side by side on one baseline (the numbers' line)."""
     line = VGroup(*parts).arrange(RIGHT, buff=buff)
+    for k, p in enumerate(parts):          # a comma or semicolon sits against the word before it
+        if k and getattr(p, "original_text", "")[:1] in (",", ";", "."):
+            for q in parts[k:]:
+                q.shift(LEFT * buff * 0.85)
     numbers = [p for p in parts if hasattr(p, "value")]
     y = baseline_y(numbers[0]) if numbers else baseline_y(parts[0])
     for p in parts:
@@ -401,6 +407,11 @@ def get_score_table(ws, sources) -> VGroup:
     # the comparison: head 2's weights and the wide head's, one box around both columns
     both = VGroup(*table.numbers["w2"], *table.bars["w2"], *table.numbers["w_wide"], *table.bars["w_wide"])
     table.compare_box = SurroundingRectangle(both, color=TEXT_COLOR, buff=0.12, stroke_width=2)
+    # the lower block is the one wide head's: named in its colour at the left, over its source names
+    wide_label = get_text("one wide head", font_size=LABEL_SIZE + 2, color=WIDE_HEAD_COLOR)
+    wide_label.move_to([0, -block_gap + row_h * 0.85, 0], aligned_edge=RIGHT + DOWN)
+    table.wide_label = wide_label
+    table.add(wide_label)
     table.names, table.wide_names, table.splits, table.sources = names, wide_names, splits, sources
     return table
 
@@ -416,9 +427,12 @@ def get_bar_legend(tokens, row, colors=None) -> VGroup:
     shades = list(BAR_SHADES[:len(row.sources)]) + ([BAR_SHADES[-1]] if row.n_others else [])
     items = VGroup()
     for name, shade in zip(names, shades):
-        swatch = VGroup(*(Rectangle(width=0.36 / len(colors), height=0.2).set_stroke(width=0).set_fill(c, shade)
+        swatch = VGroup(*(Rectangle(width=0.2, height=0.26).set_stroke(width=0).set_fill(c, shade)
                           for c in colors)).arrange(RIGHT, buff=0)
-        items.add(VGroup(swatch, get_text(name, font_size=16, color=DIM_TEXT_COLOR)).arrange(RIGHT, buff=0.1))
+        item = VGroup(swatch, get_text(name, font_size=16, color=TEXT_COLOR)).arrange(RIGHT, buff=0.12)
+        # a light outline, so the darkest shade ("others") still reads against the background
+        item.add(SurroundingRectangle(swatch, color=DIM_TEXT_COLOR, buff=0.02, stroke_width=1.2))
+        items.add(item)
     title = get_text("bar:", font_size=16, color=DIM_TEXT_COLOR)
     return VGroup(title, *items).arrange(RIGHT, buff=0.25)
 
@@ -431,9 +445,10 @@ def get_mixtures(ws) -> VGroup:
     names = carried_axes(np.hstack([h.W_V for h in ws.heads]))
     wide_vec = get_labeled_vector(f"one wide head:  m{sub(n)} =", wide.messages[-1], list(names), tag="wide_m",
                                   color=WIDE_HEAD_COLOR)
-    two_vec = get_labeled_vector(f"two heads:  [m{sup(1)}{sub(n)} | m{sup(2)}{sub(n)}] =", ws.H_joined[-1], None,
-                                 tag="two_m", color=TEXT_COLOR, label_color=TEXT_COLOR,
+    two_vec = get_labeled_vector(f"two heads:  [m{sup(1)}{sub(n)} | m{sup(2)}{sub(n)}] =", ws.H_joined[-1],
+                                 list(names), tag="two_m", color=TEXT_COLOR, label_color=TEXT_COLOR,
                                  column_colors=[head_color(1)] * d1 + [head_color(2)] * (d - d1))
+    two_vec.vector.remove(two_vec.vector.col_labels)     # the same columns as the wide row's, named once
     v = two_vec.vector
     x_mid = (v.cell_center(0, d1 - 1)[0] + v.cell_center(0, d1)[0]) / 2
     divider = Line(UP * v.row_height / 2, DOWN * v.row_height / 2).set_stroke(TEXT_COLOR, 2)
@@ -441,8 +456,24 @@ def get_mixtures(ws) -> VGroup:
     two_vec.vector.next_to(wide_vec.vector, DOWN, buff=0.25).align_to(wide_vec.vector, LEFT)
     two_vec.name.next_to(two_vec.vector.brackets, LEFT, buff=BUFF)
     align_baseline(two_vec.name, baseline_y(two_vec.vector.cell(0, 0)))
-    rows = VGroup(wide_vec, two_vec)
-    rows.wide, rows.two = wide_vec, two_vec
+    # the wide head's message minus the two heads', under the coordinate each head carries most
+    gap = mixture_gap(ws)
+    gaps = VGroup()
+    carried = []
+    for h, own in ((1, range(d1)), (2, range(d1, d))):
+        k = max(own, key=lambda i: (abs(ws.H_joined[-1][i]), -i))
+        carried.append(k)
+        m = get_number(gap[k], 3, tag="mix_gap", index=k, font_size=NUMBER_SIZE + 2,
+                       color=FALL_COLOR if gap_word(gap[k]) == "lower" else TEXT_COLOR)
+        m.move_to([two_vec.vector.cell_center(0, k)[0], 0, 0])
+        align_baseline(m, baseline_y(two_vec.vector.cell(0, 0)) - 0.5)
+        gaps.add(m)
+    gap_name = get_text("wide − two (full precision):", font_size=LABEL_SIZE, color=DIM_TEXT_COLOR)
+    gap_name.move_to([two_vec.name.get_right()[0], 0, 0], aligned_edge=RIGHT)
+    align_baseline(gap_name, baseline_y(gaps[0]))
+    gap_row = VGroup(gap_name, gaps)
+    rows = VGroup(wide_vec, two_vec, gap_row)
+    rows.wide, rows.two, rows.gap, rows.gaps, rows.carried = wide_vec, two_vec, gap_row, gaps, carried
     return rows
 
 
@@ -591,7 +622,7 @@ class WideHeadVersusTwo(LessonScene):
                 f"{fmt(rest[0].wide_scaled)}" if rest else f"{self.said(lead.source)} scores {fmt(lead.wide_scaled)}")
         with self.beat(f"Summed, then divided by {fmt(ws.wide_head.scale, 0)}: {tail}."):
             sums = table.numbers["sum"]
-            self.play(FadeIn(table.wide_names), FadeIn(table.columns["sum"][0]),
+            self.play(FadeIn(table.wide_names), FadeIn(table.wide_label), FadeIn(table.columns["sum"][0]),
                       *(TransformFromCopy(VGroup(a, b), c) for a, b, c in
                         zip(table.numbers["s1"], table.numbers["s2"], sums)), run_time=1.6)
             self.play(FadeIn(table.columns["scaled_wide"], shift=RIGHT * 0.2))
@@ -618,20 +649,25 @@ class WideHeadVersusTwo(LessonScene):
         wide, h1, h2 = ws.wide_head, *ws.heads
         specs = [
             PooledRowSpec("one wide head", pool_on_sources(wide.weights[-1], self.sources), WIDE_HEAD_COLOR, "wide"),
-            PooledRowSpec(f"head 1 ({h1.name})", pool_on_sources(h1.weights[-1], self.sources), head_color(1), "A1"),
-            PooledRowSpec(f"head 2 ({h2.name})", pool_on_sources(h2.weights[-1], self.sources), head_color(2), "A2"),
+            PooledRowSpec("head 1", pool_on_sources(h1.weights[-1], self.sources), head_color(1), "A1"),
+            PooledRowSpec("head 2", pool_on_sources(h2.weights[-1], self.sources), head_color(2), "A2"),
         ]
         table = self.rows_table = get_pooled_rows(ws.tokens, specs, bar_width=1.8)
         legend = self.bar_legend = get_bar_legend(ws.tokens, specs[0].row, colors=[sp.color for sp in specs])
-        legend.next_to(table, DOWN, buff=0.15).align_to(table, RIGHT)
-        heading = get_text(f"row {n} of each attention matrix: receiver “{ws.tokens[-1]}”, sources 1–{n}",
+        heading = get_text(f"row {n} of each attention matrix: receiver “{ws.tokens[-1]}”",
                            font_size=LABEL_SIZE, color=RECEIVER_COLOR)
         heading.next_to(table, UP, buff=0.3).align_to(table, LEFT)
+        # the legend on the heading's line when both fit, else under the table
+        legend.next_to(table, UP, buff=0.3).align_to(table, RIGHT)
+        if legend.get_left()[0] < heading.get_right()[0] + 0.4:
+            legend.next_to(table, DOWN, buff=0.15).align_to(table, RIGHT)
+        else:
+            legend.shift(UP * (heading.get_center()[1] - legend.get_center()[1]))
         self.rows_heading = heading
         mixtures = self.mixtures = get_mixtures(ws)
-        page = VGroup(VGroup(heading, table, legend), mixtures).arrange(DOWN, buff=0.45)
+        page = VGroup(VGroup(heading, table, legend), mixtures).arrange(DOWN, buff=0.3)
         mixtures.shift(RIGHT * (table.get_left()[0] - mixtures.get_left()[0]))
-        page.move_to(CONTENT_CENTER + UP * 0.5)
+        page.move_to([0, CONTENT_TOP - 0.08 - page.height / 2, 0])
         pooled = specs[0].row.n_others
         note_text = (f"Every displayed attention row sums to one over all {count_word(n)} sources; "
                      f"“others” combines the remaining {count_word(pooled)}. " if pooled else "") + ROUNDING_NOTE
@@ -678,8 +714,11 @@ class WideHeadVersusTwo(LessonScene):
         axis, k = self.coordinate(ws.heads[0], ws)
         box = self.mix_box = table.get_row_box(0, WIDE_HEAD_COLOR)
         cell = self.mix_cell = SurroundingRectangle(mixtures.wide.vector.cell(0, k), color=WIDE_HEAD_COLOR, buff=0.07)
-        with self.beat(f"The wide head mixes all four value coordinates with that one row: "
-                       f"{axis} comes out at {fmt(ws.wide_head.messages[-1][k])}."):
+        st = self.story
+        lead = next(x for x in st.splits if x.source == st.head1_order[0])
+        with self.beat(f"The wide head mixes all four value coordinates with that one row; it gave "
+                       f"{self.said(lead.source)} {fmt(lead.wide_weight)}, so {axis} is "
+                       f"{fmt(ws.wide_head.messages[-1][k])}."):
             self.play(Create(box))
             self.play(FadeIn(mixtures.wide, shift=DOWN * 0.2))
             self.play(Create(cell))
@@ -695,25 +734,34 @@ class WideHeadVersusTwo(LessonScene):
         note = get_fine("One wide head uses its single row for all four value coordinates. The two heads use "
                         "different rows for their two-coordinate values, preserving both mixtures before W_O "
                         "combines them.")
-        with self.beat(f"Two mixtures: {' and '.join(parts)[:-1]}."):
+        axis, k = self.coordinate(ws.heads[0], ws)
+        gap = mixture_gap(ws)[k]
+        wide_cells = VGroup(*(SurroundingRectangle(mixtures.wide.vector.cell(0, j), color=WIDE_HEAD_COLOR, buff=0.07)
+                              for j in mixtures.carried))
+        with self.beat(f"Two mixtures: {' and '.join(parts)[:-1]}; the wide head's {axis} is "
+                       f"{fmt(abs(gap))} {gap_word(gap)}." if gap_word(gap) != "no different" else
+                       f"Two mixtures: {' and '.join(parts)[:-1]}."):
             self.play(ReplacementTransform(self.mix_box, boxes))
             self.play(FadeIn(mixtures.two, shift=DOWN * 0.2), FadeOut(self.rows_note), FadeIn(note))
-            self.play(Create(cells))
+            self.play(Create(cells), ReplacementTransform(self.mix_cell, wide_cells))
+            self.play(FadeIn(mixtures.gap, shift=DOWN * 0.1))
+        self.mix_cell = wide_cells
         self.mix_note, self.mix_boxes, self.mix_cells = note, boxes, cells
 
     # shot 6 -----------------------------------------------------------------------------------
     def show_not_proof(self):
         """The verdict takes the heading's place over the rows and mixtures it is about."""
-        verdict = get_text("a useful choice, not proof", font_size=BODY_SIZE, color=RECEIVER_COLOR)
+        verdict = get_text("a useful choice, not proof", font_size=LABEL_SIZE, color=DIM_TEXT_COLOR)
+        frame = SurroundingRectangle(verdict, color=DIM_TEXT_COLOR, buff=0.1, corner_radius=0.08, stroke_width=1.5)
         credit = VGroup()     # the paper is cited once: in the notes' fine print below
-        line = VGroup(verdict)
+        line = VGroup(frame, verdict)
         line.move_to(self.rows_heading, aligned_edge=LEFT)
         note = get_fine("This is a useful architectural choice, not proof that one wide head cannot learn useful "
                         "relationships or that more heads always improve accuracy. See Attention Is All You "
                         "Need, §3.2.2.")
         self.verdict, self.credit = verdict, credit
-        with self.beat("A useful architectural choice, not proof: a wide head can still learn useful "
-                       "relationships, and more heads do not always help."):
+        with self.beat("Here two heads kept both readings; that is a design choice, not proof: "
+                       "wide heads can learn too."):
             self.play(FadeOut(VGroup(self.mix_boxes, self.mix_cells, self.mix_cell)), FadeOut(self.rows_heading),
                       FadeIn(line, shift=DOWN * 0.2), FadeOut(self.mix_note), FadeIn(note))
 
