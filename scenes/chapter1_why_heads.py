@@ -223,10 +223,15 @@ def get_prefix_bracket(row: TokenRow, last: int, text: str, y: float):
     return bracket
 
 
-def get_vector_glyph(d: int, color: str, *, cell: float = 0.12, filled: bool = True):
-    """A schematic vector of d numbers (no digits): d small cells between brackets."""
-    cells = VGroup(*(Square(cell).set_stroke(color, 1.2).set_fill(color, 0.55 if filled else 0.0)
-                     for _ in range(d))).arrange(RIGHT, buff=0.04)
+def get_vector_glyph(d: int, color: str, *, cell: float = 0.12, filled: bool = True, shades=None):
+    """A schematic vector of d numbers (no digits): d small cells between brackets; `shades` (values in
+    [0, 1], from the data layer) set each cell's fill, so different vectors look different."""
+    def opacity(k):
+        if not filled:
+            return 0.0
+        return 0.55 if shades is None else 0.08 + 0.87 * float(shades[k])
+    cells = VGroup(*(Square(cell).set_stroke(color, 1.2).set_fill(color, opacity(k))
+                     for k in range(d))).arrange(RIGHT, buff=0.04)
     brackets = get_brackets(cell + 0.08, cells.width + 0.1, color=color, serif=0.05, stroke_width=1.5)
     glyph = VGroup(brackets.move_to(cells), cells)
     glyph.cells = cells
@@ -793,7 +798,7 @@ class TheReceiver(ChapterOneScene):
         guess = self.first_guess = word_in_box(f"{ex.next_word}?", blank[0], font_size=self.row.font_size)
         wrong = get_text(ex.not_next_word, font_size=BODY_SIZE - 4, color=DIM_TEXT_COLOR)
         # low under the blank: the link from the subject rises past it into the candidate
-        wrong.next_to(blank, DOWN, buff=0.75).align_to(blank, LEFT)
+        wrong.next_to(blank, DOWN, buff=0.7).align_to(blank, LEFT).shift(LEFT * 0.2)
         strike = Line(wrong.get_left() + LEFT * 0.05, wrong.get_right() + RIGHT * 0.05).set_stroke(NEGATIVE_COLOR, 3.5)
         self.wrong = VGroup(wrong, strike)
         r1 = ex.reading(1)
@@ -802,12 +807,13 @@ class TheReceiver(ChapterOneScene):
         # the agreement as two links: the plural subject to "bark" (agrees), the singular gate to "barks" (no)
         plural, singular = self.plural_tag, self.nearer[1]
         start = plural.get_bottom() + DOWN * 0.08
-        end = blank[0].get_bottom() + RIGHT * (blank[0].width * 0.3) + DOWN * 0.06
-        low = min(singular.get_bottom()[1], wrong.get_bottom()[1]) - 0.45
-        agree = CubicBezier(start, [start[0] + 0.8, low, 0], [end[0] + 0.9, low, 0], end)
+        # into the candidate's lower right corner, from below and to the right of the struck "barks"
+        end = blank[0].get_corner(DOWN + RIGHT) + LEFT * 0.12 + DOWN * 0.06
+        low = min(singular.get_bottom()[1], wrong.get_bottom()[1]) - 0.7
+        agree = CubicBezier(start, [start[0] + 0.8, low, 0], [end[0] + 0.8, low, 0], end)
         agree.set_stroke(POSITIVE_COLOR, 3)
         tick = get_text("✓", font_size=BODY_SIZE, color=POSITIVE_COLOR)
-        tick.next_to(agree.point_from_proportion(0.5), DOWN, buff=0.08)
+        tick.next_to(agree.point_from_proportion(0.9), RIGHT, buff=0.12)
         g_start = singular.get_right() + RIGHT * 0.1
         g_end = wrong.get_left() + LEFT * 0.12
         no_link = DashedVMobject(Line(g_start, g_end), num_dashes=8).set_stroke(NOT_USED_COLOR, 2.5)
@@ -867,7 +873,8 @@ class TheReceiver(ChapterOneScene):
         r = ex.receiver - 1
         box = self.row.boxes[r]
         # right under the blank, beside the receiver (the struck "barks" has been said: it leaves)
-        msgs.next_to(box, RIGHT, buff=0.25).align_to(box, UP).shift(DOWN * (box.height + 0.45))
+        msgs.next_to(box, RIGHT, buff=0.4)
+        msgs.shift(UP * (self.row.blank.get_bottom()[1] - 0.2 - msgs.get_top()[1]))
         if msgs.get_right()[0] > SAFE_WIDTH / 2:
             msgs.shift(LEFT * (msgs.get_right()[0] - SAFE_WIDTH / 2))
         arrows = (self.subject_arrows, self.place_arrows)
@@ -950,15 +957,18 @@ class ParallelHeads(ChapterOneScene):
         self.layout_factor = factor
         evens = VGroup(*(h.even for h in heads))
         VGroup(reading, evens).scale(factor).set_x(0)
-        # the slots side by side under head 2's arrows, below the receiver and the blank
-        # room on the right of each slot for its name ("dropped features") and "unchanged"
-        name_room = get_text("dropped features unchanged", font_size=MIN_TEXT_SIZE).width + 0.5
-        slots = VGroup(*(h.slot for h in heads)).arrange(RIGHT, buff=name_room)
-        slots.next_to(heads[1].arrows, DOWN, buff=0.45)
+        # the slots stacked right under the receiver, below head 2's arrows; room on the right of
+        # each slot for its name ("dropped features") and "unchanged"
+        name_room = get_text("dropped features unchanged", font_size=MIN_TEXT_SIZE).width + 0.3
+        slots = VGroup(*(h.slot for h in heads)).arrange(DOWN, buff=0.08)
+        slots.next_to(heads[1].arrows, DOWN, buff=0.1)
         slots.set_x(row.boxes[ex.receiver - 1].get_x())
-        right = slots.get_right()[0] + name_room - 0.3       # the last slot's name included
-        if right > SAFE_WIDTH / 2 - 0.1:
-            slots.shift(LEFT * (right - SAFE_WIDTH / 2 + 0.1))
+        right = slots.get_right()[0] + name_room
+        if right > SAFE_WIDTH / 2 - 0.05:
+            slots.shift(LEFT * (right - SAFE_WIDTH / 2 + 0.05))
+        # the rows the heads read: the known prefix, 1 to the receiver
+        self.prefix = get_prefix_bracket(row, ex.receiver, f"known prefix 1–{ex.receiver}",
+                                         heads[1].even.get_bottom()[1] - 0.12)
         layout = VGroup(row, heads, parallel)
         layout.row, layout.heads, layout.parallel = row, heads, parallel
         layout.positions = row.positions
@@ -967,7 +977,7 @@ class ParallelHeads(ChapterOneScene):
     @staticmethod
     def get_vector_slot(color):
         """A head's message slot: a small vector of numbers (drawn without digits) in a frame."""
-        frame = RoundedRectangle(width=1.55, height=0.5, corner_radius=0.08).set_stroke(color, 2)
+        frame = RoundedRectangle(width=1.4, height=0.42, corner_radius=0.08).set_stroke(color, 2)
         frame.set_fill(color, 0.08)
         return frame
 
@@ -1012,9 +1022,13 @@ class ParallelHeads(ChapterOneScene):
         timeline.together, timeline.after, timeline.wrong, timeline.strike = together, after, wrong, strike
         return timeline
 
-    def get_glyph(self, head):
-        """Head `head`'s message in its slot: a vector of numbers, in the head's colour."""
-        glyph = get_vector_glyph(4, chapter_head_color(head.reading.head), cell=0.19)
+    def get_glyph(self, head, example=None):
+        """Head `head`'s message in its slot: a vector of numbers, in the head's colour, its cells
+        shaded by the useful source's illustrative features (data layer)."""
+        ex = example or self.example
+        source = next(s for s in ex.sources if s.position == head.reading.useful[0])
+        glyph = get_vector_glyph(4, chapter_head_color(head.reading.head), cell=0.17, shades=source.features)
+        glyph.features = source.features
         return glyph.move_to(head.slot)
 
     def get_slot_name(self, word: str, head) -> Text:
@@ -1057,14 +1071,15 @@ class ParallelHeads(ChapterOneScene):
         self.legend = get_width_legend(chapter_head_color(1))
         self.legend.set_y(self.badge.get_bottom()[1] - 0.12 - self.legend.height / 2).set_x(0)
         tag = self.receiver_tag
-        with self.beat(f"Two heads read the row at the same time: one looks for what “{ex.receiver_word}” "
-                       "refers to, one for what happened."):
+        with self.beat(f"Two heads read the same {count_word(ex.receiver)} rows at once: one seeks what "
+                       f"“{ex.receiver_word}” refers to, one what happened."):
             # the punctuation note has been said; the receiver's tag moves up, clear of head 1's arrows
             self.play(FadeOut(self.token_labels),
                       tag.animate.set_y(heads[0].even.get_top()[1] + 0.1 + tag.height / 2),
                       *(FadeIn(h.label.head_text) for h in heads), FadeIn(self.legend))
             # the same play draws both heads, thin and even at first: neither waits for the other
             self.play(*(h.even.create() for h in heads))
+            self.play(FadeIn(self.prefix))
 
     def show_roles(self, ex):
         heads = self.layout.heads
@@ -1085,7 +1100,7 @@ class ParallelHeads(ChapterOneScene):
         timeline.set_x(self.row.boxes.get_x())
         with self.beat("Neither waits for the other: the event head does not need the reference head’s result.",
                        look=1.2):
-            self.play(FadeIn(self.layout.parallel), FadeIn(timeline[0]))
+            self.play(FadeOut(self.prefix), FadeIn(self.layout.parallel), FadeIn(timeline[0]))
             self.play(FadeIn(timeline[1]))
             self.play(Create(timeline.strike))
             self.mark("timeline")
@@ -1096,14 +1111,16 @@ class ParallelHeads(ChapterOneScene):
         self.slot_words = VGroup(*(self.get_slot_name(ex.word_at(h.reading.useful[0]), h) for h in heads))
         title = self.slot_title = get_text(f"what reaches “{ex.receiver_word}”", font_size=MIN_TEXT_SIZE,
                                            color=TEXT_COLOR)
-        title.next_to(VGroup(*(h.slot for h in heads)), UP, buff=0.15)
+        title.next_to(VGroup(*(h.slot for h in heads)), LEFT, buff=0.25)
+        r = ex.receiver - 1
         with self.beat(f"Each head brings numbers to “{ex.receiver_word}”: features of the glass, and of the "
                        "dropping."):
             self.play(FadeOut(self.timeline), FadeIn(VGroup(*(h.slot for h in heads))), FadeIn(title),
                       *swap_fine_print(self, CONTEXT_NOTE))
-            # each source's row becomes a vector of numbers in its head's slot, not the word itself
-            self.play(*(TransformFromCopy(self.row.boxes[h.reading.useful[0] - 1], glyph)
-                        for h, glyph in zip(heads, self.glyphs)), run_time=1.4)
+            # along each head's strongest arrow into "It", and down into that head's slot: numbers, not a word
+            self.play(*(flash_along(h.arrows.arrow(h.reading.useful[0] - 1), chapter_head_color(h.reading.head))
+                        for h in heads), run_time=0.9)
+            self.play(*(TransformFromCopy(self.row.boxes[r], glyph) for glyph in self.glyphs), run_time=1.2)
             self.play(FadeIn(self.slot_words))
 
     def show_next_word(self, ex):
@@ -1130,15 +1147,11 @@ class ParallelHeads(ChapterOneScene):
         new_name = self.get_slot_name(new.word, heads[event])
         align_baseline(new_name, baseline_y(self.slot_words[event]))
         with self.beat(f"Change one word: Ravi {new.word} the glass."):
-            # the word, head 2's role label and its slot's name change together: nothing says "dropped" now
-            self.play(box.animate.stretch_to_fit_width(wider), ReplacementTransform(self.row.words[j], new_word),
-                      ReplacementTransform(role, new_role), ReplacementTransform(self.slot_words[event], new_name))
-            # the old guess no longer follows: it greys out
-            self.play(Indicate(new_word, color=TEXT_COLOR, scale_factor=1.2),
-                      self.guess.animate.set_color(DIM_TEXT_COLOR).set_opacity(0.4))
+            # only the word changes here; what follows from it comes with the next sentence
+            self.play(box.animate.stretch_to_fit_width(wider), ReplacementTransform(self.row.words[j], new_word))
+            self.play(Indicate(new_word, color=TEXT_COLOR, scale_factor=1.2))
         self.event_word = new_word
-        self.slot_words.submobjects[event] = new_name
-        heads[event].label.role_lines.submobjects[1] = new_role
+        self.swap_labels = (role, new_role, new_name)
 
     def show_new_next_word(self):
         old, new = SUBSTITUTION.changed
@@ -1146,18 +1159,26 @@ class ParallelHeads(ChapterOneScene):
         kept = SUBSTITUTION.kept[0]
         heads = self.layout.heads
         event = self.event
-        new_glyph = self.get_glyph(heads[event]).match_height(self.glyphs[event]).move_to(self.glyphs[event])
+        new_glyph = self.get_glyph(heads[event], after).match_height(self.glyphs[event]).move_to(self.glyphs[event])
         stays = self.stays = get_text("unchanged", font_size=MIN_TEXT_SIZE, color=TEXT_COLOR)
         stays.next_to(self.slot_words[1 - event], RIGHT, buff=0.1)
         new_guess = word_in_box(after.next_word, self.row.blank[0], font_size=self.word_size)
+        role, new_role, new_name = self.swap_labels
         with self.beat(f"The object clue stays; the event clue changes, and the next word might be "
                        f"“{after.next_word}”."):
-            self.play(Indicate(VGroup(self.glyphs[1 - event], self.slot_words[1 - event]), color=TEXT_COLOR),
+            self.play(Indicate(VGroup(self.glyphs[1 - event], self.slot_words[1 - event]), color=TEXT_COLOR,
+                               scale_factor=1.05),
                       Indicate(self.row.token(kept.position - 1), color=TEXT_COLOR), FadeIn(stays))
-            self.play(FadeOut(self.glyphs[event], shift=0.2 * DOWN),
-                      TransformFromCopy(self.row.boxes[SUBSTITUTION.position - 1], new_glyph))
+            # the event head's role, its message (new shading) and the message's name change together
+            self.play(ReplacementTransform(role, new_role), ReplacementTransform(self.slot_words[event], new_name),
+                      FadeOut(self.glyphs[event], shift=0.2 * DOWN),
+                      TransformFromCopy(self.row.boxes[SUBSTITUTION.position - 1], new_glyph), run_time=1.2)
+            self.mark("event clue changes")
+            # the old guess no longer follows
             self.play(ReplacementTransform(self.guess, new_guess))
         self.glyphs.submobjects[event] = new_glyph
+        self.slot_words.submobjects[event] = new_name
+        heads[event].label.role_lines.submobjects[1] = new_role
         self.kept, self.first_guess, self.guess = kept, self.guess, new_guess
 
     def show_schematic(self):

@@ -13,7 +13,7 @@ import numpy as np
 import pytest
 
 from lesson_data.display import fmt, places_for
-from lesson_data.word_examples import COAT, EVENT_AND_REFERENCE, OVERLAPPING_HEADS, SUBJECT_AGREEMENT, message
+from lesson_data.word_examples import COAT, EVENT_AND_REFERENCE, OVERLAPPING_HEADS, SUBJECT_AGREEMENT, SUBSTITUTION, message
 from lesson_data.worksheet import two_source_illustration
 from scenes import chapter1_why_heads as ch1
 from scenes.blocks.attention_arrows import arrow_stroke
@@ -366,13 +366,13 @@ def test_scene_3_layout_leaves_margins_and_head_2_clears_the_position_numbers():
     assert below.get_top()[1] <= min(p.get_bottom()[1] for p in layout.positions) + 1e-6
     assert on_stage(b, b.scene.receiver_tag) and b.scene.receiver_tag.original_text == "receiver"
     assert b.scene.marks["receiver"] == b.beat_of("the receiver.").id
-    assert "FadeOut" in plays_in(b, "Two heads read the row at the same time")[0]
+    assert "FadeOut" in plays_in(b, "Two heads read the same six rows")[0]
 
 
 def test_scene_3_the_two_heads_run_in_parallel_and_bring_their_findings():
     b = built(ParallelHeads)
     # the same play draws both heads' arrows
-    assert any(w.count("LaggedStart") == 2 for w in plays_in(b, "Two heads read the row at the same time"))
+    assert any(w.count("LaggedStart") == 2 for w in plays_in(b, "Two heads read the same six rows"))
     assert b.scene.layout.parallel.text.original_text == "in parallel"
     # thin, even arrows first; each head's own reading in the sentence that names its word
     for h in b.scene.layout.heads:
@@ -412,10 +412,12 @@ def test_scene_3_the_substitution_keeps_the_object_clue_and_changes_the_event():
     row = b.scene.row
     # "dropped" becomes "washed" in the substitution's own beat; "glass" stays
     assert any("ReplacementTransform" in w for w in plays_in(b, "Change one word: Ravi washed the glass."))
-    # head 2's role label and slot name switch with the word itself (nothing says "dropped" while
-    # "washed" is on screen); its message switches in the next sentence ("the event clue changes")
-    assert sum(w.count("ReplacementTransform") for w in plays_in(b, "Change one word")) == 3
-    assert any("TransformFromCopy" in w for w in plays_in(b, "The object clue stays"))
+    # only the word changes in its sentence; head 2's role label, slot name and message switch in the
+    # next one ("the event clue changes")
+    assert sum(w.count("ReplacementTransform") for w in plays_in(b, "Change one word")) == 1
+    assert any("TransformFromCopy" in w and w.count("ReplacementTransform") == 2
+               for w in plays_in(b, "The object clue stays"))
+    assert b.scene.marks["event clue changes"] == b.beat_of("the event clue changes").id
     assert not any("TransformFromCopy" in w for w in plays_in(b, "Change one word"))
     assert b.scene.stays.original_text == "unchanged"
     # while the caveat is said, the sketch's arrows dim
@@ -612,3 +614,44 @@ def test_scene_1_the_one_head_message_stays_as_a_ghost_beside_the_three():
         filled = sum(s.width for s in segments if abs(s.get_y() - y) < 0.3 * tracks[k].height) / tracks[k].width
         assert filled == pytest.approx((0.305, 0.301, 0.293)[k], abs=1e-9)      # by hand, as above
     assert on_stage(b, ghost.title)
+
+
+def test_scene_3_the_event_message_changes_shade_and_the_object_message_stays():
+    b = built(ParallelHeads)
+    glass, washed = b.scene.glyphs
+    # the cells are shaded by the data layer's illustrative features: glass as before, washed new
+    assert glass.features == EVENT_AND_REFERENCE.source("referent").features
+    assert washed.features == SUBSTITUTION.changed[1].features
+    fills = [c.get_fill_opacity() for c in washed.cells]
+    assert fills == pytest.approx([0.08 + 0.87 * f for f in (0.25, 0.85, 0.15, 0.95)])   # by hand
+    assert max(fills) - min(fills) > 0.6                                # visibly different cells
+    # the two messages stacked right under "It", each arriving along its head's strongest arrow
+    it = b.scene.row.boxes[EVENT_AND_REFERENCE.receiver - 1]
+    for h in b.scene.layout.heads:
+        assert h.slot.get_left()[0] <= it.get_x() <= h.slot.get_right()[0] + 0.3
+    assert any("ShowPassingFlash" in w for w in plays_in(b, "Each head brings numbers"))
+    # "the same six rows": the known prefix bracket comes with that sentence
+    assert b.scene.prefix.label.original_text == "known prefix 1–6"
+    assert "the same six rows" in b.beat_of("Two heads read").text
+
+
+def test_scene_2_query_agreement_links_and_messages_in_their_sentences():
+    b = built(TheReceiver)
+    # the receiver has a query, the blank none (crossed), in the sentence that says so
+    assert b.scene.marks["no query"] == b.beat_of("so it has no query yet").id
+    texts = [m.original_text for m in b.scene.queries if hasattr(m, "original_text")]
+    assert texts == ["query", "no query"]
+    # the agreement as links: dogs to "bark" in green with a tick, gate to "barks" in grey with a red cross
+    agree, tick, no_link, cross = b.scene.links
+    assert b.scene.marks["agreement links"] == b.beat_of("supports “bark”, not “barks”").id
+    assert (tick.original_text, cross.original_text) == ("✓", "✗")
+    assert hex_of(agree) == ch1.POSITIVE_COLOR.upper() and hex_of(cross) == ch1.NEGATIVE_COLOR.upper()
+    assert hex_of(b.scene.wrong[1]) == ch1.NEGATIVE_COLOR.upper()        # the strike through "barks"
+    # gate is marked solid grey, not dashed like the unknown blank
+    assert not isinstance(b.scene.nearer[0], ch1.DashedVMobject)
+    # the messages sit beside the receiver and arrive along each head's strongest arrow
+    assert b.scene.marks["messages"] == b.beat_of("Each head brings what it read").id
+    assert any("LaggedStart" in w for w in plays_in(b, "Each head brings what it read"))
+    box = b.scene.row.boxes[SUBJECT_AGREEMENT.receiver - 1]
+    assert b.scene.messages.get_left()[0] > box.get_right()[0]
+    assert b.scene.messages.get_top()[1] < box.get_bottom()[1]
