@@ -93,7 +93,7 @@ def test_setup_pictures_play_in_their_own_beats():
     e2 = b.scene.e_final
     assert [t.original_text for t in e2.row_labels] == display_words(b.scene.ws)
     assert [t.original_text for t in e2.col_labels] == list(AXES)
-    assert "Create" in kinds(b.changes_in(b.beat_of("The four columns are invented for teaching")))  # glue box
+    assert "Create" in kinds(b.changes_in(b.beat_of("These four columns are made up for this lesson")))  # glue box
 
 
 def test_setup_river_rows_worked_by_hand():
@@ -147,7 +147,7 @@ def test_shape_flow_labels_every_stage_with_its_shape(sentence):
     }
     assert expected_shapes <= texts
     for label in ("W_Q¹", "W_K¹", "W_V¹", "W_Q²", "W_K²", "W_V²", "Q¹", "K¹", "V¹", "Q²", "K²", "V²",
-                  "Q¹K¹ᵀ", "Q²K²ᵀ", "A¹", "A²", "H¹", "H²", "[H¹ | H²]", "W_O", "ΔE", "E′", "MLP",
+                  "Q¹(K¹)ᵀ", "Q²(K²)ᵀ", "(K¹)ᵀ", "(K²)ᵀ", "A¹", "A²", "H¹", "H²", "[H¹ | H²]", "W_O", "ΔE", "E′", "MLP",
                   "residual: + E", "E"):
         assert label in texts, label
     assert f"÷√{h1.Q.shape[1]}" in texts
@@ -188,7 +188,7 @@ def test_shape_flow_pictures_play_in_their_own_beats():
     scores = kinds(b.changes_in(b.beat_of("Q times K transpose")))
     assert "ReplacementTransform" in scores and scores.count("GrowArrow") >= 4
     # the row and column tags in the sentence that names rows and columns
-    assert {"row = receiver i", "column = source j"} <= texts_of(b)
+    assert {"row =", "receiver i", "column = source j"} <= texts_of(b)
 
 
 def test_shape_flow_keeps_E_in_view_for_the_residual():
@@ -266,12 +266,14 @@ def test_projections_name_the_axes_each_head_reads():
                    "These sparse matrices are hand-chosen; learned projections need not be sparse or interpretable."):
         assert any(caveat in t.replace("\n", " ") for t in texts), caveat
     # the separate-parameters caveat is the caption itself (no fine print repeating it)
-    b.beat_of("They are still two separate parameters, and in a trained model they need not be equal.")
+    b.beat_of("They are still two separate parameters, picked by hand here; "
+              "learned ones need not be equal, or this tidy.")
     assert "K¹ = V¹  [10, 2]" in texts and "K² = V²  [10, 2]" in texts
-    # W_V is on screen: the W_K matrices are named W_V too, in the sentence that says so
-    assert {"W_K¹ = W_V¹", "W_K² = W_V²"} <= texts
+    # W_V is on screen: the W_K matrices are named W_V too (equal entries, said so from the start),
+    # in the sentence that says so, and both matrices light up there
+    assert {"W_K¹, W_V¹: equal entries", "W_K², W_V²: equal entries"} <= texts
     values = kinds(b.changes_in(b.beat_of("W_V has the same entries as W_K here")))
-    assert values.count("ReplacementTransform") >= 4
+    assert values.count("ReplacementTransform") >= 4 and "Indicate" in values
     # one convention for a head's coordinates: W_Q's, q's, W_K's and K's columns say what K copies
     for panel, names in zip(b.scene.panels, (["water", "finance"], ["person", "glue"])):
         assert [t.original_text for t in panel.w_q.col_labels] == names
@@ -326,13 +328,11 @@ def test_projections_second_review_pictures_play_in_their_sentences():
     # a query column is named for the key column it meets: said once, its label lit in that beat
     named = b.beat_of("A query column is named for the key column it meets")
     assert "Indicate" in kinds(b.changes_in(named))
-    assert "q¹₁₀(matches water)  =" in texts_of(b)
-    # "two separate parameters": the names split into W_K and W_V in that sentence
+    assert "q¹₁₀ (matches water)  =" in texts_of(b)
+    # "picked by hand": the hand-chosen entries dim and return while the sentence is said, and the
+    # notes' caveat arrives as fine print (the caption does not repeat it)
     separate = b.beat_of("They are still two separate parameters")
-    assert "ReplacementTransform" in kinds(b.changes_in(separate))
-    assert {"W_K¹, W_V¹: equal entries", "W_K², W_V²: equal entries"} <= texts_of(b)
-    # "by hand": the hand-chosen entries dim and return while the sentence is said
-    assert len(b.changes_in(b.beat_of("We picked these sparse matrices by hand"))) >= 2
+    assert len(b.changes_in(separate)) >= 2 and "FadeIn" in kinds(b.changes_in(separate))
     # one name for the earlier lesson, defined where it is first said
     assert b.beat_of("Part II, the earlier single-head lesson, used three.")
 
@@ -346,4 +346,70 @@ def test_setup_caveat_stays_with_e_and_the_receiver_reads_itself():
     assert note in b.scene.mobjects
     assert note.get_top()[1] < b.scene.e_final.get_bottom()[1]
     # the four column headers light one after another as the sentence names them
-    assert "LaggedStart" in kinds(b.changes_in(b.beat_of("The four columns are invented for teaching")))
+    assert "LaggedStart" in kinds(b.changes_in(b.beat_of("These four columns are made up for this lesson")))
+
+
+def test_projections_third_review_pictures_play_in_their_sentences():
+    ws = compute_worksheet("river")
+    b = built(Projections, "river")
+    scene = b.scene
+    # "compared with each key's water": a faint K¹ header (water | finance) and a link to it, in that beat
+    named = kinds(b.changes_in(b.beat_of("A query column is named for the key column it meets")))
+    assert "Create" in named and "FadeIn" in named
+    assert [t.original_text for t in scene.key_ghost.labels] == ["water", "finance"]
+    assert "keys K¹" in texts_of(b)
+    # the queries stay, small, under their keys while the keys arrive: q¹₁₀ = [2.3, 2.3], q²₁₀ = [2.3, 0.0]
+    for head, badge, group in zip(ws.heads, scene.query_badges, scene.reads.heads):
+        assert_matrix_on_screen(b, f"q{head.index}_badge", head.Q[ws.n - 1])
+        assert badge in scene.mobjects or any(badge.vector.cell(0, 0) in m.get_family() for m in scene.mobjects)
+        assert badge.get_top()[1] < group.k.brackets.get_bottom()[1]
+        assert abs(badge.get_x() - group.k.brackets.get_x()) < 1e-6
+    assert [b.by_tag("q1_badge")[(0, k)].original_text for k in range(2)] == ["2.3", "2.3"]
+    assert [b.by_tag("q2_badge")[(0, k)].original_text for k in range(2)] == ["2.3", "0.0"]
+    assert any(t.name == "queries kept, the rest cleared" for t in scene.transitions)
+    # one beat for both caveats of the hand-made matrices (no separate "picked by hand" beat)
+    assert not any(bt.text.startswith("We picked these sparse matrices") for bt in b.beats)
+    # the layout keeps clear of the frame's edges, its highlight boxes too
+    from scenes.style import FRAME_WIDTH
+    last = scene.reads.heads[-1].k
+    assert last.brackets.get_right()[0] < FRAME_WIDTH / 2 - 0.4
+    assert scene.reads.e.get_left()[0] > -FRAME_WIDTH / 2 + 0.3
+
+
+def test_setup_third_review_pictures_play_in_their_sentences():
+    ws = compute_worksheet("river")
+    b = built(Setup, "river")
+    scene = b.scene
+    # "itself and the tokens before it": a bracket under tokens 1-10, drawn in that sentence
+    receiver = kinds(b.changes_in(b.beat_of("it gathers information from itself and the tokens before it.")))
+    assert "Create" in receiver
+    assert "readable sources 1–10" in texts_of(b)
+    # "the" is tokens 1, 5 and 10: the same token row, three different rows of E (position-aware)
+    same = b.beat_of("“the” appears three times")
+    assert "LaggedStart" in kinds(b.changes_in(same)) and "Indicate" in kinds(b.changes_in(same))
+    assert len(scene.same_token_boxes) == 2 * 3            # rows 1 and 5, in each of the three tables
+    assert np.array_equal(ws.token_rows[0], ws.token_rows[9]) and not np.array_equal(ws.E[0], ws.E[9])
+    # the invented axes: in the notes' words as fine print, not repeated by the caption
+    axes = b.beat_of("These four columns are made up for this lesson")
+    note = "The water, finance, person and glue axes are invented for teaching; glue is our toy feature for function words such as “the”."
+    assert scene.axes_note.sentence == note and "invented for teaching" not in axes.text
+    assert "Create" in kinds(b.changes_in(axes))
+
+
+def test_shape_flow_third_review_pictures_play_in_their_sentences():
+    b = built(ShapeFlow, "river")
+    scene = b.scene
+    # E alone and large first, then into its place as the heads' matrices arrive
+    assert "ReplacementTransform" in kinds(b.changes_in(b.beat_of("Each head has its own W_Q, W_K and W_V")))
+    assert b.beat_of("Dividing by √2, the causal mask")
+    assert b.beat_of("Dividing by √2").spoken.startswith("Dividing by root two")
+    # the legend in the band between the lanes, with A's receiver row lit too
+    legend = scene.legend
+    assert scene.lanes[1].q.name_label.get_top()[1] < legend.get_bottom()[1]
+    assert legend.get_top()[1] < scene.lanes[0].v_path.get_bottom()[1]
+    assert len(scene.receiver_strips) == 5
+    # "last row" over its arrow, and p's capped width said
+    p = scene.parts
+    assert p["last_label"].get_bottom()[1] > p["a_last"].get_top()[1]
+    assert "width not to scale" in texts_of(b)
+    assert "FadeIn" in kinds(b.changes_in(b.beat_of("The MLP gives each of")))

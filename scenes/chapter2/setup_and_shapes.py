@@ -32,7 +32,7 @@ from manim import (
 )
 
 from lesson_data.display import fmt, places_for
-from lesson_data.projections import axes_read, copied_axes, dot_terms, shown_rows
+from lesson_data.projections import axes_read, copied_axes, dot_terms, rows_sharing_token, shown_rows
 from lesson_data.worksheet import AXES
 from narration.spoken import spoken_form
 from scenes.blocks.attention_arrows import TokenRow, get_token_row
@@ -57,6 +57,7 @@ from scenes.style import (
     CONTENT_HEIGHT,
     CONTENT_TOP,
     DIM_TEXT_COLOR,
+    FRAME_WIDTH,
     HIGHLIGHT_OPACITY,
     LABEL_SIZE,
     NUMBER_SIZE,
@@ -117,6 +118,7 @@ class Setup(LessonScene):
         self.show_rows_become_tables(ws)
         self.show_sum(ws)
         self.show_receiver_row(ws)
+        self.show_same_token(ws)
         self.show_e_labeled(ws)
         self.show_invented_axes()
 
@@ -136,7 +138,7 @@ class Setup(LessonScene):
                                   font_size=NUMBER_SIZE + 4, label_size=LABEL_SIZE + 2, v_buff=0.1, h_buff=0.3)
         if m.height > CONTENT_HEIGHT - 0.5:
             m.scale((CONTENT_HEIGHT - 0.5) / m.height)
-        return m.move_to(CONTENT_CENTER + UP * 0.15)
+        return m.move_to(CONTENT_CENTER + UP * 0.3)
 
     @staticmethod
     def get_tables(ws) -> VGroup:
@@ -186,10 +188,38 @@ class Setup(LessonScene):
         box = self.prefix.boxes[n - 1]
         fill = box.copy().set_stroke(RECEIVER_COLOR, 3).set_fill(RECEIVER_COLOR, HIGHLIGHT_OPACITY)
         label = get_text("receiver", font_size=LABEL_SIZE, color=RECEIVER_COLOR).next_to(box, UP, buff=0.2)
-        self.receiver_marks = VGroup(fill, label)
+        sources = self.get_sources_bracket(ws)
+        self.receiver_marks = VGroup(fill, label, sources)
         with self.beat(f"The last known token, “{ws.tokens[-1]}” at position {n}, is the receiver: "
                        "it gathers information from itself and the tokens before it."):
             self.play(FadeIn(fill), FadeIn(label, shift=0.2 * DOWN))
+            # what it may read: itself and every token before it, under one bracket per line
+            self.play(*(Create(b) for b in sources.brackets), FadeIn(sources.label, shift=0.1 * UP), run_time=1.2)
+
+    def get_sources_bracket(self, ws) -> VGroup:
+        """A bracket under the positions of tokens 1..n (one per line of the row), labelled
+        "readable sources 1–n", clear of the blank's label."""
+        row, n = self.prefix, ws.n
+        lines = {}
+        for j in range(n):
+            lines.setdefault(row.line_of(j), []).append(j)
+        brackets = VGroup()
+        for js in lines.values():
+            left = row.boxes[js[0]].get_left()[0]
+            right = row.boxes[js[-1]].get_right()[0]
+            y = min(row.positions[j].get_bottom()[1] for j in js) - 0.16
+            bar = Line([left, y, 0], [right, y, 0])
+            ticks = VGroup(Line([left, y, 0], [left, y + 0.12, 0]), Line([right, y, 0], [right, y + 0.12, 0]))
+            brackets.add(VGroup(bar, ticks).set_stroke(TEXT_COLOR, 2))
+        last = brackets[-1]
+        label = get_text(f"readable sources 1–{n}" if n > 1 else "readable source 1", font_size=LABEL_SIZE,
+                         color=TEXT_COLOR).next_to(last, DOWN, buff=0.12)
+        limit = row.blank.get_left()[0] - 0.3
+        if label.get_right()[0] > limit:
+            label.shift(LEFT * (label.get_right()[0] - limit))
+        group = VGroup(brackets, label)
+        group.brackets, group.label = brackets, label
+        return group
 
     def show_blank(self):
         label = VGroup(*(get_text(t, font_size=LABEL_SIZE, color=DIM_TEXT_COLOR)
@@ -205,7 +235,7 @@ class Setup(LessonScene):
         prefix = self.prefix
         shown = token_m.shown
         hidden = VGroup(*(VGroup(prefix.words[j], prefix.positions[j]) for j in range(ws.n) if j not in shown))
-        with self.beat("Each token becomes a row of four numbers, and so does each position.", look=2.0):
+        with self.beat("Each token becomes a row of four numbers, and so does each position.", look=3.0):
             # the words and position numbers travel to become the tables' row labels
             self.play(FadeOut(VGroup(prefix.boxes, prefix.blank, self.receiver_marks, self.no_query, hidden)),
                       *(ReplacementTransform(prefix.words[j], label) for j, label in zip(shown, token_m.row_labels)),
@@ -237,6 +267,26 @@ class Setup(LessonScene):
                        look=1.2):
             self.play(LaggedStart(*(Create(b) for b in boxes), lag_ratio=0.3), run_time=1.5)
 
+    def show_same_token(self, ws):
+        """The receiver's token again earlier in the prefix: one token row each time, a different E row
+        (lesson_data decides which shown rows share the token)."""
+        t = self.tables
+        rows = rows_sharing_token(ws.tokens, ws.n - 1, shown=t.token_m.shown)
+        others = [t.token_m.shown.index(r) for r in rows if r != ws.n - 1]
+        self.same_token_boxes = VGroup()
+        if not others:
+            return
+        boxes = VGroup(*(m.get_row_box(k, color=TEXT_COLOR, fill_opacity=0.12, include_label=m is t.token_m)
+                         for k in others for m in (t.token_m, t.pos_m, t.e_m)))
+        self.same_token_boxes = boxes
+        word = ws.tokens[-1]
+        times = {2: "twice", 3: "three times"}.get(len(rows), f"{count_word(len(rows))} times")
+        with self.beat(f"“{word}” appears {times}: the same token row each time, but a different row of E, "
+                       "because each adds its own position."):
+            self.play(LaggedStart(*(Create(b) for b in boxes), lag_ratio=0.15), run_time=1.5)
+            self.play(Indicate(VGroup(*(t.e_m.row(k) for k in [*others, t.receiver_row])), color=TEXT_COLOR,
+                               scale_factor=1.12), run_time=1.2)
+
     def show_e_labeled(self, ws):
         """E moves to the centre and takes the words as its row labels and the axes as its columns."""
         t = self.tables
@@ -245,9 +295,9 @@ class Setup(LessonScene):
         row_box = e2.get_row_box(k, include_label=True)
         with self.beat("From here on, E is the input: each word's row, four numbers wide."):
             self.play(FadeOut(VGroup(t.token_m.brackets, t.token_m.entries, t.token_m.name_label, t.token_m.dots,
-                                     t.pos_m, t.plus, t.equals, self.receiver_rows[:2])),
+                                     t.pos_m, t.plus, t.equals, self.receiver_rows[:2], self.same_token_boxes)),
                       # the caveat stays with E while E becomes the input
-                      self.fine_print.animate.next_to(e2, DOWN, buff=0.15),
+                      self.fine_print.animate.next_to(e2, DOWN, buff=0.12),
                       ReplacementTransform(t.token_m.row_labels, e2.row_labels),
                       ReplacementTransform(t.token_m.col_labels, e2.col_labels),
                       ReplacementTransform(VGroup(t.e_m.brackets, t.e_m.entries, t.e_m.name_label, t.e_m.dots),
@@ -258,15 +308,28 @@ class Setup(LessonScene):
     def show_invented_axes(self):
         e2 = self.e_final
         j = list(AXES).index("glue")
-        glue_box = e2.get_column_box(j, color=TEXT_COLOR, fill_opacity=0.0)
-        digits = e2.column(j)          # inset: around the column's digits, inside E's brackets
-        glue_box.stretch_to_fit_width(digits.width + 0.06).set_x(digits.get_x())
-        with self.beat("The four columns are invented for teaching: water, finance, person, and glue, "
-                       "our toy feature for little words like “the”."):
+        digits = e2.column(j)
+        # header and column, padded clear of the digits, with E's right bracket inside the box
+        left = min(digits.get_left()[0], e2.col_labels[j].get_left()[0]) - 0.1
+        right = e2.brackets.get_right()[0] + 0.08
+        top = e2.col_labels[j].get_top()[1] + 0.08
+        bottom = e2.brackets.get_bottom()[1] - 0.06
+        glue_box = Rectangle(width=right - left, height=top - bottom).move_to([(left + right) / 2,
+                                                                            (top + bottom) / 2, 0])
+        glue_box.set_stroke(TEXT_COLOR, 2).set_fill(opacity=0)
+        # beside E, in the empty band at its right (E's own caveat stays under it)
+        room = FRAME_WIDTH / 2 - 0.45 - (glue_box.get_right()[0] + 0.3)
+        note = self.axes_note = get_fine_print("The water, finance, person and glue axes are invented for "
+                                               "teaching; glue is our toy feature for function words such "
+                                               "as “the”.", max_width=room)
+        note.next_to(glue_box, RIGHT, buff=0.3).set_y(e2.brackets.get_y())
+        with self.beat("These four columns are made up for this lesson: water, finance, person, and glue, "
+                       "which marks little words like “the”."):
             # each column header lights up as the sentence names it, glue last with its box
-            self.play(LaggedStart(*(Indicate(label, color=RECEIVER_COLOR, scale_factor=1.2)
-                                    for label in e2.col_labels), lag_ratio=0.6), run_time=2.4)
-            self.play(Create(glue_box))
+            self.wait(1.4)
+            self.play(LaggedStart(*(Indicate(label, color=TEXT_COLOR, scale_factor=1.25)
+                                    for label in e2.col_labels), lag_ratio=0.7), run_time=2.6)
+            self.play(Create(glue_box), FadeIn(note))
         self.glue_box = glue_box
 
 
@@ -314,8 +377,9 @@ def get_head_lane(head) -> VGroup:
     stack = get_w_stack(head)
     q = get_shape_box(f"Q{h}", head.Q.shape, color=color, unit=FLOW_UNIT)
     k = get_shape_box(f"K{h}", head.K.shape, color=color, unit=FLOW_UNIT)
-    kt = get_shape_box(f"K{h}ᵀ", head.K.shape[::-1], color=color, unit=FLOW_UNIT)
-    scores = get_shape_box(f"Q{h}K{h}ᵀ", head.scores.shape, color=color, unit=FLOW_UNIT)
+    # the transpose of head h's K: (K¹)ᵀ, so the ᵀ does not read as part of the superscript
+    kt = get_shape_box(f"(K{h})ᵀ", head.K.shape[::-1], color=color, unit=FLOW_UNIT)
+    scores = get_shape_box(f"Q{h}(K{h})ᵀ", head.scores.shape, color=color, unit=FLOW_UNIT)
     weights = get_masked_box(f"A{h}", head.weights.shape, color=color, unit=FLOW_UNIT, stepped=True)
     v = get_shape_box(f"V{h}", head.V.shape, color=color, unit=FLOW_UNIT)
     messages = get_shape_box(f"H{h}", head.messages.shape, color=color, unit=FLOW_UNIT)
@@ -446,23 +510,32 @@ class ShapeFlow(LessonScene):
         h1 = ws.heads[0]
         h = sup(h1.index)
         strips = VGroup(get_row_strip(lane.q), get_column_strip(lane.kt, n - 1, color=RECEIVER_COLOR),
+                        get_row_strip(lane.weights, color=RECEIVER_COLOR, opacity=0.5),
                         get_row_strip(lane.v), get_row_strip(lane.messages))
-        lines = (f"row {n}:", f"q{h}{sub(n)}, k{h}{sub(n)},", f"v{h}{sub(n)}, m{h}{sub(n)},",
-                 f"each {format_shape((1, h1.Q.shape[1]))}")
-        legend = VGroup(*(get_text(t, font_size=LABEL_SIZE, color=RECEIVER_COLOR) for t in lines))
-        legend.arrange(DOWN, buff=0.1, aligned_edge=LEFT)
+        legend = get_text(f"row {n}:  q{h}{sub(n)}, k{h}{sub(n)}, v{h}{sub(n)}, m{h}{sub(n)}  "
+                          f"each {format_shape((1, h1.Q.shape[1]))};   a{h}{sub(n)}  {format_shape((1, n))}",
+                          font_size=LABEL_SIZE + 4, color=RECEIVER_COLOR)
         return strips, legend
 
     # beats ------------------------------------------------------------------------------------
     def show_e(self, ws):
         n, d = ws.E.shape
+        # E alone, large and central; it takes its place at the left when the heads arrive
+        big = self.e_alone = self.e_box.copy().scale(1.7).move_to(CONTENT_CENTER)
+        box = big.box
+        step = box.height / n
+        rows = self.e_rows = VGroup(*(Line([box.get_left()[0], box.get_top()[1] - k * step, 0],
+                                           [box.get_right()[0], box.get_top()[1] - k * step, 0])
+                                      for k in range(1, n))).set_stroke(TEXT_COLOR, 1, opacity=0.45)
         with self.beat(f"We follow one sentence, with no batch axis: E is {format_shape(ws.E.shape)}, "
                        "one row per token."):
-            self.play(FadeIn(self.e_box, shift=0.2 * RIGHT))
+            self.play(FadeIn(big, shift=0.2 * UP))
+            self.play(LaggedStart(*(Create(r) for r in rows), lag_ratio=0.15), run_time=1.2)
 
     def show_projection_matrices(self, ws):
         h1 = ws.heads[0]
         with self.beat(f"Each head has its own W_Q, W_K and W_V, each {format_shape(h1.W_Q.shape)}."):
+            self.play(FadeOut(self.e_rows), ReplacementTransform(self.e_alone, self.e_box), run_time=0.9)
             self.play(*(GrowArrow(a) for a in self.feeds),
                       *(FadeIn(lane.stack, shift=0.15 * RIGHT) for lane in self.lanes), run_time=1.2)
 
@@ -493,7 +566,7 @@ class ShapeFlow(LessonScene):
 
     def show_weights(self, ws):
         h1 = ws.heads[0]
-        with self.beat(f"Scaling by √{h1.Q.shape[1]}, the causal mask and the row softmax keep that shape: "
+        with self.beat(f"Dividing by √{h1.Q.shape[1]}, the causal mask and the row softmax keep that shape: "
                        f"A is {format_shape(h1.weights.shape)} too."):
             self.play(*(GrowArrow(lane.a_soft) for lane in self.lanes),
                       *(FadeIn(lane.steps) for lane in self.lanes))
@@ -504,19 +577,23 @@ class ShapeFlow(LessonScene):
     def show_rows_and_columns(self, ws):
         a = self.lanes[0].weights
         row = get_row_strip(a, color=RECEIVER_COLOR, opacity=0.5)
-        column = get_column_strip(a, 0, color=TEXT_COLOR, opacity=0.35)
-        n = ws.n
-        row_tag = get_text("row = receiver i", font_size=SMALL_SIZE, color=RECEIVER_COLOR)
+        column = get_column_strip(a, 0, color=TEXT_COLOR, opacity=0.55)
+        # the row's tag at the row's left end; the column's under the column, in the band between the
+        # lanes, a tick up to it (left of A's shape label)
+        row_tag = VGroup(*(get_text(t, font_size=SMALL_SIZE, color=RECEIVER_COLOR)
+                           for t in ("row =", "receiver i"))).arrange(DOWN, buff=0.05, aligned_edge=RIGHT)
+        row_tag.next_to(row, LEFT, buff=0.1).set_y(row.get_y())
         column_tag = get_text("column = source j", font_size=SMALL_SIZE, color=TEXT_COLOR)
-        tags = VGroup(row_tag, column_tag).arrange(RIGHT, buff=0.4)
-        # in the band between the lanes, under A¹ (below its V path)
-        band = (self.lanes[0].v_path.get_bottom()[1] + self.lanes[1].get_top()[1]) / 2
-        tags.move_to([a.box.get_x(), band, 0])
+        x = column.get_x()
+        band = (self.lanes[0].v_path.get_bottom()[1] + self.lanes[1].q.name_label.get_top()[1]) / 2
+        column_tag.move_to([x, band, 0]).align_to([x - 0.08, 0, 0], LEFT)
+        tick = Line([x, column_tag.get_top()[1] + 0.03, 0], [x, a.box.get_bottom()[1], 0]).set_stroke(TEXT_COLOR, 1.5)
+        tags = VGroup(row_tag, VGroup(column_tag, tick))
         self.a_strips = VGroup(row, column, tags)
         with self.beat("Each row of A is a receiver, each column a source; "
                        "the grey steps are the future, which no receiver may read.", look=1.6):
             self.play(FadeIn(row), FadeIn(row_tag))
-            self.play(FadeIn(column), FadeIn(column_tag))
+            self.play(FadeIn(column), FadeIn(column_tag), Create(tick))
             self.play(Indicate(a.mask_triangle, color=TEXT_COLOR, scale_factor=1.05))
 
     def show_messages(self, ws):
@@ -532,9 +609,9 @@ class ShapeFlow(LessonScene):
     def show_indices(self, ws):
         n = ws.n
         strips, legend = self.get_indices_legend(ws, self.lanes[0])
-        # its own corner: above E, left of head 1's W stack
-        legend.next_to(self.e_box, UP, buff=0.35).align_to(self.e_box, LEFT)
-        legend.shift(LEFT * max(0, legend.get_right()[0] - (self.lanes[0].stack.get_left()[0] - 0.2)))
+        # the empty band between the two lanes, under head 1's V path
+        band = (self.lanes[0].v_path.get_bottom()[1] + self.lanes[1].get_top()[1]) / 2
+        legend.move_to([self.lanes[0].get_x(), band, 0])
         self.receiver_strips, self.legend = strips, legend
         h = sup(1)
         with self.beat(f"Superscripts name the head, subscripts the token: q{h}{sub(n)} is head 1’s query "
@@ -558,7 +635,7 @@ class ShapeFlow(LessonScene):
         vocab = len(ws.mlp.probabilities)
         probs = get_shape_box("p", (1, vocab), unit=CHAIN_UNIT, **CHAIN_TEXT, shape_text=f"{format_shape((1, vocab))} words")
         stages = [concat, w_o, delta, plus, e_prime, last, mlp, probs]
-        layout_chain(stages, [0.5, 0.5, 0.5, 0.5, 0.95, 0.65, 0.65])
+        layout_chain(stages, [0.5, 0.5, 0.5, 0.5, 1.05, 0.6, 0.6])
         chain = VGroup(*stages)
         # E keeps its place at the left; the chain fills the rest of the width at E's height
         left = e_box.get_right()[0] + 1.25
@@ -578,7 +655,7 @@ class ShapeFlow(LessonScene):
         a_plus = get_arrow(core(delta).get_right(), core(plus).get_left())
         a_sum = get_arrow(core(plus).get_right(), core(e_prime).get_left())
         a_last = get_arrow(core(e_prime).get_right(), core(last).get_left())
-        last_label = get_text("last row", font_size=SMALL_SIZE, color=DIM_TEXT_COLOR).next_to(a_last, DOWN, buff=0.1)
+        last_label = get_text("last row", font_size=SMALL_SIZE, color=DIM_TEXT_COLOR).next_to(a_last, UP, buff=0.08)
         a_mlp = get_arrow(core(last).get_right(), core(mlp).get_left())
         a_p = get_arrow(core(mlp).get_right(), core(probs).get_left())
         # the residual: from E, over the attention update, into the sum
@@ -588,13 +665,16 @@ class ShapeFlow(LessonScene):
         residual = get_routed_arrow([start, [start[0], top, 0], [end[0], top, 0], end])
         residual_label = get_text("residual: + E", font_size=LABEL_SIZE, color=DIM_TEXT_COLOR)
         residual_label.next_to(residual.legs[1], UP, buff=0.06)
+        # p's box is capped in width: say so where a [1, 20] bar would be five times e′'s
+        scale_note = get_text("width not to scale", font_size=SMALL_SIZE, color=DIM_TEXT_COLOR)
+        scale_note.next_to(probs.shape_label, DOWN, buff=0.06)
         general = get_text("in general [n_heads × d_v, d_model]", font_size=LABEL_SIZE, color=TEXT_COLOR)
         lowest = min(s.get_bottom()[1] for s in (concat, w_o, delta))
         general.move_to([w_o.box.get_x(), lowest - 0.25, 0])
         if general.get_left()[0] < e_box.get_right()[0] + 0.1:
             general.shift(RIGHT * (e_box.get_right()[0] + 0.1 - general.get_left()[0]))
         everything = VGroup(e_box, *stages, dot, equals, a_heads, heads_label, a_plus, a_sum, a_last, last_label,
-                            a_mlp, a_p, residual, residual_label, general)
+                            a_mlp, a_p, residual, residual_label, general, scale_note)
         if everything.width > SAFE_WIDTH:
             raise ValueError(f"the joining chain is {everything.width - SAFE_WIDTH:.2f} too wide")
         everything.shift(CONTENT_CENTER + DOWN * 0.1 - everything.get_center())
@@ -603,7 +683,7 @@ class ShapeFlow(LessonScene):
                           probs=probs, dot=dot, equals=equals, a_plus=a_plus, a_sum=a_sum, a_last=a_last,
                           last_label=last_label, a_mlp=a_mlp, a_p=a_p, residual=residual,
                           residual_label=residual_label, general=general, a_heads=a_heads,
-                          heads_label=heads_label)
+                          heads_label=heads_label, scale_note=scale_note)
 
     def show_concat(self, ws):
         p = self.parts
@@ -612,19 +692,52 @@ class ShapeFlow(LessonScene):
         others = [m for m in self.mobjects if id(m) not in kept]
         h1, h2 = ws.heads
         concat = p["concat"]
+        mini = self.mini_lanes = self.get_mini_lanes(p)
         with self.beat(f"The two messages join side by side: [H{sup(1)} | H{sup(2)}] is "
                        f"{format_shape(ws.H_joined.shape)}.",
                        spoken=f"The two messages join side by side: H one and H two together are "
                               f"{spoken_form(format_shape(ws.H_joined.shape))}."):
             # the lanes go; H¹ and H² slide together into the joined box; E moves into the chain
             self.play(*(FadeOut(m) for m in others),
-                      *(FadeOut(t) for lane in self.lanes for t in (lane.messages.name_label, lane.messages.shape_label)),
-                      run_time=0.8)
+                      *(FadeOut(lane.messages.shape_label) for lane in self.lanes),
+                      FadeIn(mini), run_time=0.8)
+            tags = VGroup(*(get_text(f"H{sup(head.index)}", font_size=LABEL_SIZE, color=TEXT_COLOR)
+                            .move_to(half).align_to(half, UP).shift(DOWN * 0.08)
+                            for head, half in zip(ws.heads, concat.halves)))
+            self.h_tags = tags
             self.play(*(ReplacementTransform(lane.messages.box, half) for lane, half in zip(self.lanes, concat.halves)),
-                      ReplacementTransform(self.e_box, self.e_target), run_time=1.6)
+                      *(ReplacementTransform(lane.messages.name_label, tag) for lane, tag in zip(self.lanes, tags)),
+                      ReplacementTransform(self.e_box, self.e_target), run_time=1.8)
             self.e_box = self.e_target
             self.play(FadeIn(VGroup(concat.box, concat.name_label, concat.shape_label)),
                       GrowArrow(p["a_heads"]), FadeIn(p["heads_label"]))
+            self.play(FadeOut(tags), run_time=0.5)
+
+    def get_mini_lanes(self, p) -> VGroup:
+        """The two head lanes small and without text, over the joining chain: where H¹ and H² came
+        from (shapes only; every label stays with the full-size lanes)."""
+        from manim import Text
+
+        mini = VGroup(self.feeds, self.lanes).copy()
+
+        def strip(group):
+            for sub_m in list(group.submobjects):
+                if isinstance(sub_m, Text):
+                    group.remove(sub_m)
+                else:
+                    strip(sub_m)
+
+        strip(mini)
+        for lane in mini[1]:        # the messages leave for the concat: the copy keeps only their place
+            lane.messages.set_fill(opacity=0.05).set_stroke(opacity=0.35)
+        mini.scale(min(0.2, 2.6 / mini.width)).set_stroke(width=1)
+        top = CONTENT_TOP - 0.05
+        residual_top = p["residual_label"].get_top()[1]
+        mini.move_to([p["concat"].box.get_x() + 0.6, (top + residual_top) / 2, 0])
+        if mini.get_bottom()[1] < residual_top + 0.1:
+            mini.scale((top - residual_top - 0.15) / mini.height).move_to(
+                [mini.get_x(), (top + residual_top) / 2, 0])
+        return mini
 
     def show_output_projection(self, ws):
         p = self.parts
@@ -679,6 +792,7 @@ class ShapeFlow(LessonScene):
         with self.beat(f"The MLP gives each of the {count_word(vocab)} vocabulary words a probability: "
                        f"p is {format_shape((1, vocab))}.", look=1.0):
             self.play(GrowArrow(p["a_p"]), FadeIn(p["probs"], shift=0.15 * RIGHT))
+            self.play(FadeIn(p["scale_note"]), run_time=0.5)
 
 
 # ============================================================================================
@@ -692,6 +806,39 @@ def coordinate_names(head) -> list[str]:
     copies = copied_axes(head.W_K)
     d = head.W_K.shape[1]
     return list(copies) if copies and len(set(copies)) == d else ["abcdefgh"[k] for k in range(d)]
+
+
+def get_inset_column_box(m, j: int, color: str, pad: float = 0.14) -> Rectangle:
+    """Column j's highlight box kept clear of the matrix's brackets (their serifs reach 0.1 inside)."""
+    box = m.get_column_box(j, color=color)
+    left, right = box.get_left()[0] + pad, box.get_right()[0] - 0.04
+    return box.stretch_to_fit_width(right - left).set_x((left + right) / 2)
+
+
+def get_key_ghost(head, q) -> VGroup:
+    """A faint K^h header under the query q^h_n: the key columns its coordinates are compared with,
+    each under the query column of the same name."""
+    color = head_color(head.index)
+    coords = coordinate_names(head)
+    labels = VGroup(*(get_text(c, font_size=LABEL_SIZE, color=color).move_to(
+        [q.cell_center(0, k)[0], 0, 0]) for k, c in enumerate(coords)))
+    labels.set_y(q.brackets.get_bottom()[1] - 0.62)
+    frame = SurroundingRectangle(labels, buff=0.1, corner_radius=0.05).set_stroke(color, 1.5, opacity=0.6)
+    name = get_text(f"keys K{sup(head.index)}", font_size=LABEL_SIZE, color=color)
+    name.next_to(frame, RIGHT, buff=0.15)
+    ghost = VGroup(frame, labels, name)
+    ghost.frame, ghost.labels, ghost.name = frame, labels, name
+    return ghost
+
+
+def get_query_badge(ws, head) -> VGroup:
+    """q^h_n small, to sit under the head's keys while they arrive (query and keys side by side)."""
+    n, h, color = ws.n, head.index, head_color(head.index)
+    q = get_row_vector(head.Q[n - 1], None, tag=f"q{h}_badge", color=color, places=None, dim_zeros=True)
+    label = get_text(f"q{sup(h)}{sub(n)}", font_size=LABEL_SIZE, color=color).next_to(q.brackets, LEFT, buff=0.12)
+    badge = VGroup(label, q)
+    badge.label, badge.vector = label, q
+    return badge
 
 
 def get_receiver_row(ws) -> VGroup:
@@ -717,7 +864,7 @@ def get_query_panel(ws, head) -> VGroup:
     q = get_row_vector(head.Q[n - 1], coords, name=f"q{sup(h)}{sub(n)}  {format_shape((1, head.Q.shape[1]))}",
                        tag=f"q{h}", color=color, name_color=color, places=None, dim_zeros=True,
                        label_size=LABEL_SIZE)
-    panel = VGroup(w_q, q).arrange(RIGHT, buff=0.75)
+    panel = VGroup(w_q, q).arrange(RIGHT, buff=0.6)
     q.set_y(w_q.get_center()[1])
     arrow = get_arrow(w_q.get_right(), q.brackets.get_left(), color=color)
     panel.add(arrow)
@@ -731,7 +878,7 @@ def get_dot_product_line(ws, head, k: int) -> VGroup:
     n, h, color = ws.n, head.index, head_color(head.index)
     e_places, w_places = places_for(ws.E[n - 1]), places_for(head.W_Q)
     coord = coordinate_names(head)[k]
-    parts = [get_text(f"q{sup(h)}{sub(n)}(matches {coord})  =", font_size=LABEL_SIZE, color=color)]
+    parts = [get_text(f"q{sup(h)}{sub(n)} (matches {coord})  =", font_size=LABEL_SIZE, color=color)]
     for i, term in enumerate(dot_terms(ws.E[n - 1], head.W_Q[:, k])):
         if i:
             parts.append(get_text("+", font_size=LABEL_SIZE, color=DIM_TEXT_COLOR))
@@ -779,8 +926,8 @@ def get_reads_layout(ws) -> VGroup:
         group.reads = axes_read(head.W_K)
         groups.add(group)
     w_column = VGroup(*(g.w_k for g in groups)).arrange(DOWN, buff=0.3, aligned_edge=RIGHT)
-    k_columns = VGroup(*(g.k for g in groups)).arrange(RIGHT, buff=0.35)
-    layout = VGroup(e_m, w_column, k_columns).arrange(RIGHT, buff=0.4)
+    k_columns = VGroup(*(g.k for g in groups)).arrange(RIGHT, buff=0.3)
+    layout = VGroup(e_m, w_column, k_columns).arrange(RIGHT, buff=0.25)
     top = e_m.anchors[0][0].get_y()
     for g in groups:      # K's rows level with E's rows
         g.k.shift(UP * (top - g.k.anchors[0][0].get_y()))
@@ -810,20 +957,19 @@ class Projections(LessonScene):
         self.show_query_width(ws)
         # --- Shot 2: keys and values: what each head reads --------------------------------------
         self.shot("what each head reads")
-        self.clear_stage(self.title)
         self.reads = get_reads_layout(ws)
+        self.keep_queries(ws)
         for head, group in zip(ws.heads, self.reads.heads):
             self.show_keys(ws, head, group)
         self.show_what_each_reads(ws)
         self.show_values(ws)
         self.show_separate_parameters()
-        self.show_hand_chosen(ws)
         self.show_parallel(ws)
 
     # pictures ---------------------------------------------------------------------------------
     def build_queries(self, ws):
         e_row = get_receiver_row(ws)
-        panels = VGroup(*(get_query_panel(ws, head) for head in ws.heads)).arrange(RIGHT, buff=1.0)
+        panels = VGroup(*(get_query_panel(ws, head) for head in ws.heads)).arrange(RIGHT, buff=0.8)
         line = get_dot_product_line(ws, ws.heads[0], 0)
         layout = VGroup(e_row, panels, line).arrange(DOWN, buff=0.45)
         layout.move_to(CONTENT_CENTER + UP * 0.25)
@@ -850,7 +996,7 @@ class Projections(LessonScene):
         color = head_color(head.index)
         counting = [t.axis for t in dot_terms(ws.E[ws.n - 1], head.W_Q[:, 0]) if t.counts]
         row_box = self.e_row.vector.get_row_box(0, color=RECEIVER_COLOR)
-        col_box = panel.w_q.get_column_box(0, color=color)
+        col_box = get_inset_column_box(panel.w_q, 0, color)
         note = self.place_fine_print("W_Q reads all four input coordinates. "
                                      "Each query coordinate is a dot product with one column of W_Q.")
         self.fine_print = note
@@ -862,12 +1008,19 @@ class Projections(LessonScene):
         self.query_boxes = VGroup(row_box, col_box)
         coord = coordinate_names(head)[0]
         # a query column is named for the key column it is compared with, not for what it is built from
+        ghost = self.key_ghost = get_key_ghost(head, panel.q)
+        # the key column it meets: a faint K header under the query, linked column to column
+        x = panel.q.cell_center(0, 0)[0]
+        link = Line([x, panel.q.brackets.get_bottom()[1] - 0.04, 0],
+                    [x, ghost.frame.get_top()[1], 0]).set_stroke(color, 2.5)
+        ghost.add(link)
         with self.beat(f"A query column is named for the key column it meets: q{sup(head.index)}{sub(ws.n)}’s "
                        f"“{coord}” is compared with each key’s {coord}.",
                        spoken=f"A query column is named for the key column it meets: this {coord} number "
-                              f"is compared with each key's {coord}."):
-            self.play(Indicate(panel.q.col_labels[0], color=color, scale_factor=1.3),
-                      Indicate(line[0], color=color, scale_factor=1.1), run_time=1.2)
+                              f"is compared with each key's {coord}.", look=1.2):
+            self.play(Indicate(panel.q.col_labels[0], color=color, scale_factor=1.3), run_time=0.8)
+            self.play(FadeIn(VGroup(ghost.frame, ghost.labels, ghost.name), shift=0.15 * DOWN), run_time=0.8)
+            self.play(Create(link), Indicate(ghost.labels[0], color=color, scale_factor=1.3), run_time=1.0)
 
     def show_all_queries(self, ws):
         n = ws.n
@@ -877,7 +1030,8 @@ class Projections(LessonScene):
         rest = [p.q.cell(0, k) for p in self.panels for k in range(p.q.n_cols)
                 if not (p is self.panels[0] and k == 0)]
         with self.beat(f"The other coordinates work the same way: {said}."):
-            self.play(FadeOut(self.query_boxes), LaggedStart(*(FadeIn(c, scale=1.3) for c in rest),
+            self.play(FadeOut(self.query_boxes), FadeOut(self.key_ghost),
+                      LaggedStart(*(FadeIn(c, scale=1.3) for c in rest),
                                                               lag_ratio=0.25), run_time=1.2)
 
     def show_query_width(self, ws):
@@ -892,18 +1046,41 @@ class Projections(LessonScene):
             self.play(FadeOut(self.dot_line), ReplacementTransform(self.fine_print, note), Create(boxes))
         self.fine_print = note
 
+    def keep_queries(self, ws):
+        """Between the shots: the queries shrink into badges under where their keys will appear,
+        so query and keys are side by side; everything else leaves."""
+        badges = self.query_badges = VGroup()
+        moves = []
+        for head, panel, group in zip(ws.heads, self.panels, self.reads.heads):
+            badge = get_query_badge(ws, head)
+            badge.next_to(group.k.brackets, DOWN, buff=0.22).set_x(group.k.brackets.get_x())
+            badges.add(badge)
+            moves += [ReplacementTransform(panel.q.brackets, badge.vector.brackets),
+                      ReplacementTransform(panel.q.entries, badge.vector.entries),
+                      ReplacementTransform(panel.q.name_label, badge.label)]
+        moving = {id(m) for p in self.panels for part in (p.q.brackets, p.q.entries, p.q.name_label)
+                  for m in part.get_family()}
+        kept = {id(m) for m in self.title.get_family()} | moving
+        leaving = [m for m in self.mobjects if not any(id(f) in kept for f in m.get_family())]
+        # a panel holds both what leaves and what moves: fade its other parts
+        partial = [part for p in self.panels for part in (p.w_q, p.arrow, p.q.col_labels)]
+        with self.transition("queries kept, the rest cleared"):
+            self.play(*(FadeOut(m) for m in leaving), *(FadeOut(m) for m in partial), *moves, run_time=1.2)
+
     def show_keys(self, ws, head, group):
         h, color = head.index, head_color(head.index)
         e_m, w_k, k_m = self.reads.e, group.w_k, group.k
         axes = list(AXES)
         read_rows = VGroup(*(w_k.get_row_box(axes.index(a), color=color, include_label=True) for a in group.reads))
-        columns = VGroup(*(e_m.get_column_box(axes.index(a), color=color) for a in group.reads))
+        columns = VGroup(*(get_inset_column_box(e_m, axes.index(a), color) for a in group.reads))
         group.read_rows, group.columns = read_rows, columns
         first = h == ws.heads[0].index
         if group.copies:
             what = (f"Head {h}’s W_K has ones at {join_words(list(group.copies))}: its keys are "
                     f"the {join_words(list(group.copies))} columns of every row." if first else
-                    f"Head {h}’s W_K keeps {join_words(list(group.copies))}.")
+                    f"Head {h}’s W_K keeps {join_words(list(group.copies))}: "
+                    f"its keys are {'those' if len(group.copies) > 1 else 'that'} "
+                    f"{count_word(len(group.copies)) + ' columns' if len(group.copies) > 1 else 'column'}.")
         else:
             what = f"Head {h}’s W_K mixes {join_words(list(group.reads))} into its keys."
         with self.beat(what):
@@ -916,13 +1093,19 @@ class Projections(LessonScene):
             if group.copies:
                 sources = VGroup(*(e_m.column(axes.index(a)).copy() for a in group.copies))
                 targets = VGroup(*(k_m.column(c) for c in range(k_m.n_cols)))
-                # the columns fly over the W_K matrices: dim those while they pass
+                # the columns fly over the W_K matrices (and the keys before): those step aside
                 shown = {id(m) for top in self.mobjects for m in top.get_family()}
-                w_ks = VGroup(*(VGroup(g.w_k.entries, g.w_k.brackets, g.w_k.row_labels, g.w_k.col_labels,
-                                       g.w_k.name_label) for g in self.reads.heads if id(g.w_k.entries) in shown))
-                self.play(w_ks.animate.set_opacity(0.12), run_time=0.3)
+                passed = VGroup()
+                for g in self.reads.heads:
+                    if id(g.w_k.entries) in shown:
+                        passed.add(g.w_k)
+                    if g is not group and id(g.k.entries[0][0]) in shown:
+                        passed.add(VGroup(g.k.entries, g.k.brackets, g.k.col_labels, g.k.name_label))
+                boxes = VGroup(*(g.read_rows for g in self.reads.heads
+                                 if hasattr(g, "read_rows") and id(g.read_rows[0]) in shown))
+                self.play(FadeOut(passed), FadeOut(boxes), run_time=0.3)
                 self.play(FadeIn(frame), ReplacementTransform(sources, targets), run_time=1.4)
-                self.play(w_ks.animate.set_opacity(1.0), run_time=0.3)
+                self.play(FadeIn(passed), FadeIn(boxes), run_time=0.3)
             else:
                 self.play(FadeIn(frame), FadeIn(k_m.entries))
 
@@ -938,7 +1121,7 @@ class Projections(LessonScene):
             bar.set_stroke(RECEIVER_COLOR, 1.5).set_fill(RECEIVER_COLOR, HIGHLIGHT_OPACITY * 0.8)
             bar.move_to([layout.get_x(), e_m.cell_center(0, 0)[1], 0])
             self.play(FadeIn(bar), run_time=0.3)
-            self.play(bar.animate.set_y(e_m.cell_center(rows - 1, 0)[1]), run_time=2.6, rate_func=linear)
+            self.play(bar.animate.set_y(e_m.cell_center(rows - 1, 0)[1]), run_time=3.6, rate_func=linear)
             self.play(FadeOut(bar), run_time=0.3)
 
     def show_values(self, ws):
@@ -951,12 +1134,12 @@ class Projections(LessonScene):
             new_k = get_text(f"K{h} = V{h}  {format_shape(head.K.shape)}", font_size=LABEL_SIZE, color=color)
             new_k.move_to(g.k.name_label)
             renames.append(ReplacementTransform(g.k.name_label, new_k))
-            # the matrix on screen is W_V as well: its name says so, its entries light up
-            new_w = get_text(f"W_K{h} = W_V{h}", font_size=g.w_k.name_label.font_size, color=color)
-            new_w.move_to(g.w_k.name_label)
+            # W_V's entries are the ones on screen: its name says so (equal entries, two parameters)
+            new_w = get_text(f"W_K{h}, W_V{h}: equal entries", font_size=SMALL_SIZE, color=color)
+            new_w.move_to(g.w_k.name_label).align_to(g.w_k.brackets, RIGHT)
             renames.append(ReplacementTransform(g.w_k.name_label, new_w))
-            renames.append(Indicate(g.w_k.entries, color=color, scale_factor=1.1))
             g.w_k.name_label = new_w
+            g.k_name = new_k
         pairs = join_words([f"V{sup(head.index)} = K{sup(head.index)}" for head, same_here in zip(ws.heads, same)
                             if same_here])
         text = (f"W_V has the same entries as W_K here: {pairs}."
@@ -967,38 +1150,30 @@ class Projections(LessonScene):
         with self.beat(text, spoken=spoken):
             if renames:
                 self.play(*renames)
+                # the same numbers serve as values: both matrices light up in the head's colour
+                self.play(*(Indicate(VGroup(g.w_k.entries, g.k.entries), color=head_color(head.index),
+                                     scale_factor=1.08)
+                            for head, g in zip(ws.heads, self.reads.heads)), run_time=1.2)
 
     def show_separate_parameters(self):
-        # the caption is the notes' caveat: no fine print repeating it
-        renames = []
-        for head, g in zip(self.ws.heads, self.reads.heads):
-            if g.w_k.name_label.original_text != f"W_K{sup(head.index)} = W_V{sup(head.index)}":
-                continue
-            h = sup(head.index)
-            new = get_text(f"W_K{h}, W_V{h}: equal entries", font_size=SMALL_SIZE,
-                           color=head_color(head.index))
-            new.move_to(g.w_k.name_label).align_to(g.w_k.brackets, RIGHT)
-            renames.append(ReplacementTransform(g.w_k.name_label, new))
-            g.w_k.name_label = new
-        with self.beat("They are still two separate parameters, and in a trained model they need not be equal.",
-                       look=1.4):
-            self.play(FadeOut(self.fine_print), *renames)
-        self.fine_print = VGroup()
-
-    def show_hand_chosen(self, ws):
-        # the roles caveat ("setting" / "person" are not assigned jobs) is said in scene 8, with the head
+        """One sentence for both caveats of the hand-made matrices: two parameters (equal entries only
+        here), chosen by hand. The fine print keeps the notes' words; the caption does not repeat them."""
         note = self.place_fine_print("These sparse matrices are hand-chosen; learned projections need not be "
                                      "sparse or interpretable.")
         entries = VGroup(*(g.w_k.entries for g in self.reads.heads))
-        with self.beat("We picked these sparse matrices by hand; learned ones need not look like this."):
-            self.play(FadeOut(self.fine_print), FadeIn(note))
+        with self.beat("They are still two separate parameters, picked by hand here; "
+                       "learned ones need not be equal, or this tidy.", look=0.6):
+            self.play(FadeIn(note))
             self.play(entries.animate(rate_func=there_and_back).set_opacity(0.25), run_time=1.6)
         self.fine_print = note
 
     def show_parallel(self, ws):
         groups = self.reads.heads
-        boxes = VGroup(*(SurroundingRectangle(g.k, buff=0.06, color=head_color(head.index))
-                         for head, g in zip(ws.heads, groups)))
+        # each head's keys with its query badge: what the head compares, for every known token at once
+        boxes = VGroup(*(SurroundingRectangle(VGroup(g.k.brackets, g.k.entries, g.k.col_labels,
+                                                     getattr(g, "k_name", g.k.name_label), badge),
+                                              buff=0.08, color=head_color(head.index))
+                         for head, g, badge in zip(ws.heads, groups, self.query_badges)))
         known = f"all {count_word(ws.n)} known tokens" if ws.n > 1 else "the one known token"
         with self.beat(f"Both heads read {known}, side by side, in parallel.", look=1.0):
             self.play(Create(boxes[0]), Create(boxes[1]), run_time=1.0)
