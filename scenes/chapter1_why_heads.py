@@ -1336,13 +1336,28 @@ class OneSharedWeight(ChapterOneScene):
         total.next_to(rule, DOWN, buff=0.1).set_x(products[1].product.get_x())
         equals = get_text("=", font_size=LABEL_SIZE).next_to(total, LEFT, buff=0.15)
         equals.set_y(total.cell_center(0, 0)[1])
+        # the same weight on every coordinate: a line under both entries of each product, labelled
+        spans = VGroup()
+        for s, line in enumerate(products):
+            cells = line.product.entries[0]
+            under = Line(cells.get_corner(DOWN + LEFT) + DOWN * 0.08, cells.get_corner(DOWN + RIGHT) + DOWN * 0.08)
+            under.set_stroke(ONE_HEAD_COLOR, 3)
+            label = VGroup(get_text("×", font_size=MIN_TEXT_SIZE, color=ONE_HEAD_COLOR),
+                           get_number(ill.one_head_weights[s], places_for([ill.one_head_weights[s]]), tag="one_w",
+                                      index=s, font_size=MIN_TEXT_SIZE, color=ONE_HEAD_COLOR),
+                           get_text(f"on {' and '.join(ill.coordinates)}", font_size=MIN_TEXT_SIZE,
+                                    color=ONE_HEAD_COLOR)).arrange(RIGHT, buff=0.08)
+            for m in label[::2]:
+                align_baseline(m, baseline_y(label[1]))
+            label.next_to(line.product.brackets, RIGHT, buff=0.2).set_y(line.product.cell_center(0, 0)[1])
+            spans.add(VGroup(under, label))
         addition = VGroup(plus, rule, equals, total)
         addition.plus, addition.rule, addition.equals, addition.total = plus, rule, equals, total
         header = get_head_label(0)
         # the receiver named where it stands, as in scenes 1-3
         tag = get_text("receiver", font_size=MIN_TEXT_SIZE, color=RECEIVER_COLOR).next_to(receiver, UP, buff=0.1)
-        panel = VGroup(header, sources, receiver, message, m_label, arrows, weights, products, addition, tag)
-        panel.receiver_tag = tag
+        panel = VGroup(header, sources, receiver, message, m_label, arrows, weights, products, addition, tag, spans)
+        panel.receiver_tag, panel.spans = tag, spans
         header.next_to(VGroup(sources, receiver, message), UP, buff=0.3).align_to(sources, LEFT)
         panel.header, panel.sources, panel.receiver, panel.message = header, sources, receiver, message
         panel.m_label, panel.arrows, panel.weights, panel.products = m_label, arrows, weights, products
@@ -1360,17 +1375,21 @@ class OneSharedWeight(ChapterOneScene):
         m_label = get_text("messages", font_size=MIN_TEXT_SIZE, color=TEXT_COLOR)
         m_label.next_to(message.brackets, DOWN, buff=0.12)
         arrows, arrow_weights = VGroup(), VGroup()
+        n_src = len(sources)
+        # on the receiver's left edge, top to bottom: river's two arrows, then fisherman's (no crossings)
+        left = receiver.get_left()
         for k, (coord, head) in enumerate(zip(ill.coordinates, ill.coordinate_heads)):
             group = VGroup()
             for s, row in enumerate(sources):
                 w = ill.two_head_weights[coord][s]
                 start = np.array([row.vector.brackets.get_right()[0] + 0.12, row.vector.cell_center(0, 0)[1]
                                   + (0.09 if k == 0 else -0.09), 0])
-                end = receiver.get_left() + (UP if k == 0 else DOWN) * 0.1
-                group.add(get_flow_curve(start, end, w, colors[k], angle=(-0.5 if k == 0 else 0.5)))
-                # each arrow carries its weight: head 1's above its arrows, head 2's below
+                slot = s * 2 + k                                 # 0 .. 3, top to bottom
+                end = left + UP * (0.15 - 0.1 * slot) + LEFT * 0.02
+                group.add(get_flow_curve(start, end, w, colors[k], angle=(-0.25 if s == 0 else 0.25)))
+                # each arrow carries its weight at its source end: head 1's above, head 2's below
                 num = get_weight_number(w, "two_arrow_w", (k, s), colors[k])
-                num.move_to(start + RIGHT * 0.16 + (UP if k == 0 else DOWN) * 0.27)
+                num.next_to(start + RIGHT * 0.05, UP if k == 0 else DOWN, buff=0.1, aligned_edge=LEFT)
                 arrow_weights.add(num)
             arrows.add(group)
         lines = VGroup(*(get_sum_line(ill.two_head_weights[c], ill.V[:, k], ill.two_head_message[k], k=k,
@@ -1380,7 +1399,7 @@ class OneSharedWeight(ChapterOneScene):
         lines.next_to(VGroup(sources, receiver), DOWN, buff=0.5).align_to(sources, LEFT)
         header = VGroup(get_head_label(1), get_text("+", font_size=LABEL_SIZE), get_head_label(2)).arrange(RIGHT,
                                                                                                          buff=0.15)
-        one_each = get_text("here each head carries one coordinate", font_size=MIN_TEXT_SIZE, color=DIM_TEXT_COLOR)
+        one_each = get_text("each head: one coordinate", font_size=MIN_TEXT_SIZE, color=DIM_TEXT_COLOR)
         panel = VGroup(header, sources, receiver, message, m_label, arrows, lines, arrow_weights, one_each)
         header.next_to(VGroup(sources, receiver, message), UP, buff=0.3).align_to(sources, LEFT)
         one_each.next_to(header, RIGHT, buff=0.3).align_to(header, DOWN)
@@ -1396,9 +1415,11 @@ class OneSharedWeight(ChapterOneScene):
         bottom = CONTENT_BOTTOM + 0.55
         factor = min(1.0, SAFE_WIDTH / panels.width, (top - bottom) / panels.height)
         panels.scale(factor).move_to(UP * (top + bottom) / 2).set_x(0)
-        # the one-head panel starts in the middle, and makes room when the two heads arrive
-        self.one_shift = -one.get_x()
-        one.shift(RIGHT * self.one_shift)
+        # the one-head panel starts larger, in the middle, and makes room when the two heads arrive
+        self.one_home = one.get_center().copy()
+        low = CONTENT_BOTTOM + 0.85                    # two lines of fine print under it
+        self.one_zoom = max(1.0, min(1.3, SAFE_WIDTH / one.width, (top - low) / one.height))
+        one.scale(self.one_zoom).move_to([0, (top + low) / 2, 0])
         return one, two
 
     # beats: one head --------------------------------------------------------------------------
@@ -1449,11 +1470,11 @@ class OneSharedWeight(ChapterOneScene):
         with self.beat("The same weight scales every coordinate: one shared set of weights for the whole "
                        "message."):
             self.play(*swap_fine_print(self, SHARED_NOTE), run_time=0.5)
-            # each weight glows and goes, the same number, into both coordinates of its product
-            for line in one.products:
-                self.play(Indicate(line.alpha, color=ONE_HEAD_COLOR, scale_factor=1.4), run_time=0.6)
-                self.play(*(FadeOut(line.alpha.copy(), target_position=cell) for cell in line.product.entries[0]),
-                          *(Indicate(cell, color=ONE_HEAD_COLOR, scale_factor=1.3) for cell in line.product.entries[0]),
+            # each weight glows, and one line spans both coordinates of its product: "× 0.8 on a and b"
+            for line, span in zip(one.products, one.spans):
+                self.play(Indicate(line.alpha, color=ONE_HEAD_COLOR, scale_factor=1.3), run_time=0.6)
+                self.play(Create(span[0]), FadeIn(span[1], shift=0.1 * LEFT),
+                          *(Indicate(cell, color=ONE_HEAD_COLOR, scale_factor=1.2) for cell in line.product.entries[0]),
                           run_time=0.9)
             self.mark("shared weight")
 
@@ -1461,7 +1482,8 @@ class OneSharedWeight(ChapterOneScene):
     def show_two_heads(self, ill):
         two = self.two
         with self.beat("With two heads, each head’s part of the message gets that head’s weights."):
-            self.play(self.one.animate.shift(LEFT * self.one_shift), *swap_fine_print(self, None))
+            self.play(FadeOut(self.one.spans), *swap_fine_print(self, None), run_time=0.5)
+            self.play(self.one.animate.scale(1 / self.one_zoom).move_to(self.one_home))
             self.play(FadeIn(two.header), FadeIn(two.sources), FadeIn(two.receiver), FadeIn(two.one_each))
 
     def show_head_lines(self, ill):
@@ -1509,8 +1531,15 @@ class OneSharedWeight(ChapterOneScene):
                             for w in pattern)).arrange(RIGHT, buff=0.18, aligned_edge=DOWN)
             bars.move_to(frame).align_to(frame, DOWN).shift(UP * 0.12)
             name = get_text(f"head {h}", font_size=MIN_TEXT_SIZE, color=color).next_to(frame, LEFT, buff=0.15)
-            head = VGroup(frame, bars, name)
+            # what learns: the head's own projections, on a tab at the box's right edge (the arrows land there)
+            own = VGroup(*(get_subscripted("W", sub, font_size=MIN_TEXT_SIZE + 1, color=color) for sub in "QKV"))
+            own.arrange(RIGHT, buff=0.1)
+            tab = RoundedRectangle(width=own.width + 0.2, height=frame.height, corner_radius=0.1)
+            tab.set_stroke(color, 2).set_fill(color, 0.18).next_to(frame, RIGHT, buff=0)
+            own.move_to(tab)
+            head = VGroup(frame, bars, name, tab, own)
             head.frame, head.bars, head.name, head.index = frame, bars, name, h
+            head.tab, head.own = tab, own
             heads.add(head)
         heads.arrange(DOWN, buff=0.22, aligned_edge=RIGHT)
 
@@ -1520,7 +1549,7 @@ class OneSharedWeight(ChapterOneScene):
             return VGroup(frame, label.move_to(frame))
 
         # W_O with a real subscript, tall enough for one arrow in and one back per head
-        w_o = block("W_O", label=get_subscripted("W", "O", font_size=LABEL_SIZE + 2), height=0.9)
+        w_o = block("W_O", label=get_subscripted("W", "O", font_size=LABEL_SIZE + 2), height=1.2)
         prediction = block("prediction")
         loss = block("loss vs. the next word", RECEIVER_COLOR)
         chain = VGroup(w_o, prediction, loss).arrange(RIGHT, buff=0.7)
@@ -1531,8 +1560,8 @@ class OneSharedWeight(ChapterOneScene):
         w_o.name.next_to(w_o, DOWN, buff=0.12).align_to(w_o, LEFT).shift(RIGHT * 0.1)
         # on W_O's left edge, top to bottom: head 1 in, head 1 back, head 2 in, ... (no crossings)
         n = len(heads)
-        ends = [w_o.get_left() + UP * (0.36 - 0.72 * i / (2 * n - 1)) for i in range(2 * n)]
-        forward = VGroup(*(get_arrow(h.frame.get_right() + UP * 0.08, ends[2 * k], buff=0.26)
+        ends = [w_o.get_left() + UP * (0.5 - 1.0 * i / (2 * n - 1)) for i in range(2 * n)]
+        forward = VGroup(*(get_arrow(h.tab.get_right() + UP * 0.1, ends[2 * k], buff=0.26)
                            for k, h in enumerate(heads)),
                          get_arrow(w_o.get_right(), prediction.get_left()),
                          get_arrow(prediction.get_right(), loss.get_left()))
@@ -1541,12 +1570,12 @@ class OneSharedWeight(ChapterOneScene):
             line = DashedVMobject(get_arrow(start, end, color=RECEIVER_COLOR, buff=0.05), num_dashes=12)
             return line.set_stroke(RECEIVER_COLOR, 2.5)
 
-        low = DOWN * 0.17
+        low = DOWN * 0.26
         back_chain = VGroup(back(loss.get_left() + low, prediction.get_right() + low),
                             back(prediction.get_left() + low, w_o.get_right() + low))
         # each head's arrow back runs parallel to its arrow in, just under it (no X at the head)
         def back_to(k, h):
-            start, tail = ends[2 * k + 1], h.frame.get_right() + UP * 0.08
+            start, tail = ends[2 * k + 1], h.tab.get_right() + UP * 0.1
             end = tail + (ends[2 * k + 1] - ends[2 * k])
             return back(start, end + (start - end) / np.linalg.norm(start - end) * 0.2)
 
@@ -1570,10 +1599,11 @@ class OneSharedWeight(ChapterOneScene):
         with self.transition("patterns badge"):
             self.play(ReplacementTransform(self.badge, badge), run_time=0.5)
         self.badge = badge
-        with self.beat("In a trained model, no one picks the projections behind such weights: every head "
-                       "feeds one prediction, scored by one loss."):
+        with self.beat("In a trained model with more heads, no one picks the projections behind such weights."):
             self.play(FadeIn(diagram.title), LaggedStart(*(FadeIn(h) for h in diagram.heads), lag_ratio=0.2),
                       run_time=1.0)
+            self.play(*(Indicate(h.own, color=chapter_head_color(h.index), scale_factor=1.15) for h in diagram.heads))
+        with self.beat("Every head feeds one prediction, scored by one loss."):
             self.play(LaggedStart(*(Create(a) for a in diagram.forward), *(FadeIn(b) for b in diagram.chain),
                                   FadeIn(diagram.chain[0].name), lag_ratio=0.15), run_time=1.6)
 
@@ -1610,14 +1640,18 @@ class OneSharedWeight(ChapterOneScene):
         self.pruned = VGroup(ghost, pruned)
         # the authors said once; the full citation stays in the fine print (the notes' words)
         with self.beat("Such a head can sometimes be pruned away, as Voita and colleagues found."):
-            self.play(FadeOut(head.frame), FadeOut(head.bars), FadeOut(diagram.forward[k]), FadeOut(self.overlap_mark),
+            self.play(FadeOut(head.frame), FadeOut(head.bars), FadeOut(head.tab), FadeOut(head.own),
+                      FadeOut(diagram.forward[k]), FadeOut(self.overlap_mark),
                       FadeOut(diagram.backward[k]), FadeIn(ghost), FadeIn(pruned), head.name.animate.set_opacity(0.5),
                       run_time=1.4)
 
     def show_capacity_choice(self):
         # chapter 3 compares one head with four: those two stand out
+        # emphasis in white (yellow is the receiver's alone)
         choices = VGroup(*(get_text(str(n), font_size=BODY_SIZE,
-                                    color=RECEIVER_COLOR if n in (1, 4) else DIM_TEXT_COLOR) for n in (1, 2, 4, 8)))
+                                    color=TEXT_COLOR if n in (1, 4) else DIM_TEXT_COLOR) for n in (1, 2, 4, 8)))
+        marks = VGroup(*(SurroundingRectangle(choices[k], buff=0.1, corner_radius=0.05).set_stroke(TEXT_COLOR, 2)
+                         for k in (0, 2)))
         choices.arrange(RIGHT, buff=0.5)
         question = get_text("how many heads?", font_size=LABEL_SIZE, color=TEXT_COLOR)
         row = VGroup(question, choices).arrange(RIGHT, buff=0.4)
@@ -1627,6 +1661,7 @@ class OneSharedWeight(ChapterOneScene):
             self.play(*swap_fine_print(self, CAPACITY_NOTE))
             self.play(FadeIn(question, shift=0.2 * UP))
             self.play(LaggedStart(*(FadeIn(c, scale=1.3) for c in choices), lag_ratio=0.3), run_time=1.2)
+            self.play(Create(marks))
 
 
 ORIGIN_DOWN = np.array([0.0, 0.0, 0.0])

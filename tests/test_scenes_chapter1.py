@@ -499,7 +499,7 @@ def test_scene_4_pictures_play_in_their_sentences():
     # the two heads' arrows (with their weights) come with the sentence that reads them, not before
     assert not {"two_arrow_w", "two_w", "two_message"} & {m.tag for m in b.numbers_in(b.beat_of("With two heads"))}
     assert b.scene.marks["two arrows"] == b.beat_of("leans on river for coordinate a").id
-    assert b.scene.two.one_each.original_text == "here each head carries one coordinate"
+    assert b.scene.two.one_each.original_text == "each head: one coordinate"
     assert not {"one_w", "one_v", "two_message"} & {m.tag for m in b.numbers_in(b.beat_of("Added up"))}
     assert {m.tag for m in b.numbers_in(b.beat_of("leans on river for coordinate a"))} >= {
         "two_w", "two_v", "two_terms_sum", "two_message", "two_arrow_w"}
@@ -550,11 +550,12 @@ def test_scene_4_learning_loss_flows_back_into_every_head_and_a_head_is_pruned()
         assert abs(d1[0] * d2[1] - d1[1] * d2[0]) / (np.linalg.norm(d1) * np.linalg.norm(d2)) < 0.05
     # W_O is named for what it does, with the diagram
     assert diagram.chain[0].name.original_text == "combines the heads"
-    assert any("FadeIn" in w for w in plays_in(b, "every head feeds one prediction"))
+    assert any("FadeIn" in w for w in plays_in(b, "no one picks the projections"))
+    assert any("LaggedStart" in w for w in plays_in(b, "Every head feeds one prediction"))
     assert "projections behind such weights" in written(b)
     # chapter 3's comparison, one head with four, stands out of 1 2 4 8
     colors = {c.original_text: color_of(c.get_color()) for c in b.scene.capacity[0][1]}
-    assert colors["1"] == colors["4"] == color_of(ch1.RECEIVER_COLOR)
+    assert colors["1"] == colors["4"] == color_of(ch1.TEXT_COLOR)          # emphasis in white, not yellow
     assert colors["2"] == colors["8"] != colors["1"]
 
 
@@ -562,9 +563,16 @@ def test_scene_4_the_shared_weight_goes_into_every_coordinate():
     b = built(OneSharedWeight)
     beat = b.beat_of("The same weight scales every coordinate")
     assert b.scene.marks["shared weight"] == beat.id
-    # each weight is carried into both coordinates of its product: two moving copies per source
-    moves = [w for w in plays_in(b, "The same weight scales every coordinate") if "FadeOut" in w and "Indicate" in w]
-    assert len(moves) == 2 and all(w.count("FadeOut") == 2 for w in moves)
+    # each weight spans both coordinates of its product: a line under both entries, "× 0.8 on a and b"
+    spans = [w for w in plays_in(b, "The same weight scales every coordinate") if "Create" in w and "Indicate" in w]
+    assert len(spans) == 2 and all(w.count("Indicate") == 2 for w in spans)
+    ill = two_source_illustration()
+    for s, span in enumerate(b.scene.one.spans):
+        under, label = span
+        cells = b.scene.one.products[s].product.entries[0]
+        assert under.get_left()[0] <= cells.get_left()[0] + 1e-6 and under.get_right()[0] >= cells.get_right()[0] - 1e-6
+        assert label[1].value == ill.one_head_weights[s] and label[2].original_text == "on a and b"
+    assert [span[1][1].shown for span in b.scene.one.spans] == ["0.8", "0.2"]             # by hand
     # the two-line fine print stands clear of the worked sum
     note = next(n for n in b.scene.fine_prints if n.sentence == ch1.SHARED_NOTE)
     assert b.scene.one.addition.total.get_bottom()[1] > note.get_top()[1] + 0.05
@@ -655,3 +663,23 @@ def test_scene_2_query_agreement_links_and_messages_in_their_sentences():
     box = b.scene.row.boxes[SUBJECT_AGREEMENT.receiver - 1]
     assert b.scene.messages.get_left()[0] > box.get_right()[0]
     assert b.scene.messages.get_top()[1] < box.get_bottom()[1]
+
+
+def test_scene_4_two_head_arrows_do_not_cross_and_the_heads_projections_are_named():
+    b = built(OneSharedWeight)
+    two = b.scene.two
+    # ends on the receiver's edge top to bottom: river's two arrows, then fisherman's
+    ends = [two.arrows[k][s].get_end()[1] for s in range(2) for k in range(2)]
+    assert ends == sorted(ends, reverse=True)
+    # each weight at its own arrow's source end (left of the arrows' middle)
+    for k in range(2):
+        for s in range(2):
+            num, arrow = two.arrow_weights[2 * k + s], two.arrows[k][s]
+            assert num.get_x() < (arrow.get_start()[0] + arrow.get_end()[0]) / 2
+    assert two.one_each.original_text == "each head: one coordinate"
+    # the learning diagram names what learns on each head box, where the arrows land
+    for h in b.scene.diagram.heads:
+        assert [part.plain for part in h.own] == ["W_Q", "W_K", "W_V"]
+    assert "with more heads" in b.beat_of("no one picks the projections").text
+    # the one-head panel starts centred, then makes room for the two heads
+    assert b.scene.one_zoom >= 1.0
