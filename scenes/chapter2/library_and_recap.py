@@ -156,7 +156,7 @@ def get_query_with_bias(bias, n: int) -> VGroup:
                        color=h1, name_color=h1, **kw)
     plus = get_text("+", font_size=BODY_SIZE)
     equals = get_text("=", font_size=BODY_SIZE)
-    group = VGroup(q, plus, b, equals, s).arrange(RIGHT, buff=0.3)
+    group = VGroup(q, plus, b, equals, s).arrange(RIGHT, buff=0.22)
     for part in (q, b, s):        # one line of names, one row of numbers
         part.align_to(q, DOWN)
     for op in (plus, equals):
@@ -664,7 +664,7 @@ def get_copy_picture(plan, unit: float = 0.15) -> VGroup:
         return VGroup(cells, frame)
 
     sources, source_labels, slots, target_labels, arrows = VGroup(), VGroup(), VGroup(), VGroup(), VGroup()
-    x_src, x_dst, y = 0.0, 2.6, 0.0
+    x_src, x_dst, y = 0.0, 2.2, 0.0
     for param in plan:
         top = y
         for part in param["parts"]:
@@ -843,7 +843,7 @@ class BiasesAndLibraryLayer(LessonScene):
         self.listed = listed
         title.next_to(table, UP, buff=0.2).align_to(table.labels, LEFT)
         left = VGroup(title, table)
-        left.to_edge(LEFT, buff=0.9).align_to(UP * (CONTENT_TOP - 0.1), UP)
+        left.to_edge(LEFT, buff=0.55).align_to(UP * (CONTENT_TOP - 0.1), UP)
         # the query and its bias move to the right, beside the table
         who = get_text(f"head 1’s query at “{receiver_word(ws)}”, row {n}", font_size=LABEL_SIZE,
                        color=head_color(1))
@@ -913,8 +913,14 @@ class BiasesAndLibraryLayer(LessonScene):
             self.play(FadeOut(rounded), FadeIn(note))
 
     # shot 3 -----------------------------------------------------------------------------------
+    FLAG_SCALE = 1.25
+
     def show_bias_flag(self):
         c = self.counts
+        # alone on the stage the call and its four sums are drawn large; they move up for the offsets
+        head = self.flag_head = VGroup(c.code, c.projections)
+        self.flag_home = head.get_center()
+        head.scale(self.FLAG_SCALE).move_to(CONTENT_CENTER + UP * 0.2)
         with self.beat("In PyTorch, one flag, bias=True, adds such offsets to every projection."):
             self.play(FadeIn(c.code))
             self.play(LaggedStart(*(FadeIn(p, shift=0.1 * DOWN) for p in c.projections), lag_ratio=0.3),
@@ -925,6 +931,7 @@ class BiasesAndLibraryLayer(LessonScene):
         n_in = self.bias.extra_parameters["in_proj_bias"]
         with self.beat(f"With width {count_word(d)}: {count_word(d)} query, {count_word(d)} key and "
                        f"{count_word(d)} value offsets, {n_in} in all, stored together in in_proj_bias."):
+            self.play(self.flag_head.animate.scale(1 / self.FLAG_SCALE).move_to(self.flag_home), run_time=0.7)
             self.play(LaggedStart(*(FadeIn(g, shift=0.1 * UP) for g in c.query_key_value), lag_ratio=0.4),
                       run_time=1.5)
             self.play(FadeIn(c.in_group[0]))
@@ -954,11 +961,14 @@ class BiasesAndLibraryLayer(LessonScene):
         note = self.fine_print = place_fine_print(
             "Both our scratch implementation and trained attention variants omit attention projection biases; "
             "their prediction MLP layers retain biases.")
+        from scenes.blocks.code_panel import mono_advance
+
         line = c.code_off.lines[0]
         source = c.code_off.source[0].lstrip(" ")
-        at = len(source[:source.index("False")].replace(" ", ""))
-        word = VGroup(*line[at:at + len("False")])
-        box = self.false_box = SurroundingRectangle(word, buff=0.06, corner_radius=0.04)
+        advance = mono_advance(LABEL_SIZE + 2)          # one character cell of the code face
+        x0 = line.get_left()[0] + source.index("False") * advance
+        box = self.false_box = Rectangle(width=5 * advance + 0.1, height=line.height + 0.14)
+        box.move_to([x0 + 2.5 * advance, line.get_y(), 0])
         box.set_stroke(SOURCE_COLOR, 2).set_fill(SOURCE_COLOR, HIGHLIGHT_OPACITY)
         # every offset crossed out, the 16 too: with bias=False none of them exists
         cells = [*(g[0] for g in c.query_key_value), c.out_group[1]]
@@ -1026,7 +1036,7 @@ class BiasesAndLibraryLayer(LessonScene):
 
     def show_mask(self, ws):
         line = self.code.find("attn_mask")
-        bar = self.code_bar = self.code.get_line_box(line)
+        bar = self.code_bar = self.code.get_line_box(line, color=SOURCE_COLOR)
         with self.transition("the lists make room for the weights"):
             self.play(*fade_out(self, self.lists))
         with self.beat("attn_mask=future blocks every source after the receiver."):
@@ -1034,7 +1044,7 @@ class BiasesAndLibraryLayer(LessonScene):
 
     def show_per_head_weights(self, ws):
         line = self.code.find("average_attn_weights")
-        bar = self.code.get_line_box(line)
+        bar = self.code.get_line_box(line, color=SOURCE_COLOR)
         with self.beat("average_attn_weights=False returns each head’s weights separately.", look=0.3):
             self.play(ReplacementTransform(self.code_bar, bar), FadeOut(self.mask_group))
             self.play(FadeIn(self.maps), FadeIn(self.heat_key))
@@ -1315,7 +1325,7 @@ def _outside(node, point, margin=0.08) -> bool:
 RUN_BOX = (2.5, 1.0)      # the "run" step holds the whole diagram, shrunk to its shapes
 
 
-def get_inference_cycle(ws, radius: float = 1.75) -> VGroup:
+def get_inference_cycle(ws, radius: float = 1.6) -> VGroup:
     """run → choose → append, clockwise on a circle (run on top, large enough to hold the shrunk
     diagram), each arc from box edge to box edge; the last arc, append → run, is the way back."""
     steps = ["run", "choose", "append"]
@@ -1327,7 +1337,7 @@ def get_inference_cycle(ws, radius: float = 1.75) -> VGroup:
             box = RoundedRectangle(corner_radius=0.12, width=RUN_BOX[0], height=RUN_BOX[1])
         else:
             box = RoundedRectangle(corner_radius=0.12, width=t.width + 0.3, height=0.46)
-        box.set_stroke(TEXT_COLOR, 1.5).set_fill(BACKGROUND, 1.0)
+        box.set_stroke(TEXT_COLOR, 1.5).set_fill(BACKGROUND, 0.0 if step == "run" else 1.0)
         node = VGroup(box, t).move_to(radius * np.array([np.cos(angle), np.sin(angle), 0.0]))
         if step == "run":
             t.next_to(box, UP, buff=0.08)      # the label above: the box holds the diagram
@@ -1362,14 +1372,22 @@ def get_inference_cycle(ws, radius: float = 1.75) -> VGroup:
     return cycle
 
 
-def get_token_id_row(words, ids, *, font_size: float = LABEL_SIZE, blank: bool = True) -> VGroup:
+def get_token_id_row(words, ids, *, font_size: float = LABEL_SIZE, blank: bool = True, first: int = 0,
+                     ellipsis: bool = False) -> VGroup:
     """The prefix's words with each token ID under its word, and a blank slot at the end; parts
-    `words`, `ids`, `blank` (the slot), `ellipsis` (when leading words are left out)."""
+    `words`, `ids` (tagged token_id, indexed by position from `first`), `blank` (the slot), and a
+    leading "…" when earlier words are left out (`ellipsis`)."""
     texts = [get_text(w, font_size=font_size) for w in words]
-    numbers = [get_count(i, tag="token_id", index=k, font_size=16, color=DIM_TEXT_COLOR) for k, i in enumerate(ids)]
+    numbers = [get_count(i, tag="token_id", index=first + k, font_size=16, color=DIM_TEXT_COLOR)
+               for k, i in enumerate(ids)]
     row = VGroup()
     x = 0.0
     columns = []
+    if ellipsis:
+        dots = get_text("…", font_size=font_size)
+        dots.move_to([dots.width / 2, 0, 0])
+        row.add(dots)
+        x += dots.width + 0.22
     for t, number in zip(texts, numbers):
         w = max(t.width, number.width)
         t.move_to([x + w / 2, 0, 0])
@@ -1380,6 +1398,9 @@ def get_token_id_row(words, ids, *, font_size: float = LABEL_SIZE, blank: bool =
     row.words, row.ids = VGroup(*texts), VGroup(*numbers)
     for t in texts:
         align_baseline(t, baseline_y(texts[0]))
+    if ellipsis:
+        align_baseline(dots, baseline_y(texts[0]))
+        row.words.add_to_back(dots)
     row.columns = VGroup(*columns)
     row.blank = blank_line
     row.add(row.columns)
@@ -1396,7 +1417,7 @@ def get_prefix_line(ws, limit: float = SAFE_WIDTH - 1.0) -> VGroup:
     words = display_words(ws)
     size = LABEL_SIZE + 2
     texts = [get_text(w, font_size=size) for w in words]
-    space = get_text("M", font_size=size).width * 0.45
+    space = get_text("M", font_size=size).width * 0.55
     keep = last_words_that_fit([t.width for t in texts] + [0.9], space, limit) - 1
     shown = texts[len(texts) - keep:] if keep < len(texts) else texts
     parts = ([get_text("…", font_size=size)] if len(shown) < len(texts) else []) + shown
@@ -1410,14 +1431,12 @@ def get_prefix_line(ws, limit: float = SAFE_WIDTH - 1.0) -> VGroup:
     return group
 
 
-def split_shapes(group) -> tuple[VGroup, VGroup]:
-    """Copies of a picture's parts: its shapes (boxes, arrows) and its texts, each leaf on its own."""
+def split_shapes(group) -> tuple[VGroup, list]:
+    """A picture's shapes (boxes, arrows) copied leaf by leaf, and its own texts (not copied)."""
     text_ids = {id(m) for t in group.get_family() if isinstance(t, Text) for m in t.get_family()}
-    shapes, texts = VGroup(), VGroup()
+    shapes, texts = VGroup(), [m for m in group.get_family() if isinstance(m, Text)]
     for m in group.get_family():
-        if isinstance(m, Text):
-            texts.add(m.copy())
-        elif id(m) not in text_ids and m.has_points():
+        if id(m) not in text_ids and not isinstance(m, Text) and m.has_points():
             leaf = m.copy()
             leaf.submobjects = []
             shapes.add(leaf)
@@ -1475,18 +1494,21 @@ class RecapAndLoop(LessonScene):
         from lesson_data.library import token_ids
 
         cycle = self.cycle = get_inference_cycle(ws)
-        cycle.move_to([1.6, -0.55, 0])
+        cycle.move_to([1.6, -0.3, 0])
+        from lesson_data.library import last_words_that_fit
+
         words = display_words(ws)
         ids = token_ids(ws.tokens)
-        row = self.id_row = get_token_id_row(words, ids)
+        widths = [max(get_text(w, font_size=LABEL_SIZE).width, 0.3) for w in words]
+        keep = last_words_that_fit(widths + [0.8], 0.22, SAFE_WIDTH - 2.6) - 1
+        keep = max(keep, 1)
+        row = self.id_row = get_token_id_row(words[-keep:], ids[-keep:], first=len(words) - keep,
+                                             ellipsis=keep < len(words))
         tokenize = get_text("tokenize (once)", font_size=LABEL_SIZE)
         t_box = RoundedRectangle(corner_radius=0.12, width=tokenize.width + 0.3, height=0.46)
         t_box.set_stroke(TEXT_COLOR, 1.5).set_fill(BACKGROUND, 1.0)
         self.tokenize = VGroup(t_box, tokenize.move_to(t_box))
         top = VGroup(self.tokenize, row).arrange(RIGHT, buff=0.45)
-        if top.width > SAFE_WIDTH:
-            row.scale_to_fit_width(SAFE_WIDTH - self.tokenize.width - 0.45)
-            top.arrange(RIGHT, buff=0.45)
         top.move_to([0, CONTENT_TOP - 0.45, 0])
         self.inference_title = get_text("inference", font_size=BODY_SIZE).move_to([-4.6, -0.6, 0])
         run_box = cycle.run[0]
@@ -1576,7 +1598,7 @@ class RecapAndLoop(LessonScene):
     def show_training_target(self):
         t = self.training
         note = self.fine_print = place_fine_print("At training time, the observed next-token ID is the target "
-                                                  "for the vocabulary logits.")
+                                                  "for the vocabulary logits.", width=6.6)
         with self.transition("the scope note leaves; the diagram stays"):
             self.play(FadeOut(VGroup(self.scope, self.scope_box)))
         with self.beat("In training, the word that really comes next is the target."):
@@ -1599,10 +1621,11 @@ class RecapAndLoop(LessonScene):
         # the diagram's shapes stand in for it (its texts fade): the same picture, about to shrink
         shapes, texts = self.diagram_shapes, self.diagram_texts
         with self.beat("At inference the weights stay fixed: tokenize the prefix once, then run the model."):
+            self.play(FadeIn(self.tokenize), FadeIn(self.id_row.words), FadeIn(note),
+                      *(FadeOut(t) for t in texts), run_time=0.8)
             on_screen = {id(m) for m in self.diagram.get_family()}
             self.remove(*(m for m in list(self.mobjects) if id(m) in on_screen))
-            self.add(shapes, texts)
-            self.play(FadeIn(self.tokenize), FadeIn(self.id_row.words), FadeIn(note), FadeOut(texts), run_time=0.8)
+            self.add(shapes)
             self.play(LaggedStart(*(FadeIn(i, shift=0.1 * DOWN) for i in self.id_row.ids), lag_ratio=0.08),
                       FadeIn(self.id_row.blank), run_time=1.0)
             self.play(ReplacementTransform(shapes, self.mini), FadeIn(c.run), FadeIn(c.centre),
@@ -1618,7 +1641,7 @@ class RecapAndLoop(LessonScene):
     def show_append(self, ws):
         c = self.cycle
         with self.beat(f"“{ws.mlp.prediction}” joins the prefix, and the loop goes back to run.", look=0.6):
-            self.play(FadeIn(self.new_word, shift=0.2 * UP))
+            self.play(FadeIn(self.new_word, shift=0.2 * UP), FadeOut(self.id_row.blank))
             self.play(Create(c.arcs[2]), Indicate(c.run, color=SOURCE_COLOR, scale_factor=1.06), run_time=1.0)
 
 
