@@ -73,3 +73,16 @@ def test_stacked_concat_lines_share_columns_and_sum_under_the_updates():
     assert cop.sum_label.original_text == "Δe₁₀ = m¹W_O¹ + m²W_O² ="
     assert [cop.delta_2.cell(0, j).value for j in range(4)] == [1.75, 2.0, 3.0, 4.0]
     assert cop.top.get_y() > cop.bottom.get_y()
+
+
+def test_concat_output_projection_entry_places():
+    # each W_O entry with its own precision: 1 and 0 as integers, 0.25 with two places (same values, tags)
+    m1, m2 = np.array([1.0, 2.0]), np.array([3.0, 4.0])
+    W_O = np.array([[1, 0, 0, 0], [0, 1, 0, 0], [0.25, 0, 1, 0], [0, 0, 0, 1]], float)
+    cop = get_concat_output_projection(m1, m2, W_O, [1, 2, 0, 0], [0.75, 0, 3, 4], [1.75, 2, 3, 4], receiver=10,
+                                       places=None, entry_places=True)
+    assert [cop.W_O2.cell(0, j).original_text for j in range(4)] == ["0.25", "0", "1", "0"]
+    assert [cop.W_O.cell(2, j).original_text for j in range(4)] == ["0.25", "0", "1", "0"]
+    assert cop.W_O1.cell(0, 0).original_text == "1" and cop.W_O1.cell(0, 0).value == 1.0
+    assert cop.W_O.cell(2, 0).tag == "W_O" and cop.W_O.cell(2, 0).index == (2, 0)
+    assert cop.W_O.entries[2][0] is cop.W_O.cell(2, 0)                 # the shown entry is the new one

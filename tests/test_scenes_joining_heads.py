@@ -284,11 +284,14 @@ def test_concat_shows_messages_W_O_contributions_and_delta(sentence):
     assert_matrix_on_screen(b, "concat", ws.H_joined[-1])
     assert_matrix_on_screen(b, "m1", h1.messages[-1])
     assert_matrix_on_screen(b, "m2", h2.messages[-1])
-    # W_O and its two blocks are one table: one precision (0.25 needs two places)
-    assert_matrix_on_screen(b, "W_O", W_O)
-    assert_matrix_on_screen(b, "W_O1", W_O[:2], places=places_for(W_O))
-    assert_matrix_on_screen(b, "W_O2", W_O[2:], places=places_for(W_O))
+    # W_O and its two blocks: each entry with its own precision (1, 0, 0.25), as scene 12's W_Q/W_K/W_V
+    for tag, rows in (("W_O", W_O), ("W_O1", W_O[:2]), ("W_O2", W_O[2:])):
+        shown = b.by_tag(tag)
+        assert set(shown) == {(i, j) for i in range(rows.shape[0]) for j in range(rows.shape[1])}
+        for (i, j), m in shown.items():
+            assert m.value == rows[i, j] and m.original_text == fmt(rows[i, j], places_for([rows[i, j]]))
     assert b.by_tag("W_O2")[(0, 0)].original_text == "0.25"
+    assert b.by_tag("W_O1")[(0, 0)].original_text == "1" and b.by_tag("W_O1")[(0, 1)].original_text == "0"
     assert_matrix_on_screen(b, "contribution1", h1.contribution[-1])
     assert_matrix_on_screen(b, "contribution2", h2.contribution[-1])
     assert_matrix_on_screen(b, "delta", ws.delta_E[-1])
@@ -317,8 +320,11 @@ def test_concat_pictures_play_in_their_sentences():
     # no inverse: the 0.25 and the zeros off the blocks pulse in that sentence; hand-chosen said
     inverse = b.beat_of("no inverse of the input projections")
     assert "Indicate" in " ".join(c.what for c in b.changes_in(inverse)) and "hand-chosen here" in inverse.text
-    # ...and the 0.25 keeps a box with where it lands: head 2's person coordinate into water
-    assert "Create" in " ".join(c.what for c in b.changes_in(inverse))
+    # ...the sentence before says what an inverse would do and names where the 0.25 sends person; the box
+    # with where it lands (head 2's person coordinate into water) is drawn in that sentence
+    where = b.beat_of("An inverse would put each coordinate back where W_V took it")
+    assert "this one also writes person into water" in where.text
+    assert "Create" in " ".join(c.what for c in b.changes_in(where))
     assert b.scene.land_mark[1].original_text == "person → water"
     # the general shape appears in its own (last) beat, with both blocks marked
     last = b.beats[-1]

@@ -25,6 +25,7 @@ from scenes.style import (
     TEXT_COLOR,
     align_baseline,
     baseline_y,
+    get_number,
     get_text,
     sup,
 )
@@ -38,6 +39,19 @@ class ConcatOutputProjection(VGroup):
 
 def _op(symbol: str) -> VGroup:
     return get_text(symbol, font_size=LABEL_SIZE + 6)
+
+
+def _own_precision(table, font_size) -> None:
+    """Rewrite each entry of a LabeledMatrix with its own precision (same tag, index, size, colour)."""
+    for i, row in enumerate(table.grid):
+        for j, old in enumerate(row):
+            new = get_number(old.value, places_for([old.value]), tag=old.tag, index=old.index,
+                             font_size=font_size, color=old.get_color())
+            new.move_to(table.cell_center(i, j))
+            align_baseline(new, baseline_y(old))
+            new.set_opacity(old.get_fill_opacity())
+            table.grid[i][j] = new
+            table.entries[i].submobjects[j] = new
 
 
 def get_concat_output_projection(
@@ -55,6 +69,7 @@ def get_concat_output_projection(
     coordinate_names=None,
     h_buff: float = 0.22,
     stacked: bool = False,
+    entry_places: bool = False,
 ) -> ConcatOutputProjection:
     """The equality laid out on two lines; `receiver` (one-based) adds token subscripts to the names.
 
@@ -68,7 +83,10 @@ def get_concat_output_projection(
     stacked=True lays the per-head side out as one line per head, m¹ · W_O¹ = m¹W_O¹ above
     m² · W_O² = m²W_O², with Δe under the two updates after a rule, column under column (the second
     line's parts carry no column labels: they share the first line's columns). `lines` holds the
-    two lines, `sum_rule` and `sum_label` the sum's rule and "m¹W_O¹ + m²W_O² =" label."""
+    two lines, `sum_rule` and `sum_label` the sum's rule and "m¹W_O¹ + m²W_O² =" label.
+
+    entry_places=True writes each W_O entry with its own precision (1, 0, 0.25: places_for of that
+    one value) instead of one precision for the table (1.00, 0.00, 0.25)."""
     m1, m2 = np.asarray(m1, float).ravel(), np.asarray(m2, float).ravel()
     W_O = np.asarray(W_O, float)
     d1 = len(m1)
@@ -122,6 +140,9 @@ def get_concat_output_projection(
     g.c2 = get_row_vector(contribution_2, list(axes), name=f"m{h2}W_O{h2}", tag="contribution2",
                           color=c2, **kw)
     g.delta_2 = get_row_vector(delta, list(axes), name=f"Δe{t}", tag="delta", **kw)
+    if entry_places:
+        for table in (g.W_O, g.W_O1, g.W_O2):
+            _own_precision(table, font_size)
     if coordinate_names is not None:
         for block, rows in ((g.W_O1, W_O[:d1]), (g.W_O2, W_O[d1:])):
             for i in range(rows.shape[0]):

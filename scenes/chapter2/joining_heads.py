@@ -807,7 +807,8 @@ class ConcatAndOutputProjection(LessonScene):
         self.d1 = h1.messages.shape[1]
         cop = self.cop = get_concat_output_projection(
             h1.messages[-1], h2.messages[-1], ws.W_O, h1.contribution[-1], h2.contribution[-1], ws.delta_E[-1],
-            axes=AXES, receiver=ws.n, places=None, coordinate_names=self.carried, h_buff=0.12, stacked=True)
+            axes=AXES, receiver=ws.n, places=None, coordinate_names=self.carried, h_buff=0.12, stacked=True,
+            entry_places=True)
         for product in (cop.c1, cop.c2):          # a product's exact zeros dimmed, as W_O's are
             dim_zero_entries(product, opacity=0.45)
         cop.top.move_to(CONTENT_CENTER + UP * 0.45)
@@ -907,8 +908,7 @@ class ConcatAndOutputProjection(LessonScene):
         rows = lambda a, b: VGroup(*(cop.W_O.row(i) for i in range(a, b)),  # noqa: E731
                                    *(cop.W_O.row_labels[i] for i in range(a, b)))
         n_rows = cop.W_O.n_rows
-        with self.beat("The equation splits: each head's message meets its own block, "
-                       "m¹ · W_O¹ and m² · W_O²."):
+        with self.beat("The equation splits: each head's message meets its own block."):
             self.play(ReplacementTransform(cells(range(d1)), cop.m1),
                       ReplacementTransform(rows(0, d1), cop.W_O1),
                       ReplacementTransform(cells(range(d1, concat.n_cols)), cop.m2),
@@ -942,7 +942,7 @@ class ConcatAndOutputProjection(LessonScene):
             self.play(FadeIn(VGroup(label, ghost), shift=UP * 0.2),
                       *self.swap_note("Concatenation followed by one matrix multiplication computes exactly that sum. "
                                       + ROUNDING_NOTE))
-            self.play(FadeIn(check, scale=1.4), Indicate(cop.delta_2.entries, color=RECEIVER_COLOR, scale_factor=1.1))
+            self.play(FadeIn(check, scale=1.4), Indicate(cop.delta_2.entries, color=TEXT_COLOR, scale_factor=1.0))
 
     # shot 3 -----------------------------------------------------------------------------------
     def show_mixing(self, ws):
@@ -956,13 +956,13 @@ class ConcatAndOutputProjection(LessonScene):
         m, block, c = (cop.m1, cop.W_O1, cop.c1) if h == 1 else (cop.m2, cop.W_O2, cop.c2)
         r = i if h == 1 else i - d1
         marks = self.mix_marks = VGroup(
-            m.get_cell_box(0, r, color=RECEIVER_COLOR, fill_opacity=0.0, stroke_width=3),
-            block.get_cell_box(r, j, color=RECEIVER_COLOR, fill_opacity=0.0, stroke_width=3),
-            c.get_cell_box(0, j, color=RECEIVER_COLOR, fill_opacity=0.0, stroke_width=3),
+            m.get_cell_box(0, r, color=TEXT_COLOR, fill_opacity=0.0, stroke_width=3),
+            block.get_cell_box(r, j, color=TEXT_COLOR, fill_opacity=0.0, stroke_width=3),
+            c.get_cell_box(0, j, color=TEXT_COLOR, fill_opacity=0.0, stroke_width=3),
         )
         value = ws.heads[h - 1].contribution[-1][j]
         with self.beat(f"W_O also mixes: head {h}'s {carried[i]} coordinate writes "
-                       f"{fmt(ws.W_O[i, j], places_for(ws.W_O))} of itself into {AXES[j]}, "
+                       f"{fmt(ws.W_O[i, j], places_for([ws.W_O[i, j]]))} of itself into {AXES[j]}, "
                        f"so its update has {AXES[j]} {fmt(value)}."):
             self.play(LaggedStart(*(Create(mk) for mk in marks), lag_ratio=0.6), run_time=2.0)
 
@@ -976,24 +976,30 @@ class ConcatAndOutputProjection(LessonScene):
             cells.add(block.cell(r, j))
         zeros = VGroup(*(blk.cell(r, j) for blk in (cop.W_O1, cop.W_O2) for r in range(blk.n_rows)
                          for j in range(blk.n_cols) if blk.values[r, j] == 0.0))
+        where_text = (f"this one also writes {self.carried[entries[0][0]]} into {AXES[entries[0][1]]}"
+                      if len(entries) else "this one does exactly that")
+        with self.beat(f"An inverse would put each coordinate back where W_V took it; {where_text}.",
+                       spoken=f"An inverse would put each coordinate back where W V took it; {where_text}."):
+            self.play(FadeOut(self.mix_marks))
+            self.play(Indicate(zeros, color=TEXT_COLOR, scale_factor=1.0), run_time=1.0)
+            if len(entries):
+                # where the off-carrier entry sends its coordinate, kept to the end of the next sentence
+                i, j = entries[0]
+                block, r = (cop.W_O1, i) if i < d1 else (cop.W_O2, i - d1)
+                box = block.get_cell_box(r, j, color=TEXT_COLOR, fill_opacity=0.0, stroke_width=3)
+                where = get_text(f"{self.carried[i]} → {AXES[j]}", font_size=LABEL_SIZE, color=TEXT_COLOR)
+                # beside the block's name, clear of its column labels and of m²
+                where.next_to(block.name_label, LEFT, buff=0.4)
+                align_baseline(where, baseline_y(block.name_label))
+                self.land_mark = VGroup(box, where)
+                self.play(Create(box), FadeIn(where, shift=RIGHT * 0.1))
         with self.beat("So W_O is no inverse of the input projections: it decides where head outputs land "
-                       "(hand-chosen here; in a model, learned)."):
-            self.play(FadeOut(self.mix_marks),
-                      *self.swap_note("Here the joined width already equals the embedding width. W_O still learns "
+                       "(hand-chosen here; in a model, learned).", look=0.3):
+            self.play(*self.swap_note("Here the joined width already equals the embedding width. W_O still learns "
                                       "to mix head outputs into embedding coordinates. It is not an inverse of the "
                                       "input projections."))
             if len(cells):
-                self.play(Indicate(cells, color=RECEIVER_COLOR, scale_factor=1.3), run_time=1.2)
-            self.play(Indicate(zeros, color=TEXT_COLOR, scale_factor=1.15), run_time=1.2)
-            if len(entries):
-                # where the off-carrier entry sends its coordinate, kept to the end of the sentence
-                i, j = entries[0]
-                block, r = (cop.W_O1, i) if i < d1 else (cop.W_O2, i - d1)
-                box = block.get_cell_box(r, j, color=RECEIVER_COLOR, fill_opacity=0.0, stroke_width=3)
-                where = get_text(f"{self.carried[i]} → {AXES[j]}", font_size=LABEL_SIZE, color=RECEIVER_COLOR)
-                where.next_to(box, UP, buff=0.1)
-                self.land_mark = VGroup(box, where)
-                self.play(Create(box), FadeIn(where, shift=DOWN * 0.1))
+                self.play(Indicate(cells, color=TEXT_COLOR, scale_factor=1.2), run_time=1.2)
         if len(entries):
             with self.transition("the landing mark leaves"):
                 self.play(FadeOut(self.land_mark))
