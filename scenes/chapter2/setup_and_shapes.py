@@ -995,7 +995,9 @@ class Projections(LessonScene):
         head, panel, line = ws.heads[0], self.panels[0], self.dot_line
         color = head_color(head.index)
         counting = [t.axis for t in dot_terms(ws.E[ws.n - 1], head.W_Q[:, 0]) if t.counts]
-        row_box = self.e_row.vector.get_row_box(0, color=RECEIVER_COLOR)
+        # the receiver's row lit round its brackets (padded clear of them, not drawn on them)
+        row_box = SurroundingRectangle(self.e_row.vector.brackets, buff=0.08, corner_radius=0.04)
+        row_box.set_stroke(RECEIVER_COLOR, 2).set_fill(RECEIVER_COLOR, HIGHLIGHT_OPACITY)
         col_box = get_inset_column_box(panel.w_q, 0, color)
         note = self.place_fine_print("W_Q reads all four input coordinates. "
                                      "Each query coordinate is a dot product with one column of W_Q.")
@@ -1114,7 +1116,7 @@ class Projections(LessonScene):
         said = "; ".join(f"head {head.index} reads {join_words(list(g.reads))}" for head, g in zip(ws.heads, groups))
         e_m = self.reads.e
         rows = len(e_m.shown)
-        with self.beat(f"So {said}, from every source row."):
+        with self.beat(f"So {said}, from every source row.", look=0.5):
             # a bar sweeps down every source row, across E and both heads' keys
             layout = self.reads
             bar = Rectangle(width=layout.width + 0.2, height=e_m.row_height)
@@ -1162,7 +1164,7 @@ class Projections(LessonScene):
                                      "sparse or interpretable.")
         entries = VGroup(*(g.w_k.entries for g in self.reads.heads))
         with self.beat("They are still two separate parameters, picked by hand here; "
-                       "learned ones need not be equal, or this tidy.", look=0.6):
+                       "learned ones need not be equal, or this tidy.", look=1.3):
             self.play(FadeIn(note))
             self.play(entries.animate(rate_func=there_and_back).set_opacity(0.25), run_time=1.6)
         self.fine_print = note
