@@ -1234,10 +1234,12 @@ class ResidualAndPrediction(LessonScene):
         rows.move_to([0, (chain.get_bottom()[1] + CONTENT_BOTTOM) / 2 + 0.1, 0])
         t = self.tables
         self.old_note = self.note
-        self.e_row_box = SurroundingRectangle(rows.e_row.entries, color=RECEIVER_COLOR, buff=0.1)
+        ent = rows.e_row.entries                  # padded inside the brackets, clear of both
+        self.e_row_box = Rectangle(width=ent.width + 0.14, height=ent.height + 0.2).move_to(ent)
+        self.e_row_box.set_stroke(RECEIVER_COLOR, 2)
         self.e_row_box.set_fill(RECEIVER_COLOR, HIGHLIGHT_OPACITY * 0.5)
         last = t.e_prime.row(len(t.rows) - 1)
-        self.mark = SurroundingRectangle(chain.input, color=RECEIVER_COLOR, buff=0.08)
+        self.mark = SurroundingRectangle(chain.input, color=TEXT_COLOR, buff=0.08)
         note = self.note = get_fine(MLP_NOTE)
         with self.beat("Its row of E′ travels into the prediction MLP: W1, a ReLU, then W2.",
                        spoken="Its row of E prime travels into the prediction M L P: W one, a relu, then W two."):
@@ -1260,7 +1262,7 @@ class ResidualAndPrediction(LessonScene):
                        f"{count_word(W1.shape[1])} numbers.",
                        spoken=f"First layer: times W one, {count_word(W1.shape[0])} by {count_word(W1.shape[1])}, "
                               f"plus b one: {count_word(W1.shape[1])} numbers."):
-            self.play(Transform(self.mark, SurroundingRectangle(self.chain.layer1, color=RECEIVER_COLOR, buff=0.08)))
+            self.play(Transform(self.mark, SurroundingRectangle(self.chain.layer1, color=TEXT_COLOR, buff=0.08)))
             self.play(FadeIn(VGroup(rows.labels[1], rows.pre, rows.unit_label), shift=DOWN * 0.2))
 
     def show_relu(self, ws):
@@ -1272,7 +1274,7 @@ class ResidualAndPrediction(LessonScene):
                 f"ReLU sets the negative one to zero: unit {units}." if zeroed else
                 "ReLU would set negative numbers to zero; here none is negative.")
         with self.beat(text, spoken=text.replace("ReLU", "relu")):
-            self.play(Transform(self.mark, SurroundingRectangle(self.chain.relu, color=RECEIVER_COLOR, buff=0.08)))
+            self.play(Transform(self.mark, SurroundingRectangle(self.chain.relu, color=TEXT_COLOR, buff=0.08)))
             if zeroed:
                 self.play(LaggedStart(*(Create(b) for b in boxes), lag_ratio=0.3),
                           *(rows.pre.cell(0, u).animate.set_color(FALL_COLOR) for u in zeroed))
@@ -1288,7 +1290,7 @@ class ResidualAndPrediction(LessonScene):
                        f"{count_word(vocab)} logits, one per vocabulary word.",
                        spoken=f"Second layer: times W two, {count_word(W2.shape[0])} by {count_word(W2.shape[1])}, "
                               f"plus b two: {count_word(vocab)} logits, one per vocabulary word."):
-            self.play(Transform(self.mark, SurroundingRectangle(self.chain.layer2, color=RECEIVER_COLOR, buff=0.08)),
+            self.play(Transform(self.mark, SurroundingRectangle(self.chain.layer2, color=TEXT_COLOR, buff=0.08)),
                       FadeOut(VGroup(self.hidden_rows, self.relu_boxes, self.e_row_box)))
             words = VGroup(*(row.word for row in page.rows.values()))
             headers = VGroup(*(h for b in page.blocks for h in b.header if h.original_text != "p"))
@@ -1302,10 +1304,11 @@ class ResidualAndPrediction(LessonScene):
         note.next_to(page.sums, DOWN, buff=0.12).align_to(page.sums, LEFT)
         with self.beat(f"Softmax turns them into {count_word(vocab)} probabilities that sum to one.",
                        spoken=f"Soft max turns them into {count_word(vocab)} probabilities that sum to one."):
-            self.play(Transform(self.mark, SurroundingRectangle(self.chain.probs, color=RECEIVER_COLOR, buff=0.08)),
+            self.play(Transform(self.mark, SurroundingRectangle(self.chain.probs, color=TEXT_COLOR, buff=0.08)),
                       FadeIn(p_headers), FadeIn(page.columns["p"]))
             self.play(LaggedStart(*(Create(bar) for bar in page.bars), lag_ratio=0.1), run_time=1.2)
-            self.play(FadeIn(page.sums), FadeIn(note), FadeOut(self.note))
+            self.play(FadeOut(self.note))                       # one fine print at a time
+            self.play(FadeIn(page.sums), FadeIn(note))
 
     # shot 4 -----------------------------------------------------------------------------------
     def show_prediction(self, ws):
@@ -1324,18 +1327,21 @@ class ResidualAndPrediction(LessonScene):
             self.play(Create(box), FadeIn(label))
 
     def show_filled_blank(self, ws):
-        row = get_token_row(ws.tokens, receiver=ws.n, blank=True, font_size=22, positions=False)
+        row = get_token_row(ws.tokens, receiver=ws.n, blank=True, font_size=26, positions=False)
         row.move_to([0, CONTENT_TOP - 0.1 - row.height / 2, 0])
+        page = self.page
+        if row.get_bottom()[1] >= page.get_top()[1] + 0.1:      # centred in the room above the table
+            row.set_y((CONTENT_TOP + page.get_top()[1]) / 2)
         word = get_text(ws.mlp.prediction, font_size=row.font_size, color=POSITIVE_COLOR)
         word.move_to(row.blank[0])
         align_baseline(word, baseline_y(row.words[-1]))
         self.filled = VGroup(row, word)
-        page = self.page
         # a wrapped (long) prefix needs the table's room: the word then rises into the blank by itself
         crowded = row.get_bottom()[1] < page.get_top()[1] + 0.1
         tail = " ".join(ws.text.split()[-3:])
-        with self.beat(f"It fills the blank: “…{tail} {ws.mlp.prediction}”.",
-                       spoken=f"It fills the blank: {tail} {ws.mlp.prediction}."):
+        with self.beat(f"This toy model's most probable word fills the blank: “…{tail} {ws.mlp.prediction}”.",
+                       spoken=f"This toy model's most probable word fills the blank: {tail} {ws.mlp.prediction}.",
+                       look=2.5):
             if crowded:
                 stay = (self.title, self.current_caption)
                 self.play(*(FadeOut(m) for m in self.mobjects if isinstance(m, VMobject) and m not in stay),
