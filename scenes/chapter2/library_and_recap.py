@@ -913,7 +913,7 @@ class BiasesAndLibraryLayer(LessonScene):
             self.play(FadeOut(rounded), FadeIn(note))
 
     # shot 3 -----------------------------------------------------------------------------------
-    FLAG_SCALE = 1.25
+    FLAG_SCALE = 1.15
 
     def show_bias_flag(self):
         c = self.counts
@@ -967,9 +967,10 @@ class BiasesAndLibraryLayer(LessonScene):
         source = c.code_off.source[0].lstrip(" ")
         advance = mono_advance(LABEL_SIZE + 2)          # one character cell of the code face
         x0 = line.get_left()[0] + source.index("False") * advance
-        box = self.false_box = Rectangle(width=5 * advance + 0.1, height=line.height + 0.14)
-        box.move_to([x0 + 2.5 * advance, line.get_y(), 0])
-        box.set_stroke(SOURCE_COLOR, 2).set_fill(SOURCE_COLOR, HIGHLIGHT_OPACITY)
+        # underlined, not boxed: a box would touch "=" and ")" (the code face has no gap between cells)
+        box = self.false_box = Rectangle(width=5 * advance - 0.04, height=0.045)
+        box.move_to([x0 + 2.5 * advance, line.get_bottom()[1] - 0.09, 0])
+        box.set_stroke(width=0).set_fill(SOURCE_COLOR, 1)
         # every offset crossed out, the 16 too: with bias=False none of them exists
         cells = [*(g[0] for g in c.query_key_value), c.out_group[1]]
         crosses = self.crosses = VGroup(*(Line(g.get_corner(DOWN + LEFT) + 0.06 * (LEFT + DOWN),
@@ -1540,7 +1541,7 @@ class RecapAndLoop(LessonScene):
         d = self.diagram
         note = self.fine_print = place_fine_print("This repeats the same two-head diagram after the detailed "
                                                   "arithmetic, rather than introducing a new architecture.")
-        with self.beat("Let's rebuild the whole two-head layer on our prefix, step by step."):
+        with self.beat("Let's rebuild the whole two-head layer on our prefix, step by step.", look=0.7):
             self.play(FadeIn(self.prefix_line, shift=0.1 * DOWN), FadeIn(note))
             self.play(FadeIn(d.e_box, shift=0.2 * RIGHT))
 
@@ -1601,7 +1602,7 @@ class RecapAndLoop(LessonScene):
                                                   "for the vocabulary logits.", width=6.6)
         with self.transition("the scope note leaves; the diagram stays"):
             self.play(FadeOut(VGroup(self.scope, self.scope_box)))
-        with self.beat("In training, the word that really comes next is the target."):
+        with self.beat("In training, the word that really comes next is the target.", look=0.7):
             self.play(FadeIn(t.title), GrowArrow(t.logit_arrow), FadeIn(t.loss, shift=0.1 * DOWN))
             self.play(FadeIn(t.target, shift=0.1 * UP), GrowArrow(t.target_arrow), FadeIn(note))
 
