@@ -1120,7 +1120,8 @@ class Projections(LessonScene):
             # a bar sweeps down every source row, across E and both heads' keys
             layout = self.reads
             bar = Rectangle(width=layout.width + 0.2, height=e_m.row_height)
-            bar.set_stroke(RECEIVER_COLOR, 1.5).set_fill(RECEIVER_COLOR, HIGHLIGHT_OPACITY * 0.8)
+            # white: the source walked (yellow stays the receiver's)
+            bar.set_stroke(TEXT_COLOR, 1.5).set_fill(TEXT_COLOR, HIGHLIGHT_OPACITY * 0.6)
             bar.move_to([layout.get_x(), e_m.cell_center(0, 0)[1], 0])
             self.play(FadeIn(bar), run_time=0.3)
             self.play(bar.animate.set_y(e_m.cell_center(rows - 1, 0)[1]), run_time=3.6, rate_func=linear)
