@@ -798,7 +798,7 @@ class TheReceiver(ChapterOneScene):
         guess = self.first_guess = word_in_box(f"{ex.next_word}?", blank[0], font_size=self.row.font_size)
         wrong = get_text(ex.not_next_word, font_size=BODY_SIZE - 4, color=DIM_TEXT_COLOR)
         # low under the blank: the link from the subject rises past it into the candidate
-        wrong.next_to(blank, DOWN, buff=0.7).align_to(blank, LEFT).shift(LEFT * 0.2)
+        wrong.next_to(blank, DOWN, buff=0.7).align_to(blank, LEFT).shift(LEFT * 0.4)
         strike = Line(wrong.get_left() + LEFT * 0.05, wrong.get_right() + RIGHT * 0.05).set_stroke(NEGATIVE_COLOR, 3.5)
         self.wrong = VGroup(wrong, strike)
         r1 = ex.reading(1)
@@ -853,7 +853,8 @@ class TheReceiver(ChapterOneScene):
         place = ex.word_at(reading.useful[0])
         with self.beat(f"A second head might read “{place}” for something else: where the dogs are."):
             # the agreement notes have been said: they leave room for head 2's arrows (the positions stay)
-            self.play(FadeOut(VGroup(self.nearer, self.plural_tag, self.links)), FadeIn(label),
+            # "barks" has been ruled out: it leaves with the agreement links, clear of head 2's arrows
+            self.play(FadeOut(VGroup(self.nearer, self.plural_tag, self.links, self.wrong)), FadeIn(label),
                       *swap_fine_print(self, None))
             self.play(arrows.create())
 
@@ -872,14 +873,14 @@ class TheReceiver(ChapterOneScene):
         msgs = self.messages = self.get_message_glyphs(ex)
         r = ex.receiver - 1
         box = self.row.boxes[r]
-        # right under the blank, beside the receiver (the struck "barks" has been said: it leaves)
+        # right under the blank, beside the receiver
         msgs.next_to(box, RIGHT, buff=0.4)
         msgs.shift(UP * (self.row.blank.get_bottom()[1] - 0.2 - msgs.get_top()[1]))
         if msgs.get_right()[0] > SAFE_WIDTH / 2:
             msgs.shift(LEFT * (msgs.get_right()[0] - SAFE_WIDTH / 2))
         arrows = (self.subject_arrows, self.place_arrows)
         with self.beat(f"Each head brings what it read to “{ex.receiver_word}”: a plural subject, and a place."):
-            self.play(FadeOut(self.wrong), FadeIn(msgs.title))
+            self.play(FadeIn(msgs.title))
             # along each head's strongest arrow into the receiver, and out into that head's message
             self.play(LaggedStart(*(AnimationGroup(
                 flash_along(a.arrow(rd.useful[0] - 1), chapter_head_color(rd.head)),
