@@ -531,6 +531,11 @@ def test_cheque_scene_same_query_different_keys(cheque_scene):
     (j, second), = b.by_tag("cheque_A1_second").items()
     assert j == 1 and second.original_text == "0.243"
     assert "0.645 from “cheque”, 0.243 from “deposited”" in b.beat_of("Head 1's arrows move").text
+    # river's runner-up too, in the beat of river's arrows: fisherman₂ 0.166
+    (j, second), = b.by_tag("river_A1_second").items()
+    assert j == 1 and second.original_text == "0.166"
+    river_beat = b.beat_of("So head 1 reads “river” most: 0.718")
+    assert "river_A1_second" in tags_in(b, river_beat) and "“fisherman” gets 0.166" in river_beat.text
     # the cheque arrows: one per source, width from the weight, the strongest from cheque₄
     arrows = b.scene.arrows1[1].arrows
     cheque = compute_worksheet("cheque")

@@ -1499,9 +1499,11 @@ class ChequeSentence(LessonScene):
             arrow.set_stroke(opacity=arrow.get_stroke_opacity() * 0.35)
             arrow.get_tip().set_fill(opacity=arrow.get_tip().get_fill_opacity() * 0.35)
         cheque = sheets[1]
-        second = runner_up_source(cheque.heads[0].weights[-1][: cheque.n])
-        self.second = get_arrow_set(rows[1], cheque.heads[0].weights[-1], head_color(1), UP, "cheque_A1_second",
-                                    at=0.14, index=second).badge
+        # each sentence's second most-read source, its weight on its arrow too
+        self.seconds = [get_arrow_set(row, ws.heads[0].weights[-1], head_color(1), UP, f"{ws.name}_A1_second",
+                                      at=0.14, index=runner_up_source(ws.heads[0].weights[-1][: ws.n])).badge
+                        for ws, row in zip(sheets, rows)]
+        self.second = self.seconds[1]
         q = sheets[0].heads[0].Q[-1]
         self.query = get_labeled_vector(f"receiver “{sheets[0].tokens[-1]}”:  q{sup(1)}{sub(sheets[0].n)} =", q,
                                         None, tag="q1", color=RECEIVER_COLOR, places=None)
@@ -1545,10 +1547,11 @@ class ChequeSentence(LessonScene):
     def show_river_arrows(self, river):
         h1 = river.heads[0]
         a = self.arrows1[0]
-        with self.beat(f"So head 1 reads {said_source(river.tokens, a.top)} most: {fmt(h1.weights[-1, a.top])}.",
-                       look=0.6):
+        second = self.seconds[0][1].index
+        with self.beat(f"So head 1 reads {said_source(river.tokens, a.top)} most: {fmt(h1.weights[-1, a.top])}; "
+                       f"{said_source(river.tokens, second)} gets {fmt(h1.weights[-1, second])}."):
             self.play(a.arrows.create(), run_time=1.6)
-            self.play(FadeIn(a.badge), FadeIn(self.weights[0]))
+            self.play(FadeIn(a.badge), FadeIn(self.seconds[0]), FadeIn(self.weights[0]))
 
     # shot 2 -----------------------------------------------------------------------------------
     def show_switch(self, river, cheque):
@@ -1560,7 +1563,7 @@ class ChequeSentence(LessonScene):
         title = get_title("The cheque sentence: same parameters, new prefix")
         with self.beat("Now the cheque sentence, same parameters: new words, so new keys and values."):
             # river's weights leave; its arrows stay behind, dimmed, until head 1 reads the new words
-            self.play(FadeOut(self.box), FadeOut(self.weights[0]), FadeOut(a0.badge),
+            self.play(FadeOut(self.box), FadeOut(self.weights[0]), FadeOut(a0.badge), FadeOut(self.seconds[0]),
                       ReplacementTransform(self.title, title))
             self.play(*(ReplacementTransform(a, b) for a, b in zip(r0.words, r1.words)),
                       *(ReplacementTransform(a, b) for a, b in zip(r0.boxes, r1.boxes)),
@@ -1617,8 +1620,7 @@ class ChequeSentence(LessonScene):
         was, now = (dominant_axis(ws.heads[1].messages[-1], names) for ws in (river, cheque))
         carries = (f"its message still carries {now}" if was == now else f"its message switches from {was} to {now}")
         with self.beat(f"Head 2, below, reads {said_source(cheque.tokens, a2.top)} instead of "
-                       f"{said_source(river.tokens, was_src)}: {fmt(cheque.heads[1].weights[-1, a2.top])}.",
-                       look=0.5):
+                       f"{said_source(river.tokens, was_src)}: {fmt(cheque.heads[1].weights[-1, a2.top])}."):
             # head 1's arrows and messages stay; its key numbers make room for head 2's person and glue rows
             self.play(FadeOut(VGroup(self.keys[1], self.weights[1], row.positions, self.note, self.second)),
                       FadeOut(self.arrows1[1].badge), ReplacementTransform(self.query, self.query2))
@@ -1676,8 +1678,6 @@ class ChequeSentence(LessonScene):
         with self.transition("the updated rows make room for the predictions"):
             self.play(FadeOut(self.update_rows))
         with self.beat(f"Same parameters, different prefix: “{river.mlp.prediction}” after the river sentence, "
-                       f"“{cheque.mlp.prediction}” after the cheque sentence.",
-                       spoken=f"After the prediction M L P: “{river.mlp.prediction}” after the river sentence, "
                        f"“{cheque.mlp.prediction}” after the cheque sentence."):
             self.play(LaggedStart(*(FadeIn(part, shift=RIGHT * 0.2) for part in strip[5:]), lag_ratio=0.25),
                       *(FadeIn(VGroup(o.title, o.text, o.rows)) for o in outcomes), FadeIn(note), run_time=1.2)
