@@ -1417,7 +1417,7 @@ class OneSharedWeight(ChapterOneScene):
         factor = min(1.0, SAFE_WIDTH / panels.width, (top - bottom) / panels.height)
         panels.scale(factor).move_to(UP * (top + bottom) / 2).set_x(0)
         # the one-head panel starts larger, in the middle, and makes room when the two heads arrive
-        self.one_home = one.get_center().copy()
+        self.one_home = one.header.get_center().copy()
         low = CONTENT_BOTTOM + 0.85                    # two lines of fine print under it
         self.one_zoom = max(1.0, min(1.3, SAFE_WIDTH / one.width, (top - low) / one.height))
         one.scale(self.one_zoom).move_to([0, (top + low) / 2, 0])
@@ -1483,8 +1483,12 @@ class OneSharedWeight(ChapterOneScene):
     def show_two_heads(self, ill):
         two = self.two
         with self.beat("With two heads, each head’s part of the message gets that head’s weights."):
-            self.play(FadeOut(self.one.spans), *swap_fine_print(self, None), run_time=0.5)
-            self.play(self.one.animate.scale(1 / self.one_zoom).move_to(self.one_home))
+            # the spans leave the panel (a faded part of a group would stay drawn with it)
+            spans = self.one.spans
+            self.one.remove(spans)
+            self.play(FadeOut(spans), *swap_fine_print(self, None), run_time=0.5)
+            home = self.one.copy().scale(1 / self.one_zoom)
+            self.play(self.one.animate.scale(1 / self.one_zoom).shift(self.one_home - home.header.get_center()))
             self.play(FadeIn(two.header), FadeIn(two.sources), FadeIn(two.receiver), FadeIn(two.one_each))
 
     def show_head_lines(self, ill):
@@ -1651,13 +1655,14 @@ class OneSharedWeight(ChapterOneScene):
         # emphasis in white (yellow is the receiver's alone)
         choices = VGroup(*(get_text(str(n), font_size=BODY_SIZE,
                                     color=TEXT_COLOR if n in (1, 4) else DIM_TEXT_COLOR) for n in (1, 2, 4, 8)))
-        marks = VGroup(*(SurroundingRectangle(choices[k], buff=0.1, corner_radius=0.05).set_stroke(TEXT_COLOR, 2)
-                         for k in (0, 2)))
         choices.arrange(RIGHT, buff=0.5)
         question = get_text("how many heads?", font_size=LABEL_SIZE, color=TEXT_COLOR)
         row = VGroup(question, choices).arrange(RIGHT, buff=0.4)
         group = self.capacity = VGroup(row)
         group.next_to(self.diagram, DOWN, buff=0.35).set_x(0)
+        # drawn where the numbers now stand
+        marks = self.capacity_marks = VGroup(*(SurroundingRectangle(choices[k], buff=0.1, corner_radius=0.05)
+                                               .set_stroke(TEXT_COLOR, 2) for k in (0, 2)))
         with self.beat("How many heads? A choice to test: chapter 3 compares one head with four."):
             self.play(*swap_fine_print(self, CAPACITY_NOTE))
             self.play(FadeIn(question, shift=0.2 * UP))

@@ -570,7 +570,8 @@ def test_scene_4_the_shared_weight_goes_into_every_coordinate():
     for s, span in enumerate(b.scene.one.spans):
         under, label = span
         cells = b.scene.one.products[s].product.entries[0]
-        assert under.get_left()[0] <= cells.get_left()[0] + 1e-6 and under.get_right()[0] >= cells.get_right()[0] - 1e-6
+        # the line spans both coordinates (it stays at the panel's first size when the panel shrinks)
+        assert under.width >= cells.width * b.scene.one_zoom - 1e-6
         assert label[1].value == ill.one_head_weights[s] and label[2].original_text == "on a and b"
     assert [span[1][1].shown for span in b.scene.one.spans] == ["0.8", "0.2"]             # by hand
     # the two-line fine print stands clear of the worked sum
@@ -683,3 +684,16 @@ def test_scene_4_two_head_arrows_do_not_cross_and_the_heads_projections_are_name
     assert "with more heads" in b.beat_of("no one picks the projections").text
     # the one-head panel starts centred, then makes room for the two heads
     assert b.scene.one_zoom >= 1.0
+
+
+def test_scene_4_capacity_marks_box_one_and_four_and_the_spans_leave():
+    b = built(OneSharedWeight)
+    choices = b.scene.capacity[0][1]
+    for mark, k in zip(b.scene.capacity_marks, (0, 2)):               # "1" and "4"
+        assert np.allclose(mark.get_center()[:2], choices[k].get_center()[:2], atol=1e-6)
+        assert on_stage(b, mark)
+    # the "× 0.8 on a and b" spans leave before the two heads arrive, and are no part of the panel
+    assert all(not on_stage(b, span[1][0]) for span in b.scene.one.spans)
+    assert b.scene.one.spans not in b.scene.one.submobjects
+    # the panel comes back to its place beside the two heads, clear of them
+    assert b.scene.one.get_right()[0] < b.scene.two.get_left()[0]
