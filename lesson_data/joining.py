@@ -295,3 +295,15 @@ def gap_word(gap: float, places: int = 3) -> str:
     """"lower", "higher" or "no different", judged on the displayed digits of the gap."""
     shown = float(fmt(gap, places))
     return "lower" if shown < 0 else "higher" if shown > 0 else "no different"
+
+
+def copy_units(W1, b1, axes=AXES) -> list[tuple[int, str]]:
+    """Hidden units of the prediction MLP's first layer that copy one input axis unchanged: a W1 column
+    with a single entry 1 and a zero bias. [(0, "water"), (1, "finance"), (2, "person")] for the lesson's W1."""
+    W1, b1 = np.asarray(W1, dtype=float), np.asarray(b1, dtype=float)
+    out = []
+    for u in range(W1.shape[1]):
+        nonzero = [i for i in range(W1.shape[0]) if W1[i, u] != 0]
+        if len(nonzero) == 1 and W1[nonzero[0], u] == 1 and b1[u] == 0:
+            out.append((u, axes[nonzero[0]]))
+    return out

@@ -298,3 +298,17 @@ def test_mixture_gap_and_gap_word_by_hand():
     assert fmt(gap[0], 3) == "-0.593" and fmt(gap[2], 3) == "-0.030"
     assert gap_word(gap[0]) == "lower" and gap_word(0.0931) == "higher"
     assert gap_word(0.0004) == "no different" and gap_word(-0.0004) == "no different"
+
+
+def test_copy_units_by_hand():
+    from lesson_data.joining import copy_units
+    from lesson_data.worksheet import B1, W1
+
+    # W1's first three columns are e₁, e₂, e₃ with zero bias: units 1–3 read water, finance, person as they are
+    assert copy_units(W1, B1) == [(0, "water"), (1, "finance"), (2, "person")]
+    # a column of one 1 but a bias, or a 2, or two entries does not copy
+    W = np.array([[1, 2, 1, 0], [0, 0, 1, 0], [0, 0, 0, 1], [0, 0, 0, 0]], float)
+    assert copy_units(W, np.array([0, 0, 0, -0.5])) == [(0, "water")]
+    # river: e′₁₀'s water, finance, person (3.005, −0.018, 1.552) reappear as units 1–3 before the ReLU
+    ws = compute_worksheet("river")
+    assert np.allclose(ws.mlp.pre_activation[:3], ws.E_prime[-1, :3])

@@ -405,6 +405,8 @@ def test_residual_tables_and_mlp_numbers(sentence):
 
 def test_residual_river_worked_by_hand():
     b = built(ResidualAndPrediction, "river")
+    # W1's first three columns copy water, finance and person (b1 = 0 there): said in the fine print
+    assert "Units 1–3 copy water, finance and person unchanged." in all_text(b)
     # the receiver "the" at 10: [0, 0, 0, 2.4] + position 10 [0, 0, 0, -0.1], tenths shown as tenths
     assert [b.by_tag("E")[(9, j)].original_text for j in range(4)] == ["0.0", "0.0", "0.0", "2.3"]
     # ReLU zeroes units 2 and 6, the two negative pre-activations (-0.018 and -3.523)

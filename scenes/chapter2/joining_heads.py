@@ -43,6 +43,7 @@ from lesson_data.joining import (
     carried_axes,
     change_word,
     closest_head,
+    copy_units,
     dominant_axis,
     gap_word,
     mixed_axes,
@@ -1257,13 +1258,25 @@ class ResidualAndPrediction(LessonScene):
 
     def show_first_layer(self, ws):
         rows = self.hidden_rows
-        from lesson_data.worksheet import W1
+        from lesson_data.worksheet import B1, W1
         with self.beat(f"First layer: times W1, {count_word(W1.shape[0])} by {count_word(W1.shape[1])}, plus b1: "
                        f"{count_word(W1.shape[1])} numbers.",
                        spoken=f"First layer: times W one, {count_word(W1.shape[0])} by {count_word(W1.shape[1])}, "
                               f"plus b one: {count_word(W1.shape[1])} numbers."):
             self.play(Transform(self.mark, SurroundingRectangle(self.chain.layer1, color=TEXT_COLOR, buff=0.08)))
             self.play(FadeIn(VGroup(rows.labels[1], rows.pre, rows.unit_label), shift=DOWN * 0.2))
+            copies = copy_units(W1, B1)
+            if copies:      # why units 1–3 equal e′'s water, finance and person (one fine print at a time)
+                units = [u + 1 for u, _ in copies]
+                span = (f"Units {units[0]}–{units[-1]} copy" if len(units) > 2 and units == list(
+                    range(units[0], units[-1] + 1)) else f"Unit{'s' if len(units) > 1 else ''} "
+                    f"{' and '.join(map(str, units))} cop{'y' if len(units) > 1 else 'ies'}")
+                names = [a for _, a in copies]
+                said = ", ".join(names[:-1]) + f" and {names[-1]}" if len(names) > 1 else names[0]
+                note = get_fine(f"{MLP_NOTE} {span} {said} unchanged.")
+                self.play(FadeOut(self.note))
+                self.play(FadeIn(note))
+                self.note = note
 
     def show_relu(self, ws):
         rows = self.hidden_rows
