@@ -980,7 +980,8 @@ class ConcatAndOutputProjection(LessonScene):
         where_text = (f"this one also writes {self.carried[entries[0][0]]} into {AXES[entries[0][1]]}"
                       if len(entries) else "this one does exactly that")
         with self.beat(f"An inverse would put each coordinate back where W_V took it; {where_text}.",
-                       spoken=f"An inverse would put each coordinate back where W V took it; {where_text}."):
+                       spoken=f"An inverse would put each coordinate back where W V took it; {where_text}.",
+                       look=0.8):
             self.play(FadeOut(self.mix_marks))
             self.play(Indicate(zeros, color=TEXT_COLOR, scale_factor=1.0), run_time=1.0)
             if len(entries):
