@@ -117,7 +117,7 @@ from scenes.style import (
 LEFT_X = -FRAME_WIDTH / 2 + MARGIN
 RIGHT_X = FRAME_WIDTH / 2 - MARGIN
 TOKEN_SIZE = 20                    # the sentence band's words
-ARC_ANGLE = PI / 4                 # flatter arcs than the block's default: the band stays low
+ARC_ANGLE = PI / 5                 # flatter arcs than the block's default: clear of the title and the badge
 SYMBOL_SIZE = 22                   # q¹₁₀, m¹₁₀ and the formulas of the right-hand panel
 HEADER = 0.8                       # from a table's first row up to the top of its name
 MIN_ROW = 0.23                     # row pitch floor: size-16 words with descenders do not touch
@@ -307,7 +307,7 @@ def get_score_table(ws, head, grid: RowGrid):
                               name=f"K{sup(h)}  {format_shape(head.K.shape)},  rows k{sup(h)}ⱼ", tag=f"K{h}", v_buff=grid.v_buff,
                               places=None, dim_zeros=True, label_size=MIN_TEXT_SIZE)
     scores = get_step_column(head.scores[i], "q·k", f"scores{h}", grid)
-    scaled = get_step_column(head.scaled[i], f"÷√{d}", f"scaled{h}", grid)
+    scaled = get_step_column(head.scaled[i], "sⱼ", f"scaled{h}", grid)      # sⱼ = q·k ÷ √d, the score line says
     shifted = get_step_column(head.shifted[i], "− max", f"shifted{h}", grid)
     exps = get_step_column(head.exps[i], "exp", f"exps{h}", grid, color=head_color(h))
     table = VGroup(keys, scores, scaled, shifted, exps).arrange(RIGHT, buff=COLUMN_GAP, aligned_edge=DOWN)
@@ -338,7 +338,7 @@ def get_score_lines(ws, head, j: int, compact: bool = False):
     score = get_number(head.scores[n - 1, j], sp, tag=f"walk_score{h}", index=j)
     line2 = get_formula(["=", score])
     scaled = get_number(head.scaled[n - 1, j], tag=f"walk_scaled{h}", index=j, color=color)
-    line3 = get_formula([f"÷ √{d}  =", scaled])
+    line3 = get_formula([f"÷ √{d}  =  s{sub(j + 1)}  =", scaled])
     if compact:
         first = VGroup(lhs, line1, line2).arrange(RIGHT, buff=0.12)
         y = baseline_y(score)
@@ -360,7 +360,8 @@ def get_softmax_panel(ws, head):
     color = head_color(h)
     i = n - 1
     max_line = get_formula(["max  =", get_number(head.row_max[i], tag=f"max{h}")])
-    den_line = get_formula([f"Σ exp, sources 1–{n}  =", get_number(head.denominators[i], tag=f"den{h}", color=color)])
+    den_line = get_formula([f"Σₖ exp(sₖ − max), k = 1–{n}  =", get_number(head.denominators[i], tag=f"den{h}",
+                                                                          color=color)])
     formula = get_text(f"{alpha_name(h, n)} = exp(sⱼ − max) / Σ", font_size=SYMBOL_SIZE, color=color)
     panel = VGroup(max_line, den_line, formula).arrange(DOWN, buff=0.3, aligned_edge=LEFT)
     panel.max_line, panel.den_line, panel.formula = max_line, den_line, formula
@@ -607,7 +608,10 @@ class HeadWalkScene(LessonScene):
         """'head 1 · setting' in the head colour, in the corner of the arrows' side of the band."""
         label = get_text(f"head {head.index} · {head.name}", font_size=LABEL_SIZE, color=head_color(head.index))
         label.move_to([LEFT_X, 0, 0], aligned_edge=LEFT)
-        if np.allclose(self.band_side, UP):
+        if np.allclose(self.band_side, UP) and self.band.row.lines == 1:
+            # above the highest arc, in the corner the title leaves free
+            label.set_y(self.arrows.get_top()[1] + 0.06 + label.height / 2)
+        elif np.allclose(self.band_side, UP):
             label.set_y(self.arrows.get_top()[1] - label.height / 2)
         else:        # under the band at the left, at the foot of its arrows (as in the side-by-side ending)
             label.move_to([LEFT_X, self.arrows.get_bottom()[1] + label.height / 2, 0], aligned_edge=LEFT)
@@ -778,13 +782,20 @@ class HeadWalkScene(LessonScene):
             self.play(ReplacementTransform(den_line[-1].copy(), divide[-1]), FadeIn(divide[0]),
                       FadeOut(table.exps.col_labels), run_time=1.0)
             self.play(Indicate(table.exps.entries, color=self.color, scale_factor=1.08), run_time=0.8)
-            # whole numbers fade (a digit-by-digit morph of exponentials into weights is unreadable)
-            self.play(ReplacementTransform(table.keys.row_labels, column.labels),
-                      FadeOut(table.exps.entries, shift=0.15 * RIGHT), FadeIn(column.weights, shift=0.15 * RIGHT),
-                      FadeOut(VGroup(table.exps.brackets, divide, den_line)), FadeIn(weights.header), run_time=1.4)
+            # the exp column, ÷ Σ over it, moves beside the weights it gives (each weight its exp over Σ)
+            kept = VGroup(table.exps.entries, table.exps.brackets, divide)
+            note = get_text("weights use the unrounded exps", font_size=MIN_TEXT_SIZE, color=DIM_TEXT_COLOR)
+            x = column.weights.get_right()[0] + 0.45 - table.exps.brackets.get_left()[0]
+            note.next_to(table.exps.brackets.get_corner(DOWN + RIGHT) + RIGHT * x, DOWN, buff=0.12,
+                         aligned_edge=RIGHT)
+            self.play(ReplacementTransform(table.keys.row_labels, column.labels), kept.animate.shift(RIGHT * x),
+                      FadeIn(column.weights, shift=0.15 * RIGHT), FadeOut(den_line), FadeIn(weights.header),
+                      run_time=1.4)
+            self.play(FadeIn(note))
             self.play(FadeIn(formula.target), *(self.fine_print(fine, left=self.weights_panel_left()) if fine else []),
                       *self.fold_extras())
         self.softmax_panel.formula = formula.target
+        self.fold_kept = VGroup(kept, note)
 
     def fold_extras(self) -> list:
         """Animations that join the weight column as it appears (scene 10: head 1's row beside it)."""
@@ -804,9 +815,12 @@ class HeadWalkScene(LessonScene):
         column = self.weights.column
         self.on_band.add(self.arrows)
         if not self.grid.with_band:
-            self.bring_back_band(leaving=VGroup(self.weights, self.softmax_panel.formula, *self.drop_fine_print_mobs()))
+            self.bring_back_band(leaving=VGroup(self.weights, self.softmax_panel.formula, *self.drop_fine_print_mobs(),
+                                                *([self.fold_kept] if getattr(self, "fold_kept", None) else [])))
+            self.fold_kept = None
+        kept = getattr(self, "fold_kept", None)
         with self.beat(text, look=1.0):
-            self.play(self.arrows.create(run_time=2.0),
+            self.play(self.arrows.create(run_time=2.0), *([FadeOut(kept)] if kept is not None else []),
                       *([LaggedStart(*(FadeIn(bar, shift=0.2 * RIGHT) for bar in column.bars), lag_ratio=0.08,
                                      run_time=2.0)] if self.grid.with_band else []),
                       *(self.fine_print(fine, left=self.weights_panel_left()) if fine else []))
@@ -927,7 +941,7 @@ class Head1Weights(HeadWalkScene):
             f"Divide each exponential by the sum: the {counted(self.n, 'weight')} of row {self.n} of A{sup(1)}, "
             "one beside each source word.",
             fine=f"These are the {count_word(self.n)} entries of row {self.n} of this head’s attention matrix A. "
-                 "We display them vertically so each weight can sit beside its source word and value row.")
+                 "We display them vertically so each weight can sit beside its source word.")
         self.shot("arrows")
         self.show_arrows("Drawn as arrows from each source into the receiver, an arrow’s width is its weight.",
                          fine="Arrows show information moving from source to receiver; their widths encode "
@@ -1095,14 +1109,21 @@ class MessageWalk(HeadWalkScene):
         if "small" in walked.reasons:
             # the whole value shrinks: v and α·v as arrows from one origin, beside the product
             shrink = get_shrink_picture(ws, head, j, size=0.9)
-            shrink.next_to(svp.lines[0], RIGHT, buff=0.35).align_to(svp.lines[0], UP)
+            # beside the product row, below the expanded row: clear of every bracket
+            shrink.next_to(svp.lines[2], RIGHT, buff=0.4).align_to(svp.lines[2], DOWN)
             if shrink.get_right()[0] > RIGHT_X:
                 shrink.shift(LEFT * (shrink.get_right()[0] - RIGHT_X))
+            clear = svp.lines[1].get_bottom()[1] - 0.1
+            if shrink.get_top()[1] > clear:
+                shrink.shift(DOWN * (shrink.get_top()[1] - clear))
         with self.beat(text, spoken=self.times_spoken(text)):
             self.play(*([FadeOut(previous), FadeOut(self.previous_boxes)] if previous is not None else []),
                       *([FadeOut(self.values_note)] if getattr(self, "values_note", None) is not None else []),
                       *([FadeOut(self.gap_note)] if getattr(self, "gap_note", None) is not None else []),
-                      Create(boxes), FadeIn(line.label), FadeIn(svp.lines[0]), *(self.fine_print(fine) if fine else []))
+                      Create(boxes), FadeIn(line.label), FadeIn(svp.lines[0]),
+                      *(self.fine_print(fine) if fine else self.drop_fine_print()),
+                      *([Indicate(self.arrows.arrow(j), color=TEXT_COLOR, scale_factor=1.03)]
+                        if self.band_shown and self.arrows in self.on_band else []))
             if len(shrink):
                 self.play(FadeIn(shrink[0]), GrowArrow(shrink.value), FadeIn(shrink.labels[0]), run_time=0.8)
             self.play(FadeIn(svp.lines[1]))
@@ -1188,10 +1209,11 @@ class MessageWalk(HeadWalkScene):
             get_number(float(shown), tag=f"P{self.h}_rounded_sum", index=k, color=DIM_TEXT_COLOR)], size=MIN_TEXT_SIZE)
         note.next_to(self.message_formula, DOWN, buff=0.35, aligned_edge=LEFT)
         box = SurroundingRectangle(table.message[k], color=self.color, buff=0.06)
-        self.rounding_marks = VGroup(note, box)
+        tint = table.products.get_column_box(k, color=self.color, fill_opacity=0.14, stroke_width=0)
+        self.rounding_marks = VGroup(note, box, tint)
         with self.beat(text or f"The rounded {names[k]} products on screen add to {shown}; the sum uses full "
                                f"precision and gives {fmt(head.messages[self.i, k])}."):
-            self.play(FadeIn(note), Create(box), *self.fine_print(fine))
+            self.play(FadeIn(note), Create(box), FadeIn(tint), *self.fine_print(fine))
 
     def show_shapes(self):
         n, d = self.n, self.head.V.shape[1]
@@ -1203,7 +1225,7 @@ class MessageWalk(HeadWalkScene):
 
         with self.beat(f"In shapes: the weights are a {tight((1, n))} row, V{sup(self.h)} is "
                        f"{tight(self.head.V.shape)}, and the message is {tight((1, d))}."):
-            self.play(*([FadeOut(leaving[0])] if leaving is not None else []), FadeIn(shapes), *self.fine_print("We arranged the weights vertically only to make the source "
+            self.play(*([FadeOut(leaving[0]), FadeOut(leaving[2])] if leaving is not None else []), FadeIn(shapes), *self.fine_print("We arranged the weights vertically only to make the source "
                                                        "correspondence visible."))
 
     def message_reading_text(self, head, reading, who: str) -> str:
@@ -1220,7 +1242,8 @@ class MessageWalk(HeadWalkScene):
         marks = VGroup(SurroundingRectangle(table.message[k], color=TEXT_COLOR, buff=0.06),
                        table.products.get_cell_box(j, k, color=SOURCE_COLOR))
         with self.beat(self.message_reading_text(head, reading, f"So head {self.h}’s message")):
-            self.play(FadeOut(getattr(self, "rounding_marks", VGroup())[1:]), Create(marks),
+            self.play(*([FadeOut(self.rounding_marks[1])] if getattr(self, "rounding_marks", None) else []),
+                      Create(marks),
                       *([Indicate(self.arrows.arrow(j), color=TEXT_COLOR, scale_factor=1.05)] if self.band_shown else []))
 
 
@@ -1259,7 +1282,7 @@ class Head1Message(MessageWalk):
         self.shot("message")
         self.show_message_sum(f"Add the {counted(self.n, 'scaled row')}, coordinate by coordinate: head 1’s message, "
                               f"m{sup(1)}{sub(self.n)}, is {join_words(fmt(x) for x in head.messages[self.i])}.",
-                              fine=f"This is one row of H = AV: m{sub(self.n)} = Σⱼ α{sub(self.n)},ⱼ vⱼ.")
+                              fine="This is one row of H = AV.")
         self.show_sum_rounding()
         self.show_shapes()
         self.show_what_it_carries()
@@ -1276,9 +1299,16 @@ class Head1Message(MessageWalk):
     def show_message_idea(self):
         column = self.weights.column
         target = column.weights if self.grid.with_band else self.arrows
+        values = self.table.values
+        # "the values say what": where the value rows will sit, an empty frame beside the weights
+        ghost = self.values_ghost = VGroup(values.brackets, values.col_labels, values.name_label).copy()
+        ghost.set_opacity(0.4)
+        self.panel_left = self.message_panel_left()
         with self.beat(f"Now head 1 builds its message for the receiver. The weights say how much to take "
-                       "from each source; the values say what.", look=1.8):
+                       "from each source; the values say what.", look=1.6):
             self.play(Indicate(target, color=TEXT_COLOR, scale_factor=1.05), run_time=1.2)
+            self.play(*([FadeIn(ghost, shift=0.2 * LEFT)] if self.grid.with_band else []),
+                      *self.fine_print("All displayed numbers are rounded; calculations use full precision."))
 
     def show_value_projection(self):
         ws, head = self.ws, self.head
@@ -1289,7 +1319,8 @@ class Head1Message(MessageWalk):
         self.panel_left = self.message_panel_left()
         with self.beat(f"Each source’s value is its row of E times W_V{sup(1)}, which keeps only {axes}: "
                        f"V{sup(1)} has one row per source."):
-            self.play(FadeOut(self.weights), FadeIn(projection.E), run_time=0.8)
+            self.play(FadeOut(self.weights), FadeIn(projection.E),
+                      *([FadeOut(self.values_ghost)] if self.grid.with_band else []), run_time=0.8)
             self.play(FadeIn(projection.ops), FadeIn(projection.W_V), FadeIn(projection.V),
                       *self.projection_fine_print(projection, VALUE_FINE_PRINT))
         return projection
