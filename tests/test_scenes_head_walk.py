@@ -695,3 +695,46 @@ def test_third_review_masked_matrix_pictures_in_their_sentences():
     assert played(b, every, "LaggedStart")
     assert fine_print_in(b, every, "The calculations are independent across heads and can run in parallel.")
     assert not fine_print_in(b, every, "All ten source contributions")
+
+
+def test_third_review_head_1_pictures_in_their_sentences():
+    ws = compute_worksheet("river")
+    b = built(Head1Weights, "river")
+    head = ws.heads[0]
+    texts = {t.original_text for t in b.texts}
+    # the score column is sⱼ, defined on the score line; the denominator written Σₖ exp(sₖ − max)
+    assert "sⱼ" in texts and "÷ √2  =  s₆  =" in texts
+    assert any(t.startswith("Σₖ exp(sₖ − max)") for t in texts)
+    # "Divide each exponential by the sum": the exp column and ÷ 1.393 stay beside the new weights in that
+    # beat, with why 0.008 / 1.393 shows 0.005 (by hand 0.0076 / 1.3934 = 0.0055 -> 0.005)
+    fold = b.beat_of("Divide each exponential by the sum")
+    assert "weights use the unrounded exps" in texts
+    assert abs(head.exps[-1, 7] / head.denominators[-1] - 0.0055) < 0.0001 and fmt(head.weights[-1, 7]) == "0.005"
+    kept = b.scene.fold_kept
+    assert kept[0][0].get_left()[0] > b.scene.weights.column.weights.get_right()[0]     # to the weights' right
+    arrows = b.beat_of("Drawn as arrows")
+    on_screen = {id(m) for top in b.scene.mobjects for m in top.get_family()}
+    assert id(kept) not in on_screen and played(b, arrows, "FadeOut")
+    # the rounded sum is said, the caveat left to the fine print; the arcs stay under the badge
+    assert "all displayed numbers are rounded" not in b.beat_of("weights add up to one").text
+    assert b.scene.head_label.get_bottom()[1] > b.scene.arrows.get_top()[1]
+    assert "value row" not in fine_prints(b)
+
+
+def test_third_review_head_1_message_pictures_in_their_sentences():
+    b = built(Head1Message, "river")
+    scene = b.scene
+    first = b.beat_of("the values say what")
+    assert played(b, first, "FadeIn")
+    assert fine_print_in(b, first, "All displayed numbers are rounded; calculations use full precision.")
+    # the message formula is written once: the fine print names only H = AV
+    assert "This is one row of H = AV." in fine_prints(b) and "Σⱼ α₁₀,ⱼ vⱼ" not in fine_prints(b)
+    # the small-weight caveat leaves with its picture
+    small = b.beat_of("has a small weight")
+    assert fine_print_in(b, small, "A small weight scales down the entire value vector.")
+    # the finance column is tinted while its rounded products are named
+    rounding = b.beat_of("The rounded finance products on screen add to -0.017")
+    assert sum("FadeIn" in c.what for c in b.changes_in(rounding)) >= 1
+    assert len(scene.rounding_marks) == 3
+    # each walked source's arrow lights up with its row
+    assert played(b, b.beat_of("Source 6, “river”: its weight times its value"), "Indicate")
