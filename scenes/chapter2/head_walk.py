@@ -1736,7 +1736,7 @@ class MaskedMatrix(LessonScene):
         key2 = get_weight_key(head_color(2)).move_to(self.key, aligned_edge=LEFT + UP)
         box = a2.get_row_box(self.i, color=RECEIVER_COLOR, stroke_width=5.0)
         word, w = self.top_word(self.ws.heads[1])
-        with self.beat(f"Head 2’s matrix has its own pattern: row {self.n} puts {w} on {quoted(word)}."):
+        with self.beat(f"Head 2’s matrix has its own pattern: row {self.n} puts {w} on {quoted(word)}.", look=0.4):
             self.play(FadeOut(VGroup(a1, self.row_box)), FadeIn(a2), ReplacementTransform(self.key, key2),
                       run_time=1.0)
             self.play(Create(box))
