@@ -1700,13 +1700,13 @@ class ChequeSentence(LessonScene):
             self.play(*(FadeOut(o.blank) for o in outcomes), *(FadeIn(o.filled, shift=UP * 0.2) for o in outcomes))
 
     def show_explorer(self):
-        badges = VGroup()
-        for o in self.outcomes:
-            tag = get_text("hand-chosen parameters", font_size=16, color=DIM_TEXT_COLOR)
-            frame = SurroundingRectangle(tag, color=DIM_TEXT_COLOR, buff=0.08, corner_radius=0.08, stroke_width=1.5)
-            badge = VGroup(frame, tag)
-            badge.next_to(o.title, RIGHT, buff=0.3)
-            badges.add(badge)
+        # one badge for both panels, between their titles
+        tag = get_text("both: hand-chosen parameters", font_size=16, color=DIM_TEXT_COLOR)
+        frame = SurroundingRectangle(tag, color=DIM_TEXT_COLOR, buff=0.08, corner_radius=0.08, stroke_width=1.5)
+        badges = VGroup(VGroup(frame, tag))
+        titles = VGroup(*(o.title for o in self.outcomes))
+        badges.move_to([(self.outcomes[0].title.get_right()[0] + self.outcomes[1].title.get_left()[0]) / 2,
+                        titles.get_center()[1], 0])
         self.badges = badges
         with self.beat("This is a worked arithmetic example, not a trained language model."):
             self.play(*(FadeIn(b, shift=LEFT * 0.2) for b in badges))
@@ -1758,7 +1758,7 @@ def get_message_table(sheets) -> VGroup:
 def get_entry_box(vector, j: int, color: str) -> Rectangle:
     """A highlight box on entry j of a row vector, padded clear of the brackets."""
     cell = vector.cell(0, j)
-    box = Rectangle(width=min(cell.width + 0.12, vector.cell_width - 0.08), height=vector.row_height - 0.06)
+    box = Rectangle(width=min(cell.width + 0.12, vector.cell_width - 0.14), height=vector.row_height - 0.06)
     box.set_stroke(color, 2).set_fill(color, HIGHLIGHT_OPACITY)
     return box.move_to([cell.get_center()[0], vector.cell_center(0, j)[1], 0])
 
