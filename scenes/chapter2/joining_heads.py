@@ -1237,7 +1237,9 @@ class ResidualAndPrediction(LessonScene):
         t = self.tables
         self.old_note = self.note
         ent = rows.e_row.entries                  # padded inside the brackets, clear of both
-        self.e_row_box = Rectangle(width=ent.width + 0.14, height=ent.height + 0.2).move_to(ent)
+        br = rows.e_row.brackets
+        self.e_row_box = Rectangle(width=br.width - 0.2, height=ent.height + 0.2).move_to([br.get_center()[0],
+                                                                                          ent.get_center()[1], 0])
         self.e_row_box.set_stroke(RECEIVER_COLOR, 2)
         self.e_row_box.set_fill(RECEIVER_COLOR, HIGHLIGHT_OPACITY * 0.5)
         last = t.e_prime.row(len(t.rows) - 1)
