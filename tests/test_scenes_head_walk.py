@@ -738,3 +738,10 @@ def test_third_review_head_1_message_pictures_in_their_sentences():
     assert len(scene.rounding_marks) == 3
     # each walked source's arrow lights up with its row
     assert played(b, b.beat_of("Source 6, “river”: its weight times its value"), "Indicate")
+
+
+def test_third_review_the_small_weight_caveat_leaves_with_its_inset():
+    b = built(Head1Message, "river")
+    every = b.beat_of("Every other source is scaled the same way.")
+    assert not any(bid == every.id for bid, _ in b.scene.fine_prints)
+    assert b.scene.fine is None or "small weight" not in getattr(b.scene.fine, "sentence", "")

@@ -1170,7 +1170,7 @@ class MessageWalk(HeadWalkScene):
         hidden = [r for r in range(table.products.n_rows)
                   if table.products.row(r)[0].get_fill_opacity() < 0.5]
         with self.beat(text, look=1.0):
-            self.play(FadeOut(self.expansion), FadeOut(self.previous_boxes),
+            self.play(FadeOut(self.expansion), FadeOut(self.previous_boxes), *self.drop_fine_print(),
                       *([FadeOut(self.gap_note)] if getattr(self, "gap_note", None) is not None else []),
                       run_time=0.6)
             # row by row, top to bottom, so the eye can follow each weight scaling its value
@@ -1305,7 +1305,7 @@ class Head1Message(MessageWalk):
         ghost.set_opacity(0.4)
         self.panel_left = self.message_panel_left()
         with self.beat(f"Now head 1 builds its message for the receiver. The weights say how much to take "
-                       "from each source; the values say what.", look=1.6):
+                       "from each source; the values say what.", look=2.0):
             self.play(Indicate(target, color=TEXT_COLOR, scale_factor=1.05), run_time=1.2)
             self.play(*([FadeIn(ghost, shift=0.2 * LEFT)] if self.grid.with_band else []),
                       *self.fine_print("All displayed numbers are rounded; calculations use full precision."))
