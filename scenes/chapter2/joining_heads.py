@@ -1237,9 +1237,7 @@ class ResidualAndPrediction(LessonScene):
         t = self.tables
         self.old_note = self.note
         ent = rows.e_row.entries                  # padded inside the brackets, clear of both
-        br = rows.e_row.brackets
-        self.e_row_box = Rectangle(width=br.width - 0.3, height=ent.height + 0.2).move_to([br.get_center()[0],
-                                                                                          ent.get_center()[1], 0])
+        self.e_row_box = Rectangle(width=ent.width + 0.1, height=ent.height + 0.2).move_to(ent)
         self.e_row_box.set_stroke(RECEIVER_COLOR, 2)
         self.e_row_box.set_fill(RECEIVER_COLOR, HIGHLIGHT_OPACITY * 0.5)
         last = t.e_prime.row(len(t.rows) - 1)
