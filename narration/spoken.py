@@ -171,6 +171,8 @@ def spoken_form(text: str) -> str:
     s = re.sub(r"\b([Wb])([1-9])\b", lambda m: f"{m.group(1)} {number_words(int(m.group(2)))}", s)
     # shapes: [10, 4] -> ten by four, [n_heads × d_v, d_model] -> n heads times d v by d model
     s = re.sub(r"\[([^\[\]]+?,[^\[\]]+?)\]", _shape, s)
+    # a row times a matrix written together: e₁₀W_Q¹ -> e₁₀ times W_Q¹ (then both read as symbols)
+    s = re.sub(rf"(?<![\w′])([a-z][{_SUB_CHARS}]+)(?=[A-Z])", r"\1 times ", s)
     # matrix names with subscript letters: W_Q -> W Q, W_O¹ -> W O, head one
     s = _INDEXED.sub(_indexed, s)
     s = re.sub(r"\b([A-Z])_([A-Za-z]+)\b", r"\1 \2", s)

@@ -27,6 +27,7 @@ ROOT = Path(__file__).resolve().parents[1]
 
 @pytest.mark.parametrize("written,spoken", [
     ("W_Q", "W Q"),
+    ("e₁₀W_Q¹ + b_Q¹", "e, row ten times W Q, head one plus b Q, head one"),
     ("W_K and W_V", "W K and W V"),
     ("÷ √2", "divided by root two"),
     ("√4", "root four"),
