@@ -135,3 +135,12 @@ def test_an_arrow_between_neighbours_is_a_curve_not_a_stub(side):
         # the arc's farthest point from the row, measured from where it starts
         height = ys.max() - chord_y if np.allclose(side, UP) else chord_y - ys.min()
         assert height >= MIN_ARC_HEIGHT - 1e-3, (a.source, height)
+
+
+def test_an_arrowhead_is_at_most_about_a_fifth_of_its_arc():
+    row = get_token_row(["It", "is", "a"], receiver=3)          # short words: short arcs
+    arrows = get_attention_arrows(row, [0.0, 1.0, 0.0], color=head_color(1), side=DOWN)  # all on the neighbour
+    neighbour = arrows.arrow(1)
+    tip = neighbour.get_tip()
+    assert neighbour.get_stroke_width() == MAX_STROKE
+    assert tip.length <= 0.22 * (neighbour.get_arc_length() + tip.length) + 1e-6

@@ -227,7 +227,8 @@ class AttentionArrows(VGroup):
 
 
 def _tip(curve: VMobject, width: float, color: str, opacity: float) -> None:
-    size = 0.1 + 0.012 * width
+    # a wide arrow gets a larger head, but never more than about a fifth of a short arc
+    size = min(0.1 + 0.012 * width, max(0.1, 0.22 * curve.get_arc_length()))
     curve.add_tip(tip_length=size, tip_width=size * 0.9)
     curve.get_tip().set_fill(color, opacity=opacity).set_stroke(color, 0, opacity=opacity)
 
