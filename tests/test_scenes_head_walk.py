@@ -635,8 +635,9 @@ def test_third_review_head_2_shows_what_each_sentence_names():
     assert b.by_tag("scaled2")[(1, 0)].original_text == "3.415"
     assert max(ws.heads[1].scaled[-1]) == ws.heads[1].scaled[-1, 1]
     # head 1's row beside head 2's while the weights build: river's 0.718 against fisherman's 0.693
-    fold = b.beat_of("Divide by the sum: row 10 of A²")
-    head1 = {m.index: m for m in b.numbers_in(fold) if m.tag == "A1_row"}
+    compare = b.beat_of("On the right, head 1’s weights for comparison: it put 0.718 on “river”.")
+    head1 = {m.index: m for m in b.numbers_in(compare) if m.tag == "A1_row"}
+    assert "A1_row" not in {m.tag for m in b.numbers_in(b.beat_of("Divide by the sum: row 10 of A²"))}
     assert head1[5].original_text == "0.718" and head1[5].value == ws.heads[0].weights[-1, 5]
     assert [head1[j].original_text for j in range(n)] == [fmt(w) for w in ws.heads[0].weights[-1]]
     # the rounding is left to the note and the fine print: short captions
@@ -703,7 +704,10 @@ def test_third_review_head_1_pictures_in_their_sentences():
     head = ws.heads[0]
     texts = {t.original_text for t in b.texts}
     # the score column is sⱼ, defined on the score line; the denominator written Σₖ exp(sₖ − max)
-    assert "sⱼ" in texts and "÷ √2  =  s₆  =" in texts
+    assert "sⱼ" in texts and "s₆  =" in texts and "/ √2  =" in texts
+    # fourth review: "s₆ = 6.90 / √2 = 4.879", the score divided on the line (by hand 6.9 / 1.41421 = 4.8790)
+    assert b.by_tag("walk_score_over1")[5].original_text == "6.90"
+    assert abs(6.9 / 2 ** 0.5 - 4.8790) < 1e-4 and b.by_tag("walk_scaled1")[5].original_text == "4.879"
     assert any(t.startswith("Σₖ exp(sₖ − max)") for t in texts)
     # "Divide each exponential by the sum": the exp column and ÷ 1.393 stay beside the new weights in that
     # beat, with why 0.008 / 1.393 shows 0.005 (by hand 0.0076 / 1.3934 = 0.0055 -> 0.005)
@@ -711,7 +715,10 @@ def test_third_review_head_1_pictures_in_their_sentences():
     assert "weights use the unrounded exps" in texts
     assert abs(head.exps[-1, 7] / head.denominators[-1] - 0.0055) < 0.0001 and fmt(head.weights[-1, 7]) == "0.005"
     kept = b.scene.fold_kept
-    assert kept[0][0].get_left()[0] > b.scene.weights.column.weights.get_right()[0]     # to the weights' right
+    # read left to right: exp ÷ Σ, an arrow, then the weights (which slide home with the arrows)
+    slide = b.scene.fold_slide
+    assert kept[0][0].get_right()[0] < b.scene.weights.column.weights.get_left()[0] + slide
+    assert kept[2].get_left()[0] > kept[0][0].get_right()[0] and played(b, fold, "GrowArrow")
     arrows = b.beat_of("Drawn as arrows")
     on_screen = {id(m) for top in b.scene.mobjects for m in top.get_family()}
     assert id(kept) not in on_screen and played(b, arrows, "FadeOut")

@@ -68,6 +68,7 @@ from lesson_data.walkthrough import (
 )
 from lesson_data.worksheet import AXES
 from scenes.blocks.attention_arrows import AttentionArrows, get_attention_arrows, get_token_row
+from scenes.blocks.flow_arrow import get_arrow
 from scenes.blocks.labeled_matrix import get_labeled_matrix, get_row_vector
 from scenes.blocks.masked_matrix import BLOCKED_COLOR, get_masked_matrix, heat_color
 from scenes.blocks.scalar_vector_product import get_scalar_vector_product
@@ -338,7 +339,8 @@ def get_score_lines(ws, head, j: int, compact: bool = False):
     score = get_number(head.scores[n - 1, j], sp, tag=f"walk_score{h}", index=j)
     line2 = get_formula(["=", score])
     scaled = get_number(head.scaled[n - 1, j], tag=f"walk_scaled{h}", index=j, color=color)
-    line3 = get_formula([f"÷ √{d}  =  s{sub(j + 1)}  =", scaled])
+    over = get_number(head.scores[n - 1, j], sp, tag=f"walk_score_over{h}", index=j)
+    line3 = get_formula([f"s{sub(j + 1)}  =", over, f"/ √{d}  =", scaled])
     if compact:
         first = VGroup(lhs, line1, line2).arrange(RIGHT, buff=0.12)
         y = baseline_y(score)
@@ -782,20 +784,29 @@ class HeadWalkScene(LessonScene):
             self.play(ReplacementTransform(den_line[-1].copy(), divide[-1]), FadeIn(divide[0]),
                       FadeOut(table.exps.col_labels), run_time=1.0)
             self.play(Indicate(table.exps.entries, color=self.color, scale_factor=1.08), run_time=0.8)
-            # the exp column, ÷ Σ over it, moves beside the weights it gives (each weight its exp over Σ)
+            # read left to right: the exp column, ÷ Σ over it, moves beside the words; an arrow; the weights
+            # it gives (each weight its exp over Σ). The weights slide home beside the words with the arrows.
             kept = VGroup(table.exps.entries, table.exps.brackets, divide)
             note = get_text("weights use the unrounded exps", font_size=MIN_TEXT_SIZE, color=DIM_TEXT_COLOR)
-            x = column.weights.get_right()[0] + 0.45 - table.exps.brackets.get_left()[0]
-            note.next_to(table.exps.brackets.get_corner(DOWN + RIGHT) + RIGHT * x, DOWN, buff=0.12,
-                         aligned_edge=RIGHT)
+            x = column.weights.get_left()[0] - table.exps.brackets.get_left()[0]
+            exps_right = table.exps.brackets.get_right()[0] + x
+            y = (column.weight(0).get_center()[1] + column.weight(self.n - 1).get_center()[1]) / 2
+            to_weights = get_arrow([exps_right + 0.1, y, 0], [exps_right + 0.75, y, 0], color=self.color)
+            slide = self.fold_slide = exps_right + 0.85 - column.weights.get_left()[0]
+            VGroup(column.weights, weights.header).shift(RIGHT * slide)
+            note.next_to(table.exps.brackets.get_corner(DOWN + LEFT) + RIGHT * x, DOWN, buff=0.12,
+                         aligned_edge=LEFT)
+            formula.target.set_x(max(formula.target.get_left()[0], column.weights.get_right()[0] + PANEL_GAP)
+                                 + formula.target.width / 2)
             self.play(ReplacementTransform(table.keys.row_labels, column.labels), kept.animate.shift(RIGHT * x),
-                      FadeIn(column.weights, shift=0.15 * RIGHT), FadeOut(den_line), FadeIn(weights.header),
-                      run_time=1.4)
+                      FadeOut(den_line), run_time=1.0)
+            self.play(GrowArrow(to_weights), FadeIn(column.weights, shift=0.15 * RIGHT), FadeIn(weights.header),
+                      run_time=1.0)
             self.play(FadeIn(note))
             self.play(FadeIn(formula.target), *(self.fine_print(fine, left=self.weights_panel_left()) if fine else []),
                       *self.fold_extras())
         self.softmax_panel.formula = formula.target
-        self.fold_kept = VGroup(kept, note)
+        self.fold_kept = VGroup(kept, note, to_weights)
 
     def fold_extras(self) -> list:
         """Animations that join the weight column as it appears (scene 10: head 1's row beside it)."""
@@ -819,8 +830,12 @@ class HeadWalkScene(LessonScene):
                                                 *([self.fold_kept] if getattr(self, "fold_kept", None) else [])))
             self.fold_kept = None
         kept = getattr(self, "fold_kept", None)
+        slide = VGroup(column.weights, self.weights.header)
+        if kept is None and getattr(self, "fold_slide", 0):
+            slide.shift(LEFT * self.fold_slide)          # the weights left with the table: home, unseen
         with self.beat(text, look=1.0):
             self.play(self.arrows.create(run_time=2.0), *([FadeOut(kept)] if kept is not None else []),
+                      *([slide.animate.shift(LEFT * self.fold_slide)] if kept is not None else []),
                       *([LaggedStart(*(FadeIn(bar, shift=0.2 * RIGHT) for bar in column.bars), lag_ratio=0.08,
                                      run_time=2.0)] if self.grid.with_band else []),
                       *(self.fine_print(fine, left=self.weights_panel_left()) if fine else []))
@@ -1381,6 +1396,7 @@ class Head2WeightsAndMessage(MessageWalk):
         # --- Shot 3: row n of A², beside the words and as arrows below the sentence -------------
         self.shot("weights")
         self.fold_into_column(f"Divide by the sum: row {n} of A{sup(2)}, one weight beside each source word.")
+        self.show_compare_column()
         self.show_arrows(f"Head 2’s arrows run below the sentence: most of its weight, "
                          f"{fmt(head.weights[i, top])}, goes to {quoted(self.word(top))}.")
         self.strong_boxes = VGroup()
@@ -1420,11 +1436,17 @@ class Head2WeightsAndMessage(MessageWalk):
         group.set_opacity(0.6)
         return group
 
-    def fold_extras(self) -> list:
+    def show_compare_column(self):
+        """Head 1's row n of A, dimmed at the right, in the sentence that names it."""
         if not self.grid.with_band:          # a long sentence: the band and the table take turns, no room
-            return []
+            return
         column = self.compare_column = self.get_compare_column()
-        return [FadeIn(column, shift=0.2 * LEFT)]
+        one = self.ws.heads[0]
+        top = ranked_sources(one.weights[self.i], self.i)[0]
+        with self.beat(f"On the right, head 1’s weights for comparison: it put {fmt(one.weights[self.i, top])} "
+                       f"on {quoted(self.word(top))}."):
+            self.play(FadeIn(column, shift=0.2 * LEFT), run_time=1.0)
+            self.play(Indicate(column.column.row(top), color=head_color(1), scale_factor=1.05))
 
     def fine_right(self) -> float:
         column = getattr(self, "compare_column", None)
