@@ -226,7 +226,7 @@ __all__ = [
     "ScoreStory", "score_story",
     "change_word", "SourceRow", "pool_on_sources", "sum_of_shown", "off_carrier_entries", "relu_zeroed",
     "word_groups", "shown_rows", "same_receiver_rows", "runner_up_source", "mixed_axes", "UpdateTerm",
-    "update_terms",
+    "update_terms", "MixtureTerm", "leading_terms", "coordinate_terms",
 ]
 
 
@@ -307,3 +307,38 @@ def copy_units(W1, b1, axes=AXES) -> list[tuple[int, str]]:
         if len(nonzero) == 1 and W1[nonzero[0], u] == 1 and b1[u] == 0:
             out.append((u, axes[nonzero[0]]))
     return out
+
+
+@dataclass(frozen=True)
+class MixtureTerm:
+    """One source's part of one message coordinate: its attention weight times its value there."""
+    source: int        # zero-based
+    weight: float
+    value: float
+
+    @property
+    def product(self) -> float:
+        return self.weight * self.value
+
+
+def leading_terms(weights, values, top: int = 2) -> list[MixtureTerm]:
+    """The `top` largest parts (by |weight · value|, ties: the earlier source) of one message
+    coordinate m = Σⱼ weightⱼ · valueⱼ. River's wide head, water: fisherman 0.708 · 2.0 = 1.417 and
+    river 0.178 · 3.1 = 0.552 (of 2.023); head 1: river 0.718 · 3.1 = 2.225, fisherman 0.166 · 2.0."""
+    w = np.asarray(weights, dtype=float).ravel()
+    v = np.asarray(values, dtype=float).ravel()
+    if w.shape != v.shape or top < 1:
+        raise ValueError(f"need weights and values of one length and top >= 1, got {w.shape}, {v.shape}, {top}")
+    order = sorted(range(len(w)), key=lambda j: (-abs(w[j] * v[j]), j))
+    return [MixtureTerm(j, float(w[j]), float(v[j])) for j in order[:top]]
+
+
+def coordinate_terms(ws, joined: int, wide: bool, top: int = 2) -> list[MixtureTerm]:
+    """leading_terms of the receiver's message at joined coordinate `joined` ([m¹ | m²] order): the wide
+    head's (its value columns are the two heads' side by side) or the narrow head that carries it."""
+    if wide:
+        head, k = ws.wide_head, joined
+    else:
+        d1 = ws.heads[0].V.shape[1]
+        head, k = (ws.heads[0], joined) if joined < d1 else (ws.heads[1], joined - d1)
+    return leading_terms(head.weights[-1], head.V[:, k], top)

@@ -312,3 +312,32 @@ def test_copy_units_by_hand():
     # river: e′₁₀'s water, finance, person (3.005, −0.018, 1.552) reappear as units 1–3 before the ReLU
     ws = compute_worksheet("river")
     assert np.allclose(ws.mlp.pre_activation[:3], ws.E_prime[-1, :3])
+
+
+def test_leading_terms_by_hand():
+    from lesson_data.joining import leading_terms
+    # 0.5·2 = 1.0, 0.2·(-4) = -0.8 (|0.8|), 0.3·1 = 0.3: the two largest by size, sign kept
+    terms = leading_terms([0.5, 0.2, 0.3], [2.0, -4.0, 1.0])
+    assert [(t.source, t.product) for t in terms] == [(0, 1.0), (1, pytest.approx(-0.8))]
+    # a tie (0.5·1 = 0.25·2) goes to the earlier source
+    assert [t.source for t in leading_terms([0.5, 0.25], [1.0, 2.0], top=1)] == [0]
+    with pytest.raises(ValueError):
+        leading_terms([0.5], [1.0, 2.0])
+
+
+def test_coordinate_terms_river_water_by_hand():
+    from lesson_data.joining import coordinate_terms
+    ws = compute_worksheet("river")
+    # water values (W_V copies water): fisherman₂ 2.0, river₆ 3.1 (the token table)
+    wide = coordinate_terms(ws, 0, wide=True)
+    assert [t.source for t in wide] == [1, 5]
+    assert [t.value for t in wide] == [2.0, 3.1]
+    assert fmt(wide[0].weight) == "0.708" and fmt(wide[0].product) == "1.417"     # 0.708 · 2.0
+    assert fmt(wide[1].weight) == "0.178" and fmt(wide[1].product) == "0.552"     # 0.178 · 3.1
+    head1 = coordinate_terms(ws, 0, wide=False)
+    assert [t.source for t in head1] == [5, 1]
+    assert fmt(head1[0].weight) == "0.718" and abs(head1[0].product - 0.718 * 3.1) < 0.002   # ≈ 2.226
+    assert fmt(head1[1].weight) == "0.166" and abs(head1[1].product - 0.166 * 2.0) < 0.001
+    # head 2's person (joined 2) reads head 2's own value column
+    head2 = coordinate_terms(ws, 2, wide=False)
+    assert head2[0].source == 1 and head2[0].weight == ws.heads[1].weights[-1][1]

@@ -41,6 +41,7 @@ from manim import (
 from lesson_data.display import fmt, places_for
 from lesson_data.joining import (
     carried_axes,
+    coordinate_terms,
     change_word,
     closest_head,
     copy_units,
@@ -462,10 +463,11 @@ def get_mixtures(ws) -> VGroup:
     gaps = VGroup()
     carried = []
     for h, own in ((1, range(d1)), (2, range(d1, d))):
-        k = max(own, key=lambda i: (abs(ws.H_joined[-1][i]), -i))
-        carried.append(k)
+        carried.append(max(own, key=lambda i: (abs(ws.H_joined[-1][i]), -i)))
+    for k in range(d):                      # every coordinate's gap, none left out
+        word = gap_word(gap[k])
         m = get_number(gap[k], 3, tag="mix_gap", index=k, font_size=NUMBER_SIZE + 2,
-                       color=FALL_COLOR if gap_word(gap[k]) == "lower" else TEXT_COLOR)
+                       color=FALL_COLOR if word == "lower" else POSITIVE_COLOR if word == "higher" else TEXT_COLOR)
         m.move_to([two_vec.vector.cell_center(0, k)[0], 0, 0])
         align_baseline(m, baseline_y(two_vec.vector.cell(0, 0)) - 0.5)
         gaps.add(m)
@@ -476,6 +478,29 @@ def get_mixtures(ws) -> VGroup:
     rows = VGroup(wide_vec, two_vec, gap_row)
     rows.wide, rows.two, rows.gap, rows.gaps, rows.carried = wide_vec, two_vec, gap_row, gaps, carried
     return rows
+
+
+def get_term_lines(ws, joined: int, wide: bool, color: str, tag: str) -> VGroup:
+    """The two largest parts of one message coordinate, one line each: 'fisherman₂: 0.708 × 2.0 = 1.417'
+    (lesson_data.joining.coordinate_terms), to sit right of the message they make."""
+    terms = coordinate_terms(ws, joined, wide)
+    head = ws.wide_head if wide else ws.heads[0 if joined < ws.heads[0].V.shape[1] else 1]
+    k = joined if wide else joined % ws.heads[0].V.shape[1]
+    v_places = places_for(head.V[:, k])
+    lines = VGroup()
+    for t in terms:
+        size = SMALL_SIZE + 1
+        lines.add(get_line(get_text(f"{source_name(ws.tokens, t.source)}:", font_size=size, color=color),
+                           get_number(t.weight, 3, tag=f"{tag}_w", index=t.source, font_size=size, color=color),
+                           get_text("×", font_size=size, color=DIM_TEXT_COLOR),
+                           get_number(t.value, v_places, tag=f"{tag}_v", index=t.source, font_size=size,
+                                      color=color),
+                           get_text("=", font_size=size, color=DIM_TEXT_COLOR),
+                           get_number(t.product, 3, tag=f"{tag}_p", index=t.source, font_size=size, color=color),
+                           buff=0.1))
+    lines.arrange(DOWN, buff=0.08, aligned_edge=LEFT)
+    lines.terms = terms
+    return lines
 
 
 class WideHeadVersusTwo(LessonScene):
@@ -715,39 +740,48 @@ class WideHeadVersusTwo(LessonScene):
         axis, k = self.coordinate(ws.heads[0], ws)
         box = self.mix_box = table.get_row_box(0, WIDE_HEAD_COLOR)
         cell = self.mix_cell = SurroundingRectangle(mixtures.wide.vector.cell(0, k), color=WIDE_HEAD_COLOR, buff=0.07)
-        st = self.story
-        lead = next(x for x in st.splits if x.source == st.head1_order[0])
-        with self.beat(f"The wide head mixes all four value coordinates with that one row; it gave "
-                       f"{self.said(lead.source)} {fmt(lead.wide_weight)}, so {axis} is "
-                       f"{fmt(ws.wide_head.messages[-1][k])}."):
+        terms = self.wide_terms = get_term_lines(ws, k, True, WIDE_HEAD_COLOR, "wide_term")
+        terms.next_to(mixtures.wide.vector.brackets, RIGHT, buff=0.45)
+        lead = terms.terms[0]
+        with self.beat(f"The wide head mixes all four value coordinates with that one row; its {axis}, "
+                       f"{fmt(ws.wide_head.messages[-1][k])}, is mostly {self.said(lead.source)}: "
+                       f"{fmt(lead.weight)} × {fmt(lead.value, places_for(ws.wide_head.V[:, k]))}."):
             self.play(Create(box))
             self.play(FadeIn(mixtures.wide, shift=DOWN * 0.2))
-            self.play(Create(cell))
+            self.play(Create(cell), FadeIn(terms, shift=LEFT * 0.2))
 
     def show_two_mixtures(self, ws):
         table, mixtures = self.rows_table, self.mixtures
-        parts, cells = [], VGroup()
-        for h in ws.heads:
-            axis, k = self.coordinate(h, ws)
-            parts.append(f"head {h.index}'s {axis}, {fmt(ws.H_joined[-1][k])},")
-            cells.add(SurroundingRectangle(mixtures.two.vector.cell(0, k), color=head_color(h.index), buff=0.07))
+        h1, h2 = ws.heads
+        (axis, k), (axis2, k2) = self.coordinate(h1, ws), self.coordinate(h2, ws)
+        cells = VGroup(*(SurroundingRectangle(mixtures.two.vector.cell(0, j), color=head_color(h.index), buff=0.07)
+                         for h, j in ((h1, k), (h2, k2))))
         boxes = VGroup(table.get_row_box(1, head_color(1)), table.get_row_box(2, head_color(2)))
         note = get_fine("One wide head uses its single row for all four value coordinates. The two heads use "
                         "different rows for their two-coordinate values, preserving both mixtures before W_O "
                         "combines them.")
-        axis, k = self.coordinate(ws.heads[0], ws)
+        terms = get_term_lines(ws, k, False, head_color(1), "head1_term")
+        terms.next_to(mixtures.two.vector.brackets, RIGHT, buff=0.45).align_to(self.wide_terms, LEFT)
+        lead = terms.terms[0]
+        with self.beat(f"Head 1's {axis}, {fmt(ws.H_joined[-1][k])}, is mostly {self.said(lead.source)}: "
+                       f"{fmt(lead.weight)} × {fmt(lead.value, places_for(h1.V[:, k]))}; head 2's {axis2} "
+                       f"is {fmt(ws.H_joined[-1][k2])}."):
+            self.play(ReplacementTransform(self.mix_box, boxes))
+            self.play(FadeIn(mixtures.two, shift=DOWN * 0.2), FadeOut(self.rows_note), FadeIn(note))
+            self.play(Create(cells), FadeIn(terms, shift=LEFT * 0.2))
         gap = mixture_gap(ws)[k]
         wide_cells = VGroup(*(SurroundingRectangle(mixtures.wide.vector.cell(0, j), color=WIDE_HEAD_COLOR, buff=0.07)
                               for j in mixtures.carried))
-        with self.beat(f"Two mixtures: {' and '.join(parts)[:-1]}; the wide head's {axis} is "
-                       f"{fmt(abs(gap))} {gap_word(gap)}." if gap_word(gap) != "no different" else
-                       f"Two mixtures: {' and '.join(parts)[:-1]}."):
-            self.play(ReplacementTransform(self.mix_box, boxes))
-            self.play(FadeIn(mixtures.two, shift=DOWN * 0.2), FadeOut(self.rows_note), FadeIn(note))
-            self.play(Create(cells), ReplacementTransform(self.mix_cell, wide_cells))
+        wide_lead = self.wide_terms.terms[0].source
+        moved = (f"The wide head moved weight from {self.said(lead.source)} to {self.said(wide_lead)}, so its "
+                 if wide_lead != lead.source else "The wide head's ")
+        verdict = (f"{axis} is {fmt(abs(gap))} {gap_word(gap)}" if gap_word(gap) != "no different"
+                   else f"{axis} is the same")
+        with self.beat(f"{moved}{verdict}; the bottom row shows all four differences."):
+            self.play(ReplacementTransform(self.mix_cell, wide_cells))
             self.play(FadeIn(mixtures.gap, shift=DOWN * 0.1))
         self.mix_cell = wide_cells
-        self.mix_note, self.mix_boxes, self.mix_cells = note, boxes, cells
+        self.mix_note, self.mix_boxes, self.mix_cells = note, boxes, VGroup(cells, terms, self.wide_terms)
 
     # shot 6 -----------------------------------------------------------------------------------
     def show_not_proof(self):
