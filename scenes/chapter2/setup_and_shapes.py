@@ -24,7 +24,9 @@ from manim import (
     Line,
     Rectangle,
     ReplacementTransform,
+    Restore,
     SurroundingRectangle,
+    Transform,
     VGroup,
     VMobject,
     linear,
@@ -824,11 +826,24 @@ def get_key_ghost(head, q) -> VGroup:
         [q.cell_center(0, k)[0], 0, 0]) for k, c in enumerate(coords)))
     labels.set_y(q.brackets.get_bottom()[1] - 0.62)
     frame = SurroundingRectangle(labels, buff=0.1, corner_radius=0.05).set_stroke(color, 1.5, opacity=0.6)
-    name = get_text(f"keys K{sup(head.index)}", font_size=LABEL_SIZE, color=color)
-    name.next_to(frame, RIGHT, buff=0.15)
+    # "keys" over "K^h", narrow beside the frame (clear of the next head's row labels)
+    name = VGroup(get_text("keys", font_size=LABEL_SIZE, color=color),
+                  get_text(f"K{sup(head.index)}", font_size=LABEL_SIZE, color=color)).arrange(DOWN, buff=0.04)
+    name.next_to(frame, RIGHT, buff=0.12)
     ghost = VGroup(frame, labels, name)
     ghost.frame, ghost.labels, ghost.name = frame, labels, name
     return ghost
+
+
+def get_equal_parameter_names(first: str, second: str, color: str) -> VGroup:
+    """Two parameters' names with "=" between: one matrix of entries on screen, two names for it."""
+    a = get_text(first, font_size=SMALL_SIZE, color=color)
+    eq = get_text("=", font_size=SMALL_SIZE, color=DIM_TEXT_COLOR)
+    b = get_text(second, font_size=SMALL_SIZE, color=color)
+    names = VGroup(a, eq, b).arrange(RIGHT, buff=0.2)
+    names.first, names.second = a, b
+    names.tint = color
+    return names
 
 
 def get_query_badge(ws, head) -> VGroup:
@@ -1029,12 +1044,16 @@ class Projections(LessonScene):
         said = "; ".join(f"head {head.index}’s query is "
                          + ", ".join(fmt(v, places_for(head.Q[n - 1])) for v in head.Q[n - 1])
                          for head in ws.heads)
-        rest = [p.q.cell(0, k) for p in self.panels for k in range(p.q.n_cols)
-                if not (p is self.panels[0] and k == 0)]
+        steps = [(head, p, k) for head, p in zip(ws.heads, self.panels) for k in range(p.q.n_cols)
+                 if not (p is self.panels[0] and k == 0)]
+        col_box = self.query_boxes[1]
         with self.beat(f"The other coordinates work the same way: {said}."):
-            self.play(FadeOut(self.query_boxes), FadeOut(self.key_ghost),
-                      LaggedStart(*(FadeIn(c, scale=1.3) for c in rest),
-                                                              lag_ratio=0.25), run_time=1.2)
+            self.play(FadeOut(self.key_ghost), run_time=0.4)
+            # the column highlight walks once through every other query coordinate, each filled in turn
+            for head, p, k in steps:
+                self.play(Transform(col_box, get_inset_column_box(p.w_q, k, head_color(head.index))),
+                          FadeIn(p.q.cell(0, k), scale=1.3), run_time=0.9)
+            self.play(FadeOut(self.query_boxes), run_time=0.4)
 
     def show_query_width(self, ws):
         d_k = ws.heads[0].Q.shape[1]
@@ -1043,8 +1062,8 @@ class Projections(LessonScene):
         boxes = VGroup(*(SurroundingRectangle(VGroup(p.q.brackets, p.q.col_labels, p.q.name_label), buff=0.14,
                                               color=head_color(head.index))
                          for head, p in zip(ws.heads, self.panels)))
-        with self.beat(f"One query per head at the receiver, {count_word(d_k)} numbers each; "
-                       "Part II, the earlier single-head lesson, used three."):
+        # Part II's width is the fine print's, not the caption's (said once)
+        with self.beat(f"One query per head at the receiver, {count_word(d_k)} numbers each.", look=1.2):
             self.play(FadeOut(self.dot_line), ReplacementTransform(self.fine_print, note), Create(boxes))
         self.fine_print = note
 
@@ -1095,19 +1114,21 @@ class Projections(LessonScene):
             if group.copies:
                 sources = VGroup(*(e_m.column(axes.index(a)).copy() for a in group.copies))
                 targets = VGroup(*(k_m.column(c) for c in range(k_m.n_cols)))
-                # the columns fly over the W_K matrices (and the keys before): those step aside
+                # the columns fly over the W_K matrices (and the keys before): those dim while
+                # the values pass, and stay on screen (cause before result, no flicker)
                 shown = {id(m) for top in self.mobjects for m in top.get_family()}
                 passed = VGroup()
                 for g in self.reads.heads:
                     if id(g.w_k.entries) in shown:
                         passed.add(g.w_k)
+                        if hasattr(g, "read_rows") and id(g.read_rows[0]) in shown:
+                            passed.add(g.read_rows)
                     if g is not group and id(g.k.entries[0][0]) in shown:
                         passed.add(VGroup(g.k.entries, g.k.brackets, g.k.col_labels, g.k.name_label))
-                boxes = VGroup(*(g.read_rows for g in self.reads.heads
-                                 if hasattr(g, "read_rows") and id(g.read_rows[0]) in shown))
-                self.play(FadeOut(passed), FadeOut(boxes), run_time=0.3)
+                passed.save_state()
+                self.play(passed.animate.fade(0.8), run_time=0.3)
                 self.play(FadeIn(frame), ReplacementTransform(sources, targets), run_time=1.4)
-                self.play(FadeIn(passed), FadeIn(boxes), run_time=0.3)
+                self.play(Restore(passed), run_time=0.3)
             else:
                 self.play(FadeIn(frame), FadeIn(k_m.entries))
 
@@ -1137,11 +1158,12 @@ class Projections(LessonScene):
             new_k = get_text(f"K{h} = V{h}  {format_shape(head.K.shape)}", font_size=LABEL_SIZE, color=color)
             new_k.move_to(g.k.name_label)
             renames.append(ReplacementTransform(g.k.name_label, new_k))
-            # W_V's entries are the ones on screen: its name says so (equal entries, two parameters)
-            new_w = get_text(f"W_K{h}, W_V{h}: equal entries", font_size=SMALL_SIZE, color=color)
+            # W_V's entries are the ones on screen: two names, "=" between (two parameters)
+            new_w = get_equal_parameter_names(f"W_K{h}", f"W_V{h}", color)
             new_w.move_to(g.w_k.name_label).align_to(g.w_k.brackets, RIGHT)
             renames.append(ReplacementTransform(g.w_k.name_label, new_w))
             g.w_k.name_label = new_w
+            g.w_names = new_w
             g.k_name = new_k
         pairs = join_words([f"V{sup(head.index)} = K{sup(head.index)}" for head, same_here in zip(ws.heads, same)
                             if same_here])
@@ -1164,10 +1186,15 @@ class Projections(LessonScene):
         note = self.place_fine_print("These sparse matrices are hand-chosen; learned projections need not be "
                                      "sparse or interpretable.")
         entries = VGroup(*(g.w_k.entries for g in self.reads.heads))
+        # two parameters: each name gets its own box, W_K's then W_V's
+        frames = self.parameter_frames = VGroup(*(
+            SurroundingRectangle(name, buff=0.06, corner_radius=0.05).set_stroke(g.w_names.tint, 2)
+            for g in self.reads.heads if hasattr(g, "w_names") for name in (g.w_names.first, g.w_names.second)))
         with self.beat("They are still two separate parameters, picked by hand here; "
-                       "learned ones need not be equal, or this tidy.", look=1.3):
-            self.play(FadeIn(note))
-            self.play(entries.animate(rate_func=there_and_back).set_opacity(0.25), run_time=1.6)
+                       "learned ones need not be equal, or this tidy.", look=1.0):
+            if len(frames):
+                self.play(LaggedStart(*(Create(f) for f in frames), lag_ratio=0.4), run_time=1.6)
+            self.play(FadeIn(note), entries.animate(rate_func=there_and_back).set_opacity(0.25), run_time=1.6)
         self.fine_print = note
 
     def show_parallel(self, ws):
