@@ -38,6 +38,12 @@ def token_ids(tokens) -> list[int]:
     return [VOCAB.index(t) for t in tokens]
 
 
+def next_row(tokens) -> int:
+    """The row (counted from 1, as the lesson's rows are) the appended token takes: one past the
+    prefix. On the next run it is the receiver, the row whose last-row update predicts again."""
+    return len(list(tokens)) + 1
+
+
 def last_words_that_fit(widths, space: float, limit: float) -> int:
     """How many words from the end of a line fit in `limit` (word widths, one `space` between two
     words, and room for a leading ellipsis word of width `space` when not all fit); at least one."""
@@ -55,4 +61,4 @@ def last_words_that_fit(widths, space: float, limit: float) -> int:
     return max(count, 1)
 
 
-__all__ = ["said_sci", "said_all", "token_ids", "last_words_that_fit"]
+__all__ = ["said_sci", "said_all", "token_ids", "next_row", "last_words_that_fit"]

@@ -1,7 +1,7 @@
 """lesson_data.library: spoken forms of measured differences, token IDs, words that fit a line."""
 import pytest
 
-from lesson_data.library import last_words_that_fit, said_all, said_sci, token_ids
+from lesson_data.library import last_words_that_fit, next_row, said_all, said_sci, token_ids
 
 
 def test_said_sci_one_significant_digit():
@@ -32,3 +32,10 @@ def test_last_words_that_fit():
     # 2 words of 1 plus the ellipsis (0.5) and its gap (0.5) = 1 + 2 + 0.5 = 3.5 <= 3.6
     assert last_words_that_fit([1, 1, 1, 1], 0.5, 3.6) == 2
     assert last_words_that_fit([5], 0.5, 1.0) == 1
+
+
+def test_next_row_is_one_past_the_prefix():
+    # river's prefix has ten tokens: the appended "water" is row 11; a one-word prefix appends row 2
+    assert next_row("The fisherman sat beside the river bank and watched the".split()) == 11
+    assert next_row(["the"]) == 2
+    assert next_row(iter(["a", "b", "c"])) == 4

@@ -191,7 +191,8 @@ def test_library_scene_says_what_the_layer_does_not_do():
     # (said once: the position-row and zero-input caveats are the captions themselves, the layer's
     # "does not add" is the list, item by item; the fine print keeps what the captions do not say)
     for caveat in ("A projection bias is shared across token positions (and batches).",
-                   "It is not a general claim that bias-free attention is better.",
+                   "Omitting biases is not a general claim that bias-free attention is better.",
+                   "bias=True is the default of torch.nn.MultiheadAttention.",
                    "All displayed numbers are rounded; calculations use full precision.",
                    "it changes the returned diagnostic weights, not how the head messages combine.",
                    "Both our scratch implementation and trained attention variants omit attention projection "
@@ -288,7 +289,7 @@ def test_recap_scope_and_loop_are_on_screen():
     assert any("one attention update and a prediction MLP" in t for t in texts)
     assert any("not a diagram of every component in a deep production Transformer" in t for t in texts)
     assert {"tokenize (once)", "run", "choose", "append", "training", "inference"} <= texts
-    assert "target: the observed next token" in texts
+    assert any(t.startswith("target: the observed next token") for t in texts)
     shown = on_screen(b)
     for caveat in ("This repeats the same two-head diagram after the detailed arithmetic, rather than introducing "
                    "a new architecture.",
@@ -392,12 +393,22 @@ def test_bias_bars_fill_the_right_and_grow_in_their_beats():
     assert b.by_tag("A_without_shown_sum")[None].original_text == "0.999"
     assert b.by_tag("A_with_shown_sum")[None].original_text == "1.000"
     assert "rounded parts add to" in texts_of(b)
-    # the biased query is named by its formula, not by q again
-    assert "e₁₀W_Q¹ + b_Q¹" in texts_of(b)
+    # q¹₁₀ means one thing: the unbiased product is named e₁₀W_Q¹, the biased sum q¹₁₀ (with bias)
+    assert "e₁₀W_Q¹" in texts_of(b) and "q¹₁₀ (with bias)" in texts_of(b)
+    assert "q¹₁₀" not in texts_of(b)
 
 
 def test_bias_false_is_marked_and_the_offsets_crossed_out():
     b = built(BiasesAndLibraryLayer, "river")
+    # bias=False says what it removes, and the add_bias_kv line (with its bias=True) leaves then
+    off = b.beat_of("Our layers leave these biases out: in code, bias=False.")
+    assert "→ no extra scalars" in texts_of(b)
+    shown = b.changes_in(off)
+    assert "FadeIn" in kinds(shown) and "FadeOut" in kinds(shown)
+    # add_bias_kv glossed in its own beat (PyTorch: a bias row added to the key and value sequences)
+    assert "(appends a learned row to K and to V)" in texts_of(b)
+    # the four sums in the lesson's letters: e for a token row, [m¹|m²] for the joined messages
+    assert {"q = e·W_Q + b_Q", "Δe = [m¹|m²]·W_O + b_O"} <= texts_of(b)
     c = b.scene.counts
     assert c.code.frame.width == pytest.approx(c.code_off.frame.width)       # the box stays put
     assert c.code_off.get_center() == pytest.approx(c.code.get_center(), abs=0.2)
@@ -457,6 +468,19 @@ def test_recap_prefix_fills_its_blank_and_the_ids_come_with_tokenize():
     (new,) = b.all_with_tag("new_token_id")
     assert new.value == 12
     assert "new_token_id" in {m.tag for m in b.numbers_in(b.beats[-1])}
+    # choose shows its word and probability in its own beat (the worksheet's: water 0.610) ...
+    choose = b.beat_of("Choose the next token, and append it.")
+    assert "p_chosen" in {m.tag for m in b.numbers_in(choose)}
+    (p,) = b.all_with_tag("p_chosen")
+    assert p.original_text == "0.610"
+    # ... and the appended word is marked as the next receiver: row 11 = ten prefix rows + 1
+    (row,) = b.all_with_tag("next_row")
+    assert row.value == 11
+    assert "next_row" in {m.tag for m in b.numbers_in(b.beats[-1])}
+    assert b.scene.receiver_mark[0].color.to_hex().upper() == RECEIVER_COLOR.upper()
+    # "weights remain fixed" heads the loop (with "inference"), outside its circle
+    heading = b.scene.inference_title
+    assert heading.get_right()[0] < b.scene.cycle.nodes[2].get_left()[0]
 
 
 def test_recap_training_colours_and_shapes():
@@ -465,9 +489,24 @@ def test_recap_training_colours_and_shapes():
     b = built(RecapAndLoop, "river")
     t = b.scene.training
     dashes = [m for m in t.back.get_family() if type(m).__name__ == "DashedLine"]
-    assert dashes and all(m.get_stroke_color().to_hex().upper() == NEGATIVE_COLOR.upper() for m in dashes)
+    from scenes.chapter2.library_and_recap import GRADIENT_COLOR
+
+    # the gradient has a colour of its own: no head's, not the receiver's, not the orange-looking vermillion
+    taken = {head_color(1), head_color(2), head_color(3), RECEIVER_COLOR, NEGATIVE_COLOR}
+    assert GRADIENT_COLOR.upper() not in {c.upper() for c in taken}
+    assert dashes and all(m.get_stroke_color().to_hex().upper() == GRADIENT_COLOR.upper() for m in dashes)
+    # hue far from head 2's orange (#E69F00, about 41°): a red (by hand, #E8455A is about 353°)
+    import colorsys
+
+    hue = colorsys.rgb_to_hsv(*(int(GRADIENT_COLOR[i:i + 2], 16) / 255 for i in (1, 3, 5)))[0] * 360
+    assert hue > 340 or hue < 10
+    # the learners are outlined, not tinted, in the loss's beat
+    back_beat = b.beat_of("The loss flows back and updates the weights of every block")
+    assert "Indicate" not in kinds(b.changes_in(back_beat))
     assert t.target[0].color.to_hex().upper() != RECEIVER_COLOR.upper()
-    assert "(an example: “water”)" in texts_of(b)
+    # the example target is the training text's word, not the model's guess
+    assert "target: the observed next token (e.g. “water”)" in texts_of(b)
+    assert "from the training text, not the model’s output" in texts_of(b)
     # the upward gradient into the MLP and the downward logits arrow stay apart
     assert abs(t.back[3][0].get_start()[0] - t.logit_arrow.get_start()[0]) >= 0.35
     # the MLP's matrices and the last row's shape appear with the MLP

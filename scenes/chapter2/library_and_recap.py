@@ -22,6 +22,7 @@ from manim import (
     RIGHT,
     UP,
     Arc,
+    Circumscribe,
     Create,
     DashedLine,
     FadeIn,
@@ -63,7 +64,6 @@ from scenes.style import (
     HIGHLIGHT_OPACITY,
     LABEL_SIZE,
     MASK_COLOR,
-    NEGATIVE_COLOR,
     POSITIVE_COLOR,
     RECEIVER_COLOR,
     SAFE_WIDTH,
@@ -144,15 +144,15 @@ def place_fine_print(*texts, width: float = SAFE_WIDTH) -> VGroup:
 
 
 def get_query_with_bias(bias, n: int) -> VGroup:
-    """q¹ₙ + b_Q = eₙW_Q¹ + b_Q: head 1's receiver query, the illustrative bias and their sum, each
+    """eₙW_Q¹ + b_Q = q¹ₙ (with bias): head 1's receiver query, the illustrative bias and their sum, each
     with its own precision (hand-chosen tenths read 0.2, not 0.200)."""
     h1 = head_color(1)
     kw = dict(places=None, label_size=LABEL_SIZE)
-    q = get_row_vector(bias.query_without, None, name=f"q{sup(1)}{sub(n)}", tag="q_without",
+    q = get_row_vector(bias.query_without, None, name=f"e{sub(n)}W_Q{sup(1)}", tag="q_without",
                        color=h1, name_color=h1, **kw)
     b = get_row_vector(bias.b_Q, None, name=f"{B_Q} (illustrative)", tag="b_Q", color=BIAS_COLOR,
                        name_color=BIAS_COLOR, **kw)
-    s = get_row_vector(bias.query_with, None, name=f"e{sub(n)}W_Q{sup(1)} + {B_Q}", tag="q_with",
+    s = get_row_vector(bias.query_with, None, name=f"q{sup(1)}{sub(n)} (with bias)", tag="q_with",
                        color=h1, name_color=h1, **kw)
     plus = get_text("+", font_size=BODY_SIZE)
     equals = get_text("=", font_size=BODY_SIZE)
@@ -446,13 +446,15 @@ def get_bias_layout(bias) -> VGroup:
     align_baseline(slice_note[1], baseline_y(slice_note[0]))
     legend = VGroup(*swatches, slice_note).arrange(RIGHT, buff=0.45)
     kv_note = VGroup(get_mono("add_bias_kv=True", font_size=LABEL_SIZE + 2, color=DIM_TEXT_COLOR),
+                     get_text("(appends a learned row to K and to V)", font_size=LABEL_SIZE, color=DIM_TEXT_COLOR),
                      get_text("≠", font_size=BODY_SIZE, color=DIM_TEXT_COLOR),
                      get_mono("bias=True", font_size=LABEL_SIZE + 2, color=DIM_TEXT_COLOR)).arrange(RIGHT, buff=0.3)
     # every projection gets its own offset: the four sums the flag turns on
     projections = VGroup(*(get_text(f"{out} = {inp}·{w} + {b}", font_size=LABEL_SIZE,
                                     t2c={b: BIAS_COLOR})
-                           for out, inp, w, b in (("q", "x", "W_Q", "b_Q"), ("k", "x", "W_K", "b_K"),
-                                                  ("v", "x", "W_V", "b_V"), ("out", "h", "W_O", "b_O"))))
+                           for out, inp, w, b in (("q", "e", "W_Q", "b_Q"), ("k", "e", "W_K", "b_K"),
+                                                  ("v", "e", "W_V", "b_V"),
+                                                  ("Δe", f"[m{sup(1)}|m{sup(2)}]", "W_O", "b_O"))))
     projections.arrange(RIGHT, buff=0.6)
 
     layout = VGroup(code, projections, blocks, total, legend, kv_note).arrange(DOWN, buff=0.28)
@@ -907,7 +909,7 @@ class BiasesAndLibraryLayer(LessonScene):
 
     def show_why_no_bias(self):
         rounded = self.fine_print
-        note = self.fine_print = place_fine_print("It is not a general claim that bias-free attention is better.",
+        note = self.fine_print = place_fine_print("Omitting biases is not a general claim that bias-free attention is better.",
                                                   width=SAFE_WIDTH)
         with self.beat("We leave biases out only to keep this example simple."):
             self.play(FadeOut(rounded), FadeIn(note))
@@ -921,8 +923,9 @@ class BiasesAndLibraryLayer(LessonScene):
         head = self.flag_head = VGroup(c.code, c.projections)
         self.flag_home = head.get_center()
         head.scale(self.FLAG_SCALE).move_to(CONTENT_CENTER + UP * 0.2)
+        note = self.fine_print = place_fine_print("bias=True is the default of torch.nn.MultiheadAttention.")
         with self.beat("In PyTorch, one flag, bias=True, adds such offsets to every projection."):
-            self.play(FadeIn(c.code))
+            self.play(FadeIn(c.code), FadeIn(note))
             self.play(LaggedStart(*(FadeIn(p, shift=0.1 * DOWN) for p in c.projections), lag_ratio=0.3),
                       run_time=1.2)
 
@@ -958,6 +961,7 @@ class BiasesAndLibraryLayer(LessonScene):
 
     def show_ours_omit(self):
         c = self.counts
+        default = self.fine_print
         note = self.fine_print = place_fine_print(
             "Both our scratch implementation and trained attention variants omit attention projection biases; "
             "their prediction MLP layers retain biases.")
@@ -978,8 +982,12 @@ class BiasesAndLibraryLayer(LessonScene):
                                           .set_stroke(TEXT_COLOR, 3) for g in cells))
         total = c.total[4]
         crosses.add(Line(total.get_left() + 0.08 * LEFT, total.get_right() + 0.08 * RIGHT).set_stroke(TEXT_COLOR, 3))
+        none = self.no_extra = VGroup(get_mono("bias=False", font_size=LABEL_SIZE + 2),
+                                      get_text("→ no extra scalars", font_size=LABEL_SIZE + 2)).arrange(RIGHT, buff=0.2)
+        none.move_to(c.kv_note)
         with self.beat("Our layers leave these biases out: in code, bias=False."):
-            self.play(ReplacementTransform(c.code.lines, c.code_off.lines), FadeIn(box))
+            self.play(ReplacementTransform(c.code.lines, c.code_off.lines), FadeIn(box),
+                      FadeOut(default), FadeOut(c.kv_note), FadeIn(none))
             self.play(*(g.animate.set_opacity(0.3) for g in cells), Create(crosses),
                       c.projections.animate.set_opacity(0.35), FadeIn(note), run_time=1.2)
 
@@ -1067,8 +1075,7 @@ class BiasesAndLibraryLayer(LessonScene):
         parity = self.parity = pytorch_parity(sentence_from_env())
         copy = self.copy_picture = get_copy_picture(copied_parameters())
         copy.align_to(LEFT * (FRAME_RIGHT_SAFE - 0.1), LEFT).align_to(UP * (CONTENT_TOP - 0.15), UP)
-        head = get_text("our weights, copied into PyTorch,\nrun on the same sentence",
-                        font_size=LABEL_SIZE + 2, line_spacing=0.8)
+        head = get_text("PyTorch, our weights", font_size=LABEL_SIZE + 2)
         table = self.parity_table = get_parity_table(parity)
         note = get_text(f"measured at render time:\n{parity['dtype']}, torch {parity['torch_version']}",
                         font_size=LABEL_SIZE, color=DIM_TEXT_COLOR, line_spacing=0.8)
@@ -1231,7 +1238,9 @@ def get_recap_diagram(ws) -> VGroup:
     return diagram
 
 
-GRADIENT_COLOR = NEGATIVE_COLOR    # the loss flowing back: one colour of its own (yellow is the receiver's)
+# the loss flowing back: a crimson of its own, far from head 2's orange, the wide head's pink and
+# the receiver's yellow (the theme's negative vermillion reads as orange beside head 2)
+GRADIENT_COLOR = "#E8455A"
 
 
 def get_training_panel(diagram, example: str) -> VGroup:
@@ -1247,8 +1256,9 @@ def get_training_panel(diagram, example: str) -> VGroup:
     loss = VGroup(chain, cross).arrange(RIGHT, buff=0.14)
     align_baseline(cross, baseline_y(chain))
     loss.cross = cross
-    target = VGroup(get_text("target: the observed next token", font_size=16, color=TEXT_COLOR),
-                    get_text(f"(an example: “{example}”)", font_size=16, color=DIM_TEXT_COLOR))
+    target = VGroup(get_text(f"target: the observed next token (e.g. “{example}”)", font_size=16, color=TEXT_COLOR),
+                    get_text("from the training text, not the model’s output", font_size=16,
+                             color=DIM_TEXT_COLOR))
     target.arrange(DOWN, buff=0.06, aligned_edge=RIGHT)
     y_loss = diagram.get_bottom()[1] - 0.72
     loss.move_to([0, y_loss, 0]).align_to(diagram.prediction, RIGHT)
@@ -1365,8 +1375,7 @@ def get_inference_cycle(ws, radius: float = 1.6) -> VGroup:
         arc.add_tip(tip_length=0.15, tip_width=0.15)
         arc.get_tip().set_fill(DIM_TEXT_COLOR, 1).set_stroke(DIM_TEXT_COLOR, 1)
         arcs.add(arc)
-    centre = get_text("weights\nremain fixed", font_size=16, color=DIM_TEXT_COLOR, line_spacing=0.8)
-    centre.move_to(DOWN * 0.45)
+    centre = VGroup()      # "weights remain fixed" is the loop's heading, outside it
     cycle = VGroup(arcs, nodes, centre)
     cycle.nodes, cycle.arcs, cycle.centre = nodes, arcs, centre
     cycle.run = nodes[0]
@@ -1482,7 +1491,7 @@ class RecapAndLoop(LessonScene):
         diagram = self.diagram = get_recap_diagram(ws)
         if diagram.width > SAFE_WIDTH:
             raise ValueError(f"the recap diagram is {diagram.width - SAFE_WIDTH:.2f} too wide")
-        diagram.move_to(CONTENT_CENTER + UP * 0.2)
+        diagram.move_to(CONTENT_CENTER + UP * 0.55)
         prefix = self.prefix_line = get_prefix_line(ws)
         prefix.move_to([0, CONTENT_TOP - 0.3, 0])
 
@@ -1511,7 +1520,19 @@ class RecapAndLoop(LessonScene):
         self.tokenize = VGroup(t_box, tokenize.move_to(t_box))
         top = VGroup(self.tokenize, row).arrange(RIGHT, buff=0.45)
         top.move_to([0, CONTENT_TOP - 0.45, 0])
-        self.inference_title = get_text("inference", font_size=BODY_SIZE).move_to([-4.6, -0.6, 0])
+        heading = VGroup(get_text("inference", font_size=BODY_SIZE),
+                         get_text("weights remain fixed", font_size=LABEL_SIZE, color=DIM_TEXT_COLOR))
+        heading.arrange(DOWN, buff=0.15, aligned_edge=RIGHT)
+        heading.next_to(cycle.nodes[2], LEFT, buff=0.9).align_to(cycle.nodes[2], DOWN)
+        self.inference_title = heading
+        # choose shows the word it picks (the worksheet's most probable), beside its box
+        word, p = ws.mlp.ranked[0]
+        chosen_word = get_text(word, font_size=LABEL_SIZE, color=PREDICTED_COLOR)
+        chosen_p = VGroup(get_number(p, tag="p_chosen", font_size=16, color=PREDICTED_COLOR),
+                          get_text("most probable", font_size=16, color=DIM_TEXT_COLOR)).arrange(RIGHT, buff=0.1)
+        align_baseline(chosen_p[1], baseline_y(chosen_p[0]))
+        self.chosen = VGroup(chosen_word, chosen_p).arrange(DOWN, buff=0.08, aligned_edge=LEFT)
+        self.chosen.next_to(cycle.nodes[1], RIGHT, buff=0.25)
         run_box = cycle.run[0]
         start = self.tokenize[0].get_bottom()
         self.to_run = get_routed_arrow([start, [start[0], run_box.get_y(), 0],
@@ -1533,6 +1554,17 @@ class RecapAndLoop(LessonScene):
         number.move_to([word.get_x(), row.ids[0].get_y(), 0])
         box = SurroundingRectangle(word, buff=0.08, color=PREDICTED_COLOR, stroke_width=2)
         self.new_word = VGroup(word, box, number)
+        # the appended word is the next run's receiver
+        from lesson_data.library import next_row
+
+        mark = VGroup(get_text("next receiver, row", font_size=16, color=RECEIVER_COLOR),
+                      get_count(next_row(ws.tokens), tag="next_row", font_size=16, color=RECEIVER_COLOR))
+        mark.arrange(RIGHT, buff=0.08)
+        align_baseline(mark[1], baseline_y(mark[0]))
+        mark.next_to(number, DOWN, buff=0.12)
+        if mark.get_right()[0] > FRAME_RIGHT_SAFE:
+            mark.shift(LEFT * (mark.get_right()[0] - FRAME_RIGHT_SAFE))
+        self.receiver_mark = mark
         self.prefix = VGroup(row, self.new_word)
         self.prefix.new_word = VGroup(word, box)
 
@@ -1611,7 +1643,8 @@ class RecapAndLoop(LessonScene):
         with self.beat("The loss flows back and updates the weights of every block: both heads, W_O and the MLP."):
             self.play(Create(t.back[0]), run_time=1.6)
             self.play(LaggedStart(*(GrowArrow(path[0]) for path in t.back[1:]), lag_ratio=0.3), run_time=1.0)
-            self.play(*(Indicate(block, color=GRADIENT_COLOR, scale_factor=1.05) for block in t.learners))
+            # outlined, not tinted: the heads keep their own colours
+            self.play(*(Circumscribe(block, color=GRADIENT_COLOR, buff=0.06) for block in t.learners))
 
     def show_first_steps(self, ws):
         c = self.cycle
@@ -1637,12 +1670,15 @@ class RecapAndLoop(LessonScene):
         c = self.cycle
         with self.beat("Choose the next token, and append it."):
             self.play(Create(c.arcs[0]), FadeIn(c.nodes[1]), run_time=0.8)
+            self.play(FadeIn(self.chosen, shift=0.1 * RIGHT), run_time=0.6)
             self.play(Create(c.arcs[1]), FadeIn(c.nodes[2]), run_time=0.8)
 
     def show_append(self, ws):
         c = self.cycle
         with self.beat(f"“{ws.mlp.prediction}” joins the prefix, and the loop goes back to run.", look=0.6):
-            self.play(FadeIn(self.new_word, shift=0.2 * UP), FadeOut(self.id_row.blank))
+            self.play(ReplacementTransform(self.chosen[0], self.new_word[0]), FadeOut(self.chosen[1]),
+                      FadeIn(self.new_word[1:]), FadeOut(self.id_row.blank))
+            self.play(FadeIn(self.receiver_mark, shift=0.1 * DOWN), run_time=0.5)
             self.play(Create(c.arcs[2]), Indicate(c.run, color=SOURCE_COLOR, scale_factor=1.06), run_time=1.0)
 
 
