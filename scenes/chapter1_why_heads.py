@@ -137,6 +137,10 @@ def chapter_head_color(head: int) -> str:
     return {0: ONE_HEAD_COLOR, 3: THIRD_HEAD_COLOR}.get(head, head_color(head))
 
 
+# scene 2's agreement link is head 1's clue (the plural subject): drawn in head 1's colour
+AGREE_COLOR = chapter_head_color(1)
+
+
 # ============================================================================================
 # Shared builders
 # ============================================================================================
@@ -170,7 +174,8 @@ def get_width_legend(color: str, weights=(0.05, 0.7)):
         return a
 
     thin, thick = sample(weights[0]), sample(weights[1])
-    text = get_text("arrow width = weight (illustrative)", font_size=MIN_TEXT_SIZE,
+    # "illustrative" is said by the badge above it (always on screen with the legend): not a third time
+    text = get_text("arrow width = weight", font_size=MIN_TEXT_SIZE,
                     color=DIM_TEXT_COLOR)
     legend = VGroup(VGroup(thin, thick).arrange(RIGHT, buff=0.12), text).arrange(RIGHT, buff=0.2)
     legend.samples, legend.text = VGroup(thin, thick), text
@@ -397,7 +402,7 @@ class ThreeHeadsSevenRows(ChapterOneScene):
         slot.shift(UP * (row.boxes[r].get_y() - slot.tracks.get_y()))
         # the value tracks named once, beside the first row's chip
         features = VGroup(*(get_text(name, font_size=MIN_TEXT_SIZE, color=DIM_TEXT_COLOR)
-                            .next_to(chips[0].tracks[k], LEFT, buff=0.15) for k, name in enumerate(ex.features)))
+                            .next_to(chips[0].tracks[k], LEFT, buff=0.32) for k, name in enumerate(ex.features)))
         value_label = get_text("values", font_size=MIN_TEXT_SIZE, color=DIM_TEXT_COLOR)
         value_label.next_to(features, LEFT, buff=0.25)
         key_label = get_text("keys", font_size=MIN_TEXT_SIZE, color=DIM_TEXT_COLOR)
@@ -499,7 +504,7 @@ class ThreeHeadsSevenRows(ChapterOneScene):
 
     def show_keys_and_values(self, ex):
         layout = self.layout
-        with self.beat("Every row also carries a key, deciding how strongly it is read, and a value: what it sends."):
+        with self.beat("Each row also has a key, how strongly it is read, and a value, what it sends."):
             # the rows are already there: now their two parts fill them, keys first, then values
             self.play(LaggedStart(*(FadeIn(k, shift=0.1 * DOWN) for k in layout.keys), lag_ratio=0.08),
                       FadeIn(layout.key_label), *swap_fine_print(self, QUERY_NOTE_ROWS), run_time=1.2)
@@ -618,22 +623,28 @@ class ThreeHeadsSevenRows(ChapterOneScene):
 
     def show_own_projections(self):
         lanes = self.lanes
-        with self.beat("Each head has its own projections, so it can match and carry different features."):
+        with self.beat("Each head has its own projections, so it can match different features."):
             self.play(*(FadeIn(lane.own) for lane in lanes), FadeIn(self.alike_note),
                       *swap_fine_print(self, PROJECTIONS_NOTE))
 
     def get_one_head_ghost(self):
-        """The one head's message (each track only part full), small, above head 1's message: the same
-        tracks, segments and empty parts, drawn as long as the three heads' tracks."""
+        """The one head's message from before (each track only part full), in the top right corner, set
+        apart from the three heads' messages: the same tracks, segments and empty parts, drawn as long as
+        the three heads' tracks, each named by its feature."""
         slot, flow = self.layout.slot, self.one_head_flow
         ghost = VGroup(slot.tracks.copy(), flow.segments.copy(), self.unfilled.copy())
-        target = self.lanes[0].slot.tracks
-        ghost.scale(target.width / slot.tracks.width)
-        title = get_text("one head: each part", font_size=MIN_TEXT_SIZE, color=ONE_HEAD_COLOR)
-        ghost.next_to(title, DOWN, buff=0.08, aligned_edge=LEFT)
-        group = VGroup(title, ghost)
-        group.next_to(target, UP, buff=0.12, aligned_edge=LEFT)
-        group.title, group.bars = title, ghost
+        target = self.lanes[0].slot
+        ghost.scale(target.tracks.width / slot.tracks.width)
+        title = VGroup(*(get_text(line, font_size=MIN_TEXT_SIZE, color=ONE_HEAD_COLOR)
+                         for line in ("one head (before):", "each feature only in part")))
+        title.arrange(DOWN, buff=0.06, aligned_edge=LEFT)
+        ghost.next_to(title, DOWN, buff=0.1, aligned_edge=LEFT)
+        names = VGroup(*(get_text(name, font_size=MIN_TEXT_SIZE, color=DIM_TEXT_COLOR)
+                         .next_to(ghost[0][k], RIGHT, buff=0.1) for k, name in enumerate(self.example.features)))
+        names.align_to(names[0], LEFT)
+        group = VGroup(title, ghost, names)
+        group.align_to(target.tracks, LEFT).to_edge(UP, buff=0.3)
+        group.title, group.bars, group.names = title, ghost, names
         return group
 
     def show_three_messages(self):
@@ -809,11 +820,12 @@ class TheReceiver(ChapterOneScene):
         start = plural.get_bottom() + DOWN * 0.08
         # into the candidate's lower right corner, from below and to the right of the struck "barks"
         end = blank[0].get_corner(DOWN + RIGHT) + LEFT * 0.12 + DOWN * 0.06
-        low = min(singular.get_bottom()[1], wrong.get_bottom()[1]) - 0.7
+        # well below the struck "barks" (head 1's clue, in head 1's colour), the tick where it lands
+        low = min(singular.get_bottom()[1], wrong.get_bottom()[1]) - 0.85
         agree = CubicBezier(start, [start[0] + 0.8, low, 0], [end[0] + 0.8, low, 0], end)
-        agree.set_stroke(POSITIVE_COLOR, 3)
-        tick = get_text("✓", font_size=BODY_SIZE, color=POSITIVE_COLOR)
-        tick.next_to(agree.point_from_proportion(0.9), RIGHT, buff=0.12)
+        agree.set_stroke(AGREE_COLOR, 3)
+        tick = get_text("✓", font_size=BODY_SIZE, color=AGREE_COLOR)
+        tick.next_to(end, RIGHT, buff=0.1).shift(DOWN * 0.12)
         g_start = singular.get_right() + RIGHT * 0.1
         g_end = wrong.get_left() + LEFT * 0.12
         no_link = DashedVMobject(Line(g_start, g_end), num_dashes=8).set_stroke(NOT_USED_COLOR, 2.5)
@@ -854,7 +866,9 @@ class TheReceiver(ChapterOneScene):
         with self.beat(f"A second head might read “{place}” for something else: where the dogs are."):
             # the agreement notes have been said: they leave room for head 2's arrows (the positions stay)
             # "barks" has been ruled out: it leaves with the agreement links, clear of head 2's arrows
+            # the continuation was one possibility: it greys back, the known prefix stays bright
             self.play(FadeOut(VGroup(self.nearer, self.plural_tag, self.links, self.wrong)), FadeIn(label),
+                      VGroup(self.guess, self.tail, self.possible).animate.set_opacity(0.3),
                       *swap_fine_print(self, None))
             self.play(arrows.create())
 
@@ -959,7 +973,7 @@ class ParallelHeads(ChapterOneScene):
         evens = VGroup(*(h.even for h in heads))
         VGroup(reading, evens).scale(factor).set_x(0)
         # the slots stacked right under the receiver, below head 2's arrows; room on the right of
-        # each slot for its name ("dropped features") and "unchanged"
+        # each slot for its name ("dropped features") and "kept" (with room to spare)
         name_room = get_text("dropped features unchanged", font_size=MIN_TEXT_SIZE).width + 0.3
         slots = VGroup(*(h.slot for h in heads)).arrange(DOWN, buff=0.08)
         slots.next_to(heads[1].arrows, DOWN, buff=0.1)
@@ -1085,7 +1099,7 @@ class ParallelHeads(ChapterOneScene):
     def show_roles(self, ex):
         heads = self.layout.heads
         referent, event = (ex.word_at(h.reading.useful[0]) for h in heads)
-        with self.beat(f"Head 1 finds “{referent}”; head 2 finds the event, “{event}”."):
+        with self.beat(f"Head 1 might find “{referent}”; head 2 might find the event, “{event}”."):
             self.play(*(FadeIn(h.label.role_lines) for h in heads))
             # each head's arrows thicken into its own reading
             self.play(*(ReplacementTransform(h.even, h.arrows) for h in heads), run_time=1.4)
@@ -1150,7 +1164,7 @@ class ParallelHeads(ChapterOneScene):
         with self.beat(f"Change one word: Ravi {new.word} the glass."):
             # only the word changes here; what follows from it comes with the next sentence
             self.play(box.animate.stretch_to_fit_width(wider), ReplacementTransform(self.row.words[j], new_word))
-            self.play(Indicate(new_word, color=TEXT_COLOR, scale_factor=1.2))
+            self.play(Indicate(VGroup(box, new_word), color=TEXT_COLOR, scale_factor=1.2))
         self.event_word = new_word
         self.swap_labels = (role, new_role, new_name)
 
@@ -1161,7 +1175,7 @@ class ParallelHeads(ChapterOneScene):
         heads = self.layout.heads
         event = self.event
         new_glyph = self.get_glyph(heads[event], after).match_height(self.glyphs[event]).move_to(self.glyphs[event])
-        stays = self.stays = get_text("unchanged", font_size=MIN_TEXT_SIZE, color=TEXT_COLOR)
+        stays = self.stays = get_text("kept", font_size=MIN_TEXT_SIZE, color=TEXT_COLOR)
         stays.next_to(self.slot_words[1 - event], RIGHT, buff=0.1)
         new_guess = word_in_box(after.next_word, self.row.blank[0], font_size=self.word_size)
         role, new_role, new_name = self.swap_labels
@@ -1183,8 +1197,8 @@ class ParallelHeads(ChapterOneScene):
         self.kept, self.first_guess, self.guess = kept, self.guess, new_guess
 
     def show_schematic(self):
-        with self.beat("These arrows are only a sketch: a trained model’s attention need not stay the same "
-                       "after such a swap.", look=1.2):
+        with self.beat("These arrows are only a sketch: trained attention may shift after such a swap.",
+                       look=1.2):
             self.play(*swap_fine_print(self, SUBSTITUTION_NOTE))
             # the sketch fades back: dimmer arrows while the caveat is said
             self.play(*(Transform(h.arrows, get_dimmed(h.arrows)) for h in self.layout.heads), run_time=1.2)
@@ -1388,9 +1402,15 @@ class OneSharedWeight(ChapterOneScene):
                 slot = s * 2 + k                                 # 0 .. 3, top to bottom
                 end = left + UP * (0.15 - 0.1 * slot) + LEFT * 0.02
                 group.add(get_flow_curve(start, end, w, colors[k], angle=(-0.25 if s == 0 else 0.25)))
-                # each arrow carries its weight at its source end: head 1's above, head 2's below
+                # each arrow carries its weight at its source end: head 1's above, head 2's below; where
+                # the arrow turns towards the number's side (fisherman's up, river's down), the number
+                # steps back over the bracket's corner, beside its arrow rather than on it
                 num = get_weight_number(w, "two_arrow_w", (k, s), colors[k])
-                num.next_to(start + RIGHT * 0.05, UP if k == 0 else DOWN, buff=0.1, aligned_edge=LEFT)
+                turns_towards = (k == 0) == (s == 1)
+                if turns_towards:
+                    num.next_to(start, UP if k == 0 else DOWN, buff=0.14, aligned_edge=RIGHT)
+                else:
+                    num.next_to(start + RIGHT * 0.05, UP if k == 0 else DOWN, buff=0.1, aligned_edge=LEFT)
                 arrow_weights.add(num)
             arrows.add(group)
         lines = VGroup(*(get_sum_line(ill.two_head_weights[c], ill.V[:, k], ill.two_head_message[k], k=k,
@@ -1596,7 +1616,8 @@ class OneSharedWeight(ChapterOneScene):
         diagram = self.diagram = self.get_learning_diagram()
         top = self.badge.get_bottom()[1] - 0.3
         bottom = CONTENT_BOTTOM + 0.5 + 0.8          # the fine print, then the head-count choice
-        factor = min(1.15, SAFE_WIDTH / diagram.width, (top - bottom) / diagram.height)
+        # a margin of ~40 px each side: the loss box clear of the frame's right edge
+        factor = min(1.15, (SAFE_WIDTH - 0.9) / diagram.width, (top - bottom) / diagram.height)
         diagram.scale(factor).move_to(UP * (top + bottom) / 2).set_x(0)
         self.clear_stage(self.title, self.badge, name="learning")
         # the numbers are gone: the badge now says what is illustrative here
@@ -1625,7 +1646,8 @@ class OneSharedWeight(ChapterOneScene):
         heads = self.diagram.heads
         a, b = OVERLAPPING_HEADS.closest_pair
         pair = [h for h in heads if h.index in (a, b)]
-        frame = SurroundingRectangle(VGroup(*(h.frame for h in pair), *(h.name for h in pair)), buff=0.1,
+        # around the two whole rows (name, pattern and W tab), padded clear of them all
+        frame = SurroundingRectangle(VGroup(*(VGroup(h.frame, h.name, h.tab) for h in pair)), buff=0.11,
                                      corner_radius=0.08).set_stroke(TEXT_COLOR, 1.5)
         label = get_text("read almost alike", font_size=MIN_TEXT_SIZE, color=TEXT_COLOR)
         label.next_to(frame, DOWN, buff=0.1).align_to(frame, LEFT)
@@ -1644,7 +1666,7 @@ class OneSharedWeight(ChapterOneScene):
         pruned = get_text("pruned", font_size=MIN_TEXT_SIZE, color=DIM_TEXT_COLOR).move_to(head.frame)
         self.pruned = VGroup(ghost, pruned)
         # the authors said once; the full citation stays in the fine print (the notes' words)
-        with self.beat("Such a head can sometimes be pruned away, as Voita and colleagues found."):
+        with self.beat("Some heads can even be pruned away: see Voita and colleagues."):
             self.play(FadeOut(head.frame), FadeOut(head.bars), FadeOut(head.tab), FadeOut(head.own),
                       FadeOut(diagram.forward[k]), FadeOut(self.overlap_mark),
                       FadeOut(diagram.backward[k]), FadeIn(ghost), FadeIn(pruned), head.name.animate.set_opacity(0.5),
