@@ -1365,11 +1365,26 @@ class Head1Message(MessageWalk):
 
     def show_separate_parameters(self, projection):
         box = self.separate_box = SurroundingRectangle(projection.W_V, color=self.color, buff=0.08)
-        # scene 7 said the entries are equal; the caption names only the difference in job, the
-        # notes' scene-9 caveat stays as fine print
+        # the caption contrasts W_K with W_V: a dimmed W_K (same entries) takes E's place for this sentence,
+        # each tagged with its job; the notes' scene-9 caveat stays as fine print
+        h, e = self.h, projection.E
+        w_k = get_labeled_matrix(self.head.W_K, list(AXES), coordinate_names(self.head.W_K),
+                                 name=f"W_K{sup(h)}  {format_shape(self.head.W_K.shape)}", tag=f"W_K{h}_beside",
+                                 color=self.color, name_color=self.color, v_buff=self.grid.v_buff, places=None,
+                                 dim_zeros=True, label_size=MIN_TEXT_SIZE)
+        w_k.move_to([e.get_center()[0], projection.W_V.get_center()[1], 0])
+        w_k.set_opacity(0.55)
+        k_tag = get_text("→ chose the weights", font_size=MIN_TEXT_SIZE, color=DIM_TEXT_COLOR)
+        k_tag.next_to(w_k, DOWN, buff=0.2)
+        v_tag = get_text("→ the values, what gets mixed", font_size=MIN_TEXT_SIZE, color=self.color)
+        v_tag.next_to(box, UP, buff=0.12)
         with self.beat(f"W_V{sup(1)} does another job than W_K{sup(1)}: the keys chose the weights; "
                        "the values are what gets mixed."):
-            self.play(Create(box), *self.projection_fine_print(projection, SEPARATE_FINE_PRINT))
+            self.play(FadeOut(e), FadeOut(projection.ops[0]), run_time=0.6)
+            self.play(FadeIn(w_k, shift=0.2 * RIGHT), FadeIn(k_tag), run_time=1.0)
+            self.play(Create(box), FadeIn(v_tag), *self.projection_fine_print(projection, SEPARATE_FINE_PRINT))
+        self.separate_box = VGroup(box, v_tag)
+        projection.E, projection.ops = VGroup(w_k, k_tag), VGroup(projection.ops[1])
 
 
 class Head2WeightsAndMessage(MessageWalk):
