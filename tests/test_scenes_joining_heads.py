@@ -532,11 +532,9 @@ def test_cheque_scene_same_query_different_keys(cheque_scene):
     assert any("ReplacementTransform" in c.what for c in b.changes_in(switch))
     # river's arrows fade out before the words change; cheque's arrows are drawn in their own beat
     assert any("FadeOut" in c.what for c in b.changes_in(switch))
-    # river's arrows stay, dimmed, through the switch and turn into cheque's in the beat that says so
-    river_w = compute_worksheet("river").heads[0].weights[-1]
-    assert b.scene.ghost.weights == pytest.approx(list(river_w))       # river's weights, drawn on cheque's row
+    # no river arrow stays on cheque's words: cheque's arrows are created in the beat that says they move
     move = b.beat_of("Head 1's arrows move")
-    assert any("ReplacementTransform" in c.what for c in b.changes_in(move))
+    assert any("LaggedStart" in c.what for c in b.changes_in(move))     # the arrows.create() cascade
     assert {"cheque_A1_top", "cheque_A1", "cheque_A1_second"} <= tags_in(b, move)
     # the runner-up is named with its weight: deposited₂ 0.243 (read off the printed row)
     (j, second), = b.by_tag("cheque_A1_second").items()
@@ -618,6 +616,11 @@ def test_cheque_scene_water_mix_worked_by_hand(cheque_scene):
     # e₁₀ = [0, 0, 0, 2.3] ("the"): glue 0.538 + 2.3 = 2.838 in river's e′
     assert b.by_tag("river_E_last")[(0, 3)].original_text == "2.3"
     assert b.by_tag("river_E_prime_last")[(0, 3)].original_text == "2.838"
+    # e₁₀'s entries stand under Δe's columns (2.3 under glue), in both panels
+    for col in b.scene.update_rows:
+        for j in range(4):
+            assert col.e.vector.cell_center(0, j)[0] == pytest.approx(col.delta.vector.cell_center(0, j)[0], abs=0.01)
+    assert "Only the prefix changed: attention moved the weight" in said(b)
 
 
 def test_cheque_scene_keeps_both_heads_messages_side_by_side(cheque_scene):

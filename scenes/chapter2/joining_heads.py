@@ -190,10 +190,10 @@ def dim_zero_entries(matrix, opacity: float = 0.4):
 
 
 def get_labeled_vector(label: str, values, col_labels, *, tag: str, color: str, column_colors=None,
-                       label_color: str | None = None, places=None, font_size=NUMBER_SIZE + 2):
+                       label_color: str | None = None, places=None, font_size=NUMBER_SIZE + 2, h_buff: float = 0.22):
     """'label  [v₁ v₂ …]' with the label on the numbers' line."""
     vec = get_row_vector(values, col_labels, tag=tag, places=places, font_size=font_size,
-                         color=color, column_colors=column_colors, label_size=SMALL_SIZE)
+                         color=color, column_colors=column_colors, label_size=SMALL_SIZE, h_buff=h_buff)
     name = get_text(label, font_size=LABEL_SIZE, color=label_color or color)
     name.next_to(vec.brackets, LEFT, buff=BUFF)
     align_baseline(name, baseline_y(vec.cell(0, 0)))
@@ -1540,12 +1540,6 @@ class ChequeSentence(LessonScene):
             # head 2's below, at the left of its arrow's start (the arc runs on under the next words)
             self.arrows2.append(get_arrow_set(row, h2.weights[-1], head_color(2), DOWN, f"{ws.name}_A2",
                                               angle=ARROW_ANGLE_BELOW, at=0.0, direction=DOWN + LEFT))
-        # river's arrows, dimmed, on the cheque row: what head 1 read before the words changed
-        self.ghost = get_attention_arrows(rows[1], sheets[0].heads[0].weights[-1], color=head_color(1), side=UP,
-                                          angle=ARROW_ANGLE)
-        for arrow in self.ghost.arrows:
-            arrow.set_stroke(opacity=arrow.get_stroke_opacity() * 0.35)
-            arrow.get_tip().set_fill(opacity=arrow.get_tip().get_fill_opacity() * 0.35)
         cheque = sheets[1]
         # each sentence's second most-read source, its weight on its arrow too
         self.seconds = [get_arrow_set(row, ws.heads[0].weights[-1], head_color(1), UP, f"{ws.name}_A1_second",
@@ -1610,15 +1604,14 @@ class ChequeSentence(LessonScene):
         a0 = self.arrows1[0]
         title = get_title("The cheque sentence: same parameters, new prefix")
         with self.beat("Now the cheque sentence, same parameters: new words, so new keys and values."):
-            # river's weights leave; its arrows stay behind, dimmed, until head 1 reads the new words
+            # river's weights and arrows leave before the words change (no river arrow ends on cheque's words)
             self.play(FadeOut(self.box), FadeOut(self.weights[0]), FadeOut(a0.badge), FadeOut(self.seconds[0]),
-                      ReplacementTransform(self.title, title))
+                      FadeOut(a0.arrows), ReplacementTransform(self.title, title))
             self.play(*(ReplacementTransform(a, b) for a, b in zip(r0.words, r1.words)),
                       *(ReplacementTransform(a, b) for a, b in zip(r0.boxes, r1.boxes)),
                       *(ReplacementTransform(a, b) for a, b in zip(r0.positions, r1.positions)),
                       *(ReplacementTransform(a, b) for la, lb in zip(k0.lines, k1.lines) for a, b in zip(la, lb)),
-                      ReplacementTransform(k0.names, k1.names), ReplacementTransform(a0.arrows, self.ghost),
-                      FadeIn(note), run_time=2.0)
+                      ReplacementTransform(k0.names, k1.names), FadeIn(note), run_time=2.0)
         self.title = title
 
     def show_same_query(self, cheque):
@@ -1641,8 +1634,8 @@ class ChequeSentence(LessonScene):
         second = self.second[1].index
         with self.beat(f"Head 1's arrows move: {fmt(w[a1.top])} from {said_source(cheque.tokens, a1.top)}, "
                        f"{fmt(w[second])} from {said_source(cheque.tokens, second)}."):
-            # the dimmed river arrows turn into cheque's: the thick one slides from river's slot to cheque's
-            self.play(FadeOut(self.box), ReplacementTransform(self.ghost, a1.arrows), run_time=2.0)
+            # cheque's arrows drawn fresh: the thick one now starts at cheque's slot
+            self.play(FadeOut(self.box), a1.arrows.create(), run_time=2.0)
             self.play(FadeIn(a1.badge), FadeIn(self.second), FadeIn(self.weights[1]))
 
     # shot 3 -----------------------------------------------------------------------------------
@@ -1742,7 +1735,8 @@ class ChequeSentence(LessonScene):
         badges.move_to([(self.outcomes[0].title.get_right()[0] + self.outcomes[1].title.get_left()[0]) / 2,
                         titles.get_center()[1], 0])
         self.badges = badges
-        with self.beat("This is a worked arithmetic example, not a trained language model."):
+        with self.beat("Only the prefix changed: attention moved the weight, and the prediction followed. "
+                       "This is a worked arithmetic example, not a trained language model."):
             self.play(*(FadeIn(b, shift=LEFT * 0.2) for b in badges))
             self.play(*(Indicate(o.filled, color=POSITIVE_COLOR, scale_factor=1.15) for o in self.outcomes))
 
@@ -1815,6 +1809,11 @@ def get_update_rows(sheets, axis: int) -> VGroup:
         delta = get_labeled_vector(f"· W_O = Δe{sub(n)} =", ws.delta_E[-1], None, tag=f"{ws.name}_dE_last",
                                    color=TEXT_COLOR, font_size=size)
         e = get_labeled_vector(f"+ e{sub(n)} =", ws.E[-1], None, tag=f"{ws.name}_E_last", color=TEXT_COLOR, font_size=size)
+        # e's one-decimal entries sit under Δe's columns: the same column width, so the same brackets
+        widen = delta.vector.cell_width - e.vector.cell_width
+        if widen > 0:
+            e = get_labeled_vector(f"+ e{sub(n)} =", ws.E[-1], None, tag=f"{ws.name}_E_last", color=TEXT_COLOR,
+                                   font_size=size, h_buff=0.22 + widen)
         for i in range(e.vector.n_cols):
             if ws.E[-1, i] == 0.0:
                 e.vector.cell(0, i).set_color(DIM_TEXT_COLOR)
