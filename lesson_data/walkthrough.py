@@ -291,3 +291,33 @@ def settled_split(weights_a, weights_b, margin: float = 0.05) -> DifferingRun | 
         if lead(a[i], i) >= margin and lead(b[i], i) >= margin:
             return DifferingRun(i, run.last, run.source_a, run.source_b)
     return None
+
+
+@dataclass(frozen=True)
+class EarlierFavourite:
+    """Why a head favours another source before its last row's favourite exists: `source` (zero-based)
+    has the largest key coordinate `coordinate` among the sources before `top` (the last row's
+    favourite, whose key is largest on that coordinate), `value` that key entry, and `source` is
+    the top source of the row just before `top`'s own row."""
+
+    source: int
+    top: int
+    coordinate: int
+    value: float
+
+
+def earlier_favourite(head) -> EarlierFavourite | None:
+    """For the head's last receiver row: its top source `top`; the key coordinate where `top`'s key
+    is largest; among sources 0..top-1, the one with the largest entry there. Returned only when that
+    source is also what row top-1 (the last row before `top` arrives) puts most weight on, so the
+    picture shows it; None otherwise (top is the first source, or the rows say something else)."""
+    weights, K = np.asarray(head.weights, dtype=float), np.asarray(head.K, dtype=float)
+    last = weights.shape[0] - 1
+    top = ranked_sources(weights[last], last)[0]
+    if top == 0:
+        return None
+    c = int(np.argmax(K[top]))
+    earlier = int(np.argmax(K[:top, c]))          # ties: the earlier source
+    if ranked_sources(weights[top - 1], top - 1)[0] != earlier:
+        return None
+    return EarlierFavourite(earlier, top, c, float(K[earlier, c]))

@@ -27,7 +27,7 @@ from scenes.chapter2.head_walk import (
     get_row_grid,
     get_score_table,
 )
-from scenes.style import BACKGROUND, CONTENT_BOTTOM, CONTENT_TOP, MIN_TEXT_SIZE, head_color
+from scenes.style import BACKGROUND, CONTENT_BOTTOM, CONTENT_TOP, MIN_TEXT_SIZE, SOURCE_COLOR, head_color
 from tests.scene_harness import assert_builds_cleanly, assert_matrix_on_screen, blend, built, hex_to_rgb
 
 TWENTY = "the fisherman sat beside the river bank and watched the water boats fish ducks and the teller at the bank"
@@ -696,6 +696,11 @@ def test_third_review_masked_matrix_pictures_in_their_sentences():
         assert all(m.font_size >= MIN_TEXT_SIZE - 1e-6 for m in row.values())
     assert {m.index: m for m in shown if m.tag == "row1"}[5].original_text == "0.718"
     assert {m.index: m for m in shown if m.tag == "row2"}[1].original_text == "0.693"
+    # fourth review: why head 1 favours "fisherman" in rows 3-5, in the split's sentence (by hand: water
+    # 0.1, 2.0, 0.3, 0.6, 0.1 before "river"); row 10 framed white on head 2's orange map
+    assert fine_print_in(b, split, "Before “river”, head 1 favours “fisherman”: its key’s water, 2.0, is the "
+                                   "largest among the earlier sources.")
+    assert scene.row_boxes[1].get_stroke_color().to_hex().upper() == SOURCE_COLOR.upper()
     # "row 10 has ten": the ten cells pulse in both matrices at once; the fine print in the notes' short form
     every = b.beat_of("Every permitted source enters each message")
     assert played(b, every, "LaggedStart")

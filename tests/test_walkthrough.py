@@ -210,3 +210,39 @@ def test_settled_split_on_the_river_worksheet():
     assert abs(one[5, 5] - one[5, 1]) < 0.05
     split = settled_split(one, two)
     assert (split.first, split.last, split.source_a, split.source_b) == (6, 9, 5, 1)
+
+
+def test_earlier_favourite_river_by_hand():
+    from lesson_data.walkthrough import earlier_favourite
+
+    ws = compute_worksheet("river")
+    fav = earlier_favourite(ws.heads[0])
+    # by hand from the toy E: head 1's row 10 peaks on "river" (source 6), whose key 3.1, -0.1 is
+    # largest on water; before it, water is 0.1, 2.0, 0.3, 0.6, 0.1: "fisherman" (source 2), 2.0
+    assert (fav.top, fav.coordinate, fav.source) == (5, 0, 1) and fav.value == 2.0
+    assert ws.tokens[fav.source] == "fisherman" and ws.tokens[fav.top] == "river"
+    # row 5, the last before "river", puts most of head 1's weight on "fisherman"
+    assert max(range(5), key=lambda j: ws.heads[0].weights[4, j]) == 1
+
+
+@pytest.mark.parametrize("sentence", ["river", "cheque"])
+def test_earlier_favourite_by_a_second_method(sentence):
+    from lesson_data.walkthrough import earlier_favourite
+
+    for head in compute_worksheet(sentence).heads:
+        fav = earlier_favourite(head)
+        n = head.weights.shape[0]
+        last = list(head.weights[n - 1])
+        top = last.index(max(last))
+        key = list(head.K[top])
+        c = key.index(max(key))
+        column = [head.K[j][c] for j in range(top)]
+        if top == 0:
+            assert fav is None
+            continue
+        earlier = column.index(max(column))
+        before = list(head.weights[top - 1][:top])
+        if before.index(max(before)) != earlier:
+            assert fav is None
+        else:
+            assert (fav.top, fav.coordinate, fav.source, fav.value) == (top, c, earlier, column[earlier])

@@ -51,6 +51,7 @@ from manim import (
 from lesson_data.display import fmt, places_for
 from lesson_data.walkthrough import (
     choose_walk_sources,
+    earlier_favourite,
     heads_differ_runs,
     settled_split,
     early_row_example,
@@ -1786,7 +1787,10 @@ class MaskedMatrix(LessonScene):
         width = (RIGHT_X - LEFT_X - 0.6) / 2
         pair = VGroup(*(get_head_matrix(ws, h, width=width, height=height, numbers=False) for h in ws.heads))
         pair.arrange(RIGHT, buff=0.6, aligned_edge=UP).move_to([0, CONTENT_TOP, 0], aligned_edge=UP)
-        pair.boxes = VGroup(*(mm.get_row_box(self.i, color=RECEIVER_COLOR) for mm in pair))
+        # row n framed: the receiver's yellow on head 1's blue map, white on head 2's orange (yellow on orange
+        # would barely show)
+        pair.boxes = VGroup(*(mm.get_row_box(self.i, color=color) for mm, color in zip(pair, (RECEIVER_COLOR,
+                                                                                          SOURCE_COLOR))))
         pair.row_numbers = VGroup(*(self.get_row_numbers(mm, h) for mm, h in zip(pair, ws.heads)))
         # where the heads disagree: each head's top source, outlined down the rows that show it
         pair.differ = VGroup()
@@ -1828,6 +1832,21 @@ class MaskedMatrix(LessonScene):
             self.play(FadeIn(pair.row_numbers, shift=0.1 * DOWN), run_time=0.8)
             if len(pair.differ):
                 self.play(Create(pair.differ), run_time=1.0)
+            why = self.earlier_favourite_text()
+            if why:
+                self.play(*self.fine_print(why, left=LEFT_X))
+
+    def earlier_favourite_text(self) -> str | None:
+        """Why head 1 favours another source until its last row's favourite arrives
+        (lesson_data.walkthrough.earlier_favourite), when the caption says it "cannot pick it" yet."""
+        ws, head = self.ws, self.ws.heads[0]
+        split = settled_split(ws.heads[0].weights, ws.heads[1].weights)
+        fav = earlier_favourite(head)
+        if split is None or split.source_a < 1 or fav is None or fav.top != split.source_a:
+            return None
+        axis = coordinate_names(head.W_K)[fav.coordinate]
+        return (f"Before {quoted(ws.tokens[fav.top])}, head 1 favours {quoted(ws.tokens[fav.source])}: its key’s "
+                f"{axis}, {fmt(fav.value, places_for(head.K))}, is the largest among the earlier sources.")
 
     def split_text(self) -> str:
         """Where the two heads settle on different sources (lesson_data.walkthrough.settled_split): the
