@@ -40,6 +40,7 @@ from manim import (
     ReplacementTransform,
     Rectangle,
     ShowPassingFlash,
+    Succession,
     RoundedRectangle,
     Square,
     SurroundingRectangle,
@@ -79,6 +80,7 @@ from scenes.style import (
     POSITIVE_COLOR,
     RECEIVER_COLOR,
     SAFE_WIDTH,
+    SOURCE_COLOR,
     TEXT_COLOR,
     THEME,
     WIDE_HEAD_COLOR,
@@ -136,6 +138,9 @@ def chapter_head_color(head: int) -> str:
     """Head 0 is "one head"; heads 1 and 2 the lesson's head colours; head 3 the bluish green."""
     return {0: ONE_HEAD_COLOR, 3: THIRD_HEAD_COLOR}.get(head, head_color(head))
 
+
+# the query drawn with as many cells in scene 2 as in scene 1 (the coat example's three features)
+QUERY_CELLS = len(COAT.features)
 
 # scene 2's agreement link is head 1's clue (the plural subject): drawn in head 1's colour
 AGREE_COLOR = chapter_head_color(1)
@@ -582,7 +587,7 @@ class ThreeHeadsSevenRows(ChapterOneScene):
         unfilled = self.unfilled = flow.get_unfilled()
         part = self.part_label = get_text("each track only part full", font_size=MIN_TEXT_SIZE, color=TEXT_COLOR)
         part.next_to(slot.tracks, DOWN, buff=0.18).align_to(slot.labels, RIGHT)
-        with self.beat("But it has one set of weights, split three ways, so each feature arrives only in part."):
+        with self.beat("But one set of weights, split three ways, brings each feature only in part."):
             # the one set of weights: the three thick arrows share it
             self.play(*(Indicate(arrows.arrow(p - 1), color=ONE_HEAD_COLOR, scale_factor=1.08) for p in useful),
                       run_time=1.2)
@@ -602,8 +607,9 @@ class ThreeHeadsSevenRows(ChapterOneScene):
     def show_roles(self, ex):
         lanes = self.lanes
         words = [ex.word_at(lane.reading.useful[0]) for lane in lanes]
-        with self.beat(f"Head 1 might lean on {words[0]}, head 2 on {words[1]}, head 3 on {words[2]}: a possible "
-                       "division of work.", look=1.2):
+        # "division of work" is in the fine print shown with it: the caption does not repeat it
+        with self.beat(f"Head 1 might lean on {words[0]}, head 2 on {words[1]}, head 3 on {words[2]}: one "
+                       "possible split.", look=1.2):
             self.play(*(FadeIn(lane.label.role_lines) for lane in lanes), *swap_fine_print(self, DIVISION_NOTE))
             # each head's arrows thicken into its own reading
             self.play(*(ReplacementTransform(lane.even, lane.arrows) for lane in lanes), run_time=1.6)
@@ -614,8 +620,15 @@ class ThreeHeadsSevenRows(ChapterOneScene):
     def show_every_row_read(self, ex):
         lanes, r = self.lanes, ex.receiver - 1
         with self.beat(f"All three heads see all {count_word(ex.n)} rows, “{ex.receiver_word}” itself included."):
-            # a bright flash runs along every arrow, the thinnest too: all seven rows are read
-            self.play(*(flash_along(a, TEXT_COLOR) for lane in lanes for a in lane.arrows.arrows), run_time=1.6)
+            # a bright flash runs along every arrow, the thinnest too, while in each head at once a white
+            # frame steps across all the columns: all seven rows are read
+            sweeps = self.row_sweeps = [
+                [SurroundingRectangle(VGroup(lane.row.boxes[j], lane.chips[j]), buff=0.04, corner_radius=0.04)
+                 .set_stroke(SOURCE_COLOR, 2) for j in range(ex.n)] for lane in lanes]
+            self.play(*(flash_along(a, TEXT_COLOR) for lane in lanes for a in lane.arrows.arrows),
+                      *(Succession(Create(frames[0], run_time=0.2),
+                                   *(Transform(frames[0], f, run_time=0.2) for f in frames[1:]),
+                                   FadeOut(frames[0], run_time=0.2)) for frames in sweeps), run_time=1.8)
             self.mark("every arrow")
             # and the receiver's own loop, in each head
             self.play(*(Indicate(lane.row.boxes[r], color=RECEIVER_COLOR) for lane in lanes),
@@ -755,9 +768,10 @@ class TheReceiver(ChapterOneScene):
         row, r = self.row, self.example.receiver - 1
         # under the receiver a query (it asks); under the blank an empty outline (nothing to ask with)
         y = row.positions.get_bottom()[1] - 0.5
-        query = get_vector_glyph(4, RECEIVER_COLOR, cell=0.22).move_to([row.boxes[r].get_x(), y, 0])
+        # three cells, as the query in scene 1
+        query = get_vector_glyph(QUERY_CELLS, RECEIVER_COLOR, cell=0.22).move_to([row.boxes[r].get_x(), y, 0])
         q_label = get_text("query", font_size=MIN_TEXT_SIZE, color=RECEIVER_COLOR).next_to(query, DOWN, buff=0.1)
-        none = get_vector_glyph(4, DIM_TEXT_COLOR, cell=0.22, filled=False).set_opacity(0.5)
+        none = get_vector_glyph(QUERY_CELLS, DIM_TEXT_COLOR, cell=0.22, filled=False).set_opacity(0.5)
         none.move_to([row.blank.get_x(), y, 0])
         n_label = get_text("no query", font_size=MIN_TEXT_SIZE, color=DIM_TEXT_COLOR).next_to(none, DOWN, buff=0.1)
         cross = VGroup(Line(none.get_corner(UP + LEFT), none.get_corner(DOWN + RIGHT)),

@@ -202,6 +202,9 @@ def test_scene_1_the_message_slot_holds_the_scaled_values():
             assert flow.copy_widths[j] and min(flow.copy_widths[j]) >= 0.03 - 1e-9
     # the split is shown where it is said: each track's empty part appears in that beat
     assert b.scene.marks["split"] == b.beat_of("split three ways").id
+    # in "all seven rows", a white frame steps across every column in each head at once
+    assert len(b.scene.row_sweeps) == 3 and all(len(f) == 7 for f in b.scene.row_sweeps)
+    assert any(w.count("Succession") == 3 for w in plays_in(b, "All three heads see all seven rows"))
     assert len(b.scene.unfilled) == 3
     assert any("LaggedStart" in w for w in plays_in(b, "add up in the head’s message"))
     for lane_flow in b.scene.flows:                                 # the three heads' messages stay
@@ -658,6 +661,12 @@ def test_scene_2_query_agreement_links_and_messages_in_their_sentences():
     assert b.scene.marks["no query"] == b.beat_of("so it has no query yet").id
     texts = [m.original_text for m in b.scene.queries if hasattr(m, "original_text")]
     assert texts == ["query", "no query"]
+    # the query has three cells, as in scene 1 (one length for a query throughout the chapter)
+    assert len(b.scene.queries[0].cells) == len(b.scene.queries[2].cells) == 3
+    assert len(built(ThreeHeadsSevenRows).scene.layout.query.cells) == 3
+    # once said, the continuation greys back while the known prefix is stressed
+    assert b.scene.tail.get_fill_opacity() == pytest.approx(0.3)
+    assert any("FadeOut" in w and "FadeIn" in w for w in plays_in(b, "A second head might read"))
     # the agreement as links: dogs to "bark" in head 1's blue (its clue) with a tick, gate to "barks" in grey with a red cross
     agree, tick, no_link, cross = b.scene.links
     assert b.scene.marks["agreement links"] == b.beat_of("supports “bark”, not “barks”").id
