@@ -145,6 +145,17 @@ def rows_sharing_token(tokens, j: int, shown=None) -> tuple[int, ...]:
     return tuple(rows)
 
 
+def differing_columns(matrix, rows, places: int) -> tuple[int, ...]:
+    """The columns where the given rows of `matrix` do not all read the same at `places` decimals
+    (what a viewer sees differ), in order; one row or none differs nowhere."""
+    rows = list(rows)
+    if len(rows) < 2:
+        return ()
+    m = np.asarray(matrix, dtype=float)
+    shown = np.round(m[rows], places)
+    return tuple(int(c) for c in range(m.shape[1]) if len(set(shown[:, c].tolist())) > 1)
+
+
 __all__ = ["axes_read", "copied_axes", "DotTerm", "dot_terms", "shown_rows", "most_shifted_source",
            "ListedRows", "listed_rows", "change_word", "offset_heads",
-           "rows_sharing_token"]
+           "rows_sharing_token", "differing_columns"]

@@ -173,3 +173,14 @@ def test_rows_sharing_token_rows_differ_only_by_position():
         assert np.array_equal(ws.token_rows[i], ws.token_rows[rows[0]])
         assert np.allclose(ws.E[i] - ws.E[rows[0]], ws.position_rows[i] - ws.position_rows[rows[0]])
     assert not np.array_equal(ws.E[rows[0]], ws.E[rows[-1]])
+
+
+def test_differing_columns_by_hand():
+    from lesson_data.projections import differing_columns
+    # E's "the" rows as the viewer reads them (one decimal): 0.1 0.0 0.1 2.3 / 0.1 0.1 0.0 2.3 /
+    # 0.0 0.0 0.0 2.3: water, finance and person differ, glue reads 2.3 each time
+    e = [[0.1, 0.0, 0.1, 2.3], [9.0, 9.0, 9.0, 9.0], [0.1, 0.1, 0.0, 2.3], [0.0, 0.0, 0.0, 2.3]]
+    assert differing_columns(e, (0, 2, 3), 1) == (0, 1, 2)
+    # a difference finer than the shown precision is not shown: 2.30 and 2.34 both read 2.3
+    assert differing_columns([[2.30, 1.0], [2.34, 1.5]], (0, 1), 1) == (1,)
+    assert differing_columns(e, (0,), 1) == ()

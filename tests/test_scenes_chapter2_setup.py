@@ -387,12 +387,18 @@ def test_setup_third_review_pictures_play_in_their_sentences():
     # "the" is tokens 1, 5 and 10: the same token row, three different rows of E (position-aware)
     same = b.beat_of("“the” appears three times")
     assert "LaggedStart" in kinds(b.changes_in(same)) and "Indicate" in kinds(b.changes_in(same))
-    assert len(scene.same_token_boxes) == 2 * 3            # rows 1 and 5, in each of the three tables
+    assert len(scene.same_token_boxes) == 2 * 2            # rows 1 and 5, in the token and position tables
+    # in E only the cells that read differently: rows 1 and 5 read 0.1 0.0 0.1 2.3 and 0.1 0.1 0.0 2.3,
+    # row 10 reads 0.0 0.0 0.0 2.3 (by hand): water, finance and person differ, glue does not
+    assert len(scene.differing_cells) == 2 * 3
+    assert "(case ignored)" in same.text             # "The" and "the" are one token
     assert np.array_equal(ws.token_rows[0], ws.token_rows[9]) and not np.array_equal(ws.E[0], ws.E[9])
     # the invented axes: in the notes' words as fine print, not repeated by the caption
     axes = b.beat_of("These four columns are made up for this lesson")
     note = "The water, finance, person and glue axes are invented for teaching; glue is our toy feature for function words such as “the”."
     assert scene.axes_note.sentence == note and "invented for teaching" not in axes.text
+    # shown with the axes' names (the token rows' headers), not five beats later
+    assert scene.axes_note_beat == b.beat_of("Each token becomes a row of four numbers").id
     assert "Create" in kinds(b.changes_in(axes))
 
 

@@ -34,7 +34,8 @@ from manim import (
 )
 
 from lesson_data.display import fmt, places_for
-from lesson_data.projections import axes_read, copied_axes, dot_terms, rows_sharing_token, shown_rows
+from lesson_data.projections import (axes_read, copied_axes, differing_columns, dot_terms, rows_sharing_token,
+                                     shown_rows)
 from lesson_data.worksheet import AXES
 from narration.spoken import spoken_form
 from scenes.blocks.attention_arrows import TokenRow, get_token_row
@@ -98,6 +99,10 @@ def join_words(words: list[str]) -> str:
 # ============================================================================================
 
 PREFIX_POSITION_SIZE = 22     # the prefix's position numbers, read from the back of the room
+
+
+AXES_CAVEAT = ("The water, finance, person and glue axes are invented for teaching; glue is our toy feature "
+               "for function words such as “the”.")
 
 
 class Setup(LessonScene):
@@ -237,6 +242,9 @@ class Setup(LessonScene):
         prefix = self.prefix
         shown = token_m.shown
         hidden = VGroup(*(VGroup(prefix.words[j], prefix.positions[j]) for j in range(ws.n) if j not in shown))
+        # the invented axes' caveat arrives with the axes' names (the token rows' headers)
+        note = self.axes_note = get_fine_print(AXES_CAVEAT, max_width=token_m.width)
+        note.next_to(token_m, DOWN, buff=0.15).align_to(token_m, LEFT)
         with self.beat("Each token becomes a row of four numbers, and so does each position.", look=3.0):
             # the words and position numbers travel to become the tables' row labels
             self.play(FadeOut(VGroup(prefix.boxes, prefix.blank, self.receiver_marks, self.no_query, hidden)),
@@ -247,6 +255,8 @@ class Setup(LessonScene):
             self.play(FadeIn(VGroup(token_m.brackets, token_m.entries, token_m.col_labels, token_m.name_label,
                                     token_m.dots)),
                       FadeIn(VGroup(pos_m.brackets, pos_m.entries, pos_m.col_labels, pos_m.name_label, pos_m.dots)))
+            self.play(FadeIn(note))
+            self.axes_note_beat = self.stage.id
 
     def show_sum(self, ws):
         tables = self.tables
@@ -275,19 +285,27 @@ class Setup(LessonScene):
         t = self.tables
         rows = rows_sharing_token(ws.tokens, ws.n - 1, shown=t.token_m.shown)
         others = [t.token_m.shown.index(r) for r in rows if r != ws.n - 1]
-        self.same_token_boxes = VGroup()
+        self.same_token_boxes = self.differing_cells = VGroup()
         if not others:
             return
         boxes = VGroup(*(m.get_row_box(k, color=TEXT_COLOR, fill_opacity=0.12, include_label=m is t.token_m)
-                         for k in others for m in (t.token_m, t.pos_m, t.e_m)))
-        self.same_token_boxes = boxes
+                         for k in others for m in (t.token_m, t.pos_m)))
+        # in E, only the cells that read differently (lesson_data decides, at the shown precision)
+        shown_k = [*others, t.receiver_row]
+        differ = differing_columns(ws.E, rows, places_for(ws.E))
+        cells = VGroup(*(t.e_m.get_cell_box(k, c, color=TEXT_COLOR, fill_opacity=0.12).stretch(0.86, 0)
+                         for k in shown_k for c in differ if k != t.receiver_row))
+        self.same_token_boxes, self.differing_cells = boxes, cells
         word = ws.tokens[-1]
         times = {2: "twice", 3: "three times"}.get(len(rows), f"{count_word(len(rows))} times")
-        with self.beat(f"“{word}” appears {times}: the same token row each time, but a different row of E, "
-                       "because each adds its own position."):
+        case = " (case ignored)" if len({display_words(ws)[r] for r in rows}) > 1 else ""
+        with self.beat(f"“{word}” appears {times}{case}: one token row, but {count_word(len(rows))} different "
+                       "rows of E, each with its own position."):
             self.play(LaggedStart(*(Create(b) for b in boxes), lag_ratio=0.15), run_time=1.5)
-            self.play(Indicate(VGroup(*(t.e_m.row(k) for k in [*others, t.receiver_row])), color=TEXT_COLOR,
-                               scale_factor=1.12), run_time=1.2)
+            self.play(LaggedStart(*(Create(b) for b in cells), lag_ratio=0.1), run_time=1.0)
+            if differ:
+                self.play(Indicate(VGroup(*(t.e_m.cell(k, c) for k in shown_k for c in differ)), color=TEXT_COLOR,
+                                   scale_factor=1.2), run_time=1.2)
 
     def show_e_labeled(self, ws):
         """E moves to the centre and takes the words as its row labels and the axes as its columns."""
@@ -295,44 +313,48 @@ class Setup(LessonScene):
         e2 = self.e_final = self.get_labeled_e(ws)
         k = t.receiver_row
         row_box = e2.get_row_box(k, include_label=True)
+        glue_box = self.glue_box = self.get_glue_box(e2)
+        # the axes' caveat goes with E, into the empty band at its right
+        room = FRAME_WIDTH / 2 - 0.45 - (glue_box.get_right()[0] + 0.3)
+        note = get_fine_print(AXES_CAVEAT, max_width=room)
+        note.next_to(glue_box, RIGHT, buff=0.3).set_y(e2.brackets.get_y())
         with self.beat("From here on, E is the input: each word's row, four numbers wide."):
             self.play(FadeOut(VGroup(t.token_m.brackets, t.token_m.entries, t.token_m.name_label, t.token_m.dots,
-                                     t.pos_m, t.plus, t.equals, self.receiver_rows[:2], self.same_token_boxes)),
+                                     t.pos_m, t.plus, t.equals, self.receiver_rows[:2], self.same_token_boxes,
+                                     self.differing_cells)),
                       # the caveat stays with E while E becomes the input
                       self.fine_print.animate.next_to(e2, DOWN, buff=0.12),
                       ReplacementTransform(t.token_m.row_labels, e2.row_labels),
                       ReplacementTransform(t.token_m.col_labels, e2.col_labels),
                       ReplacementTransform(VGroup(t.e_m.brackets, t.e_m.entries, t.e_m.name_label, t.e_m.dots),
                                            VGroup(e2.brackets, e2.entries, e2.name_label, e2.dots)),
-                      ReplacementTransform(self.receiver_rows[2], row_box), run_time=1.8)
+                      ReplacementTransform(self.receiver_rows[2], row_box),
+                      ReplacementTransform(self.axes_note, note), run_time=1.8)
+        self.axes_note = note
         self.e_row_box = row_box
 
-    def show_invented_axes(self):
-        e2 = self.e_final
+    @staticmethod
+    def get_glue_box(e2) -> Rectangle:
+        """The glue header and column, padded clear of the digits, with E's right bracket inside."""
         j = list(AXES).index("glue")
         digits = e2.column(j)
-        # header and column, padded clear of the digits, with E's right bracket inside the box
         left = min(digits.get_left()[0], e2.col_labels[j].get_left()[0]) - 0.1
         right = e2.brackets.get_right()[0] + 0.08
         top = e2.col_labels[j].get_top()[1] + 0.08
         bottom = e2.brackets.get_bottom()[1] - 0.06
         glue_box = Rectangle(width=right - left, height=top - bottom).move_to([(left + right) / 2,
                                                                             (top + bottom) / 2, 0])
-        glue_box.set_stroke(TEXT_COLOR, 2).set_fill(opacity=0)
-        # beside E, in the empty band at its right (E's own caveat stays under it)
-        room = FRAME_WIDTH / 2 - 0.45 - (glue_box.get_right()[0] + 0.3)
-        note = self.axes_note = get_fine_print("The water, finance, person and glue axes are invented for "
-                                               "teaching; glue is our toy feature for function words such "
-                                               "as “the”.", max_width=room)
-        note.next_to(glue_box, RIGHT, buff=0.3).set_y(e2.brackets.get_y())
+        return glue_box.set_stroke(TEXT_COLOR, 2).set_fill(opacity=0)
+
+    def show_invented_axes(self):
+        e2, glue_box = self.e_final, self.glue_box
         with self.beat("These four columns are made up for this lesson: water, finance, person, and glue, "
                        "which marks little words like “the”."):
             # each column header lights up as the sentence names it, glue last with its box
             self.wait(1.4)
             self.play(LaggedStart(*(Indicate(label, color=TEXT_COLOR, scale_factor=1.25)
                                     for label in e2.col_labels), lag_ratio=0.7), run_time=2.6)
-            self.play(Create(glue_box), FadeIn(note))
-        self.glue_box = glue_box
+            self.play(Create(glue_box))
 
 
 # ============================================================================================
@@ -1052,7 +1074,7 @@ class Projections(LessonScene):
             # the column highlight walks once through every other query coordinate, each filled in turn
             for head, p, k in steps:
                 self.play(Transform(col_box, get_inset_column_box(p.w_q, k, head_color(head.index))),
-                          FadeIn(p.q.cell(0, k), scale=1.3), run_time=0.9)
+                          FadeIn(p.q.cell(0, k), scale=1.3), run_time=1.4)
             self.play(FadeOut(self.query_boxes), run_time=0.4)
 
     def show_query_width(self, ws):
