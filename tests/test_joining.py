@@ -341,3 +341,14 @@ def test_coordinate_terms_river_water_by_hand():
     # head 2's person (joined 2) reads head 2's own value column
     head2 = coordinate_terms(ws, 2, wide=False)
     assert head2[0].source == 1 and head2[0].weight == ws.heads[1].weights[-1][1]
+
+
+def test_put_back_update_by_hand():
+    from lesson_data.joining import put_back_update
+    ws = compute_worksheet("river")
+    pb = put_back_update(ws)
+    # without W_O's 0.25 (person → water) the rest of W_O is the identity: Δe = [m¹ | m²] itself,
+    # water 3.005 − 0.25 · 1.552 = 2.617
+    assert [fmt(v) for v in pb] == ["2.617", "-0.018", "1.552", "0.538"]
+    assert fmt(ws.delta_E[-1][0] - 0.25 * ws.H_joined[-1][2]) == fmt(pb[0])
+    assert np.array_equal(pb[1:], ws.delta_E[-1][1:])

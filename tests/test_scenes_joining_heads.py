@@ -335,6 +335,10 @@ def test_concat_pictures_play_in_their_sentences():
     assert "this one also writes person into water" in where.text
     assert "Create" in " ".join(c.what for c in b.changes_in(where))
     assert b.scene.land_mark[1].original_text == "person → water"
+    # ...and shows the update a put-it-back W_O would give (0 for the 0.25): water 2.617, not 3.005
+    assert "leaving water at 2.617" in where.text
+    assert "put_back" in tags_in(b, where)
+    assert [b.by_tag("put_back")[(0, k)].original_text for k in range(4)] == ["2.617", "-0.018", "1.552", "0.538"]
     # the general shape appears in its own (last) beat, with both blocks marked
     last = b.beats[-1]
     assert "[n_heads × d_v, d_model]" in last.text and b.changes_in(last)

@@ -40,6 +40,7 @@ from manim import (
 
 from lesson_data.display import fmt, places_for
 from lesson_data.joining import (
+    put_back_update,
     carried_axes,
     coordinate_terms,
     change_word,
@@ -1013,11 +1014,31 @@ class ConcatAndOutputProjection(LessonScene):
                          for j in range(blk.n_cols) if blk.values[r, j] == 0.0))
         where_text = (f"this one also writes {self.carried[entries[0][0]]} into {AXES[entries[0][1]]}"
                       if len(entries) else "this one does exactly that")
-        with self.beat(f"An inverse would put each coordinate back where W_V took it; {where_text}.",
-                       spoken=f"An inverse would put each coordinate back where W V took it; {where_text}.",
+        # the update a put-it-back W_O would give (its mixing entries 0), in the one multiplication's slot
+        pb = put_back_update(ws)
+        self.put_back = None
+        leave = ""
+        if len(entries):
+            j0 = entries[0][1]
+            vec = get_row_vector(pb, None, tag="put_back", places=3, font_size=NUMBER_SIZE, h_buff=0.12)
+            vec.shift(self.ghost[1].get_center() - vec.brackets.get_center())
+            label = get_text(f"if W_O only put each back:  Δe{sub(ws.n)} =", font_size=LABEL_SIZE,
+                             color=DIM_TEXT_COLOR)
+            label.next_to(vec.brackets, LEFT, buff=0.3)
+            align_baseline(label, baseline_y(vec.cell(0, 0)))
+            pb_box = get_entry_box(vec, j0, TEXT_COLOR).set_fill(opacity=0)          # clear of the brackets
+            real_box = get_entry_box(cop.delta_2, j0, TEXT_COLOR).set_fill(opacity=0)
+            self.put_back = VGroup(label, vec, pb_box, real_box)
+            leave = f", leaving {AXES[j0]} at {fmt(pb[j0])}"
+        with self.beat(f"An inverse would put each coordinate back where W_V took it{leave}; {where_text}.",
+                       spoken=f"An inverse would put each coordinate back where W V took it{leave}; {where_text}.",
                        look=0.8):
             self.play(FadeOut(self.mix_marks))
             self.play(Indicate(zeros, color=TEXT_COLOR, scale_factor=1.0), run_time=1.0)
+            if self.put_back is not None:
+                self.play(FadeOut(self.ghost_group), FadeIn(VGroup(label, vec), shift=UP * 0.2))
+                self.play(Create(pb_box), Create(real_box))
+                self.ghost_group = self.put_back
             if len(entries):
                 # where the off-carrier entry sends its coordinate, kept to the end of the next sentence
                 i, j = entries[0]
