@@ -648,6 +648,8 @@ class ThreeHeadsSevenRows(ChapterOneScene):
         ghost = VGroup(slot.tracks.copy(), flow.segments.copy(), self.unfilled.copy())
         target = self.lanes[0].slot
         ghost.scale(target.tracks.width / slot.tracks.width)
+        # its tracks as far apart as the three heads' tracks: room for the feature names beside them
+        ghost.stretch_to_fit_height(target.tracks.height)
         title = VGroup(*(get_text(line, font_size=MIN_TEXT_SIZE, color=ONE_HEAD_COLOR)
                          for line in ("one head (before):", "each feature only in part")))
         title.arrange(DOWN, buff=0.06, aligned_edge=LEFT)
@@ -665,7 +667,7 @@ class ThreeHeadsSevenRows(ChapterOneScene):
         self.flows = [get_message_flow(lane.chips, contributions(self.example, lane.reading), lane.slot,
                                        min_copy_width=0.025) for lane in lanes]
         ghost = self.ghost = self.get_one_head_ghost()
-        with self.beat("Scaled and added, each head’s message now carries its own feature almost whole."):
+        with self.beat("Scaled and added, each message carries its own feature almost whole."):
             self.play(*(flow.scale_copies(run_time=1.2) for flow in self.flows))
             self.play(*(flow.move_copies(run_time=2.0) for flow in self.flows))
             # beside them, what one head carried: each track only part full
