@@ -590,8 +590,8 @@ class ShapeFlow(LessonScene):
 
     def show_weights(self, ws):
         h1 = ws.heads[0]
-        with self.beat(f"Dividing by √{h1.Q.shape[1]}, the causal mask and the row softmax keep that shape: "
-                       f"A is {format_shape(h1.weights.shape)} too."):
+        with self.beat(f"Dividing by √{h1.Q.shape[1]}, the causal mask and the row softmax keep that shape, "
+                       f"so A is {format_shape(h1.weights.shape)} too."):
             self.play(*(GrowArrow(lane.a_soft) for lane in self.lanes),
                       *(FadeIn(lane.steps) for lane in self.lanes))
             self.play(*(FadeIn(VGroup(lane.weights.box, lane.weights.name_label, lane.weights.shape_label),
@@ -697,16 +697,21 @@ class ShapeFlow(LessonScene):
         general.move_to([w_o.box.get_x(), lowest - 0.25, 0])
         if general.get_left()[0] < e_box.get_right()[0] + 0.1:
             general.shift(RIGHT * (e_box.get_right()[0] + 0.1 - general.get_left()[0]))
+        # the general shape points up at W_O's own [4, 4] (between its neighbours' shapes)
+        general_leader = get_arrow([w_o.box.get_x(), general.get_top()[1] + 0.04, 0],
+                                   [w_o.box.get_x(), w_o.shape_label.get_bottom()[1] - 0.04, 0])
         everything = VGroup(e_box, *stages, dot, equals, a_heads, heads_label, a_plus, a_sum, a_last, last_label,
-                            a_mlp, a_p, residual, residual_label, general, scale_note)
+                            a_mlp, a_p, residual, residual_label, general, general_leader, scale_note)
         if everything.width > SAFE_WIDTH:
             raise ValueError(f"the joining chain is {everything.width - SAFE_WIDTH:.2f} too wide")
-        everything.shift(CONTENT_CENTER + DOWN * 0.1 - everything.get_center())
+        # a little low: the lanes' stamp above gets more height
+        everything.shift(CONTENT_CENTER + DOWN * 0.5 - everything.get_center())
         self.chain = VGroup(concat, w_o, delta, plus, e_prime, last, mlp, probs)
         self.parts = dict(concat=concat, w_o=w_o, delta=delta, plus=plus, e_prime=e_prime, last=last, mlp=mlp,
                           probs=probs, dot=dot, equals=equals, a_plus=a_plus, a_sum=a_sum, a_last=a_last,
                           last_label=last_label, a_mlp=a_mlp, a_p=a_p, residual=residual,
-                          residual_label=residual_label, general=general, a_heads=a_heads,
+                          residual_label=residual_label, general=general, general_leader=general_leader,
+                          a_heads=a_heads,
                           heads_label=heads_label, scale_note=scale_note)
 
     def show_concat(self, ws):
@@ -754,7 +759,7 @@ class ShapeFlow(LessonScene):
         strip(mini)
         for lane in mini[1]:        # the messages leave for the concat: the copy keeps only their place
             lane.messages.set_fill(opacity=0.05).set_stroke(opacity=0.35)
-        mini.scale(min(0.2, 2.6 / mini.width)).set_stroke(width=1)
+        mini.scale(min(0.32, 4.2 / mini.width)).set_stroke(width=1)
         top = CONTENT_TOP - 0.05
         residual_top = p["residual_label"].get_top()[1]
         mini.move_to([p["concat"].box.get_x() + 0.6, (top + residual_top) / 2, 0])
@@ -781,16 +786,17 @@ class ShapeFlow(LessonScene):
                               "n heads times d v rows, and d model columns."):
             note = get_fine_print("W_O still learns to mix head outputs into embedding coordinates. "
                                   "It is not an inverse of the input projections.")
-            note.to_edge(LEFT, buff=0.6).set_y(CONTENT_BOTTOM + 0.35)
+            note.to_edge(LEFT, buff=0.6).set_y(CONTENT_BOTTOM + 0.2)
             self.w_o_note = note
-            self.play(Indicate(p["w_o"], color=RECEIVER_COLOR, scale_factor=1.1), FadeIn(p["general"]))
+            self.play(Indicate(p["w_o"], color=TEXT_COLOR, scale_factor=1.1), FadeIn(p["general"]),
+                      GrowArrow(p["general_leader"]))
             self.play(FadeIn(note))
 
     def show_residual(self, ws):
         p = self.parts
         with self.beat(f"The residual adds E back: E′ = E + ΔE, still {format_shape(ws.E_prime.shape)}."):
-            self.play(FadeOut(p["general"]), FadeOut(self.w_o_note),
-                      Indicate(self.e_box, color=RECEIVER_COLOR, scale_factor=1.1))
+            self.play(FadeOut(p["general"]), FadeOut(p["general_leader"]), FadeOut(self.w_o_note),
+                      Indicate(self.e_box, color=TEXT_COLOR, scale_factor=1.1))
             self.play(Create(p["residual"]), FadeIn(p["residual_label"]), GrowArrow(p["a_plus"]),
                       FadeIn(p["plus"]), run_time=1.4)
             self.play(GrowArrow(p["a_sum"]), FadeIn(p["e_prime"], shift=0.15 * RIGHT))
