@@ -1006,7 +1006,8 @@ class BiasesAndLibraryLayer(LessonScene):
         self.mask_group = get_mask_picture(n)
         self.mask_group.move_to([middle, 0, 0]).align_to(code, UP)
         self.maps = VGroup(*(get_weight_picture(head.weights, head_color(head.index),
-                                                f"A[0, {head.index - 1}]: head {head.index}", head_color(head.index),
+                                                f"A[0, {head.index - 1}]: head {head.index}\n(head index {head.index - 1})",
+                                                head_color(head.index),
                                                 rows=head.index == 1) for head in ws.heads))
         self.maps.arrange(RIGHT, buff=0.45, aligned_edge=DOWN)
         self.maps.move_to([middle, 0, 0]).align_to(code, UP)
@@ -1022,7 +1023,7 @@ class BiasesAndLibraryLayer(LessonScene):
         self.same.next_to(trio, DOWN, buff=0.35)
         self.pictures = VGroup(self.mask_group, self.maps)
         # what the shades mean, one line under the grids (and above the three)
-        key = self.heat_key = get_heat_key(head_color(1))
+        key = self.heat_key = get_heat_key(TEXT_COLOR)     # neutral: one key for blue, orange and grey
         key.next_to(self.maps, DOWN, buff=0.3)
         if key.get_right()[0] > FRAME_RIGHT_SAFE:
             key.shift(LEFT * (key.get_right()[0] - FRAME_RIGHT_SAFE))
@@ -1075,7 +1076,7 @@ class BiasesAndLibraryLayer(LessonScene):
         parity = self.parity = pytorch_parity(sentence_from_env())
         copy = self.copy_picture = get_copy_picture(copied_parameters())
         copy.align_to(LEFT * (FRAME_RIGHT_SAFE - 0.1), LEFT).align_to(UP * (CONTENT_TOP - 0.15), UP)
-        head = get_text("PyTorch, our weights", font_size=LABEL_SIZE + 2)
+        head = get_text("PyTorch, with our weights", font_size=LABEL_SIZE + 2)
         table = self.parity_table = get_parity_table(parity)
         note = get_text(f"measured at render time:\n{parity['dtype']}, torch {parity['torch_version']}",
                         font_size=LABEL_SIZE, color=DIM_TEXT_COLOR, line_spacing=0.8)
@@ -1262,7 +1263,7 @@ def get_training_panel(diagram, example: str) -> VGroup:
     target.arrange(DOWN, buff=0.06, aligned_edge=RIGHT)
     y_loss = diagram.get_bottom()[1] - 0.72
     loss.move_to([0, y_loss, 0]).align_to(diagram.prediction, RIGHT)
-    target.next_to(loss, DOWN, buff=0.22).align_to(loss, RIGHT)
+    target.next_to(loss, DOWN, buff=0.34).align_to(loss, RIGHT)     # room for the target's arrow
     mlp = diagram.mlp.box
     start = mlp.get_bottom() + RIGHT * 0.2
     logit_arrow = get_arrow(start, [start[0], loss.get_top()[1] + 0.05, 0])
@@ -1561,9 +1562,7 @@ class RecapAndLoop(LessonScene):
                       get_count(next_row(ws.tokens), tag="next_row", font_size=16, color=RECEIVER_COLOR))
         mark.arrange(RIGHT, buff=0.08)
         align_baseline(mark[1], baseline_y(mark[0]))
-        mark.next_to(number, DOWN, buff=0.12)
-        if mark.get_right()[0] > FRAME_RIGHT_SAFE:
-            mark.shift(LEFT * (mark.get_right()[0] - FRAME_RIGHT_SAFE))
+        mark.next_to(number, DOWN, buff=0.12).align_to(box, RIGHT)     # clear of the frame edge
         self.receiver_mark = mark
         self.prefix = VGroup(row, self.new_word)
         self.prefix.new_word = VGroup(word, box)
