@@ -848,7 +848,8 @@ class TheReceiver(ChapterOneScene):
         cross = get_text("✗", font_size=LABEL_SIZE + 2, color=NEGATIVE_COLOR)
         cross.next_to(no_link.get_center(), UP, buff=0.08)
         self.links = VGroup(agree, tick, no_link, cross)
-        with self.beat(f"So the plural “{subject}” supports “{ex.next_word}”, not “{ex.not_next_word}”."):
+        with self.beat(f"So the plural “{subject}” supports “{ex.next_word}”, not “{ex.not_next_word}”: they agree "
+                       "in number."):
             # the blank's "no query yet" label leaves before a candidate is written into it
             self.play(FadeOut(self.blank_label), FadeOut(blank[1]), FadeIn(guess))
             self.play(Create(agree), FadeIn(tick), run_time=1.0)
@@ -893,7 +894,7 @@ class TheReceiver(ChapterOneScene):
         bracket = self.prefix_bracket = get_prefix_bracket(self.row, ex.receiver,
                                                            f"known prefix: positions 1–{ex.receiver}", y)
         words = [ex.word_at(r.useful[0]) for r in ex.readings]
-        with self.beat(f"Both useful sources, “{words[0]}” and “{words[1]}”, come before the receiver, in the "
+        with self.beat(f"“{words[0].capitalize()}” and “{words[1]}” both come before the receiver, in the "
                        "known prefix."):
             self.play(FadeIn(bracket), Indicate(self.layout.positions, color=TEXT_COLOR, scale_factor=1.15))
             self.play(*(Indicate(self.row.token(r.useful[0] - 1), color=chapter_head_color(r.head))
