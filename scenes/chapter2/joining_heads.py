@@ -499,7 +499,9 @@ def get_term_lines(ws, joined: int, wide: bool, color: str, tag: str) -> VGroup:
                            get_text("=", font_size=size, color=DIM_TEXT_COLOR),
                            get_number(t.product, 3, tag=f"{tag}_p", index=t.source, font_size=size, color=color),
                            buff=0.1))
-    lines.arrange(DOWN, buff=0.08, aligned_edge=LEFT)
+        for k in (2, 4):                 # × and = at the digits' mid-height, not on the baseline
+            lines[-1][k].shift(UP * 0.05)
+    lines.arrange(DOWN, buff=0.14, aligned_edge=LEFT)
     lines.terms = terms
     return lines
 
@@ -791,15 +793,18 @@ class WideHeadVersusTwo(LessonScene):
         frame = SurroundingRectangle(verdict, color=DIM_TEXT_COLOR, buff=0.1, corner_radius=0.08, stroke_width=1.5)
         credit = VGroup()     # the paper is cited once: in the notes' fine print below
         line = VGroup(frame, verdict)
-        line.move_to(self.rows_heading, aligned_edge=LEFT)
+        # right of the two messages it judges, where their worked parts were (the table keeps its heading)
+        two = self.mixtures.two.vector.brackets
+        line.next_to(two, RIGHT, buff=0.45).align_to(self.wide_terms, LEFT)
+        line.set_y((self.mixtures.wide.vector.brackets.get_center()[1] + two.get_center()[1]) / 2)
         note = get_fine("This is a useful architectural choice, not proof that one wide head cannot learn useful "
                         "relationships or that more heads always improve accuracy. See Attention Is All You "
                         "Need, §3.2.2.")
         self.verdict, self.credit = verdict, credit
         with self.beat("Here two heads kept both readings; that is a design choice, not proof: "
                        "wide heads can learn too."):
-            self.play(FadeOut(VGroup(self.mix_boxes, self.mix_cells, self.mix_cell)), FadeOut(self.rows_heading),
-                      FadeIn(line, shift=DOWN * 0.2), FadeOut(self.mix_note), FadeIn(note))
+            self.play(FadeOut(VGroup(self.mix_boxes, self.mix_cells, self.mix_cell)),
+                      FadeIn(line, shift=LEFT * 0.2), FadeOut(self.mix_note), FadeIn(note))
 
 
 # ============================================================================================
