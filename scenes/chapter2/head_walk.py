@@ -691,8 +691,12 @@ class HeadWalkScene(LessonScene):
         query = self.query = get_query_vector(self.ws, self.head)
         query.move_to([self.panel_left, self.grid.top - 0.1, 0], aligned_edge=LEFT + UP)
         self.make_room_for_table()
+        receiver = self.band.row.boxes[self.i] if self.band_shown else None
         with self.beat(text):
-            self.play(FadeIn(query, shift=0.2 * LEFT), *(self.fine_print(fine) if fine else []))
+            # the query comes out of the receiver: it is the receiver's
+            self.play(FadeIn(query, shift=0.2 * LEFT) if receiver is None else
+                      FadeIn(query, target_position=receiver.get_center(), scale=0.4),
+                      *(self.fine_print(fine) if fine else []), run_time=1.2)
 
     def show_keys(self, text: str, spoken: str | None = None):
         table = self.score_table
@@ -1023,7 +1027,7 @@ class Head1Weights(HeadWalkScene):
     def show_denominator(self):
         table, panel = self.score_table, self.softmax_panel
         column_box = table.exps.get_column_box(0, color=self.color)
-        receiver_cell = table.exps.get_cell_box(self.i, 0, color=RECEIVER_COLOR)
+        receiver_cell = table.exps.get_cell_box(self.i, 0, color=RECEIVER_COLOR, fill_opacity=0.0)   # outline only
         self.softmax_marks = VGroup(column_box, receiver_cell)
         note = self.den_note = self.get_rounded_den_note()
         with self.beat((f"Add all {count_word(self.n)}, the receiver’s own term included: " if self.n > 1 else
@@ -1220,9 +1224,12 @@ class MessageWalk(HeadWalkScene):
         k = differ[0]
         terms = message_terms(head, self.i)[: self.i + 1, k]
         shown = rounded_parts_sum(terms)
-        note = self.rounding_note = get_formula([
-            get_text(f"{names[k]}: rounded products add to", font_size=MIN_TEXT_SIZE, color=DIM_TEXT_COLOR),
-            get_number(float(shown), tag=f"P{self.h}_rounded_sum", index=k, color=DIM_TEXT_COLOR)], size=MIN_TEXT_SIZE)
+        # two short lines: clear of the frame's right edge
+        note = self.rounding_note = VGroup(
+            get_text(f"{names[k]}: rounded products", font_size=MIN_TEXT_SIZE, color=DIM_TEXT_COLOR),
+            get_formula([get_text("add to", font_size=MIN_TEXT_SIZE, color=DIM_TEXT_COLOR),
+                         get_number(float(shown), tag=f"P{self.h}_rounded_sum", index=k, color=DIM_TEXT_COLOR)],
+                        size=MIN_TEXT_SIZE)).arrange(DOWN, buff=0.08, aligned_edge=LEFT)
         note.next_to(self.message_formula, DOWN, buff=0.35, aligned_edge=LEFT)
         box = SurroundingRectangle(table.message[k], color=self.color, buff=0.06)
         tint = table.products.get_column_box(k, color=self.color, fill_opacity=0.14, stroke_width=0)
