@@ -245,7 +245,7 @@ class Setup(LessonScene):
         # the invented axes' caveat arrives with the axes' names (the token rows' headers)
         note = self.axes_note = get_fine_print(AXES_CAVEAT, max_width=token_m.width)
         note.next_to(token_m, DOWN, buff=0.15).align_to(token_m, LEFT)
-        with self.beat("Each token becomes a row of four numbers, and so does each position.", look=3.0):
+        with self.beat("Each token becomes a row of four numbers, and so does each position.", look=2.0):
             # the words and position numbers travel to become the tables' row labels
             self.play(FadeOut(VGroup(prefix.boxes, prefix.blank, self.receiver_marks, self.no_query, hidden)),
                       *(ReplacementTransform(prefix.words[j], label) for j, label in zip(shown, token_m.row_labels)),
@@ -969,13 +969,14 @@ def get_reads_layout(ws) -> VGroup:
         group.reads = axes_read(head.W_K)
         groups.add(group)
     w_column = VGroup(*(g.w_k for g in groups)).arrange(DOWN, buff=0.3, aligned_edge=RIGHT)
-    k_columns = VGroup(*(g.k for g in groups)).arrange(RIGHT, buff=0.3)
-    layout = VGroup(e_m, w_column, k_columns).arrange(RIGHT, buff=0.25)
+    k_columns = VGroup(*(g.k for g in groups)).arrange(RIGHT, buff=0.24)
+    layout = VGroup(e_m, w_column, k_columns).arrange(RIGHT, buff=0.2)
     top = e_m.anchors[0][0].get_y()
     for g in groups:      # K's rows level with E's rows
         g.k.shift(UP * (top - g.k.anchors[0][0].get_y()))
     w_column.align_to(e_m, UP)
-    layout.move_to(CONTENT_CENTER).align_to(UP * (CONTENT_TOP - 0.2), UP)
+    # a little left of centre: the parallel beat's boxes round the keys keep clear of the right edge
+    layout.move_to(CONTENT_CENTER + LEFT * 0.08).align_to(UP * (CONTENT_TOP - 0.26), UP)
     layout.e, layout.heads = e_m, groups
     return layout
 
@@ -1230,7 +1231,7 @@ class Projections(LessonScene):
         # each head's keys with its query badge: what the head compares, for every known token at once
         boxes = VGroup(*(SurroundingRectangle(VGroup(g.k.brackets, g.k.entries, g.k.col_labels,
                                                      getattr(g, "k_name", g.k.name_label), badge),
-                                              buff=0.08, color=head_color(head.index))
+                                              buff=0.11, color=head_color(head.index))
                          for head, g, badge in zip(ws.heads, groups, self.query_badges)))
         known = f"all {count_word(ws.n)} known tokens" if ws.n > 1 else "the one known token"
         with self.beat(f"Both heads read {known}, side by side, in parallel.", look=1.0):
