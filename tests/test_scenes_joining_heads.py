@@ -625,6 +625,10 @@ def test_cheque_scene_water_mix_worked_by_hand(cheque_scene):
         for j in range(4):
             assert col.e.vector.cell_center(0, j)[0] == pytest.approx(col.delta.vector.cell_center(0, j)[0], abs=0.01)
     assert "Only the prefix changed: attention moved the weight" in said(b)
+    # what W_O is, beside the sentence that names its 0.25: W_O = I + 0.25 at (person, water)
+    assert "wo_note_w" in tags_in(b, b.beat_of("Both messages go through W_O"))
+    assert b.by_tag("wo_note_w")[None].original_text == "0.25"
+    assert "W_O here: the identity, plus" in all_text(b)
 
 
 def test_cheque_scene_keeps_both_heads_messages_side_by_side(cheque_scene):

@@ -1696,7 +1696,7 @@ class ChequeSentence(LessonScene):
                                                   tag="cheque_A2_shown_sum")
             self.play(FadeIn(self.keys2, shift=DOWN * 0.1), FadeIn(self.weights2, shift=DOWN * 0.1), FadeIn(note))
         with self.beat(f"So {carries}, beside head 1's message."):
-            self.play(FadeOut(self.note))
+            # head 2's rounding note stays while m² (built from those weights) appears
             self.play(FadeIn(table.m2, shift=LEFT * 0.2))
             self.play(Create(table.marks2))
 
@@ -1710,6 +1710,12 @@ class ChequeSentence(LessonScene):
         terms = update_terms(river, axis)
         quarter = next(t.weight for t in terms if t.weight != 1)
         person = carried_axes(np.hstack([h.W_V for h in river.heads]))[next(t.joined for t in terms if t.weight != 1)]
+        # what this W_O is (lesson_data.off_carrier_entries): the identity plus its mixing entry
+        dim = dict(font_size=FINE_PRINT_SIZE, color=DIM_TEXT_COLOR)
+        wo_note = self.wo_note = put_fine_print(get_line(
+            get_text("W_O here: the identity, plus", **dim),
+            get_number(quarter, places_for([quarter]), tag="wo_note_w", font_size=FINE_PRINT_SIZE, color=DIM_TEXT_COLOR),
+            get_text(f"of {person} into {AXES[axis]} (hand-chosen).", **dim), buff=0.1))
         with self.beat(f"Both messages go through W_O: it adds {fmt(quarter, places_for([quarter]))} of "
                        f"{person} into {AXES[axis]}.",
                        spoken=f"Both messages go through W O: it adds a quarter of {person} into {AXES[axis]}."
@@ -1718,7 +1724,7 @@ class ChequeSentence(LessonScene):
                       *(FadeIn(VGroup(c.title, c.joined)) for c in update), run_time=1.5)
             self.play(*(TransformFromCopy(c.joined.vector, c.delta.vector) for c in update),
                       *(FadeIn(c.delta.name) for c in update), run_time=1.2)
-            self.play(*(Create(c.mix_box) for c in update), *(FadeIn(c.mix) for c in update))
+            self.play(*(Create(c.mix_box) for c in update), *(FadeIn(c.mix) for c in update), FadeIn(wo_note))
         glue = AXES.index(dominant_axis(river.E[-1], AXES))
         with self.beat(f"Then the residual adds the receiver's own row: {fmt(river.E[-1, glue], places_for(river.E[-1]))} in {AXES[glue]}.",
                        look=0.5):
@@ -1743,7 +1749,7 @@ class ChequeSentence(LessonScene):
         note = self.note = get_fine(f"{count_word(len(candidates)).capitalize()} of {vocab} words shown; "
                                     f"each sentence's {vocab} probabilities sum to one.")
         with self.transition("the updated rows make room for the predictions"):
-            self.play(FadeOut(self.update_rows))
+            self.play(FadeOut(self.update_rows), FadeOut(self.wo_note))
         with self.beat(f"Same parameters, different prefix: “{river.mlp.prediction}” after the river sentence, "
                        f"“{cheque.mlp.prediction}” after the cheque sentence."):
             self.play(LaggedStart(*(FadeIn(part, shift=RIGHT * 0.2) for part in strip[5:]), lag_ratio=0.25),
