@@ -1425,7 +1425,7 @@ class OneSharedWeight(ChapterOneScene):
                 num = get_weight_number(w, "two_arrow_w", (k, s), colors[k])
                 turns_towards = (k == 0) == (s == 1)
                 if turns_towards:
-                    num.next_to(start, UP if k == 0 else DOWN, buff=0.14, aligned_edge=RIGHT)
+                    num.next_to(start, UP if k == 0 else DOWN, buff=0.2, aligned_edge=RIGHT)
                 else:
                     num.next_to(start + RIGHT * 0.05, UP if k == 0 else DOWN, buff=0.1, aligned_edge=LEFT)
                 arrow_weights.add(num)
