@@ -536,9 +536,10 @@ class ShapeFlow(LessonScene):
         strips = VGroup(get_row_strip(lane.q), get_column_strip(lane.kt, n - 1, color=RECEIVER_COLOR),
                         get_row_strip(lane.weights, color=RECEIVER_COLOR, opacity=0.5),
                         get_row_strip(lane.v), get_row_strip(lane.messages))
-        legend = get_text(f"row {n}:  q{h}{sub(n)}, k{h}{sub(n)}, v{h}{sub(n)}, m{h}{sub(n)}  "
-                          f"each {format_shape((1, h1.Q.shape[1]))};   a{h}{sub(n)}  {format_shape((1, n))}",
-                          font_size=LABEL_SIZE + 4, color=RECEIVER_COLOR)
+        # three symbols, written as scene 8 writes them (α for the attention weights)
+        legend = get_text(f"row {n}:  q{h}{sub(n)}  {format_shape((1, h1.Q.shape[1]))},   "
+                          f"α{h}{sub(n)}  {format_shape((1, n))},   m{h}{sub(n)}  {format_shape((1, h1.messages.shape[1]))}",
+                          font_size=LABEL_SIZE + 2, color=RECEIVER_COLOR)
         return strips, legend
 
     # beats ------------------------------------------------------------------------------------
@@ -606,12 +607,14 @@ class ShapeFlow(LessonScene):
         # lanes, a tick up to it (left of A's shape label)
         row_tag = VGroup(*(get_text(t, font_size=SMALL_SIZE, color=RECEIVER_COLOR)
                            for t in ("row =", "receiver i"))).arrange(DOWN, buff=0.05, aligned_edge=RIGHT)
-        row_tag.next_to(row, LEFT, buff=0.1).set_y(row.get_y())
+        row_tag.next_to(row, LEFT, buff=0.18).set_y(row.get_y())
+        # the column's tag under A, left of the column and above head 1's V path (nothing crossed),
+        # a short tick up to the column
         column_tag = get_text("column = source j", font_size=SMALL_SIZE, color=TEXT_COLOR)
         x = column.get_x()
-        band = (self.lanes[0].v_path.get_bottom()[1] + self.lanes[1].q.name_label.get_top()[1]) / 2
-        column_tag.move_to([x, band, 0]).align_to([x - 0.08, 0, 0], LEFT)
-        tick = Line([x, column_tag.get_top()[1] + 0.03, 0], [x, a.box.get_bottom()[1], 0]).set_stroke(TEXT_COLOR, 1.5)
+        y = (a.shape_label.get_bottom()[1] + self.lanes[0].v_path.get_bottom()[1]) / 2
+        column_tag.move_to([x, y, 0]).align_to([x - 0.1, 0, 0], RIGHT)
+        tick = Line([x, column_tag.get_y(), 0], [x, a.box.get_bottom()[1], 0]).set_stroke(TEXT_COLOR, 1.5)
         tags = VGroup(row_tag, VGroup(column_tag, tick))
         self.a_strips = VGroup(row, column, tags)
         with self.beat("Each row of A is a receiver, each column a source; "
