@@ -339,6 +339,9 @@ def test_concat_pictures_play_in_their_sentences():
     assert "leaving water at 2.617" in where.text
     assert "put_back" in tags_in(b, where)
     assert [b.by_tag("put_back")[(0, k)].original_text for k in range(4)] == ["2.617", "-0.018", "1.552", "0.538"]
+    for k in range(4):     # column for column under the real Δe
+        assert b.by_tag("put_back")[(0, k)].get_right()[0] == pytest.approx(
+            b.scene.cop.delta_2.cell(0, k).get_right()[0], abs=0.02)
     # the general shape appears in its own (last) beat, with both blocks marked
     last = b.beats[-1]
     assert "[n_heads × d_v, d_model]" in last.text and b.changes_in(last)

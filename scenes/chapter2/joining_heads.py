@@ -1026,13 +1026,19 @@ class ConcatAndOutputProjection(LessonScene):
         if len(entries):
             j0 = entries[0][1]
             vec = get_row_vector(pb, None, tag="put_back", places=3, font_size=NUMBER_SIZE, h_buff=0.12)
+            widen = cop.delta_2.cell_width - vec.cell_width        # the same columns as the real Δe above
+            if widen > 0:
+                vec = get_row_vector(pb, None, tag="put_back", places=3, font_size=NUMBER_SIZE, h_buff=0.12 + widen)
             vec.shift(self.ghost[1].get_center() - vec.brackets.get_center())
+            vec.shift(RIGHT * (cop.delta_2.cell_center(0, 0)[0] - vec.cell_center(0, 0)[0]))
+            vec.entries.shift(RIGHT * (cop.delta_2.cell(0, 0).get_right()[0] - vec.cell(0, 0).get_right()[0]))
             label = get_text(f"if W_O only put each back:  Δe{sub(ws.n)} =", font_size=LABEL_SIZE,
                              color=DIM_TEXT_COLOR)
             label.next_to(vec.brackets, LEFT, buff=0.3)
             align_baseline(label, baseline_y(vec.cell(0, 0)))
-            pb_box = get_entry_box(vec, j0, TEXT_COLOR).set_fill(opacity=0)          # clear of the brackets
-            real_box = get_entry_box(cop.delta_2, j0, TEXT_COLOR).set_fill(opacity=0)
+            # boxes hugging the digits, clear of the brackets
+            pb_box = SurroundingRectangle(vec.cell(0, j0), color=TEXT_COLOR, buff=0.035, stroke_width=2.5)
+            real_box = SurroundingRectangle(cop.delta_2.cell(0, j0), color=TEXT_COLOR, buff=0.035, stroke_width=2.5)
             self.put_back = VGroup(label, vec, pb_box, real_box)
             leave = f", leaving {AXES[j0]} at {fmt(pb[j0])}"
         with self.beat(f"An inverse would put each coordinate back where W_V took it{leave}; {where_text}.",
