@@ -301,8 +301,14 @@ def test_concat_shows_messages_W_O_contributions_and_delta(sentence):
             assert m.value == rows[i, j] and m.original_text == fmt(rows[i, j], places_for([rows[i, j]]))
     assert b.by_tag("W_O2")[(0, 0)].original_text == "0.25"
     assert b.by_tag("W_O1")[(0, 0)].original_text == "1" and b.by_tag("W_O1")[(0, 1)].original_text == "0"
-    assert_matrix_on_screen(b, "contribution1", h1.contribution[-1])
-    assert_matrix_on_screen(b, "contribution2", h2.contribution[-1])
+    # each head's product: exact zeros (a zero W_O column) as W_O's "0", the rest with the row's precision
+    for tag, row in (("contribution1", h1.contribution[-1]), ("contribution2", h2.contribution[-1])):
+        shown = b.by_tag(tag)
+        assert set(shown) == {(0, j) for j in range(4)}
+        for (_, j), m in shown.items():
+            assert m.value == row[j]
+            assert m.original_text == ("0" if row[j] == 0.0 else fmt(row[j], places_for(row)))
+    assert b.by_tag("contribution1")[(0, 2)].original_text == "0"          # 2.617·0 + (-0.018)·0
     assert_matrix_on_screen(b, "delta", ws.delta_E[-1])
     # a second method: the shown blocks' products add up to the shown Δe
     m1 = np.array([b.by_tag("m1")[(0, k)].value for k in range(2)])

@@ -850,7 +850,15 @@ class ConcatAndOutputProjection(LessonScene):
             h1.messages[-1], h2.messages[-1], ws.W_O, h1.contribution[-1], h2.contribution[-1], ws.delta_E[-1],
             axes=AXES, receiver=ws.n, places=None, coordinate_names=self.carried, h_buff=0.12, stacked=True,
             entry_places=True)
-        for product in (cop.c1, cop.c2):          # a product's exact zeros dimmed, as W_O's are
+        for product in (cop.c1, cop.c2):          # a product's exact zeros as W_O's: a dimmed "0"
+            for j, old in enumerate(product.grid[0]):
+                if old.value == 0.0:
+                    new = get_number(0.0, places_for([0.0]), tag=old.tag, index=old.index,
+                                     font_size=old.font_size, color=old.get_color())
+                    new.move_to(product.cell_center(0, j))
+                    align_baseline(new, baseline_y(old))
+                    product.grid[0][j] = new
+                    product.entries[0].submobjects[j] = new
             dim_zero_entries(product, opacity=0.45)
         cop.top.move_to(CONTENT_CENTER + UP * 0.45)
         # two lines, centred: [m¹ | m²] · W_O above, "= Δe" under W_O (the frame's width is not enough
