@@ -1299,7 +1299,8 @@ class ResidualAndPrediction(LessonScene):
         t, r = self.tables, len(self.tables.rows) - 1
         boxes = self.row_boxes = VGroup(t.e.get_row_box(r, include_label=True), t.delta.get_row_box(r),
                                         t.e_prime.get_row_box(r))
-        with self.beat(f"Row {ws.n}, the receiver “{ws.tokens[-1]}”, is the one that predicts the next word."):
+        with self.beat(f"Row {ws.n}, the receiver “{ws.tokens[-1]}”, is the one that predicts the next word.",
+                       look=1.0):
             self.play(LaggedStart(*(Create(b) for b in boxes), lag_ratio=0.3), run_time=1.5)
 
     # shot 2 -----------------------------------------------------------------------------------
