@@ -201,8 +201,10 @@ def test_shape_flow_keeps_E_in_view_for_the_residual():
     start = residual.legs[0].get_start()
     assert abs(start[0] - scene.e_box.box.get_x()) < 1e-6
     assert np.linalg.norm(residual.tip.get_end() - scene.parts["plus"].circle.get_top()) < 0.05
-    # E's box is drawn in the last frame
-    assert np.abs(b.pixel(scene.e_box.box.get_center()) - blend(TEXT_COLOR, BACKGROUND, 0.25)).max() <= 3
+    # E's box is drawn in the last frame (sampled inside a row, between its row stripes)
+    box = scene.e_box.box
+    inside_row = box.get_center() + np.array([0, box.height / 20, 0])
+    assert np.abs(b.pixel(inside_row) - blend(TEXT_COLOR, BACKGROUND, 0.25)).max() <= 3
 
 
 def test_shape_flow_last_frame_colours_the_two_heads_in_the_concat():
@@ -434,3 +436,19 @@ def test_projections_fourth_review_causes_before_results():
     # "two separate parameters": W_K and W_V have their own names, each boxed in that sentence
     separate = kinds(b.changes_in(b.beat_of("They are still two separate parameters")))
     assert "LaggedStart" in separate and len(scene.parameter_frames) == 4
+
+
+def test_shape_flow_fourth_review_labels_and_stripes():
+    b = built(ShapeFlow, "river")
+    scene = b.scene
+    # E keeps its ten row stripes from the first beat to the chain (one row per token)
+    assert len(scene.e_rows) == 9 and scene.e_rows in scene.mobjects
+    # the row-10 legend writes α for the attention row, as scene 8 does, and three symbols only
+    assert "α¹₁₀" in scene.legend.original_text and "k¹₁₀" not in scene.legend.original_text
+    # A's column tag sits under A and above head 1's V path: its tick crosses no line
+    a, tag = scene.lanes[0].weights, scene.a_strips[2][1][0]
+    assert scene.lanes[0].v_path.get_bottom()[1] < tag.get_bottom()[1] and tag.get_top()[1] < a.box.get_bottom()[1]
+    # the general W_O shape points at W_O's own [4, 4]
+    assert "GrowArrow" in kinds(b.changes_in(b.beat_of("W_O is square here only because")))
+    # a shape stays on one caption line
+    assert "so A is [10, 10] too." in b.beat_of("Dividing by √2").text

@@ -463,6 +463,14 @@ def get_head_lane(head) -> VGroup:
     return lane
 
 
+def get_row_lines(box, n: int) -> VGroup:
+    """Faint lines between a shape box's n rows (one row per token)."""
+    step = box.height / n
+    return VGroup(*(Line([box.get_left()[0], box.get_top()[1] - k * step, 0],
+                         [box.get_right()[0], box.get_top()[1] - k * step, 0])
+                    for k in range(1, n))).set_stroke(TEXT_COLOR, 1, opacity=0.45)
+
+
 def layout_chain(stages, gaps, y: float = 0.0) -> None:
     """Place stages left to right by their core boxes (`.box`, else the stage itself) on one line;
     each gap is widened until the neighbours' labels (wider than their boxes) stay apart."""
@@ -547,11 +555,7 @@ class ShapeFlow(LessonScene):
         n, d = ws.E.shape
         # E alone, large and central; it takes its place at the left when the heads arrive
         big = self.e_alone = self.e_box.copy().scale(1.7).move_to(CONTENT_CENTER)
-        box = big.box
-        step = box.height / n
-        rows = self.e_rows = VGroup(*(Line([box.get_left()[0], box.get_top()[1] - k * step, 0],
-                                           [box.get_right()[0], box.get_top()[1] - k * step, 0])
-                                      for k in range(1, n))).set_stroke(TEXT_COLOR, 1, opacity=0.45)
+        rows = self.e_rows = get_row_lines(big.box, n)
         with self.beat(f"We follow one sentence, with no batch axis: E is {format_shape(ws.E.shape)}, "
                        "one row per token."):
             self.play(FadeIn(big, shift=0.2 * UP))
@@ -560,7 +564,11 @@ class ShapeFlow(LessonScene):
     def show_projection_matrices(self, ws):
         h1 = ws.heads[0]
         with self.beat(f"Each head has its own W_Q, W_K and W_V, each {format_shape(h1.W_Q.shape)}."):
-            self.play(FadeOut(self.e_rows), ReplacementTransform(self.e_alone, self.e_box), run_time=0.9)
+            # E keeps its row stripes as it takes its place
+            rows = get_row_lines(self.e_box.box, ws.E.shape[0])
+            self.play(ReplacementTransform(self.e_rows, rows), ReplacementTransform(self.e_alone, self.e_box),
+                      run_time=0.9)
+            self.e_rows = rows
             self.play(*(GrowArrow(a) for a in self.feeds),
                       *(FadeIn(lane.stack, shift=0.15 * RIGHT) for lane in self.lanes), run_time=1.2)
 
@@ -719,12 +727,13 @@ class ShapeFlow(LessonScene):
 
     def show_concat(self, ws):
         p = self.parts
-        keep = VGroup(self.title, self.e_box, *(lane.messages for lane in self.lanes))
+        keep = VGroup(self.title, self.e_box, self.e_rows, *(lane.messages for lane in self.lanes))
         kept = {id(m) for m in keep.get_family()}
         others = [m for m in self.mobjects if id(m) not in kept]
         h1, h2 = ws.heads
         concat = p["concat"]
         mini = self.mini_lanes = self.get_mini_lanes(p)
+        e_rows = get_row_lines(self.e_target.box, ws.E.shape[0])
         with self.beat(f"The two messages join side by side: [H{sup(1)} | H{sup(2)}] is "
                        f"{format_shape(ws.H_joined.shape)}.",
                        spoken=f"The two messages join side by side: H one and H two together are "
@@ -739,7 +748,9 @@ class ShapeFlow(LessonScene):
             self.h_tags = tags
             self.play(*(ReplacementTransform(lane.messages.box, half) for lane, half in zip(self.lanes, concat.halves)),
                       *(ReplacementTransform(lane.messages.name_label, tag) for lane, tag in zip(self.lanes, tags)),
-                      ReplacementTransform(self.e_box, self.e_target), run_time=1.8)
+                      ReplacementTransform(self.e_box, self.e_target),
+                      ReplacementTransform(self.e_rows, e_rows), run_time=1.8)
+            self.e_rows = e_rows
             self.e_box = self.e_target
             self.play(FadeIn(VGroup(concat.box, concat.name_label, concat.shape_label)),
                       GrowArrow(p["a_heads"]), FadeIn(p["heads_label"]))
