@@ -1833,7 +1833,7 @@ def get_message_table(sheets) -> VGroup:
 def get_entry_box(vector, j: int, color: str) -> Rectangle:
     """A highlight box on entry j of a row vector, padded clear of the brackets."""
     cell = vector.cell(0, j)
-    box = Rectangle(width=min(cell.width + 0.12, vector.cell_width - 0.14), height=vector.row_height - 0.06)
+    box = Rectangle(width=min(cell.width + 0.06, vector.cell_width - 0.14), height=vector.row_height - 0.06)
     box.set_stroke(color, 2).set_fill(color, HIGHLIGHT_OPACITY)
     return box.move_to([cell.get_center()[0], vector.cell_center(0, j)[1], 0])
 
