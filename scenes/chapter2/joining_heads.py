@@ -1611,6 +1611,7 @@ class ChequeSentence(LessonScene):
         table.move_to([SAFE_WIDTH / 2 - 0.1 - table.width / 2, 0, 0])
         table.align_to([0, grid2.get_bottom()[1] - 0.22, 0], UP)
         self.query2.align_to(self.query, LEFT)
+        self.query2.shift(LEFT * 0.5)      # a clear gap before the message table's "river: m¹₁₀ ="
         self.query2.shift(UP * (baseline_y(table.m1[0].vector.cell(0, 0)) - baseline_y(self.query2.vector.cell(0, 0))))
 
     # shot 1 -----------------------------------------------------------------------------------
