@@ -1381,7 +1381,7 @@ class Head1Message(MessageWalk):
                                  color=self.color, name_color=self.color, v_buff=self.grid.v_buff, places=None,
                                  dim_zeros=True, label_size=MIN_TEXT_SIZE)
         w_k.move_to([e.get_center()[0], projection.W_V.get_center()[1], 0])
-        w_k.set_opacity(0.55)
+        w_k.fade(0.45)          # dimmed relative to each part's own opacity (its cell rectangles stay unfilled)
         k_tag = get_text("→ chose the weights", font_size=MIN_TEXT_SIZE, color=DIM_TEXT_COLOR)
         k_tag.next_to(w_k, DOWN, buff=0.2)
         v_tag = get_text("→ the values, what gets mixed", font_size=MIN_TEXT_SIZE, color=self.color)
