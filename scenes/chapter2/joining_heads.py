@@ -453,7 +453,7 @@ def get_mixtures(ws) -> VGroup:
                                  column_colors=[head_color(1)] * d1 + [head_color(2)] * (d - d1))
     two_vec.vector.remove(two_vec.vector.col_labels)     # the same columns as the wide row's, named once
     v = two_vec.vector
-    x_mid = (v.cell_center(0, d1 - 1)[0] + v.cell_center(0, d1)[0]) / 2
+    x_mid = (v.cell(0, d1 - 1).get_right()[0] + v.cell(0, d1).get_left()[0]) / 2    # midway between the digits
     divider = Line(UP * v.row_height / 2, DOWN * v.row_height / 2).set_stroke(TEXT_COLOR, 2)
     v.add(divider.move_to([x_mid, v.cell_center(0, 0)[1], 0]))
     two_vec.vector.next_to(wide_vec.vector, DOWN, buff=0.25).align_to(wide_vec.vector, LEFT)
