@@ -990,7 +990,7 @@ def get_reads_layout(ws) -> VGroup:
         g.k.shift(UP * (top - g.k.anchors[0][0].get_y()))
     w_column.align_to(e_m, UP)
     # a little left of centre: the parallel beat's boxes round the keys keep clear of the right edge
-    layout.move_to(CONTENT_CENTER + LEFT * 0.08).align_to(UP * (CONTENT_TOP - 0.26), UP)
+    layout.move_to(CONTENT_CENTER + LEFT * 0.08).align_to(UP * (CONTENT_TOP - 0.2), UP)
     layout.e, layout.heads = e_m, groups
     return layout
 
@@ -1245,7 +1245,7 @@ class Projections(LessonScene):
         # each head's keys with its query badge: what the head compares, for every known token at once
         boxes = VGroup(*(SurroundingRectangle(VGroup(g.k.brackets, g.k.entries, g.k.col_labels,
                                                      getattr(g, "k_name", g.k.name_label), badge),
-                                              buff=0.11, color=head_color(head.index))
+                                              buff=0.09, color=head_color(head.index))
                          for head, g, badge in zip(ws.heads, groups, self.query_badges)))
         known = f"all {count_word(ws.n)} known tokens" if ws.n > 1 else "the one known token"
         with self.beat(f"Both heads read {known}, side by side, in parallel.", look=1.0):
