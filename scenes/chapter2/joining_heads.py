@@ -499,8 +499,8 @@ def get_term_lines(ws, joined: int, wide: bool, color: str, tag: str) -> VGroup:
                            get_text("=", font_size=size, color=DIM_TEXT_COLOR),
                            get_number(t.product, 3, tag=f"{tag}_p", index=t.source, font_size=size, color=color),
                            buff=0.1))
-        for k in (2, 4):                 # × and = at the digits' mid-height, not on the baseline
-            lines[-1][k].shift(UP * 0.05)
+        lines[-1][2].shift(UP * 0.02)     # × and = at the digits' mid-height, not on the baseline
+        lines[-1][4].shift(UP * 0.05)
     lines.arrange(DOWN, buff=0.14, aligned_edge=LEFT)
     lines.terms = terms
     return lines
