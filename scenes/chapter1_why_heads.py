@@ -72,6 +72,7 @@ from scenes.style import (
     CONTENT_BOTTOM,
     CONTENT_TOP,
     DIM_TEXT_COLOR,
+    GRADIENT_COLOR,
     HIGHLIGHT_OPACITY,
     LABEL_SIZE,
     MIN_TEXT_SIZE,
@@ -1363,7 +1364,7 @@ class OneSharedWeight(ChapterOneScene):
         right = products[0].product
         total = get_row_vector(ill.one_head_message, tag="one_sum", places=None, color=ONE_HEAD_COLOR)
         rule = Line(LEFT, RIGHT).set_stroke(TEXT_COLOR, 1.5)
-        rule.set_width(right.width + 0.1).next_to(products[1].product, DOWN, buff=0.1)
+        rule.scale_to_fit_width(right.width + 0.1).next_to(products[1].product, DOWN, buff=0.1)
         rule.set_x(products[1].product.get_x())
         total.next_to(rule, DOWN, buff=0.1).set_x(products[1].product.get_x())
         equals = get_text("=", font_size=LABEL_SIZE).next_to(total, LEFT, buff=0.15)
@@ -1593,7 +1594,7 @@ class OneSharedWeight(ChapterOneScene):
         # W_O with a real subscript, tall enough for one arrow in and one back per head
         w_o = block("W_O", label=get_subscripted("W", "O", font_size=LABEL_SIZE + 2), height=1.2)
         prediction = block("prediction")
-        loss = block("loss vs. the next word", RECEIVER_COLOR)
+        loss = block("loss vs. the next word", GRADIENT_COLOR)
         chain = VGroup(w_o, prediction, loss).arrange(RIGHT, buff=0.7)
         chain.next_to(heads, RIGHT, buff=1.2)
         # what W_O is for, said once (chapter 1 never introduced it)
@@ -1609,8 +1610,8 @@ class OneSharedWeight(ChapterOneScene):
                          get_arrow(prediction.get_right(), loss.get_left()))
         # the correction flows back along the same path, just under it: loss -> prediction -> W_O -> heads
         def back(start, end):
-            line = DashedVMobject(get_arrow(start, end, color=RECEIVER_COLOR, buff=0.05), num_dashes=12)
-            return line.set_stroke(RECEIVER_COLOR, 2.5)
+            line = DashedVMobject(get_arrow(start, end, color=GRADIENT_COLOR, buff=0.05), num_dashes=12)
+            return line.set_stroke(GRADIENT_COLOR, 2.5)
 
         low = DOWN * 0.26
         back_chain = VGroup(back(loss.get_left() + low, prediction.get_right() + low),
@@ -1654,7 +1655,7 @@ class OneSharedWeight(ChapterOneScene):
         diagram = self.diagram
         with self.beat("Its correction flows back into every head at once: all their projections learn "
                        "together."):
-            self.play(Indicate(diagram.loss, color=RECEIVER_COLOR), *swap_fine_print(self, JOINT_NOTE))
+            self.play(Indicate(diagram.loss, color=GRADIENT_COLOR), *swap_fine_print(self, JOINT_NOTE))
             self.play(LaggedStart(*(Create(b) for b in diagram.back_chain), lag_ratio=1.0), run_time=1.0)
             # into every head at once
             self.play(*(Create(b) for b in diagram.backward), run_time=1.0)

@@ -51,6 +51,7 @@ class Theme:
     mask: str = "#3C414D"          # blocked (future) attention cells
     positive: str = "#009E73"
     negative: str = "#D55E00"
+    gradient: str = "#E8455A"      # training's correction flowing back from the loss (red, apart from head 2's orange)
     bracket: str = "#C8CCD4"
     highlight_opacity: float = 0.22  # fill opacity of highlight boxes (text stays readable)
 
@@ -67,6 +68,7 @@ SOURCE_COLOR = THEME.source
 MASK_COLOR = THEME.mask
 POSITIVE_COLOR = THEME.positive
 NEGATIVE_COLOR = THEME.negative
+GRADIENT_COLOR = THEME.gradient
 BRACKET_COLOR = THEME.bracket
 HIGHLIGHT_OPACITY = THEME.highlight_opacity
 
@@ -578,7 +580,7 @@ class LessonScene(VoiceoverScene):
 __all__ = [
     "THEME", "Theme", "BACKGROUND", "TEXT_COLOR", "DIM_TEXT_COLOR", "HEAD_COLORS", "head_color",
     "hex_rgb", "rgb_hex", "blend_colors", "WIDE_HEAD_COLOR", "RECEIVER_COLOR", "SOURCE_COLOR", "MASK_COLOR", "POSITIVE_COLOR",
-    "NEGATIVE_COLOR", "BRACKET_COLOR", "HIGHLIGHT_OPACITY", "FONT", "TITLE_SIZE", "BODY_SIZE",
+    "NEGATIVE_COLOR", "GRADIENT_COLOR", "BRACKET_COLOR", "HIGHLIGHT_OPACITY", "FONT", "TITLE_SIZE", "BODY_SIZE",
     "CAPTION_SIZE", "LABEL_SIZE", "NUMBER_SIZE", "SMALL_SIZE", "MIN_TEXT_SIZE", "MIN_CAPTION_SIZE", "BUFF_SMALL", "BUFF", "BUFF_LARGE",
     "MARGIN", "count_word", "FRAME_WIDTH", "FRAME_HEIGHT", "SAFE_WIDTH", "CAPTION_TOP", "TITLE_BOTTOM",
     "CONTENT_TOP", "CONTENT_BOTTOM", "CONTENT_HEIGHT", "CONTENT_CENTER", "sup", "sub",

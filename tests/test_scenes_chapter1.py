@@ -528,6 +528,11 @@ def test_scene_4_learning_loss_flows_back_into_every_head_and_a_head_is_pruned()
     diagram = b.scene.diagram
     assert [h.index for h in diagram.heads] == list(OVERLAPPING_HEADS.heads)
     assert len(diagram.backward) == len(diagram.heads)
+    # the correction flowing back has training's own colour, as in scene 17 (yellow is the receiver's)
+    from scenes.style import GRADIENT_COLOR, HEAD_COLORS, RECEIVER_COLOR
+    assert GRADIENT_COLOR.upper() not in {RECEIVER_COLOR.upper(), *(c.upper() for c in HEAD_COLORS.values())}
+    for dash in [*diagram.backward.family_members_with_points(), *diagram.back_chain.family_members_with_points()]:
+        assert dash.get_stroke_color().to_hex().upper() == GRADIENT_COLOR.upper()
     # all the backward arrows are drawn in one play: every head at once
     creates = [w for w in plays_in(b, "flows back into every head at once") if "Create" in w]
     assert creates and creates[0].count("Create") == len(diagram.heads)

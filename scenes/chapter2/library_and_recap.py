@@ -61,6 +61,7 @@ from scenes.style import (
     CONTENT_CENTER,
     CONTENT_TOP,
     DIM_TEXT_COLOR,
+    GRADIENT_COLOR,
     HIGHLIGHT_OPACITY,
     LABEL_SIZE,
     MASK_COLOR,
@@ -1239,9 +1240,6 @@ def get_recap_diagram(ws) -> VGroup:
     return diagram
 
 
-# the loss flowing back: a crimson of its own, far from head 2's orange, the wide head's pink and
-# the receiver's yellow (the theme's negative vermillion reads as orange beside head 2)
-GRADIENT_COLOR = "#E8455A"
 
 
 def get_training_panel(diagram, example: str) -> VGroup:
