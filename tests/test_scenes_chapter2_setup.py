@@ -415,7 +415,14 @@ def test_shape_flow_third_review_pictures_play_in_their_sentences():
     legend = scene.legend
     assert scene.lanes[1].q.name_label.get_top()[1] < legend.get_bottom()[1]
     assert legend.get_top()[1] < scene.lanes[0].v_path.get_bottom()[1]
-    assert len(scene.receiver_strips) == 5
+    # the receiver's own rows only (q, A, H): its score and message read every key and value
+    lane = scene.lanes[0]
+    assert len(scene.receiver_strips) == 3
+    lit = [strip.get_center()[1] for strip in scene.receiver_strips]
+    for part in (lane.kt, lane.v):
+        assert not any(part.get_left()[0] - 1e-6 <= s.get_center()[0] <= part.get_right()[0] + 1e-6
+                       and part.get_bottom()[1] - 1e-6 <= y <= part.get_top()[1] + 1e-6
+                       for s, y in zip(scene.receiver_strips, lit))
     # "last row" over its arrow, and p's capped width said
     p = scene.parts
     assert p["last_label"].get_bottom()[1] > p["a_last"].get_top()[1]

@@ -541,9 +541,10 @@ class ShapeFlow(LessonScene):
         n = ws.n
         h1 = ws.heads[0]
         h = sup(h1.index)
-        strips = VGroup(get_row_strip(lane.q), get_column_strip(lane.kt, n - 1, color=RECEIVER_COLOR),
-                        get_row_strip(lane.weights, color=RECEIVER_COLOR, opacity=0.5),
-                        get_row_strip(lane.v), get_row_strip(lane.messages))
+        # only the receiver's own rows: its query, its weights, its message (its score and message read
+        # every key and value, so no single key column or value row is lit)
+        strips = VGroup(get_row_strip(lane.q), get_row_strip(lane.weights, color=RECEIVER_COLOR, opacity=0.5),
+                        get_row_strip(lane.messages))
         # three symbols, written as scene 8 writes them (α for the attention weights)
         legend = get_text(f"row {n}:  q{h}{sub(n)}  {format_shape((1, h1.Q.shape[1]))},   "
                           f"α{h}{sub(n)}  {format_shape((1, n))},   m{h}{sub(n)}  {format_shape((1, h1.messages.shape[1]))}",
