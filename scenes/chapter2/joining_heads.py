@@ -765,6 +765,10 @@ class WideHeadVersusTwo(LessonScene):
                         "combines them.")
         terms = get_term_lines(ws, k, False, head_color(1), "head1_term")
         terms.next_to(mixtures.two.vector.brackets, RIGHT, buff=0.45).align_to(self.wide_terms, LEFT)
+        # the shown parts are products of unrounded weights and leave out the other sources
+        parts_note = get_text("unrounded weights; others add the rest", font_size=SMALL_SIZE,
+                              color=DIM_TEXT_COLOR).next_to(terms, DOWN, buff=0.14, aligned_edge=LEFT)
+        terms.add(parts_note)
         lead = terms.terms[0]
         with self.beat(f"Head 1's {axis}, {fmt(ws.H_joined[-1][k])}, is mostly {self.said(lead.source)}: "
                        f"{fmt(lead.weight)} × {fmt(lead.value, places_for(h1.V[:, k]))}; head 2's {axis2} "
