@@ -31,6 +31,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from lesson_data.display import fmt, places_for
+from lesson_data.walkthrough import ranked_sources
 from lesson_data.worksheet import AXES, CANDIDATES, VOCAB
 
 
@@ -257,8 +258,7 @@ def runner_up_source(weights) -> int:
     w = np.asarray(weights, dtype=float).ravel()
     if len(w) < 2:
         raise ValueError("a runner-up needs at least two sources")
-    order = sorted(range(len(w)), key=lambda j: (-w[j], j))
-    return order[1]
+    return ranked_sources(w, len(w) - 1)[1]
 
 
 def mixed_axes(ws) -> list[int]:

@@ -52,7 +52,6 @@ from lesson_data.display import fmt, places_for
 from lesson_data.walkthrough import (
     choose_walk_sources,
     earlier_favourite,
-    heads_differ_runs,
     settled_split,
     early_row_example,
     keys_equal_values,
