@@ -50,6 +50,8 @@ class ChapterRow:
     gif: Path | None = None
     note: str = ""                    # why it is not built
     duration: Fraction | None = None
+    quality: str = ""                 # the resolution it was built at, e.g. "720p30"
+    draft: bool = False               # only a draft quality (480p15) exists for this chapter
 
 
 @dataclass
@@ -163,6 +165,9 @@ def _chapter(row: ChapterRow, page: Path, next_id: str | None) -> list[str]:
         out += _video_block(vid, row.video, row.vtt, row.poster, page, f"Chapter {ch.number}", next_id)
         length = _clock(row.duration) if row.duration is not None else ""
         extras = [f'Length <span data-duration-of="{vid}">{length}</span>']
+        if row.quality:
+            extras.insert(0, f'<span class="draft">{h(row.quality)}, a draft render</span>' if row.draft
+                          else f'<span data-quality="{h(row.quality)}">{h(row.quality)}</span>')
         if row.vtt and row.srt:
             extras.append(f'subtitles <a href="{_rel(row.srt, page)}">.srt</a> <a href="{_rel(row.vtt, page)}">.vtt</a>')
         extras.append(f'<a href="{_rel(row.video, page)}">MP4</a> ({_size(row.video)})')
