@@ -1,4 +1,4 @@
-"""The lesson's word-only examples (WORKSHEET.md, "Word-only examples"): sentences, receivers and
+"""The lesson's word-only examples (docs/WORKSHEET.md, "Word-only examples"): sentences, receivers and
 possible source roles as plain data, so the chapter-1 scenes show nothing they invent.
 
 No numbers are computed here. Positions are one-based, counted in tokens, and a punctuation mark
@@ -207,7 +207,7 @@ def message(ex: WordExample, reading: Reading) -> tuple[float, ...]:
 
 
 # ---------------------------------------------------------------------------------------------
-# The examples (WORKSHEET.md, "Word-only examples")
+# The examples (docs/WORKSHEET.md, "Word-only examples")
 # ---------------------------------------------------------------------------------------------
 
 COAT = WordExample(

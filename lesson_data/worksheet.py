@@ -1,6 +1,6 @@
 """The two-head worksheet: every number the worksheet scenes show, computed in float64.
 
-Inputs are the hand-chosen tables of shared/spec/WORKSHEET.md; nothing here is rounded (rounding
+Inputs are the hand-chosen tables of docs/WORKSHEET.md; nothing here is rounded (rounding
 happens only at display, through `lesson_data.display.fmt`). Row-vector convention throughout:
 a row of E times a matrix gives a row. Pure numpy: no torch, no manim.
 """
@@ -14,7 +14,7 @@ from dataclasses import dataclass
 import numpy as np
 
 # ---------------------------------------------------------------------------------------------
-# Inputs (WORKSHEET.md)
+# Inputs (docs/WORKSHEET.md)
 # ---------------------------------------------------------------------------------------------
 
 

@@ -4,7 +4,7 @@
     spoken_form("E [10, 4] times W_Q [4, 2]")      -> "E ten by four times W Q four by two"
     spoken_form("α¹₁₀,ⱼ")                          -> "alpha, head one, row ten, source j"
 
-The one place where symbols become words (NARRATION.md, "Spoken forms"), so every scene, every voice
+The one place where symbols become words (docs/NARRATION.md, "Spoken forms"), so every scene, every voice
 and the speech-length estimate agree. The lesson's own conventions decide the reading: superscripts
 label heads, not powers (q¹ is "q, head one"); subscripts label tokens ("row ten"); a decimal is read
 digit by digit after the point, without the display's trailing zeros ("2.400" -> "two point four");

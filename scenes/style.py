@@ -475,7 +475,7 @@ class LessonScene(VoiceoverScene):
     - `clear_stage(*keep)`: a transition that fades out everything but `keep`.
     """
 
-    # Look time after the speech, by how many numbers the beat newly showed (NARRATION.md: number-
+    # Look time after the speech, by how many numbers the beat newly showed (docs/NARRATION.md: number-
     # dense screens, 20 numbers or more, get at least 2 s).
     NUMBER_DENSE = 20
     DENSE_LOOK_S = 2.0

@@ -453,7 +453,7 @@ def assert_builds_cleanly(b: BuiltScene, *, min_sections: int = 2, min_beats: in
 
 
 def assert_beats(b: BuiltScene, *, min_beats: int = 3) -> None:
-    """The beat contract (NARRATION.md): every visible change starts inside a beat or a named
+    """The beat contract (docs/NARRATION.md): every visible change starts inside a beat or a named
     transition; beats never overlap; each beat's speech lies inside it and its sound is placed where
     it starts; a number-dense beat holds at least 2 s after the speech; the subtitles are the beats'
     text at the beats' times, one after another, inside the video."""

@@ -143,7 +143,7 @@ def test_the_width_legend_sits_under_the_badge_that_says_illustration(scene_cls)
 
 def test_scene_1_shows_the_seven_rows_and_the_receiver_coat():
     b = built(ThreeHeadsSevenRows)
-    words = "Maya wore a hooded red wool coat".split()            # WORKSHEET.md, by hand
+    words = "Maya wore a hooded red wool coat".split()            # docs/WORKSHEET.md, by hand
     layout = b.scene.layout
     assert words_of(layout.row) == words
     assert [p.original_text for p in layout.positions] == [str(p) for p in range(1, 8)]

@@ -3,7 +3,7 @@ cleanly (no LaTeX, legible, in frame, every change inside its beat), every numbe
 data layer's number with its own precision — for river, cheque and a twenty-word sentence — and the
 picture a sentence names plays in that sentence's beat. Expected values come from the data layer
 *and* from a second, independent computation of row n in plain Python from the hand-chosen
-parameters of WORKSHEET.md.
+parameters of docs/WORKSHEET.md.
 """
 from __future__ import annotations
 
@@ -36,7 +36,7 @@ WALK_SCENES = {1: (Head1Weights, Head1Message), 2: (Head2WeightsAndMessage, Head
 
 
 # ------------------------------------------------------------------ an independent reference
-# WORKSHEET.md, typed in again: rows are water, finance, person, glue; W_V has W_K's entries.
+# docs/WORKSHEET.md, typed in again: rows are water, finance, person, glue; W_V has W_K's entries.
 SPEC_W_Q = {1: [[0, 0], [0, 0], [0, 0], [1, 1]], 2: [[0, 0], [0, 0], [0, 0], [1, 0]]}
 SPEC_W_K = {1: [[1, 0], [0, 1], [0, 0], [0, 0]], 2: [[0, 0], [0, 0], [1, 0], [0, 1]]}
 

@@ -37,7 +37,7 @@ def count_position(text: str, word: str, occurrence: int = 1) -> int:
 
 
 def test_coat_receiver_is_the_seventh_and_last_row():
-    assert COAT.text == "Maya wore a hooded red wool coat"      # WORKSHEET.md, verbatim
+    assert COAT.text == "Maya wore a hooded red wool coat"      # docs/WORKSHEET.md, verbatim
     assert COAT.n == 7 == len(COAT.text.split())
     assert COAT.receiver == count_position(COAT.text, "coat") == 7
     assert COAT.receiver_word == "coat"

@@ -1,6 +1,6 @@
 """Worksheet numbers checked against hand arithmetic, naive formulas and invariants.
 
-Hand values come from the tables in shared/spec/WORKSHEET.md; the arithmetic is in the comments.
+Hand values come from the tables in docs/WORKSHEET.md; the arithmetic is in the comments.
 """
 
 import math
@@ -294,7 +294,7 @@ def test_delta_E_row10_by_hand_from_messages(river):
 
 # ---- prediction --------------------------------------------------------------------------------
 
-# W2 re-transcribed from WORKSHEET.md as (hidden unit, word, weight), independent of the module's table.
+# W2 re-transcribed from docs/WORKSHEET.md as (hidden unit, word, weight), independent of the module's table.
 SPEC_W2 = [
     (1, "water", 1.5), (1, "boats", 1.2), (1, "fish", 1.0), (1, "ducks", 0.7),
     (2, "teller", 1.5), (2, "clerk", 1.2), (2, "queue", 0.9), (2, "money", 0.7),
@@ -308,7 +308,7 @@ SPEC_W2 = [
 
 
 def loop_mlp(e):
-    """The prediction MLP by explicit loops over WORKSHEET.md's entries."""
+    """The prediction MLP by explicit loops over docs/WORKSHEET.md's entries."""
     water, finance, person, glue = e
     pre = [water, finance, person,
            water + finance - 0.2 * glue - 0.5,

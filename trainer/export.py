@@ -1,4 +1,4 @@
-"""Write what the lesson reads into lesson_data/exports/ (see COMPARISON.md, "Exports"):
+"""Write what the lesson reads into lesson_data/exports/ (see docs/COMPARISON.md, "Exports"):
 
   results.json          the nine runs, per-model mean and sample standard deviation, the corpus record
   tokenizer.json        the fitted tokenizer
