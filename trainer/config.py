@@ -16,8 +16,11 @@ MODEL_NAMES = ("mlp", "one_head", "four_heads")
 MODEL_TITLES = {"mlp": "FixedWindowMLP", "one_head": "One head", "four_heads": "Four heads"}
 SEEDS = (11, 29, 47)
 
-# The hub path for users with a network. Pin a commit of the dataset repository here; the selection
-# below is deterministic given the revision.
+# The hub path for users with a network. NOT pinned: "main" is the dataset repository's branch, so a
+# hub run reads whatever it holds that day. The project was built without a network and could not
+# look a commit up; the selection below is deterministic given the revision, and a hub run records
+# the revision and datasets' fingerprint of what it loaded (trainer/data.py). To pin it, put a
+# 40-hex commit of roneneldan/TinyStories here. The default path, the vendored sample, is fixed.
 HUB_DATASET = "roneneldan/TinyStories"
 HUB_REVISION = "main"
 # The TinyStories sample vendored in this repository (data/tinystories/SOURCE.md): the default for
