@@ -3,8 +3,9 @@
 The JavaScript tokenizer must give the ids `tokenizers` gives, and three of its steps depend on
 Unicode tables that JavaScript engines do not share with it:
 
-  * the pre-tokenizer's `[^\\w\\s]`: Oniguruma's \\w and \\s are Unicode classes (JavaScript's are
-    ASCII, even with /u), and no \\p{...} expression in JavaScript equals Oniguruma's \\w exactly;
+  * the pre-tokenizer's `[^\\w\\s]` and the normalizer's `\\s+`: Oniguruma's \\w is a Unicode class,
+    JavaScript's is ASCII even with /u, and no \\p{...} expression in JavaScript equals it exactly;
+    both \\s are Unicode, but Oniguruma's has U+0085 and not U+FEFF, JavaScript's the reverse;
   * NFKC: `tokenizers` normalizes with older Unicode tables than current engines, so characters
     given a compatibility mapping since then pass through it unchanged.
 

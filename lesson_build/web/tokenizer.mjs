@@ -10,9 +10,12 @@
 //   2. each remaining piece is normalized: NFKC, lower-case, runs of \s to one space, strip;
 //   3. the word pattern [a-z]+(?:'[a-z]+)?|[0-9]+|[^\w\s] keeps what it matches (like findall);
 //   4. each piece is looked up in the vocabulary (<UNK> when absent).
-// Oniguruma's \w and \s are Unicode classes (JavaScript's are ASCII even with /u), tokenizers'
-// NFKC tables are older than browsers', and Rust lower-cases character by character (no Greek
-// final-sigma rule): unicode_tables.mjs carries what differs, generated from tokenizers itself.
+// Oniguruma's \w is Unicode (every script's letters, digits, marks), JavaScript's \w is ASCII
+// [A-Za-z0-9_] even with /u; both \s are Unicode, but not the same set (Oniguruma's has U+0085 and
+// not U+FEFF, JavaScript's the reverse). So this file uses neither JavaScript class: WORD_RANGES
+// and SPACE_RANGES spell out Oniguruma's. Also tokenizers' NFKC tables are older than browsers',
+// and Rust lower-cases character by character (no Greek final-sigma rule): unicode_tables.mjs
+// carries what differs, generated from tokenizers itself.
 
 import { NORMALIZE_AS_IS, SPACE_RANGES, WORD_RANGES } from "./unicode_tables.mjs";
 
