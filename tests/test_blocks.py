@@ -208,6 +208,25 @@ def test_masked_matrix_shades_heavier_weights_darker_and_never_reads_the_future(
     assert op(1, 0) < op(1, 1) and op(2, 0) < op(2, 1) < op(2, 2) < op(0, 0)
 
 
+def test_masked_matrix_never_draws_text_below_the_floor():
+    from scenes.style import MIN_TEXT_SIZE
+    from tests.scene_harness import effective_font_size
+
+    # the widest three-decimal weights, at the defaults: digits and labels at or above the floor
+    w = np.tril(np.full((4, 4), 0.333))
+    w[np.diag_indices(4)] = 1.0
+    mm = get_masked_matrix(w, list("abcd"), list("abcd"), tag="A")
+    sizes = [effective_font_size(t) for t in (*mm.numbers, *mm.row_labels, *mm.col_labels)]
+    assert len(sizes) == 10 + 8 and min(sizes) >= MIN_TEXT_SIZE - 0.05
+    # the old defaults (side 0.5, size 11) and a cell too small for size-16 digits are refused
+    with pytest.raises(ValueError, match="floor"):
+        get_masked_matrix(w, font_size=11)
+    with pytest.raises(ValueError, match="floor"):
+        get_masked_matrix(w, side=0.5)
+    with pytest.raises(ValueError, match="floor"):
+        get_masked_matrix(w, label_size=12)
+
+
 def test_masked_matrix_needs_a_square_array():
     with pytest.raises(ValueError, match="square"):
         get_masked_matrix(np.zeros((2, 3)))

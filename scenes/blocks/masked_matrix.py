@@ -27,6 +27,8 @@ from scenes.style import (
     DIM_TEXT_COLOR,
     HEAD_COLORS,
     MASK_COLOR,
+    MIN_TEXT_SIZE,
+    NUMBER_SIZE,
     PLACES,
     RECEIVER_COLOR,
     SMALL_SIZE,
@@ -89,17 +91,25 @@ def get_masked_matrix(
     highlight_row: int | None = None,
     tag: str | None = None,
     places: int = PLACES,
-    side: float = 0.5,
-    font_size: float = 11,
+    side: float = 0.7,
+    font_size: float = NUMBER_SIZE,
     label_size: float = SMALL_SIZE,
     heat: bool = False,
     cell_width: float | None = None,
     cell_height: float | None = None,
 ) -> MaskedMatrix:
-    """A MaskedMatrix of the square `weights` array (its upper triangle is never read)."""
+    """A MaskedMatrix of the square `weights` array (its upper triangle is never read).
+
+    No text is drawn below the legibility floor (scenes.style.MIN_TEXT_SIZE): smaller sizes are
+    refused, and digits shrink to fit a plain (not heat-map) cell only down to the floor; a cell too
+    small for them at the floor is refused too (the default `side`, 0.7, holds "0.333" at size 16).
+    """
     weights = np.asarray(weights, dtype=float)
     if weights.ndim != 2 or weights.shape[0] != weights.shape[1]:
         raise ValueError(f"get_masked_matrix needs a square 2-D array, got shape {weights.shape}")
+    if min(font_size, label_size) < MIN_TEXT_SIZE:
+        raise ValueError(f"get_masked_matrix: font_size {font_size} / label_size {label_size} is below "
+                         f"the legibility floor MIN_TEXT_SIZE = {MIN_TEXT_SIZE}")
     n = weights.shape[0]
     mm = MaskedMatrix()
     cw, ch = cell_width or side, cell_height or side
@@ -137,6 +147,9 @@ def get_masked_matrix(
                     ink = BACKGROUND if dark else TEXT_COLOR
                     num = get_number(w, places, tag=tag, index=(i, j), font_size=font_size, color=ink)
                     if not heat and num.width > side * 0.92:
+                        if side * 0.92 / num.width * font_size < MIN_TEXT_SIZE:
+                            raise ValueError(f"get_masked_matrix: {num.original_text!r} does not fit a cell of "
+                                             f"side {side} at the legibility floor (size {MIN_TEXT_SIZE})")
                         num.scale_to_fit_width(side * 0.92)
                     num.move_to(sq)
                     mm._numbers[(i, j)] = num
