@@ -54,7 +54,6 @@ from lesson_data.comparison import (
     shown_parts_sum,
 )
 from lesson_data.display import fmt, fmt_int
-from narration.spoken import spoken_form
 from scenes.blocks.attention_arrows import get_attention_arrows, get_token_row
 from scenes.blocks.flow_arrow import get_arrow
 from scenes.blocks.heat_map import (
@@ -1639,11 +1638,6 @@ class InsideTrainedModels(LessonScene):
         self.show_credits()
 
     # helpers -----------------------------------------------------------------------------------
-    def beat(self, text: str, *, spoken: str | None = None, **kwargs):
-        """A beat whose spoken text, where given (token names for punctuation), still goes through the
-        one normalizer (numbers and symbols as a person says them)."""
-        return super().beat(text, spoken=spoken_form(spoken) if spoken is not None else None, **kwargs)
-
     def note_at(self, text: str, left: float | None = None):
         width = SAFE_WIDTH if left is None else SAFE_WIDTH / 2 - left
         note = get_fine_print(text, max_width=width).move_to([0, CONTENT_BOTTOM + 0.05, 0], aligned_edge=DOWN)
@@ -1745,7 +1739,6 @@ class InsideTrainedModels(LessonScene):
         panel.shift(RIGHT * (-5.6 - panel.labels.rows.get_left()[0]) + UP * (CONTENT_TOP - 0.05 - panel.get_top()[1]))
         self.heat_one = panel.map
         key = self.key = get_color_key(color, width=2.8, title="weight, on a square-root colour scale")
-        key.move_to([3.3, 1.9, 0], aligned_edge=LEFT).align_to(panel.map.frame, UP).shift(RIGHT * 0)
         key.move_to([panel.map.frame.get_right()[0] + 1.2, 0, 0], aligned_edge=LEFT).align_to(panel.map.frame, UP)
         with self.transition("to the map"):
             self.play(FadeOut(VGroup(self.row, self.one_arrows, self.one_labels, self.one_folds, self.model_name)),
@@ -1905,7 +1898,6 @@ class InsideTrainedModels(LessonScene):
         lat_head = get_text("median per call", font_size=SMALL_SIZE, color=DIM_TEXT_COLOR)
         top = VGroup(head, line.words).arrange(RIGHT, buff=0.25)
         align_baseline(head, baseline_y(line.words[0]))
-        line.typed.shift(RIGHT * 0)          # typed words travel with their tokens (set below)
         for (k, _), typed in zip(prompt.unknown, line.typed):
             typed.next_to(line.words[k], UP, buff=0.14)
         block = VGroup(VGroup(top, line.typed), rows).arrange(DOWN, buff=0.55, aligned_edge=LEFT)
