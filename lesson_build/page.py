@@ -17,6 +17,7 @@ from __future__ import annotations
 import base64
 import html
 import os
+import re
 from dataclasses import dataclass, field
 from fractions import Fraction
 from pathlib import Path
@@ -140,9 +141,9 @@ def _contents(chapters: Sequence[ChapterRow], demo: bool) -> list[str]:
         for s in row.scenes:
             if row.video and s.start is not None:
                 out.append(f'<li><a href="#{h(ch.slug)}" data-video="{vid}" data-seek="{float(s.start):.3f}">'
-                           f'{s.number} · {h(s.title)}</a></li>')
+                           f'Scene {s.number} · {h(s.title)}</a></li>')
             else:
-                out.append(f"<li>{s.number} · {h(s.title)}</li>")
+                out.append(f"<li>Scene {s.number} · {h(s.title)}</li>")
         out.append("</ol></li>")
     out.append('<li><a href="#explorer">Try a sentence: the worksheet explorer</a></li>')
     out.append(f'<li><a href="#demo">Run the trained models{"" if demo else " (not built)"}</a></li>')
@@ -204,7 +205,7 @@ _NEEDS_HTTP = ('<p class="status" data-needs-http hidden>This part runs as JavaS
 def _explorer() -> list[str]:
     h = html.escape
     return [
-        '<section id="explorer">',
+        '<section id="explorer" tabindex="-1">',
         "<h2>Try a sentence: the worksheet explorer</h2>",
         "<p>Chapter 2's two-head worksheet, recomputed in this page from the same hand-chosen parameters for "
         "any sentence of 1–20 words from its 20-word vocabulary: the tokens and E, each head's query, keys "
@@ -222,14 +223,14 @@ def _explorer() -> list[str]:
         "</form>",
         '<div class="vocab" id="explorer-vocab" aria-label="The vocabulary: click a word to append it"></div>',
         '<p id="explorer-message" class="message" role="alert" hidden></p>',
-        '<div id="explorer-output"></div>',
+        '<div id="explorer-output" aria-live="polite"></div>',
         "</section>",
     ]
 
 
 def _demo(web: WebAssets) -> list[str]:
     h = html.escape
-    out = ['<section id="demo">', "<h2>Run the trained models</h2>"]
+    out = ['<section id="demo" tabindex="-1">', "<h2>Run the trained models</h2>"]
     if not web.models:
         out += [f'<p class="status">Not built: {h(web.models_note or "no converted checkpoints")}</p>', "</section>"]
         return out
@@ -268,6 +269,7 @@ def _demo(web: WebAssets) -> list[str]:
         "</form>",
         '<p class="meta">The model reads: <span id="demo-seen" class="tokens"></span></p>',
         '<div id="demo-output" class="continuation" aria-live="polite"></div>',
+        '<p id="demo-unk-note" class="meta unk-note" hidden></p>',
         '<p id="demo-latency" class="latency meta"></p>',
         '<p id="demo-status" class="meta" role="status">The weights load when you first generate.</p>',
         "</section>",
@@ -292,6 +294,15 @@ under the <a href="https://cdla.dev/sharing-1-0/">Community Data License Agreeme
 </section>"""
 
 
+def _rendered_at(chapters: Sequence[ChapterRow], quality_label: str) -> str:
+    """"rendered at 720p30 · " from the chapters' own qualities (the renderer's flag, "(-qm)", is
+    build jargon and stays out), or from the label when no chapter says."""
+    qualities = list(dict.fromkeys(r.quality for r in chapters if r.video and r.quality))
+    if not qualities:
+        qualities = [re.sub(r"\s*\(-q\w\)", "", quality_label).strip()] if quality_label else []
+    return f"rendered at {html.escape(' and '.join(q for q in qualities if q))} · " if any(qualities) else ""
+
+
 def render_index(page: Path, *, series_title: str, quality_label: str, chapters: Sequence[ChapterRow],
                  series_video: Path | None, series_vtt: Path | None, series_poster: Path | None,
                  series_note: str, worksheet: Path | None, generated: str,
@@ -310,9 +321,12 @@ def render_index(page: Path, *, series_title: str, quality_label: str, chapters:
              f'<script type="module" src="{explorer}"></script>']
     if web.models:
         lines.append(f'<script type="module" src="{demo}"></script>')
-    lines += ["</head>", "<body>", "<header>", f"<h1>{h(series_title)}</h1>",
+    lines += ["</head>", "<body>",
+              '<a class="skip" href="#explorer">Skip to the worksheet explorer</a>',
+              '<a class="skip" href="#demo">Skip to the trained models</a>',
+              "<header>", f"<h1>{h(series_title)}</h1>",
               f'<p class="meta">An animated lesson in four chapters, narrated, with subtitles and a transcript; '
-              f"rendered at {h(quality_label)} · built {h(generated)}.</p>"]
+              f"{_rendered_at(chapters, quality_label)}built {h(generated)}.</p>"]
     lines += _contents(chapters, bool(web.models))
     lines += ["</header>", "<main>"]
     ids = [f"video-{r.chapter.slug}" if r.video else None for r in chapters]

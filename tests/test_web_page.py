@@ -249,12 +249,17 @@ def test_explorer_predicts_with_the_data_layers_numbers(tab, name, word):
         assert [a[3] for a in by_weight] == sorted(a[3] for a in by_weight)
 
 
-def test_explorer_names_an_unknown_word_and_changes_nothing_else(tab):
+def test_explorer_names_an_unknown_word_and_clears_the_last_sentence(tab):
     before = _explore(tab, preset="cheque")
-    after = _explore(tab, text="she deposited the dragon")
+    assert before["prediction"] == "teller"
+    tab.evaluate("document.getElementById('explorer-input').value = 'she deposited the dragon';"
+                 "document.getElementById('explorer-form').requestSubmit()")
+    after = tab.evaluate("""(() => { const m = document.getElementById('explorer-message');
+      return { message: m.hidden ? null : m.textContent, html: document.getElementById('explorer-output').innerHTML,
+               sentence: document.getElementById('explorer').dataset.sentence ?? null }; })()""")
     assert after["message"] and "'dragon'" in after["message"]
     assert all(w in after["message"] for w in ws.VOCAB)                     # the vocabulary, named
-    assert after["html"] == before["html"] and after["prediction"] == "teller"
+    assert after["html"] == "" and after["sentence"] is None                # cheque's tables are gone
     again = _explore(tab, text="She watched the river and the boats")
     assert again["message"] is None and again["sentence"] == "she watched the river and the boats"
     sheet = ws.compute_worksheet("She watched the river and the boats")

@@ -21,7 +21,7 @@ export function mount(root = document.getElementById("demo")) {
   const form = $("#demo-form"), select = $("#demo-model"), prompt = $("#demo-prompt");
   const tokensIn = $("#demo-tokens"), tempIn = $("#demo-temperature"), seedIn = $("#demo-seed");
   const status = $("#demo-status"), seen = $("#demo-seen"), output = $("#demo-output");
-  const latency = $("#demo-latency"), run = $("#demo-run");
+  const latency = $("#demo-latency"), run = $("#demo-run"), unkNote = $("#demo-unk-note");
 
   let manifest = null, tok = null;
   const models = new Map();           // name -> Promise<model>
@@ -58,11 +58,40 @@ export function mount(root = document.getElementById("demo")) {
   function showSeen() {
     if (!tok) return;
     const pieces = tok.encodePieces(prompt.value);
-    seen.replaceChildren(h("span", { class: "token" }, "<BOS>"), ...pieces.map(([piece, id]) => id === tok.unk
-      ? h("span", { class: "token unk", title: `"${piece}" is not among the ${tok.size} words the model knows` }, "<UNK>")
-      : h("span", { class: "token" }, tok.idToToken(id))));
-    const unknown = pieces.filter(([, id]) => id === tok.unk).length;
-    seen.dataset.unk = String(unknown);
+    seen.replaceChildren(h("span", { class: "token", title: "<BOS>: the start of a text, always the first token" }, "<BOS>"),
+      ...pieces.map(([piece, id]) => id === tok.unk
+        // Focusable, so the keyboard reaches what the mouse's tooltip says.
+        ? h("span", { class: "token unk", tabindex: 0, title: `"${piece}" is not among the ${tok.size} words the model knows`,
+          "aria-label": `<UNK>, for "${piece}", a word the model does not know` }, "<UNK>")
+        : h("span", { class: "token" }, tok.idToToken(id))));
+    const unknown = pieces.filter(([, id]) => id === tok.unk).map(([piece]) => piece);
+    seen.dataset.unk = String(unknown.length);
+    promptUnknown = unknown;
+    explainUnk();
+  }
+
+  let promptUnknown = [], generatedUnk = 0;
+  /** One line under the output whenever <UNK> appears in the prompt or the continuation. */
+  function explainUnk() {
+    const parts = [];
+    if (promptUnknown.length) {
+      const words = [...new Set(promptUnknown)].map((w) => `"${w}"`).join(", ");
+      parts.push(`In the prompt, <UNK> stands for ${words}: ${promptUnknown.length === 1 ? "a word" : "words"} outside ` +
+        `the ${tok.size} words the model learned in training, so it reads one shared "unknown word" token instead.`);
+    }
+    if (generatedUnk) {
+      parts.push(`In the continuation, <UNK> is the model's own prediction (${generatedUnk}×): "some word I never learned", ` +
+        "which it was trained to predict wherever the stories had a rare word.");
+    }
+    unkNote.textContent = parts.join(" ");
+    unkNote.hidden = parts.length === 0;
+  }
+
+  /** The continuation's text with each <UNK> in its own styled span. */
+  function continuationNodes(text) {
+    return text.split("<UNK>").flatMap((chunk, i) => (i === 0 ? [chunk]
+      : [h("span", { class: "unk", title: "a word the model predicts but does not know" }, "<UNK>"), chunk]))
+      .filter((x) => x !== "");
   }
 
   function readOptions() {
@@ -87,6 +116,8 @@ export function mount(root = document.getElementById("demo")) {
       const title = manifest.models[name].title;
       setStatus(`${title}: generating…`, "running");
       output.replaceChildren(h("span", { class: "prompt" }, prompt.value), " ");
+      generatedUnk = 0;
+      explainUnk();
       const words = [], times = [];
       const gen = h("span", { class: "generated" });
       output.append(gen);
@@ -94,11 +125,13 @@ export function mount(root = document.getElementById("demo")) {
         times.push(step.ms);
         if (step.end) break;
         words.push(step.token);
-        gen.textContent = detokenize(words);
+        gen.replaceChildren(...continuationNodes(detokenize(words)));
         await new Promise((resolve) => setTimeout(resolve, 0));    // let the page paint each word
       }
       const med = median(times), mean = times.reduce((a, b) => a + b, 0) / times.length;
       output.dataset.continuation = detokenize(words);
+      generatedUnk = words.filter((w) => w === "<UNK>").length;
+      explainUnk();
       output.dataset.model = name;
       latency.dataset.median = String(med);
       latency.dataset.mean = String(mean);

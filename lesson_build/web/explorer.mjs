@@ -1,7 +1,7 @@
 // The worksheet explorer: type or pick a sentence, see the two-head pass of chapter 2 recomputed.
 // All numbers come from worksheet.mjs (the port of lesson_data/worksheet.py) and are shown with
 // its `fmt`, the lesson's one display rule. A bad sentence shows the data layer's message and
-// leaves everything else as it was.
+// clears the last sentence's tables (they would read as the new sentence's).
 
 import {
   AXES, FORMAT, HEAD_NAMES, SENTENCES, VOCAB, CANDIDATES, WorksheetInputError, computeWorksheet, fmt, toPythonJSON,
@@ -32,33 +32,46 @@ function matrixTable(caption, rowLabels, columns, rows, { receiver = null } = {}
   return h("div", { class: "scroll-x" }, h("table", { class: "matrix" },
     caption ? h("caption", { class: "meta" }, caption) : null,
     h("thead", {}, h("tr", {}, columns.map((c, i) => h("th", { class: i < rowLabels[0].length ? "word" : null, scope: "col" }, c)))),
-    h("tbody", {}, rows.map((row, i) => h("tr", { class: receiver === i ? "receiver" : null },
+    h("tbody", {}, rows.map((row, i) => h("tr", { class: receiver === i ? "receiver" : null, "data-source": i + 1 },
       rowLabels[i].map((label, k) => h(k === 0 ? "th" : "td", { class: "word", scope: k === 0 ? "row" : null }, label)),
       row.map((x) => num(x)))))));
 }
 
 // ---- the arrows: both heads' attention rows at the receiver, width = weight
+//
+// Drawn at one scale: the svg is as many CSS pixels wide and tall as its viewBox, so a weight of
+// 1 is always WIDTH_PER_WEIGHT px wide and the labels are always their CSS size, for one word or
+// twenty (a long sentence scrolls inside its panel). Colours come from classes (lesson.css).
 
-function arrows(sheet) {
+export const WIDTH_PER_WEIGHT = 14;      // px of stroke for a weight of 1
+const MIN_STROKE = 0.6;                  // a weight near 0 still shows as a hairline
+
+function arcText(sheet, head, j) {
+  const n = sheet.n;
+  return `head ${head.index} (${head.name}): "${sheet.tokens[j]}" (position ${j + 1}) → the receiver "${sheet.tokens[n - 1]}"` +
+    ` (position ${n}), weight ${fmt(head.weights[n - 1][j])}`;
+}
+
+function arrows(sheet, { onFocusArc } = {}) {
   const n = sheet.n, tokens = sheet.tokens;
   const longest = Math.max(...tokens.map((t) => t.length));
-  const step = Math.max(64, 9 * longest + 16), pad = step / 2 + 8;
+  const step = Math.max(56, 9 * longest + 14), pad = Math.max(step / 2, 40) + 8;
   const width = pad * 2 + step * (n - 1);
   const rise = (j) => Math.min(22 + 11 * (n - 1 - j), 180);
-  const arcRoom = rise(0) * 0.75 + 14;
+  const arcRoom = Math.max(rise(0), 46) * 0.75 + 14;
   const yTok = arcRoom + 44, yW1 = yTok - 26, yW2 = yTok + 34;
   const height = yTok + 60 + arcRoom;
   const x = (j) => pad + j * step;
-  const maxWidth = 14;
-  const svg = h("svg:svg", { class: "arrows", viewBox: `0 0 ${width} ${height}`, role: "img",
-    "aria-label": `Attention weights of the receiver (position ${n}) in head 1 (above) and head 2 (below)` });
+  const svg = h("svg:svg", { class: "arrows", viewBox: `0 0 ${width} ${height}`, width, height, role: "group",
+    "aria-label": `Attention weights of the receiver (position ${n}) in head 1 (above) and head 2 (below); ` +
+      "Tab to an arrow to read it" });
   const defs = h("svg:defs");
   svg.append(defs);
   sheet.heads.forEach((head, k) => {
-    const color = k === 0 ? "var(--head1)" : "var(--head2)";
+    const cls = `h${k + 1}`;
     defs.append(h("svg:marker", { id: `arrow-${k + 1}`, viewBox: "0 0 10 10", refX: 8, refY: 5, markerWidth: 9,
       markerHeight: 9, markerUnits: "userSpaceOnUse", orient: "auto-start-reverse" },
-    h("svg:path", { d: "M0,0 L10,5 L0,10 z", fill: color })));
+    h("svg:path", { d: "M0,0 L10,5 L0,10 z", class: cls })));
     const row = head.weights[n - 1];
     const up = k === 0 ? -1 : 1;
     const y0 = k === 0 ? yW1 - 14 : yW2 + 8;
@@ -66,7 +79,7 @@ function arrows(sheet) {
     const order = [...row.keys()].sort((a, b) => row[a] - row[b]);
     for (const j of order) {
       const w = row[j];
-      const strokeWidth = Math.max(maxWidth * w, 0.6);
+      const strokeWidth = Math.max(WIDTH_PER_WEIGHT * w, MIN_STROKE);
       let d;
       if (j === n - 1) {
         d = `M${x(j) - 10},${y0} C${x(j) - 26},${y0 + up * 46} ${x(j) + 26},${y0 + up * 46} ${x(j) + 10},${y0}`;
@@ -74,18 +87,24 @@ function arrows(sheet) {
         const r = rise(j);
         d = `M${x(j)},${y0} C${x(j)},${y0 + up * r} ${x(n - 1)},${y0 + up * r} ${x(n - 1)},${y0}`;
       }
-      svg.append(h("svg:path", { d, fill: "none", stroke: color, "stroke-width": strokeWidth.toFixed(2),
-        "stroke-opacity": 0.85, "marker-end": `url(#arrow-${k + 1})`, class: "arc", "data-head": k + 1,
-        "data-source": j + 1, "data-weight": w },
-      h("svg:title", {}, `head ${k + 1} (${head.name}): ${tokens[j]} (position ${j + 1}) → receiver, weight ${fmt(w)}`)));
-      svg.append(h("svg:text", { x: x(j), y: k === 0 ? yW1 : yW2, "text-anchor": "middle", class: "weight",
-        fill: color, "data-head": k + 1 }, fmt(w)));
+      const text = arcText(sheet, head, j);
+      const arc = h("svg:path", { d, "stroke-width": strokeWidth.toFixed(2), "marker-end": `url(#arrow-${k + 1})`,
+        class: `arc ${cls}`, tabindex: 0, role: "img", "aria-label": text, "data-head": k + 1, "data-source": j + 1,
+        "data-weight": w }, h("svg:title", {}, text));
+      if (onFocusArc) {
+        for (const e of ["focus", "mouseenter"]) arc.addEventListener(e, () => onFocusArc(head, j, text));
+        for (const e of ["blur", "mouseleave"]) arc.addEventListener(e, () => onFocusArc(null));
+      }
+      svg.append(arc);
+      svg.append(h("svg:text", { x: x(j), y: k === 0 ? yW1 : yW2, "text-anchor": "middle", class: `weight ${cls}`,
+        "data-head": k + 1, "aria-hidden": "true" }, fmt(w)));
     }
   });
   tokens.forEach((t, j) => {
-    svg.append(h("svg:text", { x: x(j), y: yTok + 5, "text-anchor": "middle", class: "tok",
-      fill: j === n - 1 ? "var(--receiver)" : "var(--text)" }, t));
-    svg.append(h("svg:text", { x: x(j), y: yTok + 19, "text-anchor": "middle", class: "weight", fill: "var(--dim)" }, String(j + 1)));
+    svg.append(h("svg:text", { x: x(j), y: yTok + 5, "text-anchor": "middle",
+      class: j === n - 1 ? "tok receiver" : "tok" }, t));
+    svg.append(h("svg:text", { x: x(j), y: yTok + 19, "text-anchor": "middle", class: "weight pos",
+      "data-role": "position", "aria-hidden": "true" }, String(j + 1)));
   });
   return svg;
 }
@@ -111,8 +130,20 @@ function headPanel(sheet, head) {
       h("span", { class: "num", "data-message": head.index }, head.messages[r].map((x) => fmt(x)).join(", ")), "]"));
 }
 
+const READOUT_HINT = "Point at an arrow, or Tab to it, to read its weight; its key and value row lights up in the head's table.";
+
+/** Light the head table's row of source j (and say what the arrow means), or clear it (head null). */
+function light(out, readout, head, j, text) {
+  out.querySelectorAll("tr.lit").forEach((tr) => tr.classList.remove("lit"));
+  if (!head) { readout.textContent = READOUT_HINT; return; }
+  const tr = out.querySelector(`.panel[data-head="${head.index}"] tr[data-source="${j + 1}"]`);
+  if (tr) tr.classList.add("lit");
+  readout.textContent = text;
+}
+
 function render(sheet, out) {
   const n = sheet.n, r = n - 1;
+  const readout = h("p", { id: "explorer-readout", class: "meta readout", "aria-live": "polite" }, READOUT_HINT);
   const positions = sheet.tokens.map((t, j) => [String(j + 1), t]);
   const mlp = sheet.mlp;
   const top = mlp.ranked[0][1];
@@ -126,8 +157,10 @@ function render(sheet, out) {
     h("div", { class: "panels two" }, sheet.heads.map((head) => headPanel(sheet, head))),
     h("div", { class: "panel full" },
       h("h3", {}, "Both attention rows at the receiver: ", h("span", { class: "head1" }, "head 1 above"), ", ",
-        h("span", { class: "head2" }, "head 2 below"), h("span", { class: "meta" }, " (arrow width = weight; each row sums to 1)")),
-      arrows(sheet)),
+        h("span", { class: "head2" }, "head 2 below"),
+        h("span", { class: "meta" }, ` (arrow width = weight: ${WIDTH_PER_WEIGHT} px for a weight of 1; each row sums to 1)`)),
+      h("div", { class: "diagram" }, arrows(sheet, { onFocusArc: (head, j, text) => light(out, readout, head, j, text) })),
+      readout),
     h("div", { class: "panels two" },
       h("div", { class: "panel" }, h("h3", {}, `The receiver's row, position ${n}`),
         matrixTable("ΔE = concat(H¹, H²) · W_O;  E′ = E + ΔE", [["H¹, H² joined"], ["ΔE"], ["E"], ["E′"]],
@@ -163,7 +196,11 @@ export function mount(root = document.getElementById("explorer")) {
       message.textContent = err.message;
       message.dataset.word = err.word ?? "";
       message.hidden = false;
-      return false;                                    // the last good result stays on the page
+      // The last good sentence's tables go: numbers left under an error read as this sentence's.
+      out.replaceChildren();
+      current = null;
+      delete root.dataset.sentence;
+      return false;
     }
     message.hidden = true;
     message.textContent = "";

@@ -24,11 +24,40 @@
     if (played && played.catch) played.catch(function () { /* autoplay refused: stays paused */ });
   }
 
+  // Scroll the transcript list (and only it) so that `item` is inside its visible part. Both
+  // positions are measured on screen, so nothing depends on which element is an offsetParent.
   function keepVisible(list, item) {
-    var top = item.offsetTop - list.offsetTop, bottom = top + item.offsetHeight;
+    var box = list.getBoundingClientRect(), r = item.getBoundingClientRect();
+    var top = r.top - box.top - list.clientTop + list.scrollTop, bottom = top + r.height;
     if (top < list.scrollTop || bottom > list.scrollTop + list.clientHeight) {
       list.scrollTop = Math.max(0, top - list.clientHeight / 3);
     }
+  }
+
+  // The transcript is one Tab stop: the line that has tabindex 0 (the spoken one, or the last one
+  // focused); the arrow keys, Home/End and Page Up/Down move between lines, Enter or Space seeks.
+  function roving(list, buttons) {
+    if (!buttons.length) return function () {};
+    var stop = buttons[0];
+    buttons.forEach(function (b) { b.tabIndex = b === stop ? 0 : -1; });
+    function setStop(b) { if (b !== stop) { stop.tabIndex = -1; b.tabIndex = 0; stop = b; } }
+    list.addEventListener("keydown", function (event) {
+      var i = buttons.indexOf(document.activeElement);
+      if (i === -1) return;
+      var page = Math.max(1, Math.floor(list.clientHeight / Math.max(1, buttons[i].offsetHeight)) - 1);
+      var to = { ArrowDown: i + 1, ArrowUp: i - 1, Home: 0, End: buttons.length - 1,
+                 PageDown: i + page, PageUp: i - page }[event.key];
+      if (to === undefined) return;
+      event.preventDefault();
+      var b = buttons[Math.max(0, Math.min(buttons.length - 1, to))];
+      setStop(b);
+      b.focus({ preventScroll: true });
+      keepVisible(list, b);
+    });
+    list.addEventListener("focusin", function (event) {
+      if (buttons.indexOf(event.target) !== -1) setStop(event.target);
+    });
+    return function follow(b) { if (!list.contains(document.activeElement)) setStop(b); };
   }
 
   var active = null;   // the video last played: the one the contents highlight
@@ -48,6 +77,7 @@
       scenes.push({ start: parseFloat(a.dataset.seek), el: a.parentElement });
     });
     var list = section.querySelector(".transcript ol");
+    var follow = list ? roving(list, cueButtons) : function () {};
     var currentCue = -1, currentScene = -1;
 
     function update() {
@@ -61,6 +91,7 @@
           cues[i].el.classList.add("current");
           cues[i].el.setAttribute("aria-current", "true");
           if (list) keepVisible(list, cues[i].el);
+          follow(cues[i].el);
         }
       }
       var k = locate(scenes, t);

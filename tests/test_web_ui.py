@@ -1,0 +1,440 @@
+"""The web lesson as a student meets it, in headless Chromium at 1440 and 390 px: the transcript
+follows the video, the explorer's arrows are drawn at one scale in the lesson's colours, nothing
+scrolls sideways on a phone, a failed sentence does not leave the last one's tables unmarked, the
+burned-in captions stay clear of the player's controls, the keyboard reaches the explorer, <UNK>
+is styled and explained, the contents are numbered once, and no build flag reaches the header.
+
+The page is written by lesson_build.page.render_index itself, but around two long, silent
+videos made straight with ffmpeg (5 minutes, 32x18 px, a few hundred kB) and a 100-line
+transcript, so the transcript has to scroll and a link can ask for second 261; no scene is
+rendered. The page's scripts and the converted checkpoints are the real ones (lesson_build.web.site).
+"""
+from __future__ import annotations
+
+import ast
+import datetime
+import json
+import random
+import subprocess
+from fractions import Fraction
+from pathlib import Path
+
+import pytest
+import srt
+
+from lesson_build import page
+from lesson_build.catalog import Chapter, SceneEntry
+from lesson_data import worksheet as ws
+
+ROOT = Path(__file__).resolve().parents[1]
+SECONDS = 300                       # each chapter's length
+CUE = 3.0                           # one transcript line every 3 s: 100 lines per chapter
+CHAPTERS = (
+    Chapter(1, "chapter1", "Alpha chapter", tuple(
+        SceneEntry(n, "scenes/none.py", f"Scene{n}", f"Alpha scene {n}") for n in (1, 2, 3, 4))),
+    Chapter(2, "chapter2", "Beta chapter", tuple(
+        SceneEntry(n, "scenes/none.py", f"Scene{n}", f"Beta scene {n}") for n in (5, 6, 7))),
+)
+
+
+def theme() -> dict[str, str]:
+    """The videos' palette, read from scenes/style.py's Theme defaults (no Manim import)."""
+    tree = ast.parse((ROOT / "scenes" / "style.py").read_text(encoding="utf-8"))
+    cls = next(n for n in tree.body if isinstance(n, ast.ClassDef) and n.name == "Theme")
+    return {s.target.id: s.value.value for s in cls.body
+            if isinstance(s, ast.AnnAssign) and isinstance(s.value, ast.Constant) and isinstance(s.value.value, str)}
+
+
+def rgb(hex_colour: str) -> str:
+    h = hex_colour.lstrip("#")
+    return "rgb({}, {}, {})".format(*(int(h[i:i + 2], 16) for i in (0, 2, 4)))
+
+
+def chromium_or_skip():
+    from tests.test_web_page import chromium_or_skip as check
+    check()
+
+
+def _ffmpeg() -> str:
+    import imageio_ffmpeg
+    return imageio_ffmpeg.get_ffmpeg_exe()
+
+
+def _write_chapter(folder: Path, ch: Chapter) -> page.ChapterRow:
+    video = folder / f"{ch.slug}.mp4"
+    subprocess.run([_ffmpeg(), "-v", "error", "-y", "-f", "lavfi", "-i", f"color=c=gray:s=32x18:r=1:d={SECONDS}",
+                    "-c:v", "libx264", "-pix_fmt", "yuv420p", "-g", "10", "-movflags", "+faststart", str(video)],
+                   check=True, timeout=120)
+    cues = [srt.Subtitle(i + 1, datetime.timedelta(seconds=i * CUE), datetime.timedelta(seconds=(i + 1) * CUE - 0.5),
+                         f"{ch.title}, line {i + 1}") for i in range(int(SECONDS / CUE))]
+    video.with_suffix(".srt").write_text(srt.compose(cues), encoding="utf-8")
+    vtt = ["WEBVTT", ""]
+    for c in cues:
+        stamp = lambda t: f"{int(t.total_seconds() // 3600):02d}:{int(t.total_seconds() // 60 % 60):02d}:{t.total_seconds() % 60:06.3f}"
+        vtt += [f"{stamp(c.start)} --> {stamp(c.end)}", c.content, ""]
+    video.with_suffix(".vtt").write_text("\n".join(vtt), encoding="utf-8")
+    per = SECONDS / len(ch.scenes)
+    scenes = [page.SceneRow(s.number, s.title, s.name, "ok", Fraction(int(k * per))) for k, s in enumerate(ch.scenes)]
+    return page.ChapterRow(ch, scenes, video=video, vtt=video.with_suffix(".vtt"), srt=video.with_suffix(".srt"),
+                           duration=Fraction(SECONDS), quality="720p30")
+
+
+@pytest.fixture(scope="module")
+def ui_site(tmp_path_factory) -> Path:
+    return build_site(tmp_path_factory.mktemp("web-ui") / "renders")
+
+
+def build_site(out: Path) -> Path:
+    """The test page in `out` (also for screenshots: `python -c "from tests.test_web_ui import
+    build_site; build_site(Path('/tmp/ui'))"`)."""
+    from lesson_build.web import site
+
+    folder = out / "lesson" / "m"
+    folder.mkdir(parents=True)
+    rows = [_write_chapter(folder, ch) for ch in CHAPTERS]
+    assets = site.build(ROOT, out, log=lambda s: None)
+    assert assets.models, assets.models_note
+    index = out / "index.html"
+    index.write_text(page.render_index(
+        index, series_title="A test lesson", quality_label="720p30 (-qm)", chapters=rows, series_video=None,
+        series_vtt=None, series_poster=None, series_note="not needed here", worksheet=None,
+        generated="2026-01-01 00:00", web=assets), encoding="utf-8")
+    return out
+
+
+class Page:
+    """One tab on the served page at one width; `js` evaluates, `key` presses a key."""
+
+    def __init__(self, browser, tab):
+        self.browser, self.tab = browser, tab
+
+    def js(self, expression: str):
+        return self.tab.evaluate(expression)
+
+    def goto(self, url: str) -> None:
+        self.tab.call("Page.navigate", {"url": url})
+        self.tab.wait_for("document.readyState === 'complete' && document.getElementById('explorer')"
+                          " && document.getElementById('explorer').dataset.ready === 'true'", timeout=30)
+
+    def key(self, name: str, shift: bool = False) -> None:
+        codes = {"Tab": 9, "Enter": 13, "ArrowDown": 40, "ArrowUp": 38, "Home": 36, "End": 35}
+        base = {"key": name, "code": name, "windowsVirtualKeyCode": codes[name], "modifiers": 8 if shift else 0}
+        if name == "Enter":
+            base["text"] = "\r"
+        self.tab.call("Input.dispatchKeyEvent", {"type": "keyDown" if name != "Enter" else "keyDown", **base})
+        self.tab.call("Input.dispatchKeyEvent", {"type": "keyUp", **base})
+
+
+def _open(request, ui_site, width):
+    chromium_or_skip()
+    from lesson_build.browser import Chromium, serve
+
+    stack = __import__("contextlib").ExitStack()
+    base = stack.enter_context(serve(ui_site))
+    browser = stack.enter_context(Chromium(window=(width, 900)))
+    request.addfinalizer(stack.close)
+    tab = browser.open("about:blank", events=True)
+    if width < 600:      # a phone: touch viewport, overlay scrollbars (the layout is 390 px wide)
+        tab.call("Emulation.setDeviceMetricsOverride", {"width": width, "height": 844, "deviceScaleFactor": 1,
+                                                        "mobile": True})
+    p = Page(browser, tab)
+    p.base = f"{base}/index.html"
+    p.goto(p.base)
+    return p
+
+
+@pytest.fixture(scope="module")
+def wide(request, ui_site):
+    return _open(request, ui_site, 1440)
+
+
+@pytest.fixture(scope="module")
+def narrow(request, ui_site):
+    return _open(request, ui_site, 390)
+
+
+def explore(p: Page, text: str) -> None:
+    p.js(f"document.getElementById('explorer-input').value = {json.dumps(text)};"
+         "document.getElementById('explorer-form').requestSubmit()")
+
+
+def sentence(words: int, seed: int) -> str:
+    """Random vocabulary words (one word alone is never a preset's name, which loads the preset)."""
+    rng = random.Random(seed)
+    pool = [w for w in ws.VOCAB if words > 1 or w not in ws.SENTENCES]
+    return " ".join(rng.choice(pool) for _ in range(words))
+
+
+# ---------------------------------------------------------------- the transcript
+
+SEEK = """
+(async () => {
+  const v = document.getElementById('video-chapter1');
+  if (v.readyState < 1) await new Promise(r => v.addEventListener('loadedmetadata', r, { once: true }));
+  const seeked = new Promise(r => v.addEventListener('seeked', r, { once: true }));
+  v.currentTime = %s;
+  await seeked;
+  await new Promise(r => requestAnimationFrame(() => requestAnimationFrame(r)));
+  return VISIBLE();
+})()
+"""
+VISIBLE = """(() => {
+  const list = document.querySelector('#chapter1 .transcript ol');
+  const cur = list.querySelector('button.cue.current');
+  if (!cur) return null;
+  const a = list.getBoundingClientRect(), b = cur.getBoundingClientRect();
+  return { start: parseFloat(cur.dataset.start), top: b.top - a.top, bottom: a.bottom - b.bottom,
+           height: a.height, scrolls: list.scrollHeight > list.clientHeight + 10 };
+})()"""
+
+
+def test_the_transcript_keeps_the_current_line_in_view(wide):
+    wide.js("document.getElementById('chapter1').scrollIntoView()")
+    for t in (4.0, 100.0, 200.0, 290.0, 40.0):
+        got = wide.js(SEEK.replace("VISIBLE()", VISIBLE) % t)
+        assert got and got["scrolls"], got
+        assert got["start"] == CUE * int(t // CUE), got                   # the line being spoken
+        assert got["top"] >= 0 and got["bottom"] >= 0, (t, got)           # ... inside the visible panel
+    # Clicking a line that is in view keeps it in view.
+    got = wide.js("""(async () => {
+      const list = document.querySelector('#chapter1 .transcript ol');
+      const a = list.getBoundingClientRect();
+      const inView = [...list.querySelectorAll('button.cue')].filter(b => {
+        const r = b.getBoundingClientRect(); return r.top >= a.top && r.bottom <= a.bottom; });
+      const b = inView[inView.length - 1];
+      const v = document.getElementById('video-chapter1');
+      const seeked = new Promise(r => v.addEventListener('seeked', r, { once: true }));
+      b.click(); await seeked; v.pause();
+      await new Promise(r => requestAnimationFrame(() => requestAnimationFrame(r)));
+      return [parseFloat(b.dataset.start), VISIBLE()]; })()""".replace("VISIBLE()", VISIBLE))
+    clicked, state = got
+    assert state["start"] == clicked and state["top"] >= 0 and state["bottom"] >= 0, got
+
+
+# ---------------------------------------------------------------- the explorer's diagram
+
+ARROWS = """(() => {
+  const svg = document.querySelector('#explorer svg.arrows');
+  const box = svg.getBoundingClientRect(), vb = svg.viewBox.baseVal;
+  const scale = box.width / vb.width;
+  const px = (el) => parseFloat(getComputedStyle(el).fontSize) * scale;
+  return { scale, scaleY: box.height / vb.height,
+    arcs: [...svg.querySelectorAll('path.arc')].map(p => [+p.dataset.head, +p.dataset.source, +p.dataset.weight,
+           parseFloat(p.getAttribute('stroke-width')) * scale]),
+    tokens: [...svg.querySelectorAll('text.tok')].map(px),
+    weights: [...svg.querySelectorAll('text.weight')].map(px),
+    fills: [...svg.querySelectorAll('text')].map(t => [t.getAttribute('class'), t.dataset.head || null,
+            t.dataset.role || null, getComputedStyle(t).fill]) };
+})()"""
+
+
+@pytest.mark.parametrize("width", [1440, 390])
+def test_the_arrows_are_drawn_at_one_scale_for_every_sentence_length(width, wide, narrow):
+    p = wide if width == 1440 else narrow
+    arcs, sizes = [], []
+    for n, seed in [(1, 1), (4, 2), (10, 3), (20, 4)]:
+        explore(p, sentence(n, seed))
+        got = p.js(ARROWS)
+        assert len(got["arcs"]) == 2 * n, (n, got["arcs"])
+        assert abs(got["scale"] - got["scaleY"]) < 1e-3 * got["scale"]             # not stretched
+        arcs += [(n, w, px) for _, _, w, px in got["arcs"]]
+        sizes += got["tokens"] + got["weights"]
+    # Width = weight: one factor, the heaviest arc's px per weight, gives every arc of every
+    # sentence its drawn width (to the 0.01 px the stroke is written with); only near-zero weights
+    # are drawn as hairlines, thinner than 1 px.
+    _, w_max, px_max = max(arcs, key=lambda a: a[1])
+    k = px_max / w_max
+    wrong = [(n, w, px) for n, w, px in arcs if abs(px - k * w) > 0.006 and not (px < 1 and k * w < 1)]
+    assert not wrong, (k, wrong[:5])
+    assert min(sizes) >= 11.5 and max(sizes) <= 20, (min(sizes), max(sizes))   # legible, and never a poster
+
+
+def test_the_arrows_labels_keep_the_lessons_colours(wide):
+    t = theme()
+    explore(wide, "The fisherman sat beside the river bank and watched the")
+    got = wide.js(ARROWS)["fills"]
+    weights = {head: {f for cls, h, _, f in got if cls.split()[0] == "weight" and h == head} for head in ("1", "2")}
+    assert weights == {"1": {rgb(t["head_1"])}, "2": {rgb(t["head_2"])}}, weights
+    tokens = [f for cls, _, _, f in got if cls.split()[0] == "tok"]
+    assert tokens[-1] == rgb(t["receiver"]) and set(tokens[:-1]) == {rgb(t["text"])}, tokens
+    positions = {f for cls, _, role, f in got if role == "position"}
+    assert positions == {rgb(t["dim_text"])}, got
+
+
+# ---------------------------------------------------------------- a phone
+
+def _overflow(p: Page):
+    return p.js("""(() => {
+      const w = document.documentElement.clientWidth;
+      const scrollers = (el) => { for (let e = el.parentElement; e; e = e.parentElement) {
+        const o = getComputedStyle(e).overflowX; if (o === 'auto' || o === 'scroll' || o === 'hidden') return true; } return false; };
+      const out = [...document.querySelectorAll('body *')].filter(el => {
+        const r = el.getBoundingClientRect();
+        return r.width > 0 && r.right > w + 0.5 && !scrollers(el); }).map(el => el.tagName + '#' + el.id + '.' + el.className);
+      return { width: w, scrollWidth: document.documentElement.scrollWidth, out: out.slice(0, 8) }; })()""")
+
+
+def test_nothing_scrolls_sideways_at_390_px(narrow):
+    for text in ["The fisherman sat beside the river bank and watched the", sentence(20, 5)]:
+        explore(narrow, text)
+        got = _overflow(narrow)
+        assert got["width"] == 390 and got["scrollWidth"] <= 390 and not got["out"], got
+
+
+# ---------------------------------------------------------------- a failed sentence
+
+def test_a_failed_sentence_does_not_leave_the_last_ones_tables_unmarked(wide):
+    for bad, says in [("she deposited the dragon", "'dragon'"), (sentence(21, 6), "21 words")]:
+        explore(wide, "The fisherman sat beside the river bank and watched the")
+        assert wide.js("document.querySelectorAll('#explorer-output table').length") > 0
+        explore(wide, bad)
+        got = wide.js("""(() => { const out = document.getElementById('explorer-output');
+          const m = document.getElementById('explorer-message');
+          const shown = [...out.querySelectorAll('table, svg')].filter(e => e.getClientRects().length > 0).length;
+          return { message: m.hidden ? null : m.textContent, shown, stale: out.dataset.stale || null,
+                   note: out.querySelector('[data-stale-note]') ? out.querySelector('[data-stale-note]').textContent : null }; })()""")
+        assert got["message"] and says in got["message"], got
+        # Either nothing of the river sentence is left on screen, or it says whose numbers those are.
+        assert got["shown"] == 0 or (got["stale"] and got["note"] and "fisherman" in got["note"]), got
+
+
+# ---------------------------------------------------------------- the player
+
+def test_the_burned_in_captions_stay_clear_of_the_control_bar(wide, narrow):
+    for p in (wide, narrow):
+        p.js("""(async () => { const v = document.getElementById('video-chapter1'); v.scrollIntoView();
+               if (v.readyState < 1) await new Promise(r => v.addEventListener('loadedmetadata', r, { once: true })); })()""")
+        box = p.js("""(() => { const v = document.getElementById('video-chapter1'); const r = v.getBoundingClientRect();
+          const s = getComputedStyle(v);
+          return { top: r.top, left: r.left, width: r.width, height: r.height, vw: v.videoWidth, vh: v.videoHeight,
+                   fit: s.objectFit, position: s.objectPosition }; })()""")
+        panel = _controls_panel(p)
+        # Where the picture is drawn inside the element: contained, so scaled to fit the box.
+        scale = min(box["width"] / box["vw"], box["height"] / box["vh"])
+        picture_h = box["vh"] * scale
+        offset_y = {"0%": 0.0, "100%": box["height"] - picture_h}.get(box["position"].split()[-1], (box["height"] - picture_h) / 2)
+        picture_bottom = box["top"] + offset_y + picture_h
+        assert panel["height"] > 20, panel
+        assert panel["top"] >= picture_bottom - 0.5, (box, panel, picture_bottom)
+
+
+def _controls_panel(p: Page) -> dict:
+    """The box of Chromium's own control bar inside the <video> (its user-agent shadow tree): the
+    row of buttons and the timeline above or below it."""
+    tab = p.tab
+    doc = tab.call("DOM.getDocument", {"depth": -1, "pierce": True})
+
+    def walk(node, inside=False, pseudo=""):
+        inside = inside or (node.get("localName") == "video" and dict(zip(node.get("attributes", [])[::2], node.get("attributes", [])[1::2])).get("id") == "video-chapter1")
+        attrs = dict(zip(node.get("attributes", [])[::2], node.get("attributes", [])[1::2]))
+        if inside and attrs.get("pseudo") == pseudo:
+            return node
+        for child in node.get("children", []) + node.get("shadowRoots", []):
+            found = walk(child, inside, pseudo)
+            if found:
+                return found
+        return None
+
+    ys = []
+    for pseudo in ("-internal-media-controls-button-panel", "-webkit-media-controls-timeline"):
+        node = walk(doc["root"], pseudo=pseudo)
+        assert node, f"no {pseudo} in the video's shadow tree"
+        ys += tab.call("DOM.getBoxModel", {"nodeId": node["nodeId"]})["model"]["border"][1::2]
+    return {"top": min(ys), "bottom": max(ys), "height": max(ys) - min(ys)}
+
+
+# ---------------------------------------------------------------- the keyboard
+
+def test_a_skip_link_and_few_tab_presses_reach_the_explorer(wide):
+    wide.goto(wide.base)
+    wide.js("window.scrollTo(0, 0); document.activeElement && document.activeElement.blur()")
+    wide.key("Tab")
+    first = wide.js("[document.activeElement.tagName, document.activeElement.getAttribute('href'), document.activeElement.textContent]")
+    assert first[0] == "A" and first[1] == "#explorer", first
+    wide.key("Enter")
+    wide.key("Tab")
+    assert wide.js("document.activeElement.id") == "explorer-input"
+    # Without the skip link: every transcript is one Tab stop (arrow keys move inside it), so the
+    # explorer is a few dozen presses away, not hundreds.
+    wide.goto(wide.base)
+    wide.js("document.activeElement && document.activeElement.blur()")
+    for presses in range(1, 150):
+        wide.key("Tab")
+        if wide.js("document.activeElement.id") == "explorer-input":
+            break
+    stops = wide.js("""[...document.querySelectorAll('.transcript')].map(t =>
+        [...t.querySelectorAll('button')].filter(b => b.tabIndex >= 0).length)""")
+    assert stops == [1, 1], stops
+    # The two skip links, the contents (a link per chapter and scene, then four), and per chapter
+    # the player's own controls (at most 6: play, timeline, mute, fullscreen, more, the video), its
+    # three file links, its scene links and the transcript's one stop; then the input.
+    toc = len(CHAPTERS) + sum(len(ch.scenes) for ch in CHAPTERS) + 4
+    chapters = sum(6 + 3 + len(ch.scenes) + 1 for ch in CHAPTERS)
+    assert presses <= 2 + toc + chapters + 1, presses
+
+
+def test_the_transcript_moves_with_arrow_keys(wide):
+    wide.goto(wide.base)
+    wide.js("document.querySelector('#chapter1 .transcript button.cue[tabindex=\"0\"]').focus()")
+    start = wide.js("parseFloat(document.activeElement.dataset.start)")
+    wide.key("ArrowDown")
+    wide.key("ArrowDown")
+    got = wide.js("[parseFloat(document.activeElement.dataset.start), document.activeElement.tabIndex]")
+    assert got == [start + 2 * CUE, 0], got
+    wide.key("Enter")
+    wide.tab.wait_for("Math.abs(document.getElementById('video-chapter1').currentTime - %s) < 0.6" % (start + 2 * CUE))
+
+
+def test_the_arrows_explain_themselves_to_the_keyboard(wide):
+    explore(wide, "The fisherman sat beside the river bank and watched the")
+    got = wide.js("""(() => { const arcs = [...document.querySelectorAll('#explorer svg.arrows .arc')];
+      const a = arcs.find(x => x.dataset.head === '1' && x.dataset.source === '6');
+      a.focus();
+      const readout = document.getElementById('explorer-readout');
+      return { focusable: arcs.every(x => x.tabIndex >= 0), focused: document.activeElement === a,
+               readout: readout && readout.getClientRects().length ? readout.textContent : null }; })()""")
+    sheet = ws.compute_worksheet("river")
+    from lesson_data.display import fmt
+    assert got["focusable"] and got["focused"], got
+    assert got["readout"] and "river" in got["readout"] and fmt(sheet.heads[0].weights[-1][5]) in got["readout"], got
+
+
+# ---------------------------------------------------------------- <UNK>
+
+def test_generated_unk_is_styled_and_explained(wide):
+    prompt = "The central bank raised interest rates because inflation"       # four_heads answers with <UNK>
+    got = wide.js("""(async () => {
+      const root = document.getElementById('demo'); root.scrollIntoView();
+      document.getElementById('demo-prompt').value = %s;
+      document.getElementById('demo-prompt').dispatchEvent(new Event('input'));
+      document.getElementById('demo-model').value = 'four_heads';
+      document.getElementById('demo-tokens').value = 20;
+      document.getElementById('demo-temperature').value = 0;
+      document.getElementById('demo-form').requestSubmit();
+      while (root.dataset.state !== 'done' && root.dataset.state !== 'error') await new Promise(r => setTimeout(r, 50));
+      const out = document.getElementById('demo-output');
+      const unk = [...out.querySelectorAll('.generated .unk')];
+      const gen = out.querySelector('.generated');
+      const note = document.getElementById('demo-unk-note');
+      return { state: root.dataset.state, text: out.dataset.continuation, unk: unk.length,
+               unkColour: unk.length ? getComputedStyle(unk[0]).color : null, genColour: gen ? getComputedStyle(gen).color : null,
+               note: note && note.getClientRects().length ? note.textContent : null }; })()""" % json.dumps(prompt))
+    assert got["state"] == "done" and "<UNK>" in got["text"], got
+    assert got["unk"] == got["text"].count("<UNK>") and got["unkColour"] != got["genColour"], got
+    assert got["note"] and "<UNK>" in got["note"], got
+
+
+# ---------------------------------------------------------------- the header and contents
+
+def test_the_contents_are_numbered_once_and_the_header_has_no_build_flags(wide):
+    got = wide.js("""(() => ({
+      header: document.querySelector('header').innerText,
+      markers: [...document.querySelectorAll('nav.toc li')].map(li => getComputedStyle(li).listStyleType),
+      scenes: [...document.querySelectorAll('nav.toc ol.toc-scenes li')].map(li => li.innerText.trim()) }))()""")
+    assert "(-q" not in got["header"] and "720p30" in got["header"], got["header"]
+    assert set(got["markers"]) == {"none"}, got["markers"]
+    assert got["scenes"] == [f"Scene {s.number} · {s.title}" for ch in CHAPTERS for s in ch.scenes], got["scenes"]
+
+
+def test_the_page_reported_no_error(wide, narrow):
+    assert wide.tab.console_errors() == [] and narrow.tab.console_errors() == []
