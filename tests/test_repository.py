@@ -95,3 +95,19 @@ def test_spec_copies_say_where_they_come_from():
         assert re.fullmatch(
             rf"<!-- copied from the project's shared/spec/{re.escape(spec)} on \d{{4}}-\d\d-\d\d; "
             r"the code follows this copy -->", first), (rel, first)
+
+
+def test_scenes_readme_gives_the_style_sizes_the_code_has():
+    # scenes/README_scenes.md lists the font sizes as `NAME value`; they must be scenes/style.py's.
+    import ast
+
+    values = {}
+    for node in ast.parse((ROOT / "scenes/style.py").read_text(encoding="utf-8")).body:
+        if isinstance(node, ast.Assign) and isinstance(node.value, ast.Constant):
+            for target in node.targets:
+                if isinstance(target, ast.Name) and target.id.endswith("_SIZE"):
+                    values[target.id] = node.value.value
+    readme = (ROOT / "scenes/README_scenes.md").read_text(encoding="utf-8")
+    listed = {name: float(v) for name, v in re.findall(r"`([A-Z_]+_SIZE) (\d+(?:\.\d+)?)`", readme)}
+    assert {"TITLE_SIZE", "SMALL_SIZE", "MIN_TEXT_SIZE"} <= set(listed), listed
+    assert {n: v for n, v in listed.items() if values.get(n) != v} == {}, values
