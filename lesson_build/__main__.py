@@ -3,15 +3,19 @@
 
 Renders every scene of the catalog (only those whose inputs changed), stitches chapters and the
 series with chapter marks and subtitles, and writes renders/index.html. Exit 1 if anything failed,
-2 on bad arguments.
+2 on bad arguments or when another build is writing the same output folder; SIGINT or SIGTERM stops
+the build and every render it started within a few seconds (exit 130 / 143), keeping what finished.
 """
 from __future__ import annotations
 
 import argparse
+import signal
 import sys
 from pathlib import Path
 
+from lesson_build import processes
 from lesson_build.catalog import CHAPTERS
+from lesson_build.lock import Busy
 from lesson_build.pipeline import build, summary
 
 # The catalog's paths are relative to the repository that holds this package.
@@ -47,6 +51,25 @@ def _jobs(text: str) -> int:
     return n
 
 
+def run(**build_args) -> int:
+    """`build(**build_args)` as a command: its summary printed, its exit status returned; SIGINT and
+    SIGTERM stop it (and every child it started), another build on the same folder is refused."""
+    restore = processes.stop_on_signals()
+    try:
+        report = build(**build_args)
+    except Busy as exc:
+        print(f"lesson_build: {exc}", file=sys.stderr)
+        return 2
+    except processes.Interrupted as exc:
+        print(f"lesson_build: stopped by {signal.Signals(exc.signum).name}; finished scenes are kept "
+              "and the next run renders the rest", file=sys.stderr)
+        return 128 + exc.signum
+    finally:
+        restore()
+    print(summary(report))
+    return report.exit_code
+
+
 def main(argv: list[str] | None = None) -> int:
     argv = sys.argv[1:] if argv is None else list(argv)
     if argv[:1] == ["serve"]:
@@ -65,10 +88,8 @@ def main(argv: list[str] | None = None) -> int:
         voice_from_env()          # a bad LESSON_VOICE stops here, before anything is rendered
     except VoiceError as exc:
         parser.exit(2, f"{parser.prog}: error: {exc}\n")
-    report = build(CHAPTERS, root=PROJECT_ROOT, out=args.out, quality=args.quality, jobs=args.jobs,
-                   chapters=args.chapters)
-    print(summary(report))
-    return report.exit_code
+    return run(catalog=CHAPTERS, root=PROJECT_ROOT, out=args.out, quality=args.quality, jobs=args.jobs,
+               chapters=args.chapters)
 
 
 if __name__ == "__main__":

@@ -21,11 +21,13 @@ import ffmpeg
 import imageio_ffmpeg
 import srt
 
+from lesson_build import processes
+
 FFMPEG = imageio_ffmpeg.get_ffmpeg_exe()
 
 
 class MediaError(RuntimeError):
-    """An ffmpeg step failed; the message ends with the tail of ffmpeg's stderr."""
+    """An ffmpeg step failed; the message names the step and ends with ffmpeg's line saying why."""
 
 
 # ---------------------------------------------------------------- probing
@@ -79,16 +81,6 @@ def probe(path: Path) -> VideoInfo:
         )
 
 
-def chapters_of(path: Path) -> list[tuple[str, Fraction, Fraction]]:
-    """(title, start s, end s) of every chapter mark in a container."""
-    with av.open(str(path)) as container:
-        return [
-            (c["metadata"].get("title", ""), c["start"] * Fraction(c["time_base"]),
-             c["end"] * Fraction(c["time_base"]))
-            for c in container.chapters()
-        ]
-
-
 # ---------------------------------------------------------------- atomic outputs
 
 @contextlib.contextmanager
@@ -113,11 +105,16 @@ def write_text_atomic(dest: Path, text: str) -> None:
 
 
 def _run(stream, what: str) -> None:
+    """Run one ffmpeg command as a stoppable child of the build (lesson_build.processes)."""
     try:
-        stream.run(cmd=FFMPEG, capture_stdout=True, capture_stderr=True, overwrite_output=True)
-    except ffmpeg.Error as exc:
-        tail = (exc.stderr or b"").decode("utf-8", "replace").strip().splitlines()[-8:]
-        raise MediaError(f"{what} failed: " + " | ".join(tail)) from None
+        proc = processes.run(stream.compile(cmd=FFMPEG, overwrite_output=True))
+    except OSError as exc:
+        raise MediaError(f"{what} failed: cannot start {FFMPEG}: {exc}") from None
+    if proc.returncode != 0:
+        lines = [line.strip() for line in (proc.stderr or b"").decode("utf-8", "replace").splitlines()]
+        # ffmpeg's last line is often a generic sign-off; the cause is the line before it.
+        said = [line for line in lines if line and line != "Conversion failed!"]
+        raise MediaError(f"{what} failed: {said[-1] if said else f'ffmpeg exited {proc.returncode}'}")
 
 
 # ---------------------------------------------------------------- subtitles

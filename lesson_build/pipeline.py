@@ -18,15 +18,24 @@ Outputs, for quality q (l, m or h; the command line defaults to m), under `out` 
 
 A chapter is stitched only from a complete set of its scenes, the series only from every chapter.
 `chapters=[...]` limits what is rendered; chapters outside it are still assembled when every scene
-video of theirs is already up to date. A chapter left unbuilt keeps any older file it had, but the
-index page no longer links it.
+video of theirs is already up to date. A chapter left unbuilt keeps any older file it had.
+
+The index page lists every chapter that exists on disk at the best quality built (h, then m, then
+l; the draft quality l only where nothing better exists, and marked as a draft), so a partial or
+draft build never takes a published chapter off the page.
+
+Stopping and failing leave the published files whole. One build per output folder at a time
+(lesson_build.lock). Every child process is stoppable (lesson_build.processes): on SIGINT or SIGTERM
+the command stops them all; finished scenes keep their manifests, so the next run renders only what
+was not finished. A chapter is stitched into a staging folder and moved into place file by file with
+the signals held back, its manifest last; a failed stitch leaves the previous files as they were.
 """
 from __future__ import annotations
 
 import hashlib
 import json
+import os
 import shutil
-import subprocess
 import sys
 import time
 from concurrent.futures import ThreadPoolExecutor, as_completed
@@ -35,13 +44,16 @@ from fractions import Fraction
 from pathlib import Path
 from typing import Callable, Sequence
 
-from lesson_build import media, page
+from lesson_build import media, page, processes
+from lesson_build.lock import output_lock
 from lesson_build.catalog import CHAPTERS, Chapter
 from lesson_build.render import QUALITY_FLAGS, SceneJob, SceneResult, prepare, render
 from lesson_build.web import site, weights
 
 SERIES_TITLE = "Multi-head attention"
-QUALITY_LABELS = {"l": "480p15 (-ql)", "m": "720p30 (-qm)", "h": "1080p60 (-qh)"}
+RESOLUTIONS = {"l": "480p15", "m": "720p30", "h": "1080p60"}
+BEST_FIRST = ("h", "m", "l")
+DRAFT_QUALITIES = ("l",)
 # A scene outside --chapters whose video is missing or stale: left alone, not rendered.
 NOT_SELECTED = "not selected, needs a render"
 # Bumped when stitching changes in a way that makes old chapter files stale.
@@ -120,12 +132,16 @@ def stitch_set(quality_dir: Path, slug: str, title: str, parts: Sequence[SceneRe
     if old and old.get("key") == key and all(p.is_file() for p in outputs):
         return StitchResult(slug, title, "up to date", video=video, marks=marks, duration=duration,
                             copy=old.get("copy"))
-    manifest_path.unlink(missing_ok=True)
     log(f"  stitching {slug} from {len(parts)} scene(s)")
+    # Everything is made in a staging folder first: the published files stay as they were until
+    # every new one exists, and stay so if any step fails.
+    staging = quality_dir / ".stitching" / slug
+    shutil.rmtree(staging, ignore_errors=True)
+    staged = staging / video.name
     try:
         result = media.stitch(
             [media.Part(r.job.video, t, r.info, r.subtitles) for r, t in zip(parts, titles)],
-            video, title=title, srt_dest=video.with_suffix(".srt"), vtt_dest=video.with_suffix(".vtt"))
+            staged, title=title, srt_dest=staged.with_suffix(".srt"), vtt_dest=staged.with_suffix(".vtt"))
         if previews:
             # Candidates: the middle and near the end of every scene (frame-centred).
             cands = []
@@ -134,16 +150,24 @@ def stitch_set(quality_dir: Path, slug: str, title: str, parts: Sequence[SceneRe
                 cands += [start + (end - start) / 2, max(start, end - 3 * half_frame)]
             # Each candidate costs a seek and up to a GOP of decoding: keep at most a dozen.
             cands = cands[::max(1, -(-len(cands) // 12))]
-            at = media.pick_thumbnail_time(video, cands)
-            media.thumbnail(video, video.with_suffix(".png"), at)
-            media.gif_preview(video, video.with_suffix(".gif"), max(Fraction(0), at - 3))
+            at = media.pick_thumbnail_time(staged, cands)
+            media.thumbnail(staged, staged.with_suffix(".png"), at)
+            media.gif_preview(staged, staged.with_suffix(".gif"), max(Fraction(0), at - 3))
     except (media.MediaError, OSError) as exc:
+        shutil.rmtree(staging, ignore_errors=True)
         return StitchResult(slug, title, "failed", note=str(exc))
-    media.write_text_atomic(manifest_path, json.dumps({
+    manifest = json.dumps({
         "key": key, "title": title, "copy": result["copy"], "duration": str(result["duration"]),
         "marks": [[n, str(s), str(e)] for n, s, e in result["marks"]],
         "scenes": [r.job.stem for r in parts], "subtitle_cues": result["cues"],
-    }, indent=2) + "\n")
+    }, indent=2) + "\n"
+    with processes.held():
+        # Manifest off first, on last: a run stopped in between finds no manifest and stitches again.
+        manifest_path.unlink(missing_ok=True)
+        for dest in outputs:
+            os.replace(staging / dest.name, dest)
+        media.write_text_atomic(manifest_path, manifest)
+    shutil.rmtree(staging, ignore_errors=True)
     return StitchResult(slug, title, "built", video=video, marks=marks, duration=duration,
                         copy=result["copy"])
 
@@ -155,8 +179,8 @@ def export_worksheet(root: Path, out: Path, module: str | None) -> tuple[str, Pa
     if not (root / module / "__main__.py").is_file():
         return f"skipped: {module} has no CLI yet (no {module}/__main__.py)", None
     dest = out / "worksheet.json"
-    proc = subprocess.run([sys.executable, "-m", module, "export", "--out", str(dest.resolve())],
-                          cwd=root, capture_output=True, text=True, stdin=subprocess.DEVNULL)
+    proc = processes.run([sys.executable, "-m", module, "export", "--out", str(dest.resolve())],
+                         cwd=root, text=True)
     if proc.returncode != 0 or not dest.is_file():
         tail = (proc.stderr or proc.stdout).strip().splitlines()[-3:]
         return f"failed: python -m {module} export exited {proc.returncode}: {' | '.join(tail)}", None
@@ -165,6 +189,30 @@ def export_worksheet(root: Path, out: Path, module: str | None) -> tuple[str, Pa
 
 def _fmt_s(x) -> str:
     return f"{float(x):.1f}s"
+
+
+def cause(error: str) -> str:
+    """The one line of an error's text that says why: its last line that is not a frame of rich's
+    traceback box (a render's error is the tail of manim's output)."""
+    for line in reversed(error.splitlines()):
+        line = line.strip().strip("│╭╮╰╯─ ").strip()
+        if line:
+            return line
+    return "(no error text)"
+
+
+def failure_lines(report: BuildReport) -> list[str]:
+    """One line per failure: what failed and why (and where the full log is)."""
+    lines = [f"FAILED: scene {r.job.entry.name}: {cause(r.error)} (log: {r.job.log})"
+             for r in report.scenes if r.status == "failed"]
+    lines += [f"FAILED: chapter {c.slug}: {cause(c.note)}" for c in report.chapters if c.status == "failed"]
+    if report.series is not None and report.series.status == "failed":
+        lines.append(f"FAILED: series: {cause(report.series.note)}")
+    if report.worksheet.startswith("failed"):
+        lines.append(f"FAILED: worksheet export: {cause(report.worksheet)}")
+    if report.web.startswith("failed"):
+        lines.append(f"FAILED: web page: {cause(report.web)}")
+    return lines
 
 
 def summary(report: BuildReport) -> str:
@@ -186,20 +234,88 @@ def summary(report: BuildReport) -> str:
         out.append(f"web        {report.web}")
     if report.index:
         out.append(f"index      {report.index}")
-    failures = [r for r in report.scenes if r.status == "failed"]
-    for r in failures:
-        out += ["", f"--- {r.job.entry.name} ({r.job.entry.file}) failed; log: {r.job.log}",
-                r.error]
-    if report.failed:
-        out += ["", "FAILED: " + ", ".join(report.failed)]
+    failed = failure_lines(report)
+    if failed:
+        out += [""] + failed
     return "\n".join(out)
+
+
+# ---------------------------------------------------------------- what the page lists
+
+@dataclass
+class Published:
+    """A chapter (or the series) as it is on disk at one quality: stitched, whole, with its manifest."""
+    quality: str
+    video: Path
+    marks: list                        # (title, start, end) in seconds, Fractions
+    duration: Fraction
+    scenes: list[str]                  # the scene stems it was stitched from
+
+
+def published(out: Path, slug: str, stems: Sequence[str]) -> Published | None:
+    """The best quality at which `slug` exists on disk, stitched from exactly these scenes."""
+    for q in BEST_FIRST:
+        video = out / "lesson" / q / f"{slug}.mp4"
+        try:
+            m = json.loads(video.with_suffix(".json").read_text(encoding="utf-8"))
+            marks = [(n, Fraction(a), Fraction(b)) for n, a, b in m["marks"]]
+            duration = Fraction(m["duration"])
+        except (OSError, ValueError, KeyError, TypeError):
+            continue
+        if m.get("scenes") != list(stems) or len(marks) != len(stems):
+            continue                   # stitched from another list of scenes than the catalog's
+        if all(video.with_suffix(x).is_file() for x in (".mp4", ".srt", ".vtt")):
+            return Published(q, video, marks, duration, list(stems))
+    return None
+
+
+def page_rows(catalog: Sequence[Chapter], out: Path, scene_results: Sequence[SceneResult],
+              chapter_results: Sequence[StitchResult]) -> list[page.ChapterRow]:
+    """A row per chapter: the best stitched chapter on disk, or this build's reason it is missing."""
+    rows = []
+    status = {(r.job.chapter.number, r.job.entry.number): r for r in scene_results}
+    for ch, st in zip(catalog, chapter_results):
+        stems = [status[(ch.number, s.number)].job.stem for s in ch.scenes]
+        found = published(out, ch.slug, stems)
+        if found is None:
+            scenes = []
+            for s in ch.scenes:
+                r = status[(ch.number, s.number)]
+                scenes.append(page.SceneRow(s.number, s.title, s.name, "ok" if r.ok else r.status,
+                                            None, r.job.video if r.ok else None))
+            rows.append(page.ChapterRow(ch, scenes, note=st.note))
+            continue
+        scene_dir = found.video.parent / "scenes"
+        scenes = [page.SceneRow(s.number, s.title, s.name, "ok", found.marks[k][1],
+                                scene_dir / f"{stems[k]}.mp4" if (scene_dir / f"{stems[k]}.mp4").is_file()
+                                else None)
+                  for k, s in enumerate(ch.scenes)]
+        v = found.video
+        rows.append(page.ChapterRow(ch, scenes, video=v, vtt=v.with_suffix(".vtt"), srt=v.with_suffix(".srt"),
+                                    poster=v.with_suffix(".png"), gif=v.with_suffix(".gif"),
+                                    duration=found.duration, quality=RESOLUTIONS[found.quality],
+                                    draft=found.quality in DRAFT_QUALITIES))
+    return rows
+
+
+def _clear_leftovers(out: Path) -> None:
+    """Temp files and staging folders of a build that was killed before its own clean-up ran.
+    Called under the folder's lock, so no other build is writing them."""
+    lesson = out / "lesson"
+    for q in QUALITY_FLAGS:
+        for folder in (".staging", ".stitching"):
+            shutil.rmtree(lesson / q / folder, ignore_errors=True)
+    # media.atomic_output's and web.weights' temp names, and lesson_data's export's.
+    for partial in [*out.rglob(".*.partial*"), *out.glob(".lesson_data-*.tmp")]:
+        partial.unlink(missing_ok=True)
 
 
 def build(catalog: Sequence[Chapter] = CHAPTERS, *, root: Path = Path("."), out: Path = Path("renders"),
           quality: str = "l", jobs: int = 2, chapters: Sequence[int] | None = None,
           manim_args: Sequence[str] = (), worksheet_module: str | None = "lesson_data",
           series_title: str = SERIES_TITLE, log: Callable[[str], None] = print) -> BuildReport:
-    """Render, stitch and index the catalog's scenes. Never raises for a bad scene: see the report."""
+    """Render, stitch and index the catalog's scenes. Never raises for a bad scene: see the report.
+    Raises lock.Busy when another build is writing `out`, processes.Interrupted when stopped."""
     if quality not in QUALITY_FLAGS:
         raise ValueError(f"quality {quality!r} is not one of {', '.join(QUALITY_FLAGS)}")
     if jobs < 1:
@@ -210,9 +326,44 @@ def build(catalog: Sequence[Chapter] = CHAPTERS, *, root: Path = Path("."), out:
         unknown = [n for n in chapters if n not in known]
         if unknown:
             raise ValueError(f"no chapter {unknown[0]} in the catalog (chapters are {known})")
+    with output_lock(out, log=log):
+        processes.reset()
+        _clear_leftovers(out)
+        try:
+            return _build(catalog, root=root, out=out, quality=quality, jobs=jobs, chapters=chapters,
+                          manim_args=manim_args, worksheet_module=worksheet_module,
+                          series_title=series_title, log=log)
+        except BaseException:
+            processes.stop_all()      # no child outlives the build, however it ends
+            raise
+        finally:
+            _clear_leftovers(out)
+
+
+def _render_all(pending: list[tuple[int, SceneResult]], jobs: int, results: dict[int, SceneResult],
+                log: Callable[[str], None]) -> None:
+    pool = ThreadPoolExecutor(max_workers=jobs)
+    try:
+        futures = {pool.submit(render, r): i for i, r in pending}
+        for fut in as_completed(futures):
+            r = fut.result()
+            results[futures[fut]] = r
+            what = (f"rendered in {r.seconds:.1f}s ({float(r.info.duration):.1f}s of video)"
+                    if r.ok else "FAILED: " + (r.error.splitlines() or ["?"])[-1])
+            log(f"  {r.job.entry.name}: {what}")
+    except BaseException:
+        processes.stop_all()          # the renders die; the scenes not started never start
+        pool.shutdown(wait=True, cancel_futures=True)
+        raise
+    pool.shutdown(wait=True)
+
+
+def _build(catalog, *, root, out, quality, jobs, chapters, manim_args, worksheet_module, series_title,
+           log) -> BuildReport:
     selected = [c for c in catalog if chapters is None or c.number in chapters]
     quality_dir = out / "lesson" / quality
-    label = QUALITY_LABELS[quality] + (f" with manim {' '.join(manim_args)}" if manim_args else "")
+    label = f"{RESOLUTIONS[quality]} ({QUALITY_FLAGS[quality]})" + (
+        f" with manim {' '.join(manim_args)}" if manim_args else "")
 
     # ---- render what changed (in the selected chapters; the others only count if up to date)
     jobs_list = [SceneJob(ch, s, root, quality_dir, quality, tuple(manim_args))
@@ -233,14 +384,7 @@ def build(catalog: Sequence[Chapter] = CHAPTERS, *, root: Path = Path("."), out:
     log(f"lesson_build: {len(jobs_list)} scenes: {count['not yet written']} not yet written, "
         f"{count['cached']} up to date, {len(pending)} to render at {label}, {jobs} at a time")
     if pending:
-        with ThreadPoolExecutor(max_workers=jobs) as pool:
-            futures = {pool.submit(render, r): i for i, r in pending}
-            for fut in as_completed(futures):
-                r = fut.result()
-                results[futures[fut]] = r
-                what = (f"rendered in {r.seconds:.1f}s ({float(r.info.duration):.1f}s of video)"
-                        if r.ok else "FAILED: " + (r.error.splitlines() or ["?"])[-1])
-                log(f"  {r.job.entry.name}: {what}")
+        _render_all(pending, jobs, results, log)
     shutil.rmtree(quality_dir / ".staging", ignore_errors=True)
     scene_results = [results[i] for i in range(len(jobs_list))]
 
@@ -280,29 +424,16 @@ def build(catalog: Sequence[Chapter] = CHAPTERS, *, root: Path = Path("."), out:
         web_status = f"failed: {exc}"
         log(f"  web page: FAILED: {exc}")
     index = out / "index.html"
-    rows = []
-    scene_status = {(r.job.chapter.number, r.job.entry.number): r for r in scene_results}
-    for ch, st in zip(catalog, chapter_results):
-        built = st.video is not None
-        scenes = []
-        for k, s in enumerate(ch.scenes):
-            r = scene_status[(ch.number, s.number)]
-            scenes.append(page.SceneRow(s.number, s.title, s.name, "ok" if r.ok else r.status,
-                                        st.marks[k][1] if built else None,
-                                        r.job.video if r.ok else None))
-        if built:
-            v = st.video
-            rows.append(page.ChapterRow(ch, scenes, video=v, vtt=v.with_suffix(".vtt"),
-                                        srt=v.with_suffix(".srt"), poster=v.with_suffix(".png"),
-                                        gif=v.with_suffix(".gif"), duration=st.duration))
-        else:
-            rows.append(page.ChapterRow(ch, scenes, note=st.note))
+    rows = page_rows(catalog, out, scene_results, chapter_results)
+    shown_series = published(out, "series", [r.job.stem for r in scene_results])
+    series_video = shown_series.video if shown_series else None
     html_text = page.render_index(
-        index, series_title=series_title, quality_label=label, chapters=rows,
-        series_video=series.video, series_vtt=series.video.with_suffix(".vtt") if series.video else None,
+        index, series_title=series_title, quality_label=RESOLUTIONS[quality],
+        chapters=rows, series_video=series_video,
+        series_vtt=series_video.with_suffix(".vtt") if series_video else None,
         series_poster=next((r.poster for r in rows if r.poster), None),
         series_note=series.note, worksheet=worksheet, generated=time.strftime("%Y-%m-%d %H:%M"),
-        web=assets, series_srt=series.video.with_suffix(".srt") if series.video else None,
-        series_duration=series.duration)
+        web=assets, series_srt=series_video.with_suffix(".srt") if series_video else None,
+        series_duration=shown_series.duration if shown_series else None)
     media.write_text_atomic(index, html_text)
     return BuildReport(quality, scene_results, chapter_results, series, worksheet_status, index, web_status)

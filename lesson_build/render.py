@@ -17,13 +17,12 @@ import ast
 import json
 import os
 import shutil
-import subprocess
 import sys
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from lesson_build import media
+from lesson_build import media, processes
 from lesson_build.catalog import Chapter, SceneEntry
 from lesson_build.inputs import input_hash
 
@@ -159,11 +158,13 @@ def render(pending: SceneResult) -> SceneResult:
     env.setdefault("COLUMNS", "160")  # rich wraps tracebacks to the terminal width
     started = time.perf_counter()
     try:
-        proc = subprocess.run(manim_command(job), cwd=job.root, env=env, stdin=subprocess.DEVNULL,
-                              capture_output=True, text=True, errors="replace")
+        proc = processes.run(manim_command(job), cwd=job.root, env=env, text=True, errors="replace")
     except OSError as exc:
         return SceneResult(job, "failed", error=f"cannot start manim: {exc}", inputs=pending.inputs,
                            hash=pending.hash)
+    except processes.Interrupted:
+        shutil.rmtree(job.staging, ignore_errors=True)   # the published files are untouched
+        raise
     seconds = time.perf_counter() - started
     media.write_text_atomic(job.log, f"$ {' '.join(manim_command(job))}\n\n--- stdout\n{proc.stdout}"
                                      f"\n--- stderr\n{proc.stderr}")

@@ -351,6 +351,47 @@ def test_not_yet_written_scenes_alone_do_not_fail_the_run(tmp_path):
 
 # ---------------------------------------------------------------- the hash cache
 
+def chapter_sections(index: Path) -> dict[str, str]:
+    """Each chapter's <section> of the page, by its id."""
+    text = index.read_text()
+    return {slug: text.split(f'<section class="chapter" id="{slug}"', 1)[1].split("</section>", 1)[0]
+            for slug in ("alpha", "beta") if f'<section class="chapter" id="{slug}"' in text}
+
+
+def test_a_draft_or_partial_build_keeps_every_published_chapter_on_the_page_at_its_best_quality(built, tmp_path):
+    root, out = copy_project(built[0], tmp_path / "p")
+    # As if the whole lesson had been built at 720p (m) before: the same files under lesson/m.
+    shutil.copytree(out / "lesson" / "l", out / "lesson" / "m")
+    report = build(CATALOG, root=root, out=out, manim_args=TINY, chapters=[1],
+                   worksheet_module="fakews", log=lambda s: None)
+    assert report.exit_code == 0, summary(report)
+    sections = chapter_sections(out / "index.html")
+    assert set(sections) == {"alpha", "beta"}
+    for slug in ("alpha", "beta"):
+        assert f'src="lesson/m/{slug}.mp4"' in sections[slug] and "lesson/l/" not in sections[slug]
+        assert 'data-quality="720p30"' in sections[slug] and 'class="draft"' not in sections[slug]
+    assert 'href="lesson/m/series.mp4"' in (out / "index.html").read_text()
+
+    # Beta exists only as a draft now: listed at 480p15, marked as a draft; alpha stays at 720p.
+    for old in (out / "lesson" / "m").glob("beta.*"):
+        old.unlink()
+    (out / "lesson" / "m" / "series.json").unlink()
+    build(CATALOG, root=root, out=out, manim_args=TINY, chapters=[1], worksheet_module="fakews",
+          log=lambda s: None)
+    sections = chapter_sections(out / "index.html")
+    assert 'src="lesson/m/alpha.mp4"' in sections["alpha"]
+    assert 'src="lesson/l/beta.mp4"' in sections["beta"] and 'class="draft"' in sections["beta"]
+    text = (out / "index.html").read_text()
+    assert 'href="lesson/l/series.mp4"' in text
+
+    # A chapter whose scene is missing now is still listed from the files it was built from.
+    (out / "lesson" / "l" / "scenes" / "03_BetaOne.json").unlink()
+    report = build(CATALOG, root=root, out=out, manim_args=TINY, chapters=[1], worksheet_module="fakews",
+                   log=lambda s: None)
+    assert [c.status for c in report.chapters] == ["up to date", "not built"]
+    assert 'src="lesson/l/beta.mp4"' in chapter_sections(out / "index.html")["beta"]
+
+
 def test_cache_skips_unchanged_and_rerenders_changed(built, tmp_path):
     root, out = copy_project(built[0], tmp_path / "p")
     videos = {s: scene_video(out, s) for s in ["01_AlphaOne", "02_AlphaTwo", "03_BetaOne"]}
