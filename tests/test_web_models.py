@@ -248,3 +248,90 @@ def test_sampling_is_seeded_and_stays_in_the_vocabulary(web_models):
     assert a == {**b, "latency_ms_median": a["latency_ms_median"], "latency_ms_mean": a["latency_ms_mean"]}
     assert a["token_ids"] != c["token_ids"]
     assert all(0 <= i < 4000 for i in a["token_ids"] + c["token_ids"])
+
+
+# ---------------------------------------------------------------- where the models look
+
+def _fresh_prompts(tok, seed: int, count: int) -> list[str]:
+    """Prompts made here, from `seed`: stretches of test-split stories (some longer than the
+    64-token window, so <BOS> falls out of it), strings of vocabulary words mixed with made-up
+    ones (<UNK>), and fuzz."""
+    rng = random.Random(seed)
+    words = " ".join(_test_split()[:200]).split()
+    vocab = [t for t in tok.get_vocab() if t.isalpha()]
+    out = []
+    for k in range(count):
+        kind = k % 3
+        if kind == 0:
+            n = rng.choice([1, 2, 5, 20, 63, 64, 65, 120])
+            start = rng.randrange(len(words) - n)
+            out.append(" ".join(words[start:start + n]))
+        elif kind == 1:
+            out.append(" ".join(rng.choice(vocab) if rng.random() < 0.7 else
+                                "".join(rng.choice("qxzjvk") for _ in range(rng.randint(3, 9)))
+                                for _ in range(rng.randint(1, 30))))
+        else:
+            out.append(_fuzz(seed=rng.randrange(1 << 30), count=1)[0])
+    return out
+
+
+def _torch_attention(model, tok, prompt):
+    window = window_of([1] + encode(tok, prompt), 64)
+    pad = int((window[0] == 0).sum())
+    read_as = [tok.id_to_token(i) for i in window[0, pad:].tolist()]
+    if not hasattr(model, "forward_with_weights"):
+        return read_as, [], []
+    with torch.inference_mode():
+        _, w32 = model.forward_with_weights(window)
+        _, w64 = copy.deepcopy(model).double().forward_with_weights(window)
+    return read_as, w32[0, :, pad:].tolist(), w64[0, :, pad:].tolist()
+
+
+def _same_attention(name, prompt, js, want, seed):
+    read_as, w32, w64 = want
+    where = f"{name}, prompt {prompt!r} (seed {seed})"
+    assert set(js) == {"read_as", "heads"}, where
+    assert js["read_as"] == read_as, where
+    assert len(js["heads"]) == len(w32), where
+    for h, (got, a, b) in enumerate(zip(js["heads"], w32, w64)):
+        assert len(got) == len(read_as) == len(a), where
+        assert max(abs(x - y) for x, y in zip(got, a)) <= 1e-5, f"{where}, head {h + 1}: vs torch float32"
+        # Same weights in float64 on both sides: only summation order is left.
+        assert max(abs(x - y) for x, y in zip(got, b)) <= 1e-9, f"{where}, head {h + 1}: vs torch float64"
+        assert abs(sum(got) - 1) <= 1e-9, where
+
+
+def test_attention_cli_gives_the_torch_models_final_query_weights_on_new_prompts(web_models, torch_models, tok):
+    """`generate.mjs --attention` (the page's model.mjs) equals forward_with_weights, on prompts
+    made from a fresh seed each run (printed in any failure; LESSON_ATTENTION_SEED repeats one)."""
+    seed = int(os.environ.get("LESSON_ATTENTION_SEED") or random.SystemRandom().randrange(1 << 31))
+    prompts = _fresh_prompts(tok, seed, 30)
+    assert any(len(_window_ids(tok, p)) > 64 for p in prompts), "some prompt should overflow the window"
+    assert any(3 in encode(tok, p) for p in prompts), "some prompt should have an <UNK>"
+    # The command line itself, one process per call, on a few of them ...
+    for name in MODEL_NAMES:
+        for prompt in prompts[:3]:
+            proc = subprocess.run([NODE, str(WEB / "generate.mjs"), "--model", name, "--prompt", prompt, "--attention",
+                                   "--weights", str(web_models)], capture_output=True, text=True, timeout=60)
+            assert proc.returncode == 0 and proc.stderr == "", proc.stderr
+            assert len(proc.stdout.strip().splitlines()) == 1          # one JSON object
+            _same_attention(name, prompt, json.loads(proc.stdout), _torch_attention(torch_models[name], tok, prompt), seed)
+    # ... and the function it runs (generate.mjs attention), in one process, on all of them.
+    script = (
+        "const prompts = JSON.parse(fs.readFileSync(0, 'utf8')); const out = {};\n"
+        f"for (const name of {json.dumps(list(MODEL_NAMES))}) {{\n"
+        f"  const {{ model, tok }} = G.loadFromFolder(name, {json.dumps(str(web_models))});\n"
+        "  out[name] = prompts.map((p) => G.attention(model, tok, p));\n}\n"
+        "process.stdout.write(JSON.stringify(out));")
+    got = json.loads(run_node(script, json.dumps(prompts)))
+    for name in MODEL_NAMES:
+        for prompt, js in zip(prompts, got[name]):
+            _same_attention(name, prompt, js, _torch_attention(torch_models[name], tok, prompt), seed)
+    assert len(got["four_heads"][0]["heads"]) == 4 and len(got["one_head"][0]["heads"]) == 1 and got["mlp"][0]["heads"] == []
+
+
+def test_attention_cli_reads_bos_while_it_fits(web_models):
+    proc = subprocess.run([NODE, str(WEB / "generate.mjs"), "--model", "one_head", "--prompt", "Once upon a time",
+                           "--attention", "--weights", str(web_models)], capture_output=True, text=True, timeout=60)
+    out = json.loads(proc.stdout)
+    assert out["read_as"] == ["<BOS>", "once", "upon", "a", "time"] and len(out["heads"][0]) == 5, out

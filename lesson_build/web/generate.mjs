@@ -2,12 +2,17 @@
 //
 //   node lesson_build/web/generate.mjs --model four_heads --prompt "Once upon a time" [--tokens N]
 //        [--temperature T] [--seed S] [--json] [--weights DIR]
+//   node lesson_build/web/generate.mjs --model four_heads --prompt "Once upon a time" --attention
 //
 // Prints what `python -m trainer generate` prints for the same arguments: `prompt [continuation]`
 // and a line with the token count and the median milliseconds per model call. Greedy
 // continuations are the same text; sampled ones use the page's seeded generator, not torch's.
 // The weights are the page's (renders/web/models/, written by `make lesson`); when they are missing
 // or older than the checkpoints they are converted first with `python -m lesson_build.web.weights`.
+// --attention prints one JSON object instead, {"read_as": [...], "heads": [[...], ...]}: the tokens
+// of the window the model reads for its first prediction (<BOS> included while it fits, PAD slots
+// left out) and, per head, the final query's weight on each of them (no heads for the MLP), from
+// the page's own code (model.mjs readWindow): what trainer/model.py's forward_with_weights gives.
 // Bad arguments: one line naming the value and what is allowed, exit 2.
 
 import { spawnSync } from "node:child_process";
@@ -27,16 +32,17 @@ const MODEL_NAMES = ["mlp", "one_head", "four_heads"];
 export class UsageError extends Error {}
 
 function parseArgs(argv) {
-  const opts = { model: "four_heads", prompt: null, tokens: 30, temperature: 0, seed: 0, json: false, weights: null };
+  const opts = { model: "four_heads", prompt: null, tokens: 30, temperature: 0, seed: 0, json: false, attention: false, weights: null };
+  const flags = new Set(["--json", "--attention"]);
   const takes = new Set(["--model", "--prompt", "--tokens", "--temperature", "--seed", "--weights"]);
   for (let i = 0; i < argv.length; i++) {
     let arg = argv[i], value = null;
     if (arg.startsWith("--") && arg.includes("=")) [arg, value] = [arg.slice(0, arg.indexOf("=")), arg.slice(arg.indexOf("=") + 1)];
-    if (arg === "--json") { opts.json = true; continue; }
+    if (flags.has(arg)) { opts[arg.slice(2)] = true; continue; }
     if (arg === "--help" || arg === "-h") { opts.help = true; continue; }
-    if (!takes.has(arg)) throw new UsageError(`unrecognized argument ${JSON.stringify(arg)}; allowed: ${[...takes, "--json"].join(", ")}`);
+    if (!takes.has(arg)) throw new UsageError(`unrecognized argument ${JSON.stringify(arg)}; allowed: ${[...takes, ...flags].join(", ")}`);
     if (value === null) {
-      if (i + 1 >= argv.length || takes.has(argv[i + 1]) || argv[i + 1] === "--json") throw new UsageError(`${arg} needs a value`);
+      if (i + 1 >= argv.length || takes.has(argv[i + 1]) || flags.has(argv[i + 1])) throw new UsageError(`${arg} needs a value`);
       value = argv[++i];
     }
     opts[arg.slice(2)] = value;
@@ -97,6 +103,12 @@ export function loadFromFolder(name, dir = DEFAULT_WEIGHTS) {
   return { manifest, entry, model: buildModel(entry, buffer), tok };
 }
 
+/** The contract of --attention: what the first model call reads, and each head's final-query weights. */
+export function attention(model, tok, prompt) {
+  const first = generateSteps(model, tok, prompt, { tokens: 1, inspect: true }).next().value;
+  return { read_as: first.read.read_as, heads: first.read.heads };
+}
+
 /** trainer.generate.generate's result, computed here. */
 export function generate(model, tok, prompt, options) {
   const steps = [...generateSteps(model, tok, prompt, options)];
@@ -109,7 +121,7 @@ export function generate(model, tok, prompt, options) {
 }
 
 const USAGE = "usage: node lesson_build/web/generate.mjs --model {mlp,one_head,four_heads} --prompt TEXT " +
-  "[--tokens N] [--temperature T] [--seed S] [--json] [--weights DIR]";
+  "[--tokens N] [--temperature T] [--seed S] [--json | --attention] [--weights DIR]";
 
 export function main(argv) {
   let opts;
@@ -126,6 +138,10 @@ export function main(argv) {
   } catch (err) {
     process.stderr.write(`generate.mjs: error: ${err.message}\n`);
     return err instanceof UsageError ? 2 : 1;
+  }
+  if (opts.attention) {
+    process.stdout.write(JSON.stringify(attention(loaded.model, loaded.tok, opts.prompt)) + "\n");
+    return 0;
   }
   const out = generate(loaded.model, loaded.tok, opts.prompt, opts);
   if (opts.json) {

@@ -332,11 +332,41 @@ export function sample(logits, temperature, random) {
 const clock = () => (globalThis.performance ?? Date).now();
 
 /**
+ * What the model just read and where it looked, right after `model.logits(window)`: the window's
+ * tokens without its PAD slots (`read_as`, <BOS> included while it is still in the window) and,
+ * per head, the final query's weight on each of them (`heads`; none for the MLP, which has no
+ * attention). The same numbers as trainer/model.py's forward_with_weights, PAD slots left out.
+ */
+export function readWindow(model, tok, window) {
+  let pad = 0;
+  while (pad < window.length && window[pad] === PAD) pad++;
+  const ids = Array.from(window.slice(pad));
+  const heads = [];
+  if (model.lastWeights) {
+    for (let h = 0; h < model.heads; h++) heads.push(Array.from(model.lastWeights.subarray(h * model.T + pad, (h + 1) * model.T)));
+  }
+  return { ids, read_as: ids.map((id) => tok.idToToken(id)), heads };
+}
+
+/** The probabilities softmax(logits / temperature) (temperature 0: of the logits themselves). */
+export function probabilities(logits, temperature = 0) {
+  const t = temperature > 0 ? temperature : 1;
+  let top = -Infinity;
+  for (const z of logits) if (z > top) top = z;
+  const p = new Float64Array(logits.length);
+  let total = 0.0;
+  for (let i = 0; i < logits.length; i++) { p[i] = Math.exp((logits[i] - top) / t); total += p[i]; }
+  for (let i = 0; i < p.length; i++) p[i] /= total;
+  return p;
+}
+
+/**
  * Continue `prompt`: greedy when temperature is 0, else sampled (seeded; not torch's generator,
  * so sampled words differ from `python -m trainer generate --seed`). Stops early at <EOS>.
- * Returns the continuation text, the new ids and tokens, and each model call's milliseconds.
+ * Yields each new id and token and the model call's milliseconds; with `inspect`, also what the
+ * call read and where each head's final query looked (`read`, see readWindow) and its logits.
  */
-export function* generateSteps(model, tok, prompt, { tokens = 30, temperature = 0, seed = 0 } = {}) {
+export function* generateSteps(model, tok, prompt, { tokens = 30, temperature = 0, seed = 0, inspect = false } = {}) {
   if (!(Number.isInteger(tokens) && tokens >= 1)) throw new RangeError(`tokens must be a whole number >= 1, got ${tokens}`);
   if (!(Number.isFinite(temperature) && temperature >= 0)) throw new RangeError(`temperature must be 0 (greedy) or a finite number > 0, got ${temperature}`);
   const random = seededRandom(seed);
@@ -346,10 +376,11 @@ export function* generateSteps(model, tok, prompt, { tokens = 30, temperature = 
     const t0 = clock();
     const logits = model.logits(window);
     const ms = clock() - t0;
+    const seen = inspect ? { read: readWindow(model, tok, window), logits: Float64Array.from(logits) } : {};
     const next = temperature > 0 ? sample(logits, temperature, random) : argmax(logits);
-    if (next === EOS) { yield { id: next, token: "<EOS>", ms, end: true }; return; }
+    if (next === EOS) { yield { id: next, token: "<EOS>", ms, end: true, ...seen }; return; }
     ids.push(next);
-    yield { id: next, token: tok.idToToken(next), ms, end: false };
+    yield { id: next, token: tok.idToToken(next), ms, end: false, ...seen };
   }
 }
 
