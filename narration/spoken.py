@@ -1,15 +1,26 @@
 """Spoken forms: what the voice says for what the screen writes.
 
-    spoken_form("Head 1 puts 0.718 on river.")     -> "Head one puts zero point seven one eight on river."
+    spoken_form("Head 1 puts 0.718 on “river”.")   -> "Head one puts zero point seven one eight on river."
     spoken_form("E [10, 4] times W_Q [4, 2]")      -> "E ten by four times W Q four by two"
-    spoken_form("α¹₁₀,ⱼ")                          -> "alpha, head one, row ten, source j"
+    spoken_form("q¹₁₀ and V¹")                     -> "head one's query for row ten and head one's V"
 
-The one place where symbols become words (docs/NARRATION.md, "Spoken forms"), so every scene, every voice
-and the speech-length estimate agree. The lesson's own conventions decide the reading: superscripts
-label heads, not powers (q¹ is "q, head one"); subscripts label tokens ("row ten"); a decimal is read
-digit by digit after the point, without the display's trailing zeros ("2.400" -> "two point four");
-shapes are read "ten by four". Where a sentence needs a reading these rules cannot know (P² as a
-power, say), the beat passes its own spoken text. Pure text in, text out: no Manim, no voice.
+The one place where symbols become words (docs/NARRATION.md, "Spoken forms"), so every scene, every
+voice and the speech-length estimate agree. The readings are what a teacher says aloud:
+
+- Notation as possessives, never symbol-comma chains: a superscript names the head, a subscript the
+  token: q¹₁₀ is "head one's query for row ten", k¹ⱼ "head one's key for source j", V¹ "head one's
+  V", A¹ "head one's attention matrix" (a lone A would be heard as the article), e₁₀ "row ten of E".
+- A quoted word is heard as a word: “river” is "the word river", or the word alone where the sentence
+  already makes it a noun (after on/from/of/for/over/than or "the", or after "word"/"token");
+  “the” is always "the word the". A quoted phrase is read as it is. Never a word between bare commas.
+- No spoken brackets or ellipses: (−0.1) is "minus zero point one", a parenthetical becomes a
+  clause between commas, "0.71764…" drops the dots.
+- A decimal is read digit by digit after the point, without the display's trailing zeros
+  ("2.400" -> "two point four"); shapes are read "ten by four".
+
+Where a sentence needs a reading these rules cannot know (P² as a power, say), the beat passes its
+own spoken text. `speech_faults` names what a spoken line must never contain (the per-beat test
+over every scene uses it). Pure text in, text out: no Manim, no voice.
 """
 from __future__ import annotations
 
@@ -84,26 +95,34 @@ _INDEXED = re.compile(rf"(?<![\w′])([A-Za-zα-ωΔ]+(?:_[A-Za-z]+)?)([{_SUP_CH
                       rf"([{_SUB_CHARS}]*)(?:,([{_SUB_CHARS}]+))?(?=[^\w]|$)")
 
 
+# What an indexed symbol names, read as a possessive: q¹₁₀ -> "head one's query for row ten".
+_SYMBOL_NAMES = {"q": "query", "k": "key", "v": "value", "m": "message", "α": "weight", "s": "score",
+                 "A": "attention matrix", "b_Q": "query bias", "b_K": "key bias", "b_V": "value bias"}
+
+
 def _indexed(m: re.Match) -> str:
     name, head, row, col = m.group(1), m.group(2), m.group(3), m.group(4)
     if not head and not row:
         return m.group(0)
-    parts = [_GREEK.get(name, name.replace("_", " "))]
-    if head:
-        parts.append("head " + number_words(int("".join(_SUPERSCRIPT[c] for c in head))))
     if len(name) > 2 and name.isalpha() and not head and col is None:
         # a word with its position: river₆ -> river at position six
         return f"{name} at position {_index_words(row)}"
-    if row and col is None and len(row) == 2 and not any(c in _SUBSCRIPT for c in row):
+    owner = "head " + number_words(int("".join(_SUPERSCRIPT[c] for c in head))) + "'s " if head else ""
+    if name == "e" and not head and row and col is None:
+        return f"row {_index_words(row)} of E"                   # e₁₀: a row of E
+    letters = row and not any(c in _SUBSCRIPT for c in row)
+    where = []
+    if row and col is None and len(row) == 2 and letters:
         # αᵢⱼ: a receiver and a source index written together
-        parts += ["row " + _index_words(row[0]), "source " + _index_words(row[1])]
-    elif row and name in ("k", "v") and not any(c in _SUBSCRIPT for c in row):
-        parts.append("source " + _index_words(row))      # a key or value of source j
+        where = ["for row " + _index_words(row[0]), "on source " + _index_words(row[1])]
+    elif row and name in ("k", "v") and letters:
+        where = ["for source " + _index_words(row)]              # a key or value of source j
     elif row:
-        parts.append("row " + _index_words(row))
+        where = ["for row " + _index_words(row)]
     if col:
-        parts.append("source " + _index_words(col))
-    return ", ".join(parts)
+        where.append("on source " + _index_words(col))
+    word = _SYMBOL_NAMES.get(name, _GREEK.get(name, name.replace("_", " ")))
+    return " ".join([(owner or "the ") + word if (owner or word != name) else word, *where])
 
 
 def _shape(m: re.Match) -> str:
@@ -141,13 +160,65 @@ _WORDS = [
 ]
 
 
+_INDEXED_TOKEN = rf"(?<![\w′])[A-Za-zα-ω]+[{_SUP_CHARS}]*[{_SUB_CHARS}]+(?:,[{_SUB_CHARS}]+)?(?![\w])"
+# A as a symbol (followed by a verb, an operator or punctuation), not the article: "so A is", "row of A."
+_LONE_A = re.compile(r"\bA\b(?=\s+(?:is|are|has|holds|gives|times|equals|stores)\b|\s*[,.:;)]|\s*$)")
+
+# After these a quoted word is already a noun: "its weight on “river”" -> "its weight on river".
+_NOUN_CUES = {"on", "from", "of", "for", "over", "than", "the", "word", "words", "token", "tokens"}
+# Quoted words that are never read bare: little words and the lesson's verbs would be heard as grammar
+# ("to usually", "reads she instead").
+_NOT_NOUNS = set("""the a an and or but at in on of to by for from with beside near she he it they we i you her
+him his its their them this that these those is was are be not no so as if then usually sat watched
+deposited wanted dropped washed broke gleamed bark barks""".split())
+
+
+def _sentence_start(text: str, at: int) -> bool:
+    before = text[:at].rstrip()
+    return not before or before[-1] in ".?!"
+
+
+def _quoted(m: re.Match) -> str:
+    inner = m.group(1).replace("…", " ").strip()
+    words = inner.split()
+    if len(words) != 1:
+        return inner                                  # a quoted phrase is read as it is
+    word = words[0]
+    start = _sentence_start(m.string, m.start())
+    before = m.string[:m.start()].rstrip().split()
+    cue = before[-1].lower() if before else ""
+    if start:
+        word = word[0].lower() + word[1:]
+    if word.lower() == "the":
+        return "the word the" if not cue.startswith("word") else "the"
+    if cue in _NOUN_CUES and word.lower() not in _NOT_NOUNS:
+        return word
+    return ("The word " if start else "the word ") + word
+
+
+def _unbracket(s: str) -> str:
+    """No spoken brackets or ellipses: a number in parentheses loses them, a parenthetical becomes a
+    clause between commas, an ellipsis is dropped."""
+    s = re.sub(r"(?<=\w)\s*…\s*(?=\w)", ", ", s)
+    s = s.replace("…", "").replace("...", "")
+    s = re.sub(r"\(\s*([\w'-]+)\s*\)", r"\1", s)                      # a single word: (optional)
+    s = re.sub(r"\s*\(([^()]+)\)\s*", lambda m: f", {m.group(1).strip()}, ", s)
+    s = re.sub(r"[\[\]{}<>()]", " ", s)
+    s = re.sub(r",\s*([,.;:?!])", r"\1", s)                          # ", ." and ", ," -> "." and ","
+    s = re.sub(r"([.;:?!])\s*,", r"\1", s)
+    s = re.sub(r",\s*$", "", s.strip())
+    return s
+
+
 def spoken_form(text: str) -> str:
     """The sentence as the voice should read it (see the module doc for the rules)."""
     s = text
+    # a number in parentheses is just the number: 2.3 × (-0.1) -> 2.3 × -0.1
+    s = re.sub(r"\(\s*([−-]?\d[\d.,]*)\s*\)", r"\1", s)
     for pattern, words in _WORDS:
         s = re.sub(pattern, words, s)
     # a row of a matrix: A[10, :] -> A, row ten
-    s = re.sub(r"(\w)\[\s*(\d+)\s*,\s*:\s*\]", lambda m: f"{m.group(1)}, row {number_words(int(m.group(2)))}", s)
+    s = re.sub(r"(\w)\[\s*(\d+)\s*,\s*:\s*\]", lambda m: f"row {number_words(int(m.group(2)))} of {m.group(1)}", s)
     # section numbers: 3.2.2 -> three point two point two; years in parentheses: (2019) -> twenty nineteen
     s = re.sub(r"\b\d+(?:\.\d+){2,}\b", lambda m: " point ".join(number_words(int(p)) for p in m.group(0).split(".")), s)
     s = re.sub(r"\((1[89]|20)(\d\d)\)", lambda m: f"({number_words(int(m.group(1)))} {number_words(int(m.group(2))) if m.group(2) != '00' else 'hundred'})", s)
@@ -160,8 +231,8 @@ def spoken_form(text: str) -> str:
     s = re.sub(rf"Σ([{_SUB_CHARS}]+)", lambda m: f"the sum over {_index_words(m.group(1))} of ", s)
     # a concatenation: [H¹ | H²] -> H, head one joined to H, head two
     s = re.sub(r"\[([^\[\]|]+)\|([^\[\]|]+)\]", lambda m: f"{m.group(1).strip()} joined to {m.group(2).strip()}", s)
-    # a quoted word inside a sentence keeps a pause around it: The receiver “the” brings -> ..., the, ...
-    s = re.sub(r"(?<=\w) “([^”]{1,40})” (?=\w)", r", \1, ", s)
+    # a quoted word is heard as a word: “river” -> the word river (or river, where it is a noun already)
+    s = re.sub(r"“([^“”]{1,80})”", _quoted, s)
     # a primed symbol with a token index: e′₁₀ -> e prime, row ten
     s = re.sub(rf"(\w)′([{_SUB_CHARS}]+)", lambda m: f"{m.group(1)} prime, row {_index_words(m.group(2))}", s)
     # a dot product of two vectors: q¹·k¹ -> q, head one dot k, head one (between matrices: "times")
@@ -173,8 +244,12 @@ def spoken_form(text: str) -> str:
     s = re.sub(r"\[([^\[\]]+?,[^\[\]]+?)\]", _shape, s)
     # a row times a matrix written together: e₁₀W_Q¹ -> e₁₀ times W_Q¹ (then both read as symbols)
     s = re.sub(rf"(?<![\w′])([a-z][{_SUB_CHARS}]+)(?=[A-Z])", r"\1 times ", s)
-    # matrix names with subscript letters: W_Q -> W Q, W_O¹ -> W O, head one
+    # two indexed symbols side by side are a product: α₁₀,ⱼ vⱼ -> α₁₀,ⱼ times vⱼ
+    s = re.sub(rf"({_INDEXED_TOKEN}) (?={_INDEXED_TOKEN})", r"\1 times ", s)
+    # indexed symbols as possessives: q¹₁₀ -> head one's query for row ten, W_Q¹ -> head one's W Q
     s = _INDEXED.sub(_indexed, s)
+    # the attention matrix A, where a lone A would be heard as the article "a"
+    s = _LONE_A.sub(lambda m: "The attention matrix" if _sentence_start(s, m.start()) else "the attention matrix", s)
     s = re.sub(r"\b([A-Z])_([A-Za-z]+)\b", r"\1 \2", s)
     s = re.sub(r"(\w)′", r"\1 prime", s)
     s = s.replace("ΔE", "delta E").replace("Δe", "delta e").replace("Δ", "delta ")
@@ -200,7 +275,41 @@ def spoken_form(text: str) -> str:
                lambda m: number_words(int(m.group(0).replace(",", "").replace("−", "-"))), s)
     s = re.sub(r"(?<=\w)_(?=\w)", " ", s)
     s = s.replace("“", "").replace("”", "").replace("‘", "'").replace("’", "'")
+    s = _unbracket(s)
     return " ".join(s.split())
+
+
+# What Piper reads as speech: letters, spaces, apostrophes, hyphens and the punctuation that makes a
+# pause. Digits, symbols, brackets and typographic marks are the normalizer's job, never the voice's.
+_SPEAKABLE = re.compile(r"[A-Za-z ,.;:?!'-]")
+_DIGIT_RUN = re.compile(r"\bpoint(?: (?:zero|one|two|three|four|five|six|seven|eight|nine)\b)+")
+
+
+def speech_faults(line: str) -> list[str]:
+    """What a spoken line must never contain, each fault named (want []): a bracket, an ellipsis, a
+    doubled word ("the the"; repeated digits after "point" are digits, not a doubled word), a single
+    word between bare commas (", river,"; an item of a list, "water, finance, person and glue", is
+    not one), a lone A read as a symbol ("so A is"), or a character Piper would not read as speech."""
+    faults = []
+    if re.search(r"[()\[\]{}<>]", line):
+        faults.append("bracket")
+    if "…" in line or "..." in line:
+        faults.append("ellipsis")
+    doubled = re.search(r"\b(\w+)\s+\1\b", _DIGIT_RUN.sub("point", line), re.IGNORECASE)
+    if doubled:
+        faults.append(f"doubled word {doubled.group(0)!r}")
+    for m in re.finditer(r"(?=,\s*([\w'-]+)\s*,(.*))", line):
+        rest = m.group(2).lstrip()
+        in_list = re.match(r"(?:and |or )?[\w'-]+(?:\s*,|\s+(?:and|or)\b)", rest)
+        if not in_list:
+            faults.append(f"comma-wrapped word {', ' + m.group(1) + ','!r}")
+            break
+    if re.search(r"\b[Aa]\s+(?:is|times|equals)\b", line):
+        faults.append("a lone letter A, heard as the article")
+    odd = sorted({c for c in line if not _SPEAKABLE.match(c)})
+    if odd:
+        faults.append(f"not speech: {''.join(odd)!r}")
+    return faults
 
 
 def spoken_words(text: str) -> int:
@@ -208,4 +317,4 @@ def spoken_words(text: str) -> int:
     return len(spoken_form(text).split())
 
 
-__all__ = ["spoken_form", "spoken_words", "number_words", "decimal_words", "digits_words"]
+__all__ = ["spoken_form", "spoken_words", "speech_faults", "number_words", "decimal_words", "digits_words"]

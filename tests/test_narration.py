@@ -14,7 +14,7 @@ import pytest
 from manim import Circle, Create
 
 from narration import speech
-from narration.spoken import decimal_words, number_words, spoken_form
+from narration.spoken import decimal_words, number_words, speech_faults, spoken_form
 from narration.voice import (RECORDING_RATES, VoiceError, audio_key, estimated_seconds, fingerprint,
                              voice_from_env)
 from scenes.style import LessonScene
@@ -27,7 +27,7 @@ ROOT = Path(__file__).resolve().parents[1]
 
 @pytest.mark.parametrize("written,spoken", [
     ("W_Q", "W Q"),
-    ("e₁₀W_Q¹ + b_Q¹", "e, row ten times W Q, head one plus b Q, head one"),
+    ("e₁₀W_Q¹ + b_Q¹", "row ten of E times head one's W Q plus head one's query bias"),
     ("W_K and W_V", "W K and W V"),
     ("÷ √2", "divided by root two"),
     ("√4", "root four"),
@@ -36,16 +36,16 @@ ROOT = Path(__file__).resolve().parents[1]
     ("[n_heads × d_v, d_model]", "n heads times d v by d model"),
     ("ΔE", "delta E"),
     ("E′ = E + ΔE", "E prime equals E plus delta E"),
-    ("α¹₁₀,ⱼ", "alpha, head one, row ten, source j"),
-    ("q¹₁₀", "q, head one, row ten"),
-    ("k²ⱼ", "k, head two, source j"),
-    ("v¹ⱼ and k¹₁₀", "v, head one, source j and k, head one, row ten"),
+    ("α¹₁₀,ⱼ", "head one's weight for row ten on source j"),
+    ("q¹₁₀", "head one's query for row ten"),
+    ("k²ⱼ", "head two's key for source j"),
+    ("v¹ⱼ and k¹₁₀", "head one's value for source j and head one's key for row ten"),
     ("0.718 × 3.1 = 2.2258", "zero point seven one eight times three point one equals two point two two five eight"),
     ("an 8×8 image", "an eight by eight image"),
-    ("H¹ and H²", "H, head one and H, head two"),
-    ("W_O¹", "W O, head one"),
-    ("m₁₀", "m, row ten"),
-    ("αᵢⱼ", "alpha, row i, source j"),
+    ("H¹ and H²", "head one's H and head two's H"),
+    ("W_O¹", "head one's W O"),
+    ("m₁₀", "the message for row ten"),
+    ("αᵢⱼ", "the weight for row i on source j"),
     ("QKᵀ", "Q K transpose"),
     ("0.718", "zero point seven one eight"),
     ("2.400", "two point four"),
@@ -59,18 +59,19 @@ ROOT = Path(__file__).resolve().parents[1]
     ("64×16", "sixty-four by sixteen"),
     ("the <UNK> bank", "the unknown bank"),
     ("§3.2.2", "section three point two point two"),
-    ("Voita et al. (2019)", "Voita and colleagues (twenty nineteen)"),
-    ("A[10, :]", "A, row ten"),
-    ("m₁₀ = Σⱼ α₁₀,ⱼ vⱼ", "m, row ten equals the sum over j of alpha, row ten, source j v, source j"),
+    ("Voita et al. (2019)", "Voita and colleagues twenty nineteen"),
+    ("A[10, :]", "row ten of the attention matrix"),
+    ("m₁₀ = Σⱼ α₁₀,ⱼ vⱼ", "the message for row ten equals the sum over j of the weight for row ten on source j "
+                          "times the value for source j"),
     ("3Blue1Brown and Jay Alammar", "three blue one brown and Jay Alammar"),
     ("e′₁₀", "e prime, row ten"),
-    ("q¹·k¹ + q²·k²", "q, head one dot k, head one plus q, head two dot k, head two"),
+    ("q¹·k¹ + q²·k²", "head one's query dot head one's key plus head two's query dot head two's key"),
     ("E′ · W1 + b1", "E prime times W one plus b one"),
     ("river₆ and fisherman₂", "river at position six and fisherman at position two"),
     ("q = [2.3, 2.3]", "q equals two point three, two point three"),
-    ("[H¹ | H²]", "H, head one joined to H, head two"),
+    ("[H¹ | H²]", "head one's H joined to head two's H"),
     ("add_bias_kv", "add bias k v"),
-    ("The receiver “the” brings its row", "The receiver, the, brings its row"),
+    ("The receiver “the” brings its row", "The receiver the word the brings its row"),
     ("−log 0.336", "minus the log of zero point three three six"),
     ("“Ravi dropped the glass . It”", "Ravi dropped the glass. It"),
     ("Voita et al. 2019", "Voita and colleagues twenty nineteen"),
@@ -80,6 +81,108 @@ ROOT = Path(__file__).resolve().parents[1]
 ])
 def test_spoken_forms(written, spoken):
     assert spoken_form(written) == spoken
+
+
+# ---- quoted words: "the word X", or X where the sentence makes it a noun; never between bare commas
+
+@pytest.mark.parametrize("written,spoken", [
+    ("“Coat” asks with a query", "The word coat asks with a query"),
+    ("The last, “coat”, is the receiver.", "The last, the word coat, is the receiver."),
+    ("A second head might read “gate” for something else", "A second head might read the word gate for something else"),
+    ("Head 2 reads “she” instead of “fisherman”", "Head two reads the word she instead of fisherman"),
+    ("most of its weight on “river”: 0.718", "most of its weight on river: zero point seven one eight"),
+    ("the weight of “river” stays", "the weight of river stays"),
+    ("Head 2, the “person” head, repeats", "Head two, the person head, repeats"),
+    ("brings what it read to “usually”", "brings what it read to the word usually"),
+    ("its weight on “she”", "its weight on the word she"),          # a little word is never read bare
+    ("Take the phrase “Maya wore a hooded red wool coat”.", "Take the phrase Maya wore a hooded red wool coat."),
+    ("fills the blank: “…and watched the water”.", "fills the blank: and watched the water."),
+])
+def test_a_quoted_word_is_heard_as_a_word(written, spoken):
+    assert spoken_form(written) == spoken
+
+
+@pytest.mark.parametrize("written,spoken", [
+    ("Token 10, “the”, is the receiver.", "Token ten, the word the, is the receiver."),
+    ("“the” appears three times", "the word the appears three times"),
+    ("the row of “the” plus position row 10", "the row of the word the plus position row ten"),
+    ("little words like “the”.", "little words like the word the."),
+    ("One head reads them for “the”, with one weight", "One head reads them for the word the, with one weight"),
+    ("The receiver, the word “the”, brings its row", "The receiver, the word the, brings its row"),
+])
+def test_a_quoted_the_is_always_the_word_the(written, spoken):
+    assert spoken_form(written) == spoken
+
+
+# ---- notation as a teacher says it: possessives, no brackets or ellipses, no lone A
+
+@pytest.mark.parametrize("written,spoken", [
+    ("V¹ has one row per source", "head one's V has one row per source"),
+    ("q¹₁₀ and Q¹", "head one's query for row ten and head one's Q"),
+    ("m¹₁₀ carries mostly water", "head one's message for row ten carries mostly water"),
+    ("W_V¹ does another job than W_K¹", "head one's W V does another job than head one's W K"),
+    ("row 10 of A², one weight beside", "row ten of head two's attention matrix, one weight beside"),
+    ("e₁₀", "row ten of E"),
+])
+def test_indexed_symbols_are_read_as_possessives(written, spoken):
+    assert spoken_form(written) == spoken
+
+
+@pytest.mark.parametrize("written,spoken", [
+    ("2.3 × 3.1 + 2.3 × (-0.1) = 6.90",
+     "two point three times three point one plus two point three times minus zero point one equals six point nine"),
+    ("three times (case ignored): one token row", "three times, case ignored: one token row"),
+    ("where head outputs land (hand-chosen here; in a model, learned).",
+     "where head outputs land, hand-chosen here; in a model, learned."),
+    ("the unrounded weight, 0.71764…, so", "the unrounded weight, zero point seven one seven six four, so"),
+    ("a first … then a second", "a first, then a second"),
+])
+def test_no_bracket_or_ellipsis_is_spoken(written, spoken):
+    assert spoken_form(written) == spoken
+
+
+@pytest.mark.parametrize("written,spoken", [
+    ("so A is [10, 10] too", "so the attention matrix is ten by ten too"),
+    ("A times V gives H", "The attention matrix times V gives H"),
+    ("Each row of A is a receiver", "Each row of the attention matrix is a receiver"),
+    ("A control: set", "A control: set"),                 # the article stays
+    ("A second head might", "A second head might"),
+])
+def test_a_lone_A_is_named_not_heard_as_the_article(written, spoken):
+    assert spoken_form(written) == spoken
+
+
+# ---- what a spoken line must never contain (the per-beat test over every scene uses this)
+
+@pytest.mark.parametrize("line,fault", [
+    ("the weight of, river, stays zero point seven", "comma-wrapped word ', river,'"),
+    ("Dogs and, gate, both come before the receiver", "comma-wrapped word ', gate,'"),
+    ("Token ten, the, is the receiver.", "comma-wrapped word ', the,'"),
+    ("Together they make a next word like, broke, likely.", "comma-wrapped word ', broke,'"),
+    ("two point three times (minus zero point one)", "bracket"),
+    ("the unrounded weight, zero point seven one seven six four…, so", "ellipsis"),
+    ("stored together in in proj bias", "doubled word 'in in'"),
+    ("watched the the water", "doubled word 'the the'"),
+    ("Cut it into four four by four patches.", "doubled word 'four four'"),
+    ("so A is ten by ten too", "a lone letter A, heard as the article"),
+    ("Head one puts 0.718 on river", "not speech: '0178'"),
+    ("E prime = E", "not speech: '='"),
+])
+def test_speech_faults_names_each_fault(line, fault):
+    assert fault in speech_faults(line)
+
+
+@pytest.mark.parametrize("line", [
+    "Head one puts most of its weight on river: zero point seven one eight.",
+    "The rounded ones on screen add to zero point nine nine nine.",          # repeated digits
+    "two point three three million parameters",
+    "water, finance, person, and glue, which marks little words like the word the.",   # a list
+    "Token ten, the word the, is the receiver.",
+    "A control: set head one's W Q beside head two's W Q.",
+    "Head one's arrows move: zero point six four five from cheque.",
+])
+def test_speech_faults_pass_what_a_teacher_would_say(line):
+    assert speech_faults(line) == []
 
 
 @pytest.mark.parametrize("n,words", [(0, "zero"), (7, "seven"), (15, "fifteen"), (20, "twenty"),
