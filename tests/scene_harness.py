@@ -435,7 +435,7 @@ def build_scene(scene_cls, sentence: str | None = None, *, pixel_height: int = 2
 
 
 __all__ = ["BuiltScene", "Change", "build_scene", "lesson_sentence", "silent_voice", "hex_to_rgb", "blend",
-           "assert_builds_cleanly", "assert_beats", "assert_matrix_on_screen", "built", "effective_font_size",
+           "assert_builds_cleanly", "assert_beats", "assert_speakable", "assert_matrix_on_screen", "built", "effective_font_size",
            "lean_copies"]
 
 
@@ -450,6 +450,19 @@ def assert_builds_cleanly(b: BuiltScene, *, min_sections: int = 2, min_beats: in
     assert b.small_texts == [], f"texts below MIN_TEXT_SIZE={MIN_TEXT_SIZE}: {b.small_texts[:8]}"
     assert len(b.sections) >= min_sections
     assert_beats(b, min_beats=min_beats)
+    assert_speakable(b)
+
+
+def assert_speakable(b: BuiltScene) -> None:
+    """Every spoken line is what a listener can follow (narration.spoken.speech_faults): no bracket, no
+    ellipsis, no doubled word, no single word between bare commas, nothing Piper would not read as
+    speech. Checked in assert_builds_cleanly, so it runs on every beat of every scene each scene test
+    file builds (and on its other sentences), with the builds those files already share."""
+    from narration.spoken import speech_faults
+
+    faults = [(beat.id, fault, beat.spoken) for beat in b.beats for fault in speech_faults(beat.spoken)]
+    assert faults == [], f"{len(faults)} fault(s) in spoken lines: " + "; ".join(
+        f"{i}: {fault} in {line!r}" for i, fault, line in faults[:6])
 
 
 def assert_beats(b: BuiltScene, *, min_beats: int = 3) -> None:

@@ -1,7 +1,8 @@
 """The beat (scenes.style.LessonScene.beat) and the harness that checks it, on small scenes written
 here: what a beat contains, how long it lasts, what its subtitle and sound are, and that the
 harness catches the defects the beat exists to prevent (a picture a sentence early, two captions
-at once, a still screen of numbers cut short, text below the legibility floor)."""
+at once, a still screen of numbers cut short, text below the legibility floor, a spoken line a
+listener cannot follow), and that every scene of the lesson has its spoken lines checked."""
 from __future__ import annotations
 
 import wave
@@ -13,7 +14,7 @@ from manim import UP, Circle, Create, FadeIn, FadeOut, Square, VGroup
 from narration.voice import estimated_seconds
 from narration.spoken import spoken_form
 from scenes.style import LessonScene, get_caption, get_number, get_text
-from tests.scene_harness import assert_beats, build_scene
+from tests.scene_harness import assert_beats, assert_speakable, build_scene
 
 SENTENCES = ("Head 1 puts most of its weight on river: 0.718.",
              "Every source contributes to the denominator, including the receiver itself.",
@@ -176,3 +177,54 @@ def test_a_caption_that_cannot_fit_is_an_error_not_a_tiny_caption():
     with pytest.raises(ValueError, match="split it into two beats"):
         get_caption(" ".join(["word"] * 120))
     assert get_caption(SENTENCES[1]).font_size >= 18
+
+
+class Unspeakable(LessonScene):
+    """Spoken lines as the old script had them: the normalizer is bypassed by writing them as voiced."""
+
+    def construct(self):
+        with self.beat("Head 1 reads “river”.", spoken="Head 1 reads “river”."):
+            self.wait(0.2)
+        for line in ("Skip the subtraction and the weight of, river, stays.",
+                     "Two point three times (minus zero point one).",
+                     "The product uses the unrounded weight, zero point seven one seven six four…",
+                     "It is stored together in in proj bias."):
+            with self.beat(line):
+                self.wait(0.2)
+        with self.beat("Head one puts most of its weight on “river”: 0.718."):
+            self.wait(0.2)
+
+
+def test_the_harness_flags_every_spoken_line_a_listener_cannot_follow():
+    import narration.spoken as spoken
+    b = build_scene(Unspeakable, pixel_height=180)
+    # the normalizer cleans what it can: brackets and ellipses go, digits become words
+    assert [spoken.speech_faults(beat.spoken) for beat in b.beats] == [[], ["comma-wrapped word ', river,'"], [], [],
+                                                                       ["doubled word 'in in'"], []]
+    with pytest.raises(AssertionError, match="2 fault"):
+        assert_speakable(b)
+    # and what the normalizer would let through is caught: a line spoken as written, unnormalized
+    b.beats[0].spoken = "Head 1 reads “river”."
+    with pytest.raises(AssertionError, match=r"Unspeakable-01: not speech: '1“”'"):
+        assert_speakable(b)
+
+
+def test_every_scene_of_the_lesson_has_its_spoken_lines_checked():
+    """assert_speakable runs inside assert_builds_cleanly; each scene test file calls that in its
+    test_scene_builds_cleanly. Ask pytest which scenes those tests build: all 21 of the catalog."""
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    from lesson_build.catalog import all_scenes
+    from tests import scene_harness
+
+    root = Path(__file__).resolve().parents[1]
+    assert "assert_speakable" in scene_harness.assert_builds_cleanly.__code__.co_names
+    files = sorted(str(p.relative_to(root)) for p in (root / "tests").glob("test_scenes_*.py"))
+    r = subprocess.run([sys.executable, "-m", "pytest", "--collect-only", "-q", "-o", "addopts=", "-p", "no:cacheprovider",
+                        "-k", "builds_cleanly", *files], cwd=root, capture_output=True, text=True)
+    assert r.returncode == 0, r.stdout[-2000:] + r.stderr[-2000:]
+    ids = [line for line in r.stdout.splitlines() if "builds_cleanly[" in line]
+    missing = [s.name for s in all_scenes() if not any(f"[{s.name}" in i or f"-{s.name}" in i for i in ids)]
+    assert missing == [] and len(all_scenes()) == 21

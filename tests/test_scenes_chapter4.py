@@ -63,7 +63,9 @@ def said(b) -> str:
     return " ".join(beat.spoken for beat in b.beats)
 
 
-def test_scene_builds_cleanly(b):
+@pytest.mark.parametrize("scene_cls", [PatchesAndCLS], ids=lambda c: c.__name__)
+def test_scene_builds_cleanly(scene_cls):
+    b = built(scene_cls)
     assert_builds_cleanly(b, min_sections=8, min_beats=25)
     assert b.sections == ["image", "flatten", "projection", "formulas", "CLS and positions", "encoder",
                           "classifier", "roadmap"]

@@ -503,7 +503,9 @@ def cheque_scene():
         jh.scene_worksheet = original
 
 
-def test_cheque_scene_builds_cleanly(cheque_scene):
+@pytest.mark.parametrize("scene_cls", [ChequeSentence], ids=lambda c: c.__name__)   # names the scene checked
+def test_cheque_scene_builds_cleanly(cheque_scene, scene_cls):
+    assert type(cheque_scene.scene) is scene_cls
     assert_builds_cleanly(cheque_scene, min_sections=4, min_beats=8)
     assert 45 <= cheque_scene.duration <= 100
 
