@@ -4,6 +4,11 @@
              the beats manifests of the last render (renders/lesson/<q>/scenes/NN_Scene.beats.json).
              Record each line as <beat id>.wav (16-bit PCM, 22,050 / 44,100 / 48,000 Hz) into one
              folder and render with LESSON_VOICE=<that folder>.
+  script --from-scenes [--scenes NAME ...] [--sentence S]
+             the script as a listener hears it, without a render: builds each scene in viewing
+             order with the test harness's no-video builder (animations skipped, silent voice, no
+             files written) and prints every beat's caption beside its spoken line, with any fault
+             narration.spoken.speech_faults finds in it. Minutes for all 21 scenes; `--scenes` picks some.
   report     spoken length, words and words per second per chapter (and in all), from the same
              manifests: figures, not tests.
   benchmark  Piper's synthesis seconds per second of speech on lesson sentences (a fresh cache),
@@ -61,6 +66,54 @@ def script(out: Path, quality: str) -> str:
         for beat in m["beats"]:
             lines.append(f"- `{beat['id']}` ({beat['speech_end'] - beat['speech_start']:.1f} s now): {beat['text']}")
         lines.append("")
+    return "\n".join(lines)
+
+
+def scene_beats(names=None, sentence: str | None = None) -> list[tuple[object, object, list]]:
+    """(chapter, scene entry, beats) for the catalog's scenes in viewing order (only `names` when
+    given), each built without video by tests/scene_harness.build_scene: the beats' caption and
+    spoken text exactly as a render would make them."""
+    import importlib
+
+    if str(PROJECT_ROOT) not in sys.path:
+        sys.path.insert(0, str(PROJECT_ROOT))
+    from tests.scene_harness import build_scene
+
+    known = {s.name for ch in CHAPTERS for s in ch.scenes}
+    unknown = sorted(set(names or ()) - known)
+    if unknown:
+        raise ValueError(f"no scene named {unknown[0]!r} in lesson_build/catalog.py")
+    found = []
+    for ch in CHAPTERS:
+        for s in ch.scenes:
+            if names and s.name not in names:
+                continue
+            module = importlib.import_module(s.file[:-len(".py")].replace("/", "."))
+            built = build_scene(getattr(module, s.name), sentence=sentence, pixel_height=270)
+            found.append((ch, s, built.beats))
+    return found
+
+
+def listening_script(names=None, sentence: str | None = None) -> str:
+    """Every beat's caption (what the screen writes) beside its spoken line (what the voice says), in
+    viewing order; a line with a fault says which."""
+    from narration.spoken import speech_faults
+
+    lines = ["# The narration as a listener hears it", "",
+             "Each beat: its id, the caption on screen, and the line the voice speaks.", ""]
+    current, faults = None, 0
+    for ch, s, beats in scene_beats(names, sentence):
+        if ch is not current:
+            lines += [f"## Chapter {ch.number}: {ch.title}", ""]
+            current = ch
+        lines += [f"### Scene {s.number}: {s.title}", ""]
+        for k, beat in enumerate(beats, 1):
+            lines += [f"- `{beat.id}` ({s.number:02d}_{k:02d})", f"  - screen: {beat.text}", f"  - voice: {beat.spoken}"]
+            for fault in speech_faults(beat.spoken):
+                lines.append(f"  - FAULT: {fault}")
+                faults += 1
+        lines.append("")
+    lines.append(f"{faults} fault(s) in the spoken lines.")
     return "\n".join(lines)
 
 
@@ -127,15 +180,23 @@ def main(argv=None) -> int:
     parser.add_argument("command", choices=["script", "report", "benchmark"])
     parser.add_argument("--quality", choices=["l", "m", "h"], default="m")
     parser.add_argument("--out", type=Path, default=PROJECT_ROOT / "renders")
+    parser.add_argument("--from-scenes", action="store_true",
+                        help="script: build the scenes without video and print caption and spoken line")
+    parser.add_argument("--scenes", nargs="+", metavar="NAME", help="with --from-scenes: only these scenes")
+    parser.add_argument("--sentence", help="with --from-scenes: LESSON_SENTENCE for the worksheet scenes")
     args = parser.parse_args(argv)
+    if (args.scenes or args.sentence) and not (args.command == "script" and args.from_scenes):
+        parser.error("--scenes and --sentence go with script --from-scenes")
     try:
-        if args.command == "script":
+        if args.command == "script" and args.from_scenes:
+            print(listening_script(args.scenes, args.sentence))
+        elif args.command == "script":
             print(script(args.out, args.quality))
         elif args.command == "report":
             print(report(args.out, args.quality))
         else:
             print(benchmark())
-    except FileNotFoundError as exc:
+    except (FileNotFoundError, ValueError) as exc:
         parser.exit(2, f"{parser.prog}: error: {exc}\n")
     return 0
 

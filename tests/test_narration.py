@@ -374,3 +374,45 @@ def test_the_script_without_a_render_is_one_line_and_exit_2(tmp_path):
     r = subprocess.run([sys.executable, "-m", "lesson_build.narration", "script", "--out", str(tmp_path)],
                        cwd=ROOT, capture_output=True, text=True)
     assert r.returncode == 2 and r.stderr.count("\n") == 1 and "render first" in r.stderr
+
+
+# ------------------------------------------------------------------ the script without a render
+
+def test_the_script_from_scenes_prints_each_caption_beside_its_spoken_line_in_viewing_order():
+    from lesson_build.narration import listening_script
+    from scenes.chapter1_why_heads import ParallelHeads, TheReceiver
+    from tests.scene_harness import built
+
+    text = listening_script(["ParallelHeads", "TheReceiver"])       # asked out of order
+    lines = text.splitlines()
+    assert lines.index("### Scene 2: The receiver") < lines.index("### Scene 3: Parallel heads")
+    at = 0
+    for scene_cls, number in ((TheReceiver, 2), (ParallelHeads, 3)):
+        beats = built(scene_cls).beats
+        for k, beat in enumerate(beats, 1):
+            block = [f"- `{beat.id}` ({number:02d}_{k:02d})", f"  - screen: {beat.text}", f"  - voice: {beat.spoken}"]
+            at = lines.index(block[0], at)
+            assert lines[at:at + 3] == block
+    assert "### Scene 1" not in text and lines[-1] == "0 fault(s) in the spoken lines."
+
+
+def test_the_script_from_scenes_names_a_fault(monkeypatch):
+    import lesson_build.narration as narration
+    from lesson_build.catalog import CHAPTERS
+    from scenes.style import Beat
+
+    ch = CHAPTERS[0]
+    beats = [Beat(id="X-01", text="Fine.", spoken="Fine.", start=0.0),
+             Beat(id="X-02", text="“river”", spoken="the weight of, river, stays", start=1.0)]
+    monkeypatch.setattr(narration, "scene_beats", lambda names, sentence: [(ch, ch.scenes[0], beats)])
+    lines = narration.listening_script().splitlines()
+    assert lines[lines.index("  - voice: the weight of, river, stays") + 1] == "  - FAULT: comma-wrapped word ', river,'"
+    assert lines[-1] == "1 fault(s) in the spoken lines."
+
+
+@pytest.mark.parametrize("args,says", [(["--from-scenes", "--scenes", "NoSuchScene"], "no scene named 'NoSuchScene'"),
+                                       (["--scenes", "Setup"], "go with script --from-scenes")])
+def test_the_script_from_scenes_refuses_bad_arguments_in_one_line(args, says):
+    r = subprocess.run([sys.executable, "-m", "lesson_build.narration", "script", *args],
+                       cwd=ROOT, capture_output=True, text=True)
+    assert r.returncode == 2 and r.stderr.count("\n") == 1 and says in r.stderr
