@@ -172,6 +172,8 @@ def _chapter(row: ChapterRow, page: Path, next_id: str | None) -> list[str]:
         if row.vtt and row.srt:
             extras.append(f'subtitles <a href="{_rel(row.srt, page)}">.srt</a> <a href="{_rel(row.vtt, page)}">.vtt</a>')
         extras.append(f'<a href="{_rel(row.video, page)}">MP4</a> ({_size(row.video)})')
+        extras.append(f'<a data-moment href="#{h(ch.slug)}&amp;t=0" title="A link to this chapter at the second it shows">'
+                      "Link to 0:00</a>")
         if row.gif and row.gif.is_file():
             extras.append(f'<a href="{_rel(row.gif, page)}">preview GIF</a>')
         out.append(f'<p class="meta">{" · ".join(extras)}</p>')
@@ -220,6 +222,7 @@ def _explorer() -> list[str]:
         '<button type="button" data-preset="river">River sentence</button>',
         '<button type="button" data-preset="cheque">Cheque sentence</button>',
         '<button type="button" id="explorer-download">Download as JSON</button>',
+        '<a id="explorer-link" href="#explorer">Link to this sentence</a>',
         "</form>",
         '<div class="vocab" id="explorer-vocab" aria-label="The vocabulary: click a word to append it"></div>',
         '<p id="explorer-message" class="message" role="alert" hidden></p>',
@@ -324,7 +327,10 @@ def render_index(page: Path, *, series_title: str, quality_label: str, chapters:
     lines += ["</head>", "<body>",
               '<a class="skip" href="#explorer">Skip to the worksheet explorer</a>',
               '<a class="skip" href="#demo">Skip to the trained models</a>',
-              "<header>", f"<h1>{h(series_title)}</h1>",
+              "<header>",
+              # A link's state (#chapter2&t=261, ?sentence=…) that could not be used: web/player.js.
+              '<p id="link-message" class="message" role="alert" hidden></p>',
+              f"<h1>{h(series_title)}</h1>",
               f'<p class="meta">An animated lesson in four chapters, narrated, with subtitles and a transcript; '
               f"{_rendered_at(chapters, quality_label)}built {h(generated)}.</p>"]
     lines += _contents(chapters, bool(web.models))

@@ -16,6 +16,7 @@ import datetime
 import json
 import random
 import subprocess
+import urllib.parse
 from fractions import Fraction
 from pathlib import Path
 
@@ -90,7 +91,7 @@ def build_site(out: Path) -> Path:
     from lesson_build.web import site
 
     folder = out / "lesson" / "m"
-    folder.mkdir(parents=True)
+    folder.mkdir(parents=True, exist_ok=True)
     rows = [_write_chapter(folder, ch) for ch in CHAPTERS]
     assets = site.build(ROOT, out, log=lambda s: None)
     assert assets.models, assets.models_note
@@ -112,6 +113,9 @@ class Page:
         return self.tab.evaluate(expression)
 
     def goto(self, url: str) -> None:
+        """A fresh load of `url` (by way of about:blank, so a link differing only in its #part loads anew)."""
+        self.tab.call("Page.navigate", {"url": "about:blank"})
+        self.tab.wait_for("location.href === 'about:blank'")
         self.tab.call("Page.navigate", {"url": url})
         self.tab.wait_for("document.readyState === 'complete' && document.getElementById('explorer')"
                           " && document.getElementById('explorer').dataset.ready === 'true'", timeout=30)
@@ -438,3 +442,88 @@ def test_the_contents_are_numbered_once_and_the_header_has_no_build_flags(wide):
 
 def test_the_page_reported_no_error(wide, narrow):
     assert wide.tab.console_errors() == [] and narrow.tab.console_errors() == []
+
+
+# ---------------------------------------------------------------- links that carry the state
+
+LINK_STATE = """(() => {
+  const m = document.getElementById('link-message'), e = document.getElementById('explorer-message');
+  const alerts = [...document.querySelectorAll('[role=alert]')].filter(x => !x.hidden && x.getClientRects().length);
+  return { message: m && !m.hidden ? m.textContent : null, alerts: alerts.length,
+           sentence: document.getElementById('explorer').dataset.sentence ?? null,
+           input: document.getElementById('explorer-input').value,
+           explorerError: e.hidden ? null : e.textContent,
+           prompt: document.getElementById('demo-prompt').value, model: document.getElementById('demo-model').value,
+           times: [...document.querySelectorAll('video')].map(v => v.currentTime),
+           scripts: document.scripts.length, pwned: window.pwned ?? null,
+           demoState: document.getElementById('demo').dataset.state ?? null }; })()"""
+
+
+def _in_view(p: Page, element_id: str) -> bool:
+    return p.js(f"""(() => {{ const r = document.getElementById({json.dumps(element_id)}).getBoundingClientRect();
+        return r.top < innerHeight && r.bottom > 0 && Math.abs(r.top) < 40; }})()""")
+
+
+def test_a_link_opens_a_chapter_at_a_second(wide, narrow):
+    for p in (wide, narrow):
+        p.goto(p.base + "#chapter2&t=261")
+        p.tab.wait_for("Math.abs(document.getElementById('video-chapter2').currentTime - 261) < 0.01", timeout=20)
+        got = p.js(LINK_STATE)
+        assert got["message"] is None and got["times"][0] == 0, got
+        assert _in_view(p, "chapter2")
+        # The transcript shows the line being spoken at 261 s (line 88 starts at 261 = 87 x 3).
+        p.tab.wait_for("!!document.querySelector('#chapter2 .transcript button.cue.current')", timeout=20)
+        assert p.js("parseFloat(document.querySelector('#chapter2 .transcript button.cue.current').dataset.start)") == 261
+        # ... and the chapter offers a link to where it is now.
+        assert p.js("document.querySelector('#chapter2 a[data-moment]').getAttribute('href')") == "#chapter2&t=261"
+
+
+def test_a_link_opens_the_explorer_on_its_sentence(wide):
+    text = sentence(7, 8)
+    wide.goto(wide.base + "?" + urllib.parse.urlencode({"sentence": text}))
+    got = wide.js(LINK_STATE)
+    sheet = ws.compute_worksheet(text)
+    assert got["message"] is None and got["sentence"] == sheet.name and got["input"] == text, got
+    assert wide.js("document.getElementById('explorer-prediction').textContent") == sheet.mlp.prediction
+    assert _in_view(wide, "explorer")
+    # The explorer's own link is that URL: computing another sentence changes it.
+    explore(wide, "she deposited the cheque")
+    href = wide.js("document.getElementById('explorer-link').getAttribute('href')")
+    assert urllib.parse.parse_qs(urllib.parse.urlsplit(href).query) == {"sentence": ["she deposited the cheque"]}, href
+
+
+def test_a_link_fills_the_demo_without_running_it(wide):
+    wide.goto(wide.base + "?" + urllib.parse.urlencode({"prompt": "Once upon a time, a cat", "model": "one_head"}))
+    got = wide.js(LINK_STATE)
+    assert got["message"] is None and got["prompt"] == "Once upon a time, a cat" and got["model"] == "one_head", got
+    assert got["demoState"] == "linked" and _in_view(wide, "demo"), got
+
+
+BAD_LINKS = [
+    ("?sentence=" + urllib.parse.quote("<script>window.pwned=1</script> the river"), "sentence"),
+    ("?sentence=" + urllib.parse.quote('<img src=x onerror="window.pwned=1">'), "sentence"),
+    ("?sentence=" + "the%20" * 2500, "10,000 characters"),
+    ("?prompt=" + "a" * 10_000, "10,000 characters"),
+    ("?model=" + urllib.parse.quote("five_heads<b>"), "five_heads"),
+    ("?sentence=the%20river&model=gpt", "gpt"),                # one bad part: none of it applies
+    ("#chapter1&t=-5", "-5"),
+    ("#chapter1&t=" + urllib.parse.quote("1e9"), "1e9"),
+    ("#chapter1&t=9999", "past the end"),
+    ("#chapter9&t=3", "chapter9"),
+]
+
+
+@pytest.mark.parametrize("link, says", BAD_LINKS, ids=[f"bad-link-{i}" for i in range(len(BAD_LINKS))])
+def test_a_bad_link_shows_one_message_and_runs_nothing(wide, link, says):
+    wide.goto(wide.base + link)
+    if "past the end" in says:
+        wide.tab.wait_for("!document.getElementById('link-message').hidden", timeout=20)
+    got = wide.js(LINK_STATE)
+    assert got["message"] and says in got["message"] and got["alerts"] == 1, got
+    assert got["pwned"] is None and got["scripts"] == wide.js("document.querySelectorAll('script').length"), got
+    assert "<" not in wide.js("document.getElementById('link-message').innerHTML").replace("&lt;", ""), got
+    # The page as it opens without a link: the explorer on its first sentence, the demo's first
+    # prompt and model, every video at its start.
+    assert got["sentence"] == ws.compute_worksheet(page.RIVER).name and got["input"] == page.RIVER, got
+    assert got["explorerError"] is None and got["model"] == "four_heads" and got["demoState"] != "linked", got
+    assert got["times"] == [0, 0], got

@@ -36,7 +36,7 @@ export function mount(root = document.getElementById("demo")) {
     tok = WordTokenizer.fromJSON(await fetchOk(new URL(m.tokenizer.file, MODELS_URL), "json"));
     manifest = m;
     showSeen();
-    if (!busy) setStatus("Ready. The weights load when you first generate.", "ready");
+    if (!busy && root.dataset.state !== "linked") setStatus("Ready. The weights load when you first generate.", "ready");
   }
 
   function load(name) {
@@ -157,6 +157,15 @@ export function mount(root = document.getElementById("demo")) {
     showSeen();
   }));
   prompt.addEventListener("input", showSeen);
+  // A prompt and model from the page's link (?prompt=…&model=…), already checked by player.js:
+  // filled in, not run (the weights load when the reader presses Generate).
+  const asked = globalThis.lessonLink;
+  if (asked && (asked.prompt !== null || asked.model !== null)) {
+    if (asked.prompt !== null) prompt.value = asked.prompt;
+    if (asked.model !== null) select.value = asked.model;
+    setStatus("Prompt and model from the link: press Generate to run it.", "linked");
+    root.scrollIntoView();
+  }
   // Fetch the manifest and tokenizer (~0.1 MB) once the demo scrolls into view.
   const observer = new IntersectionObserver((entries) => {
     if (entries.some((e) => e.isIntersecting)) { observer.disconnect(); boot().catch((err) => setStatus(`Could not load the models: ${err.message}`, "error")); }

@@ -185,6 +185,7 @@ export function mount(root = document.getElementById("explorer")) {
   const out = root.querySelector("#explorer-output");
   const vocab = root.querySelector("#explorer-vocab");
   const download = root.querySelector("#explorer-download");
+  const link = root.querySelector("#explorer-link");
   let current = null;
 
   function show(text) {
@@ -207,6 +208,8 @@ export function mount(root = document.getElementById("explorer")) {
     current = sheet;
     render(sheet, out);
     root.dataset.sentence = sheet.name;
+    // A link a teacher can send: this page, opened on this sentence (player.js checks it).
+    if (link) link.href = `?${new URLSearchParams({ sentence: sheet.name })}#explorer`;
     return true;
   }
 
@@ -230,7 +233,15 @@ export function mount(root = document.getElementById("explorer")) {
     a.remove();
     setTimeout(() => URL.revokeObjectURL(url), 1000);
   });
-  show(input.value || "river");
+  // A sentence from the page's link (?sentence=…), already checked by player.js; else the default.
+  const asked = globalThis.lessonLink?.sentence;
+  if (asked) {
+    input.value = asked;
+    show(asked);
+    root.scrollIntoView();
+  } else {
+    show(input.value || "river");
+  }
   root.dataset.ready = "true";
   root.dataset.readyAt = performance.now().toFixed(1);   // ms since navigation: first interaction
   return { show };

@@ -132,6 +132,16 @@
       var out = document.querySelector('[data-duration-of="' + video.id + '"]');
       if (out) out.textContent = clock(video.duration);
     });
+    // "Link to this moment": the chapter at the second being shown (see readLink).
+    var moment = section.querySelector("a[data-moment]");
+    if (moment) {
+      var setMoment = function () {
+        var s = Math.floor(video.currentTime || 0);
+        moment.href = "#" + section.id + "&t=" + s;
+        moment.textContent = "Link to " + clock(s);
+      };
+      ["timeupdate", "seeked", "loadedmetadata"].forEach(function (e) { video.addEventListener(e, setMoment); });
+    }
     // At the end of a chapter, offer the next one.
     video.addEventListener("ended", function () {
       var next = document.getElementById(video.dataset.next || "");
@@ -140,8 +150,107 @@
     update();
   }
 
+  // ---- the link's state: #chapter2&t=261 (a chapter at a second), ?sentence=… (the explorer),
+  // ?prompt=…&model=… (the demo). A link is untrusted input: every part is checked here before
+  // anything uses it, and a link with any bad part shows one message and applies none of it.
+  // explorer.mjs and demo.mjs read what passed from window.lessonLink.
+
+  var LIMITS = { sentence: 300, prompt: 2000, hash: 200 };
+
+  function chars(n) { return n.toLocaleString("en-US") + " characters"; }
+  function shown(text) { return JSON.stringify(text.length > 40 ? text.slice(0, 40) + "…" : text); }
+
+  function readLink() {
+    var link = { sentence: null, prompt: null, model: null, chapter: null, t: null, problems: [] };
+    var bad = function (why) { link.problems.push(why); };
+    var query;
+    try { query = new URLSearchParams(location.search); } catch (e) { query = new URLSearchParams(""); }
+    if (query.has("sentence")) {
+      var sentence = query.get("sentence");
+      if (sentence.length > LIMITS.sentence) {
+        bad("its sentence is " + chars(sentence.length) + " long; the explorer takes at most 20 words (" + chars(LIMITS.sentence) + ")");
+      } else if (!/^[\p{L}\s'\u2019-]*$/u.test(sentence)) {
+        bad("its sentence " + shown(sentence) + " holds characters other than letters and spaces");
+      } else if (!sentence.trim()) {
+        bad("its sentence is empty");
+      } else link.sentence = sentence.trim();
+    }
+    if (query.has("prompt")) {
+      var prompt = query.get("prompt");
+      if (prompt.length > LIMITS.prompt) bad("its prompt is " + chars(prompt.length) + " long; at most " + chars(LIMITS.prompt));
+      else if (/[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f]/.test(prompt)) bad("its prompt holds control characters");
+      else link.prompt = prompt;
+    }
+    if (query.has("model")) {
+      var model = query.get("model");
+      var names = Array.prototype.map.call(document.querySelectorAll("#demo-model option"), function (o) { return o.value; });
+      if (names.indexOf(model) === -1) {
+        bad("it names the model " + shown(model) + ", which this page does not have" +
+            (names.length ? " (it has " + names.join(", ") + ")" : ""));
+      } else link.model = model;
+    }
+    var hash = location.hash.slice(1);
+    if (hash.indexOf("&") !== -1 || /^chapter\d+$/.test(hash)) {
+      var parts = hash.split("&"), id = decodeURIComponent(parts[0]);
+      var section = hash.length <= LIMITS.hash ? document.getElementById(id) : null;
+      if (!section || !section.matches("section.chapter")) {
+        bad("it asks for the chapter " + shown(id) + ", which this page does not have");
+      } else if (!section.querySelector("video")) {
+        bad("chapter " + section.dataset.chapter + " is not built yet");
+      } else {
+        link.chapter = section;
+        parts.slice(1).forEach(function (part) {
+          var kv = part.split("="), key = kv[0], value = decodeURIComponent(kv.slice(1).join("="));
+          if (key !== "t") return;                                    // other keys: ignored
+          if (!/^\d{1,6}(\.\d{1,3})?$/.test(value)) {
+            bad("its time " + shown(value) + " is not a number of seconds from 0 (like t=261)");
+          } else link.t = parseFloat(value);
+        });
+      }
+    }
+    if (link.problems.length) {
+      link.error = "This link could not be opened: " + link.problems.join("; ") + ". The page shows its own start instead.";
+      link.sentence = link.prompt = link.model = link.chapter = link.t = null;
+    }
+    return link;
+  }
+
+  function say(text) {
+    var box = document.getElementById("link-message");
+    if (!box) return;
+    box.textContent = text || "";
+    box.hidden = !text;
+  }
+
+  /** Open the chapter the link names, at its second (checked against the video's length). */
+  function openChapter(link) {
+    if (!link.chapter) return;
+    var video = link.chapter.querySelector("video");
+    link.chapter.scrollIntoView();
+    if (link.t === null) return;
+    var go = function () {
+      if (link.t > video.duration) {
+        say("This link could not be opened: its time " + link.t + " s is past the end of chapter " +
+            link.chapter.dataset.chapter + " (" + clock(video.duration) + ").");
+        return;
+      }
+      video.currentTime = link.t;
+    };
+    if (video.readyState >= 1) go(); else video.addEventListener("loadedmetadata", go, { once: true });
+  }
+
+  function followLink() {
+    var link = readLink();
+    window.lessonLink = link;
+    say(link.error);
+    openChapter(link);
+    return link;
+  }
+
   function start() {
     document.querySelectorAll("section.chapter video").forEach(wire);
+    followLink();
+    window.addEventListener("hashchange", followLink);
     if (location.protocol === "file:") {
       document.querySelectorAll("[data-needs-http]").forEach(function (el) {
         el.hidden = false;
