@@ -1,6 +1,7 @@
 """Data decisions for chapter 2's scenes 16-17 (the library layer and the recap): how a measured
-tiny difference is said aloud, the token IDs the inference loop starts from, and which words of a
-long prefix fit on one line. No Manim imports."""
+tiny difference is said aloud, the token IDs the inference loop starts from, which words of a
+long prefix fit on one line, and the word the training beat shows as an example target. No Manim
+imports."""
 from __future__ import annotations
 
 from lesson_data.worksheet import VOCAB
@@ -31,6 +32,16 @@ def said_all(values) -> str:
     if len(set(said)) == 1:
         return f"{'both' if len(values) == 2 else 'all'} {said[0]}"
     return " and ".join(said)
+
+
+def example_target(ranked) -> str:
+    """A word to show as an example of a training target (the word that really came next in some
+    training text): the most probable candidate that is *not* the model's prediction, so target
+    and prediction can be told apart on screen. `ranked`: [(word, p), ...], most probable first."""
+    ranked = list(ranked)
+    if len(ranked) < 2:
+        raise ValueError("need the prediction and at least one other ranked word")
+    return ranked[1][0]
 
 
 def token_ids(tokens) -> list[int]:

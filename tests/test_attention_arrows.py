@@ -144,3 +144,48 @@ def test_an_arrowhead_is_at_most_about_a_fifth_of_its_arc():
     tip = neighbour.get_tip()
     assert neighbour.get_stroke_width() == MAX_STROKE
     assert tip.length <= 0.22 * (neighbour.get_arc_length() + tip.length) + 1e-6
+
+
+# ---------------------------------------------------------------- each weight's label on its own arc
+
+def old_label_spot(label, arrows, j):
+    """Where scenes put a weight's label before place_weight_label: above the apex of its arc."""
+    arrow = arrows.arrow(j)
+    label.next_to(arrow.point_from_proportion(0.5), UP, buff=0.1 + arrow.get_stroke_width() / 90)
+
+
+@pytest.mark.parametrize("sentence", ["river", "cheque"])
+@pytest.mark.parametrize("head", [1, 2])
+def test_every_weight_label_is_nearer_its_own_arc_than_any_other(sentence, head):
+    from scenes.blocks.attention_arrows import nearest_arrow, place_weight_label
+    from scenes.style import get_text
+    ws = compute_worksheet(sentence)
+    row = get_token_row(ws.tokens, receiver=ws.n)
+    side = UP if head == 1 else DOWN
+    arrows = get_attention_arrows(row, ws.heads[head - 1].weights[-1], side=side)
+    for j in arrows.sources[:-1]:                  # the receiver's own loop has no room for a label
+        label = get_text("0.718", font_size=MIN_TEXT_SIZE + 2)
+        place_weight_label(label, arrows, j)
+        assert nearest_arrow(arrows, label.get_center()) == j, (sentence, head, j)
+
+
+def test_the_old_spot_above_the_apex_put_a_label_nearer_another_arc():
+    """The check above can fail: river's head-1 weight above its own apex sat on fisherman's arc."""
+    from scenes.blocks.attention_arrows import nearest_arrow
+    from scenes.style import get_text
+    ws = compute_worksheet("river")
+    row = get_token_row(ws.tokens, receiver=ws.n)
+    arrows = get_attention_arrows(row, ws.heads[0].weights[-1], side=UP)
+    label = get_text("0.718", font_size=MIN_TEXT_SIZE + 2)
+    old_label_spot(label, arrows, 5)               # source 6, "river"
+    assert nearest_arrow(arrows, label.get_center()) != 5
+
+
+@pytest.mark.parametrize("sentence", ["river", "cheque"])
+def test_the_two_versus_wide_panels_label_each_strongest_weight_on_its_own_arc(sentence):
+    from scenes.blocks.attention_arrows import nearest_arrow
+    from scenes.chapter2.joining_heads import get_arrow_panels
+    panels = get_arrow_panels(compute_worksheet(sentence))
+    for arrow_set in (panels.a1, panels.a2, panels.aw):
+        if not arrow_set.beside_name:
+            assert nearest_arrow(arrow_set.arrows, arrow_set.label.get_center()) == arrow_set.top

@@ -1,7 +1,7 @@
 """lesson_data.library: spoken forms of measured differences, token IDs, words that fit a line."""
 import pytest
 
-from lesson_data.library import last_words_that_fit, next_row, said_all, said_sci, token_ids
+from lesson_data.library import example_target, last_words_that_fit, next_row, said_all, said_sci, token_ids
 
 
 def test_said_sci_one_significant_digit():
@@ -39,3 +39,15 @@ def test_next_row_is_one_past_the_prefix():
     assert next_row("The fisherman sat beside the river bank and watched the".split()) == 11
     assert next_row(["the"]) == 2
     assert next_row(iter(["a", "b", "c"])) == 4
+
+
+@pytest.mark.parametrize("sentence, prediction, expected", [("river", "water", "boats"), ("cheque", "teller", "clerk")])
+def test_example_target_is_the_runner_up_not_the_prediction(sentence, prediction, expected):
+    """By the worksheet's probabilities (docs/WORKSHEET.md): river water 0.610, boats 0.192;
+    cheque teller 0.616, clerk 0.257. The example target is never the prediction itself."""
+    from lesson_data.worksheet import compute_worksheet
+    ws = compute_worksheet(sentence)
+    assert ws.mlp.prediction == prediction
+    assert example_target(ws.mlp.ranked) == expected != ws.mlp.prediction
+    with pytest.raises(ValueError):
+        example_target(ws.mlp.ranked[:1])

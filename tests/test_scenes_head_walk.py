@@ -762,3 +762,19 @@ def test_third_review_the_small_weight_caveat_leaves_with_its_inset():
     every = b.beat_of("Every other source is scaled the same way.")
     assert not any(bid == every.id for bid, _ in b.scene.fine_prints)
     assert b.scene.fine is None or "small weight" not in getattr(b.scene.fine, "sentence", "")
+
+
+@pytest.mark.parametrize("sentence", SENTENCES)
+def test_side_by_side_labels_each_strongest_weight_on_its_own_arc(sentence):
+    """Scene 10: the number a head's thickest arrow carries is nearer that arrow than any other
+    (the last panel read 0.718 on fisherman's arc)."""
+    from lesson_data.walkthrough import ranked_sources
+    from scenes.blocks.attention_arrows import nearest_arrow
+    scene = built(Head2WeightsAndMessage, sentence).scene
+    ws, i = compute_worksheet(sentence), compute_worksheet(sentence).n - 1
+    labels = scene.strongest_labels
+    assert len(labels) == 2
+    for head, arrows, (pill, number) in zip(ws.heads, (scene.side.up, scene.side.down), labels):
+        top = ranked_sources(head.weights[i], i)[0]
+        assert number.value == head.weights[i][top]
+        assert nearest_arrow(arrows, number.get_center()) == top, (head.index, top)

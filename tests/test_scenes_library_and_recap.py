@@ -506,8 +506,13 @@ def test_recap_training_colours_and_shapes():
     back_beat = b.beat_of("The loss flows back and updates the weights of every block")
     assert "Indicate" not in kinds(b.changes_in(back_beat))
     assert t.target[0].color.to_hex().upper() != RECEIVER_COLOR.upper()
-    # the example target is the training text's word, not the model's guess
-    assert "target: the observed next token (e.g. “water”)" in texts_of(b)
+    # the example target is the training text's word, not the model's guess (river predicts
+    # "water"; the example is the runner-up "boats", by the worksheet's probabilities), and the
+    # predicted word leaves the blank in the target's beat
+    assert "target: the observed next token (e.g. “boats”)" in texts_of(b)
+    assert not any("“water”" in t for t in texts_of(b) if t.startswith("target:"))
+    target_beat = b.beat_of("In training, the word that really comes next is the target")
+    assert "FadeOut" in kinds(b.changes_in(target_beat))
     assert "from the training text, not the model’s output" in texts_of(b)
     # the upward gradient into the MLP and the downward logits arrow stay apart
     assert abs(t.back[3][0].get_start()[0] - t.logit_arrow.get_start()[0]) >= 0.35

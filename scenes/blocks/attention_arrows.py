@@ -301,9 +301,48 @@ def get_attention_arrows(row: TokenRow, weights, *, receiver: int | None = None,
         group.weights.append(w)
         group._by_source[j] = curve
     group.weights = np.array(group.weights)
+def arc_points(curve: VMobject, samples: int = 48) -> np.ndarray:
+    """Points along an arrow's own curve (not its tip), for distances."""
+    return np.array([curve.point_from_proportion(t) for t in np.linspace(0, 1, samples)])
+
+
+def distance_to_arc(point, curve: VMobject) -> float:
+    return float(np.min(np.linalg.norm(arc_points(curve)[:, :2] - np.asarray(point)[:2], axis=1)))
+
+
+def nearest_arrow(arrows: AttentionArrows, point) -> int:
+    """The source whose arrow passes nearest to `point` (what a reader takes a label there to name)."""
+    return min(arrows.sources, key=lambda j: distance_to_arc(point, arrows.arrow(j)))
+
+
+def place_weight_label(label, arrows: AttentionArrows, j: int, *, at: float = 0.5, direction=None,
+                       buff: float | None = None):
+    """Put `label` (the weight of source j) where a reader takes it for arrow j's: beside the arc at
+    `at` of its length (0 = the source), on the side `direction` (default: the arcs' own side), or,
+    where another arc runs nearer there (nested arcs into one receiver), at the nearest spot along
+    arrow j, or on its stroke, whose centre is nearer arrow j than any other arrow. Returns label."""
+    arrow = arrows.arrow(j)
+    if direction is None:
+        direction = UP if np.allclose(arrows.side, UP) else DOWN
+    if buff is None:                  # clear of the arc's own stroke (a thick arc is up to 14 px wide)
+        buff = 0.1 + arrow.get_stroke_width() / 90
+    nudges = [0.0, -0.08, 0.08, -0.16, 0.16, -0.24, 0.24]
+    spots = [(t, side) for side in ("beside", "on") for t in (np.clip(at + d, 0.1, 0.9) for d in nudges)]
+    for t, side in spots:
+        point = arrow.point_from_proportion(t)
+        if side == "beside":
+            label.next_to(point, direction, buff=buff)
+        else:
+            label.move_to(point)
+        if nearest_arrow(arrows, label.get_center()) == j:
+            return label
+    label.move_to(arrow.point_from_proportion(at))   # on its own stroke: nothing is nearer
+    return label
+
+
     group.add(group.arrows)
     return group
 
 
 __all__ = ["TokenRow", "AttentionArrows", "get_token_row", "get_attention_arrows", "arrow_stroke",
-           "arrow_opacity", "MIN_STROKE", "MAX_STROKE", "BELOW_GAP"]
+           "arrow_opacity", "place_weight_label", "nearest_arrow", "MIN_STROKE", "MAX_STROKE", "BELOW_GAP"]

@@ -67,7 +67,7 @@ from lesson_data.walkthrough import (
     value_axes,
 )
 from lesson_data.worksheet import AXES
-from scenes.blocks.attention_arrows import AttentionArrows, get_attention_arrows, get_token_row
+from scenes.blocks.attention_arrows import AttentionArrows, get_attention_arrows, get_token_row, place_weight_label
 from scenes.blocks.flow_arrow import get_arrow
 from scenes.blocks.labeled_matrix import get_labeled_matrix, get_row_vector
 from scenes.blocks.masked_matrix import BLOCKED_COLOR, get_masked_matrix, heat_color
@@ -1387,11 +1387,12 @@ class Head1Message(MessageWalk):
         v_tag.next_to(box, UP, buff=0.12)
         with self.beat(f"W_V{sup(1)} does another job than W_K{sup(1)}: the keys chose the weights; "
                        "the values are what gets mixed."):
-            self.play(FadeOut(e), FadeOut(projection.ops[0]), run_time=0.6)
+            # E leaves with both of its operators: a lone "=" would read "W_V¹ [4, 2] = V¹ [10, 2]"
+            self.play(FadeOut(e), FadeOut(projection.ops), run_time=0.6)
             self.play(FadeIn(w_k, shift=0.2 * RIGHT), FadeIn(k_tag), run_time=1.0)
             self.play(Create(box), FadeIn(v_tag), *self.projection_fine_print(projection, SEPARATE_FINE_PRINT))
         self.separate_box = VGroup(box, v_tag)
-        projection.E, projection.ops = VGroup(w_k, k_tag), VGroup(projection.ops[1])
+        projection.E, projection.ops = VGroup(w_k, k_tag), VGroup()
 
 
 class Head2WeightsAndMessage(MessageWalk):
@@ -1540,8 +1541,7 @@ class Head2WeightsAndMessage(MessageWalk):
             arrow = arrows.arrow(j)
             number = get_number(head.weights[self.i, j], tag=f"strongest{head.index}", index=j,
                                 color=head_color(head.index), font_size=LABEL_SIZE)
-            edge = arrow.get_top() if np.allclose(direction, UP) else arrow.get_bottom()
-            number.move_to([arrow.point_from_proportion(0.5)[0], edge[1], 0]).shift(direction * 0.22)
+            place_weight_label(number, arrows, j, direction=direction)
             # a small dark pill: the number reads clear of the thin arrow lines behind it
             pill = BackgroundRectangle(number, color=BACKGROUND, fill_opacity=0.9, buff=0.06)
             pill.set_stroke(head_color(head.index), 1, opacity=0.6)

@@ -65,7 +65,7 @@ from lesson_data.joining import (
 )
 from lesson_data.walkthrough import rounding_shows_in_sum
 from lesson_data.worksheet import AXES, VOCAB, compute_worksheet
-from scenes.blocks.attention_arrows import get_attention_arrows, get_token_row
+from scenes.blocks.attention_arrows import get_attention_arrows, get_token_row, place_weight_label
 from scenes.blocks.concat_output_projection import get_concat_output_projection
 from scenes.blocks.flow_arrow import get_arrow
 from scenes.blocks.labeled_matrix import get_labeled_matrix, get_row_vector
@@ -219,11 +219,7 @@ def get_arrow_set(row, weights, color, side, tag: str, angle: float = ARROW_ANGL
     group = VGroup(arrows)
     group.beside_name = row.line_of(j) != row.line_of(row.receiver - 1)
     if not group.beside_name:
-        # clear of the arc's own stroke (a thick arc is up to 14 px wide)
-        buff = 0.1 + arrow.get_stroke_width() / 90
-        if direction is None:
-            direction = UP if np.allclose(side, UP) else DOWN
-        label.next_to(arrow.point_from_proportion(at), direction, buff=buff)
+        place_weight_label(label, arrows, j, at=at, direction=direction)
     pill = BackgroundRectangle(label, color=BACKGROUND, fill_opacity=0.9, buff=0.05)
     badge = VGroup(pill, label)
     group.add(badge)

@@ -1497,7 +1497,10 @@ class RecapAndLoop(LessonScene):
     def build_training(self, ws):
         """Under the diagram: the prediction's logits against the observed next token, and the loss
         flowing back into every block that learns (both heads, W_O, the MLP)."""
-        self.training = get_training_panel(self.diagram, example=ws.mlp.prediction)
+        from lesson_data.library import example_target
+
+        # an example target that is not the prediction: the two must be told apart
+        self.training = get_training_panel(self.diagram, example=example_target(ws.mlp.ranked))
 
     def build_loop(self, ws):
         from lesson_data.library import token_ids
@@ -1632,7 +1635,9 @@ class RecapAndLoop(LessonScene):
         with self.transition("the scope note leaves; the diagram stays"):
             self.play(FadeOut(VGroup(self.scope, self.scope_box)))
         with self.beat("In training, the word that really comes next is the target.", look=0.7):
-            self.play(FadeIn(t.title), GrowArrow(t.logit_arrow), FadeIn(t.loss, shift=0.1 * DOWN))
+            # the blank is cleared: in training the next word comes from the text, not the model
+            self.play(FadeIn(t.title), GrowArrow(t.logit_arrow), FadeIn(t.loss, shift=0.1 * DOWN),
+                      FadeOut(self.filled))
             self.play(FadeIn(t.target, shift=0.1 * UP), GrowArrow(t.target_arrow), FadeIn(note))
 
     def show_weight_update(self):
