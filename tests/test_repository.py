@@ -28,11 +28,13 @@ NOT_IN_REPOSITORY = {
         "the recording instructions' own output: `... narration script > script.md`",
     ("docs/NARRATION.md", "../review/LISTEN.md"):
         "verbatim spec copy: the project's review notes, outside this repository",
+    ("docs/VISUALS.md", "../review/BRIEF.md"):
+        "verbatim spec copy: the project's review brief, outside this repository",
     ("docs/COMPARISON.md", "SOURCE.md"):
         "verbatim spec copy: shared/data/tinystories/SOURCE.md, vendored here as data/tinystories/SOURCE.md",
 }
 
-SPEC_COPIES = ("docs/WORKSHEET.md", "docs/NARRATION.md", "docs/COMPARISON.md")
+SPEC_COPIES = ("docs/WORKSHEET.md", "docs/NARRATION.md", "docs/COMPARISON.md", "docs/VISUALS.md")
 
 
 def _text_files():
