@@ -78,7 +78,6 @@ from scenes.style import (
     MIN_TEXT_SIZE,
     NEGATIVE_COLOR,
     NUMBER_SIZE,
-    POSITIVE_COLOR,
     RECEIVER_COLOR,
     SAFE_WIDTH,
     SOURCE_COLOR,

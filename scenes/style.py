@@ -10,7 +10,6 @@ from __future__ import annotations
 import json
 import math
 import os
-import re
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
@@ -20,7 +19,6 @@ from manim import (
     FadeIn,
     FadeOut,
     ManimColor,
-    Scene,
     Text,
     config,
 )
@@ -405,16 +403,6 @@ def get_fine_print(text: str, max_width: float = SAFE_WIDTH, font_size: float = 
     return note
 
 
-def fit_content(mobject, width: float = SAFE_WIDTH, height: float = CONTENT_HEIGHT, center=True):
-    """Scale `mobject` down (never up) to fit the content zone between title and caption."""
-    factor = min(1.0, width / max(mobject.width, 1e-9), height / max(mobject.height, 1e-9))
-    if factor < 1.0:
-        mobject.scale(factor)
-    if center:
-        mobject.move_to(CONTENT_CENTER)
-    return mobject
-
-
 # --------------------------------------------------------------------------------------------
 # Data
 # --------------------------------------------------------------------------------------------
@@ -585,6 +573,6 @@ __all__ = [
     "MARGIN", "count_word", "FRAME_WIDTH", "FRAME_HEIGHT", "SAFE_WIDTH", "CAPTION_TOP", "TITLE_BOTTOM",
     "CONTENT_TOP", "CONTENT_BOTTOM", "CONTENT_HEIGHT", "CONTENT_CENTER", "sup", "sub",
     "format_shape", "baseline_y", "align_baseline", "get_text", "NumberText", "CountText", "get_count", "get_number", "get_title", "wrap_lines",
-    "get_caption", "get_fine_print", "FINE_PRINT_SIZE", "fit_content", "scene_worksheet", "LessonScene", "Beat", "Transition",
+    "get_caption", "get_fine_print", "FINE_PRINT_SIZE", "scene_worksheet", "LessonScene", "Beat", "Transition",
     "PLACES", "fmt",
 ]

@@ -84,7 +84,7 @@ def _bbox(m) -> tuple[float, float, float, float]:
 
 
 def effective_font_size(text: Text) -> float:
-    """The size a text is drawn at after every scaling (fit_content, group.scale): its font size
+    """The size a text is drawn at after every scaling (group.scale, scale_to_fit_width): its font size
     times how much it has grown or shrunk since it was set (rotation does not count)."""
     base = getattr(text, "base_extent", None)
     if base:

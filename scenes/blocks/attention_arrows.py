@@ -116,10 +116,6 @@ def _layout_words(tokens, font_size):
     return words, boxes, ref
 
 
-def _row_width(boxes, gap):
-    return sum(b.width for b in boxes) + gap * max(0, len(boxes) - 1)
-
-
 def _pack(boxes, gap, max_width, extra):
     """Start index of each line when boxes fill lines of max_width in order (the last line also
     holds `extra`, the blank slot)."""

@@ -20,7 +20,7 @@ from __future__ import annotations
 import numpy as np
 from manim import DL, LEFT, UP, UR, Line, Rectangle, Square, VGroup
 
-from scenes.blocks.heat_map import FUTURE_COLOR, HEAT_LEVELS, level_hex, weight_level
+from scenes.blocks.heat_map import FUTURE_COLOR, level_hex, weight_level
 from scenes.style import (
     BACKGROUND,
     BUFF_SMALL,
@@ -41,7 +41,6 @@ from scenes.style import (
 MAX_SHADE = 0.85  # fill opacity of a weight-1 cell; keeps the grid lines visible
 # One heat scale for every attention picture (scenes.blocks.heat_map): steps of sqrt(w), future
 # cells darker than the background, the colour of weight 0.
-HEAT_STEPS = HEAT_LEVELS
 BLOCKED_COLOR = FUTURE_COLOR
 
 
@@ -174,5 +173,5 @@ def get_masked_matrix(
     return mm
 
 
-__all__ = ["MaskedMatrix", "get_masked_matrix", "weight_opacity", "MAX_SHADE", "heat_color", "HEAT_STEPS",
+__all__ = ["MaskedMatrix", "get_masked_matrix", "weight_opacity", "MAX_SHADE", "heat_color",
            "BLOCKED_COLOR"]

@@ -87,7 +87,6 @@ from scenes.style import (
     MARGIN,
     MASK_COLOR,
     MIN_TEXT_SIZE,
-    NEGATIVE_COLOR,
     NUMBER_SIZE,
     RECEIVER_COLOR,
     SOURCE_COLOR,
@@ -618,9 +617,6 @@ class HeadWalkScene(LessonScene):
         else:        # under the band at the left, at the foot of its arrows (as in the side-by-side ending)
             label.move_to([LEFT_X, self.arrows.get_bottom()[1] + label.height / 2, 0], aligned_edge=LEFT)
         return label
-
-    def head_words(self) -> str:
-        return f"Head {self.h} ({self.head.name})"
 
     def word(self, j: int) -> str:
         return self.ws.tokens[j]

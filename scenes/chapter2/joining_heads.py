@@ -43,7 +43,6 @@ from lesson_data.joining import (
     put_back_update,
     carried_axes,
     coordinate_terms,
-    change_word,
     closest_head,
     copy_units,
     dominant_axis,
@@ -85,7 +84,6 @@ from scenes.style import (
     FINE_PRINT_SIZE,
     HIGHLIGHT_OPACITY,
     LABEL_SIZE,
-    NEGATIVE_COLOR,
     NUMBER_SIZE,
     POSITIVE_COLOR,
     RECEIVER_COLOR,
@@ -1477,26 +1475,6 @@ def get_token_columns(row, values, *, tag: str, color: str, labels, label_color=
     return grid
 
 
-def get_message_pair(sheets, head_index: int) -> VGroup:
-    """One head's message at the receiver in each sentence, coordinates named by what they carry."""
-    rows = VGroup()
-    for ws in sheets:
-        head = ws.heads[head_index - 1]
-        names = carried_axes(head.W_V)
-        vec = get_labeled_vector(f"{ws.name}:  m{sup(head_index)}{sub(ws.n)} =", head.messages[-1], list(names),
-                                 tag=f"{ws.name}_m{head_index}", color=head_color(head_index),
-                                 label_color=TEXT_COLOR)
-        vec.carried = names.index(dominant_axis(head.messages[-1], names))
-        rows.add(vec)
-    rows.arrange(RIGHT, buff=1.0, aligned_edge=DOWN)
-    return rows
-
-
-def get_carried_marks(pair, color) -> VGroup:
-    """A box on the coordinate each message carries most (after the pair is in place)."""
-    return VGroup(*(v.vector.get_cell_box(0, v.carried, color=color) for v in pair))
-
-
 def get_outcome(ws) -> VGroup:
     """A sentence's prediction: its prefix and blank (the predicted word fills it), the candidates' bars."""
     _, candidates = word_groups()
@@ -1922,6 +1900,6 @@ __all__ = [
     "WideHeadVersusTwo", "ConcatAndOutputProjection", "ResidualAndPrediction", "ChequeSentence", "COMPARED",
     "get_joined_projection", "get_score_rules", "get_arrow_panels", "get_score_table", "get_mixtures",
     "get_block_box", "get_general_shape_note", "get_residual_tables", "get_mlp_chain", "get_hidden_rows",
-    "get_probability_page", "get_token_columns", "get_message_pair", "get_carried_marks", "get_outcome",
+    "get_probability_page", "get_token_columns", "get_outcome",
     "get_rest_of_layer", "get_update_rows", "get_message_table", "get_entry_box",
 ]

@@ -48,7 +48,6 @@ from lesson_data.worksheet import HEAD_NAMES, bias_illustration, sentence_from_e
 from scenes.blocks.code_panel import get_code_panel, get_mono
 from scenes.blocks.flow_arrow import get_arrow
 from scenes.blocks.labeled_matrix import get_row_vector
-from scenes.blocks.masked_matrix import weight_opacity
 from scenes.blocks.shape_box import get_shape_box
 from scenes.blocks.shape_flow import get_concat_box, get_plus_node, get_routed_arrow
 from scenes.style import (
@@ -542,23 +541,6 @@ def get_mask_grid(n: int, side: float = 0.16) -> VGroup:
     allowed = np.array(hex_rgb(DIM_TEXT_COLOR), dtype=float)
     blocked = np.array(hex_rgb(MASK_COLOR), dtype=float)
     colors = np.array([[blocked if j > i else allowed for j in range(n)] for i in range(n)])
-    return get_cell_grid(colors, side)
-
-
-def get_weight_heatmap(weights, color, side: float = 0.16) -> VGroup:
-    """One head's n × n weights shaded by weight (no numbers); future cells in the mask colour."""
-    n = weights.shape[0]
-    head = np.array(hex_rgb(color), dtype=float)
-    background = np.array(hex_rgb(BACKGROUND), dtype=float)
-    blocked = np.array(hex_rgb(MASK_COLOR), dtype=float)
-    colors = np.empty((n, n, 3))
-    for i in range(n):
-        for j in range(n):
-            if j > i:
-                colors[i, j] = blocked
-            else:
-                alpha = weight_opacity(weights[i, j])
-                colors[i, j] = alpha * head + (1 - alpha) * background
     return get_cell_grid(colors, side)
 
 

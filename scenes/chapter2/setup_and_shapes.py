@@ -28,7 +28,6 @@ from manim import (
     SurroundingRectangle,
     Transform,
     VGroup,
-    VMobject,
     linear,
     there_and_back,
 )
