@@ -119,10 +119,6 @@ def stop_all() -> None:
         _signal_group(proc, signal.SIGKILL)
 
 
-def stopping() -> bool:
-    return _stopping.is_set()
-
-
 def reset() -> None:
     with _lock:
         _stopping.clear()
