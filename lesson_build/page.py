@@ -246,6 +246,10 @@ def _demo(web: WebAssets) -> list[str]:
         "(temperature 0) gives the same words as <code>python -m trainer generate</code>; a temperature "
         "above 0 samples, reproducibly for a seed. Words the model never saw in training read "
         "<code>&lt;UNK&gt;</code>. The time of every model call is measured in the page.</p>",
+        "<p>After a run you see, for each step, where each head's query at the last token looked (arrows whose "
+        "width is the weight, and the same weights as shades) and the ten tokens the model found most probable "
+        "next; drag the step slider to go back, change the temperature to reshape the bars. <em>Compare</em> runs "
+        "the three models on one prompt side by side, as chapter 3 does.</p>",
         _NEEDS_HTTP,
         '<form id="demo-form">',
         '<div class="form-row"><label class="inline" for="demo-model">Model</label>'
@@ -268,12 +272,15 @@ def _demo(web: WebAssets) -> list[str]:
         '<label class="inline">Temperature <input id="demo-temperature" type="number" min="0" step="0.1" value="0"></label>',
         '<label class="inline">Seed <input id="demo-seed" type="number" step="1" value="0"></label>',
         '<button type="submit" id="demo-run" class="primary">Generate</button>',
+        '<button type="button" id="demo-compare" title="The same prompt, temperature and seed through each model">'
+        "Compare the three models</button>",
         "</div>",
         "</form>",
         '<p class="meta">The model reads: <span id="demo-seen" class="tokens"></span></p>',
         '<div id="demo-output" class="continuation" aria-live="polite"></div>',
         '<p id="demo-unk-note" class="meta unk-note" hidden></p>',
         '<p id="demo-latency" class="latency meta"></p>',
+        '<div id="demo-results" class="results" aria-live="polite"></div>',
         '<p id="demo-status" class="meta" role="status">The weights load when you first generate.</p>',
         "</section>",
     ]

@@ -527,3 +527,185 @@ def test_a_bad_link_shows_one_message_and_runs_nothing(wide, link, says):
     assert got["sentence"] == ws.compute_worksheet(page.RIVER).name and got["input"] == page.RIVER, got
     assert got["explorerError"] is None and got["model"] == "four_heads" and got["demoState"] != "linked", got
     assert got["times"] == [0, 0], got
+
+
+# ---------------------------------------------------------------- where the trained models look
+
+def chapter3_colours() -> dict[str, list[str]]:
+    """Chapter 3's head colours per model, read from its scene file (FOUR_HEAD_COLORS, MODEL_COLORS)
+    with scenes/style.py's theme, no Manim import."""
+    t = theme()
+    names = {"HEAD_COLORS[1]": t["head_1"], "HEAD_COLORS[2]": t["head_2"], "POSITIVE_COLOR": t["positive"],
+             "WIDE_HEAD_COLOR": t["wide_head"], "BRACKET_COLOR": t["bracket"]}
+    tree = ast.parse((ROOT / "scenes" / "chapter3_trained_models.py").read_text(encoding="utf-8"))
+    values = {}
+    for node in tree.body:
+        if isinstance(node, ast.Assign) and isinstance(node.targets[0], ast.Name):
+            values[node.targets[0].id] = node.value
+
+    def colour(expr):
+        return expr.value if isinstance(expr, ast.Constant) else names[ast.unparse(expr)]
+    four = [colour(e) for e in values["FOUR_HEAD_COLORS"].elts]
+    model = {ast.literal_eval(k): colour(v) for k, v in zip(values["MODEL_COLORS"].keys, values["MODEL_COLORS"].values)}
+    return {"one_head": [model["one_head"]], "four_heads": four}
+
+
+@pytest.fixture(scope="module")
+def torch_side():
+    import torch
+
+    from trainer.checkpoints import load_checkpoint
+    from trainer.tokenizer import load_tokenizer
+    torch.set_num_threads(1)
+    exports = ROOT / "lesson_data" / "exports"
+    tok = load_tokenizer(exports / "tokenizer.json")
+    return tok, {name: load_checkpoint(exports, name)[0] for name in ("mlp", "one_head", "four_heads")}
+
+
+def torch_steps(torch_side, name: str, prompt: str, tokens: int) -> list[dict]:
+    """Per greedy step, computed in PyTorch: the tokens read, each head's final-query weights on
+    them, the probabilities, and the token chosen."""
+    import torch
+
+    from trainer.generate import window_of
+    from trainer.tokenizer import encode
+    tok, models = torch_side
+    model = models[name]
+    ids = [1] + encode(tok, prompt)
+    out = []
+    with torch.inference_mode():
+        for _ in range(tokens):
+            window = window_of(ids, 64)
+            pad = int((window[0] == 0).sum())
+            if hasattr(model, "forward_with_weights"):
+                logits, weights = model.forward_with_weights(window)
+                heads = weights[0, :, pad:].tolist()
+            else:
+                logits, heads = model(window), []
+            nxt = int(logits[0].argmax())
+            out.append({"read_as": [tok.id_to_token(i) for i in window[0, pad:].tolist()], "heads": heads,
+                        "logits": logits[0].double(), "chosen": tok.id_to_token(nxt)})
+            if nxt == 2:                      # <EOS>
+                break
+            ids.append(nxt)
+    return out
+
+
+CARD = """((name) => {
+  const card = document.querySelector(`#demo-results .model-card[data-model="${name}"]`);
+  if (!card) return null;
+  const slider = card.querySelector('input.step');
+  return { step: +card.dataset.step, steps: +slider.max, continuation: card.dataset.continuation ?? null,
+    box: (() => { const r = card.getBoundingClientRect(); return [r.left, r.top, r.width]; })(),
+    noAttention: !!card.querySelector('.no-attention'),
+    heads: [...card.querySelectorAll('.head-view')].map(v => {
+      const svg = v.querySelector('svg.arrows'), vb = svg.viewBox.baseVal, scale = svg.getBoundingClientRect().width / vb.width;
+      const arcs = [...svg.querySelectorAll('path.arc')].sort((a, b) => a.dataset.source - b.dataset.source);
+      return { weights: arcs.map(a => +a.dataset.weight), px: arcs.map(a => parseFloat(a.getAttribute('stroke-width')) * scale),
+               stroke: getComputedStyle(arcs[0]).stroke,
+               tokens: [...svg.querySelectorAll('text.tok')].map(t => t.textContent),
+               heat: [...v.querySelectorAll('.heat .cell')].map(c => [c.textContent, +c.dataset.weight, parseFloat(c.style.getPropertyValue('--a'))]) }; }),
+    bars: [...card.querySelectorAll('.bars .bar-row')].map(r => [r.dataset.token, +r.dataset.p, r.classList.contains('chosen')]) };
+})(%s)"""
+
+
+def _run_demo(p: Page, prompt: str, tokens: int, *, model: str = "four_heads", compare: bool = False):
+    p.js(f"""(() => {{ document.getElementById('demo').scrollIntoView();
+      document.getElementById('demo-prompt').value = {json.dumps(prompt)};
+      document.getElementById('demo-model').value = {json.dumps(model)};
+      document.getElementById('demo-tokens').value = {tokens};
+      document.getElementById('demo-temperature').value = 0;
+      document.getElementById('demo').dataset.state = 'asked';
+      if ({json.dumps(compare)}) document.getElementById('demo-compare').click();
+      else document.getElementById('demo-form').requestSubmit(); }})()""")
+    p.tab.wait_for("['done', 'error'].includes(document.getElementById('demo').dataset.state)", timeout=60)
+    assert p.js("document.getElementById('demo').dataset.state") == "done", p.js("document.getElementById('demo-status').textContent")
+
+
+def _show_step(p: Page, name: str, k: int, temperature: float | None = None):
+    p.js(f"""(() => {{ const s = document.querySelector('#demo-results .model-card[data-model="{name}"] input.step');
+      s.value = {k}; s.dispatchEvent(new Event('input'));
+      if ({json.dumps(temperature)} !== null) {{ const t = document.getElementById('demo-temperature');
+        t.value = {json.dumps(temperature)}; t.dispatchEvent(new Event('input')); }} }})()""")
+    return p.js(CARD % json.dumps(name))
+
+
+def _same_card(got, want, colours, temperature):
+    import torch
+    assert len(got["heads"]) == len(want["heads"]) == len(colours)
+    for head, w, colour in zip(got["heads"], want["heads"], colours):
+        assert len(head["weights"]) == len(w) == len(want["read_as"])
+        assert max(abs(a - b) for a, b in zip(head["weights"], w)) <= 1e-5
+        # Width = weight, at the explorer's scale (14 px for a weight of 1; hairlines at 0.6 px).
+        assert all(abs(px - max(14 * x, 0.6)) <= 0.006 for px, x in zip(head["px"], w)), head["px"]
+        assert head["stroke"] == rgb(colour)
+        assert [c[0] for c in head["heat"]] == want["read_as"]
+        top = max(w)
+        assert all(abs(a - x / top) <= 1e-4 for (_, _, a), x in zip(head["heat"], w))
+    p = torch.softmax(want["logits"] / (temperature if temperature > 0 else 1), -1)
+    best = torch.topk(p, 10)
+    tok = want["tok"]
+    assert [b[0] for b in got["bars"]] == [tok.id_to_token(int(i)) for i in best.indices]
+    assert max(abs(b[1] - float(q)) for b, q in zip(got["bars"], best.values)) <= 1e-5
+    assert [b[0] for b in got["bars"] if b[2]] == ([want["chosen"]] if want["chosen"] in [b[0] for b in got["bars"]] else [])
+
+
+def test_the_demo_shows_each_heads_weights_and_the_top_ten_at_every_step(wide, torch_side):
+    prompt = sentence(6, 9).replace("river", "little dog")           # not a preset; new each seed
+    _run_demo(wide, prompt, 4)
+    want = torch_steps(torch_side, "four_heads", prompt, 4)
+    colours = chapter3_colours()["four_heads"]
+    got = wide.js(CARD % json.dumps("four_heads"))
+    assert got["steps"] == len(want) == got["step"], got                 # it shows the newest step
+    for k in range(1, len(want) + 1):                                    # scrub back through them
+        got = _show_step(wide, "four_heads", k)
+        assert got["step"] == k
+        _same_card(got, {**want[k - 1], "tok": torch_side[0]}, colours, 0)
+    # The bars reshape with the temperature, without running the model again.
+    for t in (0.5, 2.0):
+        got = _show_step(wide, "four_heads", 2, temperature=t)
+        _same_card(got, {**want[1], "tok": torch_side[0]}, colours, t)
+    assert wide.js("document.getElementById('demo').dataset.state") == "done"
+
+
+@pytest.mark.parametrize("width", [1440, 390])
+def test_compare_runs_the_three_models_side_by_side(width, wide, narrow, torch_side):
+    p = wide if width == 1440 else narrow
+    prompt = "the little cat looked at the big red ball and"
+    _run_demo(p, prompt, 5, compare=True)
+    cards = {name: p.js(CARD % json.dumps(name)) for name in ("mlp", "one_head", "four_heads")}
+    colours = chapter3_colours()
+    for name, card in cards.items():
+        want = torch_steps(torch_side, name, prompt, 5)
+        assert card and card["steps"] == len(want), (name, card)
+        from trainer.tokenizer import detokenize
+        assert card["continuation"] == detokenize([s["chosen"] for s in want if s["chosen"] != "<EOS>"]), name
+        if name == "mlp":
+            assert card["noAttention"] and card["heads"] == []
+        else:
+            _same_card(card, {**want[-1], "tok": torch_side[0]}, colours[name], 0)
+    boxes = [cards[n]["box"] for n in ("mlp", "one_head", "four_heads")]
+    if width == 1440:          # one row, left to right
+        assert boxes[0][1] == boxes[1][1] == boxes[2][1] and boxes[0][0] < boxes[1][0] < boxes[2][0], boxes
+    else:                      # one column
+        assert boxes[0][1] < boxes[1][1] < boxes[2][1] and boxes[0][0] == boxes[1][0] == boxes[2][0], boxes
+        got = _overflow(p)
+        assert got["scrollWidth"] <= 390 and not got["out"], got
+
+
+def test_a_first_visit_loads_under_half_a_megabyte_before_a_model_is_chosen(ui_site):
+    chromium_or_skip()
+    from lesson_build.browser import Chromium, serve
+
+    with serve(ui_site) as base, Chromium(window=(1440, 900)) as browser:
+        tab = browser.open(f"{base}/index.html")
+        tab.wait_for("document.readyState === 'complete' && document.getElementById('explorer').dataset.ready === 'true'")
+        tab.evaluate("document.getElementById('demo').scrollIntoView()")       # the demo fetches its tokenizer
+        tab.wait_for("document.getElementById('demo').dataset.state === 'ready'", timeout=30)
+        got = tab.evaluate("""(() => { const b = (e) => e.transferSize || e.encodedBodySize || 0;
+          const res = performance.getEntriesByType('resource');
+          return { total: b(performance.getEntriesByType('navigation')[0]) + res.reduce((s, e) => s + b(e), 0),
+                   names: res.map(e => e.name.split('/').pop()) }; })()""")
+    assert not [n for n in got["names"] if n.endswith(".bin")], got["names"]       # no model yet
+    assert any(n.startswith("tokenizer") or n == "manifest.json" for n in got["names"]), got["names"]
+    assert got["total"] < 500_000, got

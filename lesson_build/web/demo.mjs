@@ -1,11 +1,14 @@
 // The trained-model demo: chapter 3's seed-11 checkpoints continue a prompt in this page.
 // model.mjs is the forward pass (typed arrays, no runtime library, nothing leaves the page);
 // the weights are web/models/*.bin, fetched when the demo is first used. The time of every model
-// call is measured here with performance.now() and shown.
+// call is measured here with performance.now() and shown. Each run also shows where the model
+// looked at every step and what it nearly said (attention_view.mjs); "Compare" runs the three
+// models on one prompt, side by side.
 
 import { buildModel, generateSteps, median } from "./model.mjs";
 import { WordTokenizer, detokenize } from "./tokenizer.mjs";
 import { h } from "./explorer.mjs";
+import { modelCard } from "./attention_view.mjs";
 
 const MODELS_URL = new URL("./models/", import.meta.url);
 
@@ -22,6 +25,8 @@ export function mount(root = document.getElementById("demo")) {
   const tokensIn = $("#demo-tokens"), tempIn = $("#demo-temperature"), seedIn = $("#demo-seed");
   const status = $("#demo-status"), seen = $("#demo-seen"), output = $("#demo-output");
   const latency = $("#demo-latency"), run = $("#demo-run"), unkNote = $("#demo-unk-note");
+  const compare = $("#demo-compare"), results = $("#demo-results");
+  let cards = [];
 
   let manifest = null, tok = null;
   const models = new Map();           // name -> Promise<model>
@@ -102,54 +107,82 @@ export function mount(root = document.getElementById("demo")) {
     return { tokens, temperature, seed };
   }
 
-  async function generate() {
+  /** The form's temperature for reshaping the bars (the last valid one while the field is being edited). */
+  let lastTemperature = 0;
+  const temperatureNow = () => {
+    const t = Number(tempIn.value);
+    if (tempIn.value.trim() !== "" && Number.isFinite(t) && t >= 0) lastTemperature = t;
+    return lastTemperature;
+  };
+
+  /** Run one model (the selected one) or, with `all`, the three on the same prompt and options. */
+  async function generate(all = false) {
     if (busy) return;
     let options;
     try { options = readOptions(); } catch (err) { setStatus(err.message, "error"); return; }
     busy = true;
-    run.disabled = true;
+    run.disabled = compare.disabled = true;
     setStatus("Starting…", "running");
     try {
       await boot();
-      const name = select.value;
-      const model = await load(name);
-      const title = manifest.models[name].title;
-      setStatus(`${title}: generating…`, "running");
-      output.replaceChildren(h("span", { class: "prompt" }, prompt.value), " ");
+      const names = all ? Object.keys(manifest.models) : [select.value];
+      const text = prompt.value;
+      temperatureNow();
+      output.hidden = all;
+      results.classList.toggle("compare", all);
+      results.dataset.models = names.join(" ");
+      cards = names.map((name) => modelCard(name, manifest.models[name], tok,
+        { temperature: temperatureNow, withText: all, prompt: text }));
+      results.replaceChildren(...cards.map((c) => c.el));
       generatedUnk = 0;
       explainUnk();
-      const words = [], times = [];
-      const gen = h("span", { class: "generated" });
-      output.append(gen);
-      for (const step of generateSteps(model, tok, prompt.value, options)) {
-        times.push(step.ms);
-        if (step.end) break;
-        words.push(step.token);
-        gen.replaceChildren(...continuationNodes(detokenize(words)));
-        await new Promise((resolve) => setTimeout(resolve, 0));    // let the page paint each word
+      const summary = [];
+      for (const [k, name] of names.entries()) {
+        const card = cards[k];
+        const model = await load(name);
+        const title = manifest.models[name].title;
+        setStatus(`${title}: generating…`, "running");
+        const gen = all ? card.text.querySelector(".generated") : h("span", { class: "generated" });
+        if (!all) output.replaceChildren(h("span", { class: "prompt" }, text), " ", gen);
+        const words = [], times = [];
+        for (const step of generateSteps(model, tok, text, { ...options, inspect: true })) {
+          times.push(step.ms);
+          card.addStep(step);
+          if (step.end) break;
+          words.push(step.token);
+          gen.replaceChildren(...continuationNodes(detokenize(words)));
+          await new Promise((resolve) => setTimeout(resolve, 0));    // let the page paint each word
+        }
+        const med = median(times), mean = times.reduce((a, b) => a + b, 0) / times.length;
+        card.el.dataset.continuation = detokenize(words);
+        generatedUnk += words.filter((w) => w === "<UNK>").length;
+        explainUnk();
+        if (!all) {
+          output.dataset.continuation = detokenize(words);
+          output.dataset.model = name;
+        }
+        latency.dataset.median = String(med);
+        latency.dataset.mean = String(mean);
+        latency.dataset.calls = String(times.length);
+        summary.push(`${title}: ${times.length} model calls, ${med.toFixed(3)} ms per token (median; mean ${mean.toFixed(3)} ms), ` +
+          `weights loaded in ${model.loadMs.toFixed(0)} ms`);
       }
-      const med = median(times), mean = times.reduce((a, b) => a + b, 0) / times.length;
-      output.dataset.continuation = detokenize(words);
-      generatedUnk = words.filter((w) => w === "<UNK>").length;
-      explainUnk();
-      output.dataset.model = name;
-      latency.dataset.median = String(med);
-      latency.dataset.mean = String(mean);
-      latency.dataset.calls = String(times.length);
-      latency.textContent = `${times.length} model calls, ${med.toFixed(3)} ms per token (median; mean ${mean.toFixed(3)} ms), ` +
-        `measured in this page · ${title}, ${options.temperature > 0 ? `temperature ${options.temperature}, seed ${options.seed}` : "greedy"}` +
-        ` · weights loaded in ${model.loadMs.toFixed(0)} ms`;
-      setStatus(`${title}: done.`, "done");
+      latency.textContent = `${summary.join(" · ")} · measured in this page, ` +
+        `${options.temperature > 0 ? `temperature ${options.temperature}, seed ${options.seed}` : "greedy"}`;
+      setStatus(all ? "The three models: done." : `${manifest.models[names[0]].title}: done.`, "done");
     } catch (err) {
       setStatus(`Could not run the model: ${err.message}`, "error");
       console.error(err);
     } finally {
       busy = false;
-      run.disabled = false;
+      run.disabled = compare.disabled = false;
     }
   }
 
-  form.addEventListener("submit", (event) => { event.preventDefault(); generate(); });
+  form.addEventListener("submit", (event) => { event.preventDefault(); generate(false); });
+  compare.addEventListener("click", () => generate(true));
+  // The bars reshape with the temperature at once; the text keeps the temperature it was made at.
+  tempIn.addEventListener("input", () => cards.forEach((c) => c.reshape()));
   root.querySelectorAll("#demo-presets button[data-preset]").forEach((b) => b.addEventListener("click", () => {
     prompt.value = b.dataset.prompt;
     tokensIn.value = b.dataset.tokens;

@@ -1,0 +1,150 @@
+// Where a trained model looks, step by step: one card per model run in the demo (demo.mjs).
+//
+// Each generation step is one model call (model.mjs generateSteps with `inspect`): the window it
+// read (readWindow: <BOS> while it fits, no PAD) and, per head, the final query's weight on each
+// of those tokens, plus the logits. The card shows one step at a time (a slider scrubs back
+// through them; it follows the newest step until moved):
+//   * per head, the weights as arrows into the receiver (the last token read), drawn at the
+//     explorer's fixed scale (WIDTH_PER_WEIGHT px of stroke for a weight of 1), and as a heat
+//     strip (each token shaded by its weight relative to the row's largest);
+//   * the ten most probable next tokens as bars, at the temperature in the form (changing it
+//     reshapes the bars without running anything again); the token the step chose is marked.
+// Colours are chapter 3's (lesson.css: the one head in the wide head's pink, four heads in the
+// Okabe-Ito blue, orange, green and lilac). The MLP has no attention: its card says so.
+
+import { probabilities } from "./model.mjs";
+import { WIDTH_PER_WEIGHT, h } from "./explorer.mjs";
+
+const MIN_STROKE = 0.6;
+export const TOP_K = 10;
+
+/** The `k` largest entries of `p` as [index, value], largest first (ties: lower index first). */
+export function topK(p, k = TOP_K) {
+  const best = [];
+  for (let i = 0; i < p.length; i++) {
+    if (best.length < k || p[i] > best[best.length - 1][1]) {
+      let at = best.length;
+      while (at > 0 && p[i] > best[at - 1][1]) at--;
+      best.splice(at, 0, [i, p[i]]);
+      if (best.length > k) best.pop();
+    }
+  }
+  return best;
+}
+
+const fixed = (x) => (Math.abs(x) < 0.0005 ? "0.000" : x.toFixed(3));
+
+function arrowsFor(tokens, weights, head) {
+  const n = tokens.length;
+  const longest = Math.max(...tokens.map((t) => t.length));
+  const step = Math.max(34, 7.2 * Math.min(longest, 12) + 10), pad = Math.max(step / 2, 24) + 6;
+  const width = pad * 2 + step * (n - 1);
+  const rise = (j) => Math.min(16 + 5 * (n - 1 - j), 120);
+  const top = Math.max(rise(0), 40) * 0.75 + 10;
+  const yArc = top + 2, yTok = yArc + 16, height = yTok + 10;
+  const x = (j) => pad + j * step;
+  const svg = h("svg:svg", { class: "arrows prompt-arrows", viewBox: `0 0 ${width} ${height}`, width, height, role: "group",
+    "aria-label": `head ${head}: the final query's weights over the ${n} tokens it read` });
+  const order = [...weights.keys()].sort((a, b) => weights[a] - weights[b]);
+  for (const j of order) {
+    const w = weights[j];
+    const d = j === n - 1
+      ? `M${x(j) - 8},${yArc} C${x(j) - 20},${yArc - 36} ${x(j) + 20},${yArc - 36} ${x(j) + 8},${yArc}`
+      : `M${x(j)},${yArc} C${x(j)},${yArc - rise(j)} ${x(n - 1)},${yArc - rise(j)} ${x(n - 1)},${yArc}`;
+    const text = `head ${head}: "${tokens[j]}" (token ${j + 1} of ${n}) → "${tokens[n - 1]}", weight ${fixed(w)}`;
+    svg.append(h("svg:path", { d, class: "arc", "stroke-width": Math.max(WIDTH_PER_WEIGHT * w, MIN_STROKE).toFixed(2),
+      "data-head": head, "data-source": j + 1, "data-weight": w, tabindex: w >= 0.05 ? 0 : null,
+      "aria-label": text }, h("svg:title", {}, text)));
+  }
+  tokens.forEach((t, j) => svg.append(h("svg:text", { x: x(j), y: yTok, "text-anchor": "middle",
+    class: j === n - 1 ? "tok small receiver" : "tok small" }, t.length > 12 ? `${t.slice(0, 11)}…` : t)));
+  return svg;
+}
+
+function heatStrip(tokens, weights, head) {
+  const top = Math.max(...weights);
+  return h("div", { class: "heat", "data-head": head, role: "list", "aria-label": `head ${head}, as shades` },
+    tokens.map((t, j) => h("span", { class: j === tokens.length - 1 ? "cell receiver" : "cell", role: "listitem",
+      "data-weight": weights[j], style: `--a: ${(top > 0 ? weights[j] / top : 0).toFixed(4)}`,
+      title: `${t}: weight ${fixed(weights[j])}` }, t)));
+}
+
+/**
+ * A card for one model's run. `entry` is the manifest's (title, class, config); `temperature()`
+ * reads the form. Returns { el, addStep(step), show(k), reshape(), steps }.
+ */
+export function modelCard(name, entry, tok, { temperature, withText = false, prompt = "" } = {}) {
+  const heads = entry.class === "FixedWindowMLP" ? 0 : entry.config.n_heads;
+  const steps = [];
+  let shown = -1, follow = true;
+  const slider = h("input", { type: "range", class: "step", min: 1, max: 1, value: 1, disabled: true,
+    "aria-label": `${entry.title}: which generation step to show` });
+  const where = h("output", { class: "meta step-label" });
+  const views = h("div", { class: "views" });
+  const bars = h("div", { class: "bars top", role: "list" });
+  const barsNote = h("p", { class: "meta bars-note" });
+  const text = withText ? h("p", { class: "continuation small" }, h("span", { class: "prompt" }, prompt), " ",
+    h("span", { class: "generated" })) : null;
+  const el = h("article", { class: "model-card", "data-model": name, "data-heads": heads },
+    h("h3", {}, entry.title, h("span", { class: "meta" }, ` · ${heads === 0 ? "no attention" : heads === 1 ? "one head" : `${heads} heads`}`)),
+    text,
+    h("label", { class: "scrub" }, "Step ", slider, " ", where),
+    heads === 0
+      ? h("p", { class: "meta no-attention" }, "The MLP has no attention: it reads the 64 slots of its window all at once, " +
+        "each through its own weights, so there is no query and no weight per token to show.")
+      : null,
+    views,
+    h("h4", {}, `The ${TOP_K} most probable next tokens`), bars, barsNote);
+
+  function show(k) {
+    if (k < 0 || k >= steps.length) return;
+    shown = k;
+    const s = steps[k];
+    slider.value = String(k + 1);
+    where.textContent = `${k + 1} of ${steps.length}: reading ${s.read.ids.length} tokens, it chose "${s.token}"`;
+    el.dataset.step = String(k + 1);
+    const tokens = s.read.read_as;
+    views.replaceChildren(...s.read.heads.map((weights, i) => h("div", { class: `head-view head-${i + 1}`, "data-head": i + 1 },
+      h("p", { class: "meta head-name" }, heads === 1 ? "the head" : `head ${i + 1}`),
+      heatStrip(tokens, weights, i + 1),
+      h("div", { class: "diagram" }, arrowsFor(tokens, weights, i + 1)))));
+    // The receiver is the last token: a long window scrolls to show it, the arrows' end.
+    views.querySelectorAll(".diagram").forEach((d) => { d.scrollLeft = d.scrollWidth; });
+    reshape();
+  }
+
+  /** The bars of the step shown, at the form's temperature now. */
+  function reshape() {
+    if (shown < 0) return;
+    const s = steps[shown];
+    const t = temperature();
+    const p = probabilities(s.logits, t > 0 ? t : 1);
+    const best = topK(p);
+    const top = best[0][1];
+    bars.dataset.temperature = String(t);
+    bars.replaceChildren(...best.map(([id, q]) => {
+      const word = tok.idToToken(id);
+      const chosen = id === s.id;
+      return h("div", { class: chosen ? "bar-row chosen" : "bar-row", role: "listitem", "data-token": word, "data-p": q },
+        h("span", { class: word === "<UNK>" ? "word unk" : "word" }, word), h("span", { class: "p num" }, fixed(q)),
+        h("div", { class: "track" }, h("div", { class: "bar", style: `width:${(100 * q / top).toFixed(2)}%` })));
+    }));
+    barsNote.textContent = (t > 0 ? `At temperature ${t}: softmax(logits / ${t}).` :
+      "Temperature 0 takes the top token; the bars show the model's own probabilities (temperature 1).") +
+      (best.some(([id]) => id === s.id) ? " The token this step chose is marked." : ` This step chose "${s.token}", outside the ${TOP_K}.`);
+  }
+
+  function addStep(step) {
+    steps.push(step);
+    slider.max = String(steps.length);
+    slider.disabled = steps.length < 2;
+    if (follow) show(steps.length - 1);
+    else where.textContent = `${shown + 1} of ${steps.length}`;
+  }
+
+  slider.addEventListener("input", () => {
+    follow = Number(slider.value) === steps.length;
+    show(Number(slider.value) - 1);
+  });
+  return { el, addStep, show, reshape, steps, text };
+}
