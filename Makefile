@@ -10,6 +10,8 @@ $(VENV)/.installed: pyproject.toml tools/setup.sh
 	bash tools/setup.sh
 
 # Render every scene of the series to renders/ (QUALITY=m 720p30 default, QUALITY=h 1080p60, QUALITY=l 480p15 drafts).
+# make does not pass a SIGTERM on to its command: the build asks the kernel to stop it with make.
+lesson: export LESSON_BUILD_WITH_PARENT := 1
 lesson: $(VENV)/.installed
 	$(PY) -m lesson_build --quality $(QUALITY)
 

@@ -9,6 +9,7 @@ the build and every render it started within a few seconds (exit 130 / 143), kee
 from __future__ import annotations
 
 import argparse
+import os
 import signal
 import sys
 from pathlib import Path
@@ -55,6 +56,8 @@ def run(**build_args) -> int:
     """`build(**build_args)` as a command: its summary printed, its exit status returned; SIGINT and
     SIGTERM stop it (and every child it started), another build on the same folder is refused."""
     restore = processes.stop_on_signals()
+    if os.environ.get("LESSON_BUILD_WITH_PARENT"):
+        processes.stop_with_parent()      # `make lesson`: stopping make stops the build
     try:
         report = build(**build_args)
     except Busy as exc:

@@ -5,6 +5,7 @@ build stops them too.
     stop_all()                                     no new child starts; every live one is stopped
     reset()                                        allow children again (a new build in this process)
     stop_on_signals()                              SIGINT / SIGTERM raise Interrupted (the command)
+    stop_with_parent()                             SIGTERM to this process when its parent dies
     with held(): ...                               a stop waits until the block is done
 
 Every child starts in a session of its own, so one signal reaches it and whatever it starts (a
@@ -158,3 +159,18 @@ def held():
     if not _held and _pending is not None:
         signum, _pending = _pending, None
         _on_signal(signum, None)
+
+
+def stop_with_parent() -> None:
+    """Have the kernel send this process SIGTERM when its parent dies (Linux; elsewhere nothing).
+    For `make lesson`: GNU make does not pass a SIGTERM on to the command it runs, so without this
+    a build whose make was stopped would go on rendering alone. Not for a build started by a shell
+    under nohup, which is meant to outlive it: the Makefile asks for it (LESSON_BUILD_WITH_PARENT)."""
+    parent = os.getppid()
+    try:
+        import ctypes
+        ctypes.CDLL(None, use_errno=True).prctl(1, signal.SIGTERM)    # PR_SET_PDEATHSIG
+    except (OSError, AttributeError):
+        return
+    if os.getppid() != parent:      # the parent died before the request: stop now
+        os.kill(os.getpid(), signal.SIGTERM)

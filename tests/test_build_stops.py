@@ -299,3 +299,33 @@ def test_one_build_per_output_folder_and_a_killed_builds_lock_is_taken_over(proj
     rc, stdout, err = finish(start(project, NO_SCENES="1"))
     assert rc == 0, stdout + err
     assert f"taking over the lock of a build that did not finish (pid {first.pid} on " in stdout
+
+
+def test_stopping_make_stops_the_build_it_runs(project, tmp_path):
+    """GNU make does not pass a SIGTERM on to its command; the build (asked by the Makefile, as
+    `make lesson` asks) has the kernel stop it when make dies."""
+    (project / "Makefile").write_text(f"lesson: export LESSON_BUILD_WITH_PARENT := 1\nlesson:\n"
+                                      f"\t{sys.executable} {project / 'driver.py'}\n")
+    marker = tmp_path / "render.pid"
+    env = dict(os.environ, IMAGEIO_FFMPEG_EXE=str(project / "ffmpeg-wrapper"), STALL_RENDER=str(marker))
+    make = subprocess.Popen(["make", "-s", "lesson"], cwd=project, env=env, stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, text=True)
+    sid = wait_for(marker, make)
+    os.kill(make.pid, signal.SIGTERM)
+    make.communicate(timeout=30)
+
+    def builds() -> list[int]:
+        found = []
+        for cmdline in Path("/proc").glob("[0-9]*/cmdline"):
+            try:
+                if str(project / "driver.py").encode() in cmdline.read_bytes():
+                    found.append(int(cmdline.parent.name))
+            except OSError:
+                pass
+        return found
+
+    deadline = time.monotonic() + 10
+    while (builds() or session_members(sid)) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert builds() == [] and session_members(sid) == []
+    assert_nothing_half_written(project / "renders")
