@@ -6,9 +6,10 @@ variables of classes, and the imports, of every module under scenes/ and lesson_
 counts as used when its name is read anywhere in the repository's Python (a name, an attribute, a
 keyword argument, or a string that is exactly the name, as a scene class named in the catalog or a
 getattr), other than by its own definition and `__all__`; an import counts as used only when its
-module reads it (or lists it in `__all__`, a re-export). Names are matched by spelling, not by
-scope, so this finds what nothing could reach, like vulture at 100 % confidence; what it cannot
-see (a method that Manim or the standard library calls by convention) is listed below with why.
+module reads it (or lists it in `__all__`, a re-export). A statement after a return, raise, break
+or continue in the same block is dead too. Names are matched by spelling, not by scope, so this
+finds what nothing could reach, like vulture at 100 % confidence; what it cannot see (a method that
+Manim or the standard library calls by convention) is listed below with why.
 """
 from __future__ import annotations
 
@@ -127,6 +128,21 @@ def uses(tree, *, strings: bool = True) -> set[str]:
     return used
 
 
+def unreachable(tree) -> list[int]:
+    """Lines of statements that follow a return, raise, break or continue in the same block."""
+    lines = []
+    for node in ast.walk(tree):
+        for field in ("body", "orelse", "finalbody"):
+            block = getattr(node, field, None)
+            if not isinstance(block, list):
+                continue
+            for before, after in zip(block, block[1:]):
+                if isinstance(before, (ast.Return, ast.Raise, ast.Break, ast.Continue)):
+                    lines.append(after.lineno)
+                    break
+    return lines
+
+
 def dead_names(root=ROOT, checked=CHECKED, users=USERS) -> list[str]:
     parsed = list(_modules(root, users))
     everywhere = set().union(*(uses(tree) for _, tree in parsed))
@@ -138,6 +154,8 @@ def dead_names(root=ROOT, checked=CHECKED, users=USERS) -> list[str]:
         for name, line, kind in definitions(path, tree):
             if name not in everywhere and name not in CALLED_BY_CONVENTION:
                 dead.append(f"{rel}:{line}: {kind} {name}")
+        for line in unreachable(tree):
+            dead.append(f"{rel}:{line}: unreachable (after a return, raise, break or continue)")
         own, exported = uses(tree, strings=False), _all_names(tree)
         for name, line in imports(tree):
             if name not in own and name not in exported:
@@ -175,10 +193,12 @@ def test_the_check_finds_a_dead_function_method_constant_and_import(tmp_path):
         "        return live()\n"
         "    def dead_method(self):\n"
         "        return self\n"
+        "        print('never')\n"
         "__all__ = ['Shown', 'dead_function']\n",
         encoding="utf-8")
     (pkg / "user.py").write_text("from scenes.sample import Shown\nprint(Shown)\n", encoding="utf-8")
     dead = dead_names(tmp_path, checked=("scenes",), users=("scenes",))
     kinds = {entry.split(": ", 1)[1] for entry in dead}
     assert kinds == {"variable DEAD_CONSTANT", "function dead_function", "method dead_method",
-                     "import os (never read in this module)", "import tau (never read in this module)"}, dead
+                     "import os (never read in this module)", "import tau (never read in this module)",
+                     "unreachable (after a return, raise, break or continue)"}, dead
