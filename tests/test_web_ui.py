@@ -709,3 +709,54 @@ def test_a_first_visit_loads_under_half_a_megabyte_before_a_model_is_chosen(ui_s
     assert not [n for n in got["names"] if n.endswith(".bin")], got["names"]       # no model yet
     assert any(n.startswith("tokenizer") or n == "manifest.json" for n in got["names"]), got["names"]
     assert got["total"] < 500_000, got
+
+
+# ---------------------------------------------------------------- any word as the receiver
+
+PICKED = """(() => { const root = document.getElementById('explorer'), out = document.getElementById('explorer-output');
+  return { receiver: +out.dataset.receiver, prediction: document.getElementById('explorer-prediction').textContent,
+    arcs: [...root.querySelectorAll('svg.arrows path.arc')].map(p => [+p.dataset.head, +p.dataset.source, +p.dataset.weight]),
+    messages: [...root.querySelectorAll('[data-message]')].map(e => e.textContent),
+    probs: Object.fromEntries([...root.querySelectorAll('[data-p]')].map(e => [e.dataset.p, e.textContent])),
+    lit: [...root.querySelectorAll('.masked')].map(m => [...m.querySelectorAll('tr.receiver')].map(tr => +tr.dataset.row)),
+    masked: [...root.querySelectorAll('.masked')].map(m => m.querySelectorAll('td.masked-cell').length),
+    matrix: [...root.querySelectorAll('.masked')].map(m => [...m.querySelectorAll('tbody tr')].map(tr =>
+      [...tr.querySelectorAll('td.w')].map(td => +td.dataset.weight))),
+    oneLine: [...root.querySelectorAll('.masked tbody tr')].every(tr => new Set([...tr.children].map(c =>
+      Math.round(c.getBoundingClientRect().top))).size === 1),
+    focused: document.activeElement.tagName === 'BUTTON' ? document.activeElement.textContent : null };
+})()"""
+
+
+def test_any_word_can_be_the_receiver(wide):
+    from lesson_data.display import fmt
+    text = "She watched the boats and the ducks beside the river bank"
+    words = text.lower().split()
+    explore(wide, text)
+    full = ws.compute_worksheet(text)
+    n = len(words)
+    # The masked matrices: every row of both heads, the future masked, the last row lit.
+    got = wide.js(PICKED)
+    assert got["receiver"] == n and got["lit"] == [[n], [n]] and got["masked"] == [n * (n - 1) // 2] * 2, got
+    assert got["oneLine"], "a matrix row should be one line of cells" 
+    for head, rows in zip(full.heads, got["matrix"]):
+        assert [len(r) for r in rows] == list(range(1, n + 1))
+        assert max(abs(a - b) for i, r in enumerate(rows) for a, b in zip(r, head.weights[i][:i + 1])) <= 1e-12
+    for r, how in [(4, "token"), (2, "row"), (8, "token")]:      # 1-based positions ("boats", "watched", "beside")
+        if how == "token":
+            wide.js(f"(b => {{ b.focus(); b.click(); }})(document.querySelectorAll('#explorer-tokens .token')[{r - 1}])")
+        else:
+            wide.js(f"(b => {{ b.focus(); b.click(); }})(document.querySelector('.masked[data-head=\"2\"] button[data-pick=\"{r}\"]'))")
+        got = wide.js(PICKED)
+        # Attention is causal: position r of the sentence is what its first r words alone compute.
+        alone = ws.compute_worksheet(" ".join(words[:r]))
+        assert got["receiver"] == r and got["lit"] == [[r], [r]], got
+        for head, mine in zip(alone.heads, full.heads):
+            arcs = sorted((a for a in got["arcs"] if a[0] == head.index), key=lambda a: a[1])
+            assert [a[1] for a in arcs] == list(range(1, r + 1))
+            assert [a[2] for a in arcs] == pytest.approx(list(head.weights[-1]), abs=1e-12)
+            assert [a[2] for a in arcs] == pytest.approx(list(mine.weights[r - 1][:r]), abs=1e-12)
+        assert got["messages"] == [", ".join(fmt(x) for x in head.messages[-1]) for head in alone.heads]
+        assert got["prediction"] == alone.mlp.prediction
+        assert got["probs"] == {w: fmt(p) for w, p in zip(ws.VOCAB, alone.mlp.probabilities)}
+        assert got["focused"] and words[r - 1] in got["focused"], got["focused"]   # the keyboard stays put

@@ -4,7 +4,7 @@
 // clears the last sentence's tables (they would read as the new sentence's).
 
 import {
-  AXES, FORMAT, HEAD_NAMES, SENTENCES, VOCAB, CANDIDATES, WorksheetInputError, computeWorksheet, fmt, toPythonJSON,
+  AXES, FORMAT, HEAD_NAMES, SENTENCES, VOCAB, CANDIDATES, WorksheetInputError, computeWorksheet, fmt, predict, toPythonJSON,
 } from "./worksheet.mjs";
 
 const SVG = "http://www.w3.org/2000/svg";
@@ -29,12 +29,13 @@ const num = (x) => h("td", { class: "num" }, fmt(x));
 const last = (rows) => rows[rows.length - 1];
 
 function matrixTable(caption, rowLabels, columns, rows, { receiver = null } = {}) {
-  return h("div", { class: "scroll-x" }, h("table", { class: "matrix" },
-    caption ? h("caption", { class: "meta" }, caption) : null,
+  // The caption above the scrolling box, not inside it: on a phone it wraps instead of being cut.
+  return h("div", { class: "matrix-block" }, caption ? h("p", { class: "meta caption" }, caption) : null,
+    h("div", { class: "scroll-x" }, h("table", { class: "matrix" },
     h("thead", {}, h("tr", {}, columns.map((c, i) => h("th", { class: i < rowLabels[0].length ? "word" : null, scope: "col" }, c)))),
     h("tbody", {}, rows.map((row, i) => h("tr", { class: receiver === i ? "receiver" : null, "data-source": i + 1 },
       rowLabels[i].map((label, k) => h(k === 0 ? "th" : "td", { class: "word", scope: k === 0 ? "row" : null }, label)),
-      row.map((x) => num(x)))))));
+      row.map((x) => num(x))))))));
 }
 
 // ---- the arrows: both heads' attention rows at the receiver, width = weight
@@ -46,13 +47,14 @@ function matrixTable(caption, rowLabels, columns, rows, { receiver = null } = {}
 export const WIDTH_PER_WEIGHT = 14;      // px of stroke for a weight of 1
 const MIN_STROKE = 0.6;                  // a weight near 0 still shows as a hairline
 
-function arcText(sheet, head, j) {
-  const n = sheet.n;
-  return `head ${head.index} (${head.name}): "${sheet.tokens[j]}" (position ${j + 1}) → the receiver "${sheet.tokens[n - 1]}"` +
-    ` (position ${n}), weight ${fmt(head.weights[n - 1][j])}`;
+function arcText(sheet, head, j, r) {
+  return `head ${head.index} (${head.name}): "${sheet.tokens[j]}" (position ${j + 1}) → the receiver "${sheet.tokens[r]}"` +
+    ` (position ${r + 1}), weight ${fmt(head.weights[r][j])}`;
 }
 
-function arrows(sheet, { onFocusArc } = {}) {
+/** Both heads' attention rows at the receiver r (0-based): arcs from every source 0..r into r; the
+ * positions after r are drawn dimmed, with no arc (the causal mask: the future is not read). */
+function arrows(sheet, r, { onFocusArc } = {}) {
   const n = sheet.n, tokens = sheet.tokens;
   const longest = Math.max(...tokens.map((t) => t.length));
   const step = Math.max(56, 9 * longest + 14), pad = Math.max(step / 2, 40) + 8;
@@ -63,7 +65,7 @@ function arrows(sheet, { onFocusArc } = {}) {
   const height = yTok + 60 + arcRoom;
   const x = (j) => pad + j * step;
   const svg = h("svg:svg", { class: "arrows", viewBox: `0 0 ${width} ${height}`, width, height, role: "group",
-    "aria-label": `Attention weights of the receiver (position ${n}) in head 1 (above) and head 2 (below); ` +
+    "aria-label": `Attention weights of the receiver (position ${r + 1}) in head 1 (above) and head 2 (below); ` +
       "Tab to an arrow to read it" });
   const defs = h("svg:defs");
   svg.append(defs);
@@ -72,7 +74,7 @@ function arrows(sheet, { onFocusArc } = {}) {
     defs.append(h("svg:marker", { id: `arrow-${k + 1}`, viewBox: "0 0 10 10", refX: 8, refY: 5, markerWidth: 9,
       markerHeight: 9, markerUnits: "userSpaceOnUse", orient: "auto-start-reverse" },
     h("svg:path", { d: "M0,0 L10,5 L0,10 z", class: cls })));
-    const row = head.weights[n - 1];
+    const row = head.weights[r].slice(0, r + 1);
     const up = k === 0 ? -1 : 1;
     const y0 = k === 0 ? yW1 - 14 : yW2 + 8;
     // Thin arcs first, so a heavy one is never hidden under a hairline.
@@ -81,13 +83,13 @@ function arrows(sheet, { onFocusArc } = {}) {
       const w = row[j];
       const strokeWidth = Math.max(WIDTH_PER_WEIGHT * w, MIN_STROKE);
       let d;
-      if (j === n - 1) {
+      if (j === r) {
         d = `M${x(j) - 10},${y0} C${x(j) - 26},${y0 + up * 46} ${x(j) + 26},${y0 + up * 46} ${x(j) + 10},${y0}`;
       } else {
-        const r = rise(j);
-        d = `M${x(j)},${y0} C${x(j)},${y0 + up * r} ${x(n - 1)},${y0 + up * r} ${x(n - 1)},${y0}`;
+        const up2 = rise(j + (n - 1 - r));
+        d = `M${x(j)},${y0} C${x(j)},${y0 + up * up2} ${x(r)},${y0 + up * up2} ${x(r)},${y0}`;
       }
-      const text = arcText(sheet, head, j);
+      const text = arcText(sheet, head, j, r);
       const arc = h("svg:path", { d, "stroke-width": strokeWidth.toFixed(2), "marker-end": `url(#arrow-${k + 1})`,
         class: `arc ${cls}`, tabindex: 0, role: "img", "aria-label": text, "data-head": k + 1, "data-source": j + 1,
         "data-weight": w }, h("svg:title", {}, text));
@@ -102,7 +104,7 @@ function arrows(sheet, { onFocusArc } = {}) {
   });
   tokens.forEach((t, j) => {
     svg.append(h("svg:text", { x: x(j), y: yTok + 5, "text-anchor": "middle",
-      class: j === n - 1 ? "tok receiver" : "tok" }, t));
+      class: j === r ? "tok receiver" : j > r ? "tok future" : "tok" }, t));
     svg.append(h("svg:text", { x: x(j), y: yTok + 19, "text-anchor": "middle", class: "weight pos",
       "data-role": "position", "aria-hidden": "true" }, String(j + 1)));
   });
@@ -111,23 +113,41 @@ function arrows(sheet, { onFocusArc } = {}) {
 
 // ---- one head at the receiver
 
-function headPanel(sheet, head) {
-  const n = sheet.n, r = n - 1, d = head.Q[0].length;
+function headPanel(sheet, head, r) {
+  const d = head.Q[0].length;
   const coords = Array.from({ length: d }, (_, c) => `${String.fromCharCode(97 + c)}`);
   const cls = `head${head.index}`;
-  const rows = sheet.tokens.map((t, j) => [
-    ...head.K[j], ...head.V[j], head.scaled[r][j], head.weights[r][j],
-  ]);
+  const sources = sheet.tokens.slice(0, r + 1);
+  const rows = sources.map((t, j) => [...head.K[j], ...head.V[j], head.scaled[r][j], head.weights[r][j]]);
   return h("div", { class: "panel", "data-head": head.index },
     h("h3", { class: cls }, `Head ${head.index} · ${head.name}`),
-    h("p", {}, `Query at the receiver (position ${n}, "${sheet.tokens[r]}"): q = E`, h("sub", {}, n), " W", h("sub", {}, "Q"),
+    h("p", {}, `Query at the receiver (position ${r + 1}, "${sheet.tokens[r]}"): q = E`, h("sub", {}, r + 1), " W", h("sub", {}, "Q"),
       " = [", head.Q[r].map((x) => fmt(x)).join(", "), "]"),
-    matrixTable(`Keys, values and the receiver's row: score = q·k / √${d} = q·k / ${fmt(head.scale)}; weight = softmax over positions 1–${n}`,
-      sheet.tokens.map((t, j) => [String(j + 1), t]),
+    matrixTable(`Keys, values and the receiver's row: score = q·k / √${d} = q·k / ${fmt(head.scale)}; weight = softmax over positions 1–${r + 1}` +
+      (r < sheet.n - 1 ? ` (positions ${r + 2}–${sheet.n} come later: masked)` : ""),
+      sources.map((t, j) => [String(j + 1), t]),
       ["p", "token", ...coords.map((c) => `k.${c}`), ...coords.map((c) => `v.${c}`), "score", "weight"],
       rows, { receiver: r }),
     h("p", {}, `Message H`, h("sup", {}, head.index), ` = Σ weight × v = [`,
       h("span", { class: "num", "data-message": head.index }, head.messages[r].map((x) => fmt(x)).join(", ")), "]"));
+}
+
+/** Scene 11's masked matrix of one head: row i is position i's attention over positions 1..i (the
+ * future masked), the receiver's row lit; each row's button makes that position the receiver. */
+function maskedMatrix(sheet, head, r, choose) {
+  const n = sheet.n;
+  return h("div", { class: "panel masked", "data-head": head.index },
+    h("h3", { class: `head${head.index}` }, `Head ${head.index}: every row's weights`),
+    h("p", { class: "meta" }, "Row = receiver, column = source; · = masked (a later position). Pick a row to make it the receiver."),
+    h("div", { class: "scroll-x" }, h("table", { class: "matrix masked-matrix" },
+      h("thead", {}, h("tr", {}, h("th", { scope: "col", class: "word" }, "receiver"),
+        sheet.tokens.map((t, j) => h("th", { scope: "col", title: t }, String(j + 1))))),
+      h("tbody", {}, sheet.tokens.map((t, i) => h("tr", { class: i === r ? "receiver" : null, "data-row": i + 1 },
+        h("th", { scope: "row", class: "word" }, h("button", { type: "button", class: "pick", "data-pick": i + 1,
+          "aria-pressed": String(i === r), onclick: () => choose(i) }, `${i + 1} ${t}`)),
+        sheet.tokens.map((_, j) => (j > i ? h("td", { class: "masked-cell", "aria-label": "masked" }, "·")
+          : h("td", { class: "num w", style: `--a: ${head.weights[i][j].toFixed(4)}`, "data-weight": head.weights[i][j] },
+            fmt(head.weights[i][j]))))))))));
 }
 
 const READOUT_HINT = "Point at an arrow, or Tab to it, to read its weight; its key and value row lights up in the head's table.";
@@ -141,35 +161,45 @@ function light(out, readout, head, j, text) {
   readout.textContent = text;
 }
 
-function render(sheet, out) {
-  const n = sheet.n, r = n - 1;
+/** Everything for `sheet` with position r (0-based) as the receiver; choose(i) makes i the receiver. */
+function render(sheet, out, r, choose) {
+  const n = sheet.n;
   const readout = h("p", { id: "explorer-readout", class: "meta readout", "aria-live": "polite" }, READOUT_HINT);
   const positions = sheet.tokens.map((t, j) => [String(j + 1), t]);
-  const mlp = sheet.mlp;
+  // The prediction MLP on the receiver's row of E′: the next word after position r + 1. (The
+  // data layer computes it for the last row; attention is causal, so row r is exactly what the
+  // first r + 1 words alone would give.)
+  const mlp = r === n - 1 ? sheet.mlp : predict(sheet.E_prime[r]);
   const top = mlp.ranked[0][1];
+  out.dataset.receiver = String(r + 1);
   out.replaceChildren(
     h("div", { class: "panel full" },
-      h("h3", {}, `Tokens (n = ${n}); the receiver is position ${n}`),
+      h("h3", {}, `Tokens (n = ${n}); the receiver is position ${r + 1}`,
+        h("span", { class: "meta" }, " · pick a word to make it the receiver")),
       h("div", { class: "tokens", id: "explorer-tokens" }, sheet.tokens.map((t, j) =>
-        h("span", { class: j === r ? "token receiver" : "token" }, t, h("sub", {}, j + 1)))),
+        h("button", { type: "button", class: j === r ? "token receiver" : j > r ? "token future" : "token",
+          "aria-pressed": String(j === r), title: `make "${t}" (position ${j + 1}) the receiver`, onclick: () => choose(j) },
+        t, h("sub", {}, j + 1)))),
       h("h3", {}, "E = token rows + position rows"),
       matrixTable(null, positions, ["p", "token", ...AXES], sheet.E, { receiver: r })),
-    h("div", { class: "panels two" }, sheet.heads.map((head) => headPanel(sheet, head))),
+    h("div", { class: "panels two" }, sheet.heads.map((head) => headPanel(sheet, head, r))),
     h("div", { class: "panel full" },
       h("h3", {}, "Both attention rows at the receiver: ", h("span", { class: "head1" }, "head 1 above"), ", ",
         h("span", { class: "head2" }, "head 2 below"),
         h("span", { class: "meta" }, ` (arrow width = weight: ${WIDTH_PER_WEIGHT} px for a weight of 1; each row sums to 1)`)),
-      h("div", { class: "diagram" }, arrows(sheet, { onFocusArc: (head, j, text) => light(out, readout, head, j, text) })),
+      h("div", { class: "diagram" }, arrows(sheet, r, { onFocusArc: (head, j, text) => light(out, readout, head, j, text) })),
       readout),
+    h("div", { class: "panels two" }, sheet.heads.map((head) => maskedMatrix(sheet, head, r, choose))),
     h("div", { class: "panels two" },
-      h("div", { class: "panel" }, h("h3", {}, `The receiver's row, position ${n}`),
+      h("div", { class: "panel" }, h("h3", {}, `The receiver's row, position ${r + 1}`),
         matrixTable("ΔE = concat(H¹, H²) · W_O;  E′ = E + ΔE", [["H¹, H² joined"], ["ΔE"], ["E"], ["E′"]],
           ["", ...AXES],
           [sheet.H_joined[r], sheet.delta_E[r], sheet.E[r], sheet.E_prime[r]], { receiver: 3 }),
-        h("p", { class: "prediction" }, "Prediction: ", h("strong", { id: "explorer-prediction" }, sheet.prediction),
+        h("p", { class: "prediction" }, `Prediction after "${sheet.tokens[r]}": `,
+          h("strong", { id: "explorer-prediction" }, mlp.prediction),
           h("span", { class: "meta" }, ` (probability ${fmt(mlp.ranked[0][1])})`))),
       h("div", { class: "panel", id: "explorer-probabilities" },
-        h("h3", {}, "Next-word probabilities (the prediction MLP on E′", h("sub", {}, n), ")"),
+        h("h3", {}, "Next-word probabilities (the prediction MLP on E′", h("sub", {}, r + 1), ")"),
         h("div", { class: "bars" }, mlp.ranked.map(([word, p], i) => [
           h("span", { class: i === 0 ? "word top" : "word", "data-word": word }, word),
           h("span", { class: i === 0 ? "p num top" : "p num", "data-p": word }, fmt(p)),
@@ -187,6 +217,15 @@ export function mount(root = document.getElementById("explorer")) {
   const download = root.querySelector("#explorer-download");
   const link = root.querySelector("#explorer-link");
   let current = null;
+
+  /** Make position r (0-based) of the current sentence the receiver, keeping the focus on the
+   * control that asked (its replacement in the new tables). */
+  function choose(r) {
+    const focused = document.activeElement, kind = focused?.dataset?.pick ? "pick" : focused?.closest?.("#explorer-tokens") ? "token" : null;
+    render(current, out, r, choose);
+    if (kind === "pick") out.querySelector(`.masked[data-head="${focused.closest(".masked").dataset.head}"] button[data-pick="${r + 1}"]`)?.focus();
+    else if (kind === "token") out.querySelectorAll("#explorer-tokens .token")[r]?.focus();
+  }
 
   function show(text) {
     let sheet;
@@ -206,7 +245,7 @@ export function mount(root = document.getElementById("explorer")) {
     message.hidden = true;
     message.textContent = "";
     current = sheet;
-    render(sheet, out);
+    choose(sheet.n - 1);
     root.dataset.sentence = sheet.name;
     // A link a teacher can send: this page, opened on this sentence (player.js checks it).
     if (link) link.href = `?${new URLSearchParams({ sentence: sheet.name })}#explorer`;
