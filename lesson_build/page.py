@@ -16,7 +16,9 @@ from __future__ import annotations
 
 import base64
 import html
+import json
 import os
+import urllib.parse
 import re
 from dataclasses import dataclass, field
 from fractions import Fraction
@@ -28,6 +30,25 @@ import srt
 from lesson_build.catalog import Chapter
 
 RIVER = "The fisherman sat beside the river bank and watched the"   # the explorer's first sentence
+
+# The explorer's parts and the scene of chapter 2 that explains each (its panels link to that
+# moment of the video), and the worksheet scenes that get a "try it" link to the explorer on the
+# sentence they show (None: the sentence the scenes were rendered with, $LESSON_SENTENCE).
+EXPLAINED_BY = {"tokens": "Setup", "head1": "Head1Weights", "head2": "Head2WeightsAndMessage",
+                "arrows": "Head1Weights", "masked": "MaskedMatrix", "joined": "ConcatAndOutputProjection",
+                "prediction": "ResidualAndPrediction"}
+TRY_IT = {"Setup": None, "ShapeFlow": None, "Projections": None, "Head1Weights": None, "Head1Message": None,
+          "Head2WeightsAndMessage": None, "MaskedMatrix": None, "WideHeadVersusTwo": None,
+          "ConcatAndOutputProjection": None, "ResidualAndPrediction": None, "ChequeSentence": "cheque"}
+
+
+def _scenes_sentence() -> str:
+    """The sentence the worksheet scenes show ($LESSON_SENTENCE, as they read it), else "river"."""
+    try:
+        from lesson_data.worksheet import sentence_from_env
+        return sentence_from_env()
+    except (ImportError, ValueError):
+        return "river"
 
 
 @dataclass
@@ -180,9 +201,15 @@ def _chapter(row: ChapterRow, page: Path, next_id: str | None) -> list[str]:
     out.append('<ol class="scenes" aria-label="Scenes">')
     for s in row.scenes:
         label = f"Scene {s.number} · {h(s.title)}"
+        try_it = ""
+        if s.name in TRY_IT:
+            sentence = TRY_IT[s.name] or _scenes_sentence()
+            query = h(urllib.parse.urlencode({"sentence": sentence}))
+            try_it = (f' <a class="try" data-try="{h(sentence)}" href="?{query}#explorer" '
+                      f'title="Open the explorer on this scene\'s sentence">try it</a>')
         if row.video and s.start is not None:
             out.append(f'<li><a href="#{h(ch.slug)}" data-video="{vid}" data-seek="{float(s.start):.3f}">'
-                       f'{label} <span class="meta">{_clock(s.start)}</span></a></li>')
+                       f'{label} <span class="meta">{_clock(s.start)}</span></a>{try_it}</li>')
         elif s.video is not None:
             # The chapter is incomplete, but this scene can already be watched on its own.
             out.append(f'<li><a href="{_rel(s.video, page)}">{label} <span class="meta">(scene video)</span></a></li>')
@@ -204,7 +231,20 @@ _NEEDS_HTTP = ('<p class="status" data-needs-http hidden>This part runs as JavaS
                "static web server) and open it from there.</p>")
 
 
-def _explorer() -> list[str]:
+def _explained(chapters: Sequence[ChapterRow]) -> str:
+    """{part: {href, label}}: the moment of a built chapter where the scene explaining each
+    explorer part starts, as JSON for explorer.mjs (safe inside a <script> element)."""
+    starts = {s.name: (row, s) for row in chapters if row.video for s in row.scenes if s.start is not None}
+    out = {}
+    for part, scene in EXPLAINED_BY.items():
+        if scene in starts:
+            row, s = starts[scene]
+            t = int(float(s.start))
+            out[part] = {"href": f"#{row.chapter.slug}&t={t}", "label": f"Scene {s.number} · {s.title}", "at": _clock(t)}
+    return json.dumps(out, ensure_ascii=False).replace("<", "\\u003c").replace(">", "\\u003e").replace("&", "\\u0026")
+
+
+def _explorer(chapters: Sequence[ChapterRow] = ()) -> list[str]:
     h = html.escape
     return [
         '<section id="explorer" tabindex="-1">',
@@ -227,6 +267,7 @@ def _explorer() -> list[str]:
         '<div class="vocab" id="explorer-vocab" aria-label="The vocabulary: click a word to append it"></div>',
         '<p id="explorer-message" class="message" role="alert" hidden></p>',
         '<div id="explorer-output" aria-live="polite"></div>',
+        f'<script type="application/json" id="explorer-scenes">{_explained(chapters)}</script>',
         "</section>",
     ]
 
@@ -358,7 +399,7 @@ def render_index(page: Path, *, series_title: str, quality_label: str, chapters:
         lines.append(f'<p class="status">Not built: {h(series_note)}</p>')
     lines.append("</section>")
 
-    lines += _explorer()
+    lines += _explorer(chapters)
     lines += _demo(web)
     lines.append('<section id="worksheet"><h2>Worksheet numbers</h2>')
     if worksheet:

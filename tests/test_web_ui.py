@@ -33,8 +33,12 @@ CUE = 3.0                           # one transcript line every 3 s: 100 lines p
 CHAPTERS = (
     Chapter(1, "chapter1", "Alpha chapter", tuple(
         SceneEntry(n, "scenes/none.py", f"Scene{n}", f"Alpha scene {n}") for n in (1, 2, 3, 4))),
-    Chapter(2, "chapter2", "Beta chapter", tuple(
-        SceneEntry(n, "scenes/none.py", f"Scene{n}", f"Beta scene {n}") for n in (5, 6, 7))),
+    # Three of chapter 2's worksheet scenes, by their real class names (page.py links them to the
+    # explorer and back); chapter 1's scenes are none of them.
+    Chapter(2, "chapter2", "Beta chapter", (
+        SceneEntry(5, "scenes/none.py", "Setup", "Beta scene 5"),
+        SceneEntry(8, "scenes/none.py", "Head1Weights", "Beta scene 8"),
+        SceneEntry(11, "scenes/none.py", "MaskedMatrix", "Beta scene 11"))),
 )
 
 
@@ -371,9 +375,10 @@ def test_a_skip_link_and_few_tab_presses_reach_the_explorer(wide):
     assert stops == [1, 1], stops
     # The two skip links, the contents (a link per chapter and scene, then four), and per chapter
     # the player's own controls (at most 6: play, timeline, mute, fullscreen, more, the video), its
-    # three file links, its scene links and the transcript's one stop; then the input.
+    # four links (.srt, .vtt, MP4, this moment), its scene links with their "try it" links and the
+    # transcript's one stop; then the input.
     toc = len(CHAPTERS) + sum(len(ch.scenes) for ch in CHAPTERS) + 4
-    chapters = sum(6 + 3 + len(ch.scenes) + 1 for ch in CHAPTERS)
+    chapters = sum(6 + 4 + len(ch.scenes) + sum(s.name in page.TRY_IT for s in ch.scenes) + 1 for ch in CHAPTERS)
     assert presses <= 2 + toc + chapters + 1, presses
 
 
@@ -760,3 +765,24 @@ def test_any_word_can_be_the_receiver(wide):
         assert got["prediction"] == alone.mlp.prediction
         assert got["probs"] == {w: fmt(p) for w, p in zip(ws.VOCAB, alone.mlp.probabilities)}
         assert got["focused"] and words[r - 1] in got["focused"], got["focused"]   # the keyboard stays put
+
+
+# ---------------------------------------------------------------- between the videos and the explorer
+
+def test_worksheet_scenes_open_the_explorer_and_the_explorer_links_back_to_the_video(wide):
+    wide.goto(wide.base)
+    wide.js("window.sameDocument = true")
+    tries = wide.js("[...document.querySelectorAll('a[data-try]')].map(a => [a.closest('section').id, a.dataset.try])")
+    assert tries == [["chapter2", "river"]] * 3, tries                   # chapter 2's worksheet scenes only
+    wide.js("document.querySelectorAll('#chapter2 a[data-try]')[2].click()")
+    got = wide.js(LINK_STATE)
+    assert got["sentence"] == "river" and got["input"] == ws.SENTENCES["river"], got
+    assert wide.js("[window.sameDocument, location.search]") == [True, "?sentence=river"]   # no reload
+    assert _in_view(wide, "explorer")
+    # Each explained part links to the start of its scene in chapter 2 (scenes start at 0, 100, 200 s).
+    links = wide.js("Object.fromEntries([...document.querySelectorAll('#explorer-output .watch-link a')].map(a => [a.dataset.part, a.getAttribute('href')]))")
+    assert links == {"tokens": "#chapter2&t=0", "head1": "#chapter2&t=100", "arrows": "#chapter2&t=100",
+                     "masked": "#chapter2&t=200"}, links        # no link for scenes this page lacks
+    wide.js("document.querySelector('#explorer-output .watch-link a[data-part=\"masked\"]').click()")
+    wide.tab.wait_for("Math.abs(document.getElementById('video-chapter2').currentTime - 200) < 0.01", timeout=20)
+    assert _in_view(wide, "chapter2") and wide.js("window.sameDocument") is True

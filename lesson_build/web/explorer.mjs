@@ -129,7 +129,8 @@ function headPanel(sheet, head, r) {
       ["p", "token", ...coords.map((c) => `k.${c}`), ...coords.map((c) => `v.${c}`), "score", "weight"],
       rows, { receiver: r }),
     h("p", {}, `Message H`, h("sup", {}, head.index), ` = Σ weight × v = [`,
-      h("span", { class: "num", "data-message": head.index }, head.messages[r].map((x) => fmt(x)).join(", ")), "]"));
+      h("span", { class: "num", "data-message": head.index }, head.messages[r].map((x) => fmt(x)).join(", ")), "]"),
+    watch(`head${head.index}`));
 }
 
 /** Scene 11's masked matrix of one head: row i is position i's attention over positions 1..i (the
@@ -139,6 +140,7 @@ function maskedMatrix(sheet, head, r, choose) {
   return h("div", { class: "panel masked", "data-head": head.index },
     h("h3", { class: `head${head.index}` }, `Head ${head.index}: every row's weights`),
     h("p", { class: "meta" }, "Row = receiver, column = source; · = masked (a later position). Pick a row to make it the receiver."),
+    head.index === 1 ? watch("masked") : null,
     h("div", { class: "scroll-x" }, h("table", { class: "matrix masked-matrix" },
       h("thead", {}, h("tr", {}, h("th", { scope: "col", class: "word" }, "receiver"),
         sheet.tokens.map((t, j) => h("th", { scope: "col", title: t }, String(j + 1))))),
@@ -161,6 +163,20 @@ function light(out, readout, head, j, text) {
   readout.textContent = text;
 }
 
+// The moment of the video that explains each part (page.py EXPLAINED_BY, for built chapters).
+let EXPLAINED = {};
+function readExplained() {
+  try { EXPLAINED = JSON.parse(document.getElementById("explorer-scenes")?.textContent || "{}"); } catch { EXPLAINED = {}; }
+}
+
+/** "Watch it explained: Scene 8 · Head 1 weights (1:40)", a link to that moment, or nothing. */
+function watch(part) {
+  const e = EXPLAINED[part];
+  if (!e || typeof e.href !== "string" || !/^#[\w-]+&t=\d+$/.test(e.href)) return null;
+  return h("p", { class: "watch-link meta" }, "Explained in the video: ",
+    h("a", { href: e.href, "data-part": part }, `${e.label} (${e.at})`));
+}
+
 /** Everything for `sheet` with position r (0-based) as the receiver; choose(i) makes i the receiver. */
 function render(sheet, out, r, choose) {
   const n = sheet.n;
@@ -181,14 +197,14 @@ function render(sheet, out, r, choose) {
           "aria-pressed": String(j === r), title: `make "${t}" (position ${j + 1}) the receiver`, onclick: () => choose(j) },
         t, h("sub", {}, j + 1)))),
       h("h3", {}, "E = token rows + position rows"),
-      matrixTable(null, positions, ["p", "token", ...AXES], sheet.E, { receiver: r })),
+      matrixTable(null, positions, ["p", "token", ...AXES], sheet.E, { receiver: r }), watch("tokens")),
     h("div", { class: "panels two" }, sheet.heads.map((head) => headPanel(sheet, head, r))),
     h("div", { class: "panel full" },
       h("h3", {}, "Both attention rows at the receiver: ", h("span", { class: "head1" }, "head 1 above"), ", ",
         h("span", { class: "head2" }, "head 2 below"),
         h("span", { class: "meta" }, ` (arrow width = weight: ${WIDTH_PER_WEIGHT} px for a weight of 1; each row sums to 1)`)),
       h("div", { class: "diagram" }, arrows(sheet, r, { onFocusArc: (head, j, text) => light(out, readout, head, j, text) })),
-      readout),
+      readout, watch("arrows")),
     h("div", { class: "panels two" }, sheet.heads.map((head) => maskedMatrix(sheet, head, r, choose))),
     h("div", { class: "panels two" },
       h("div", { class: "panel" }, h("h3", {}, `The receiver's row, position ${r + 1}`),
@@ -197,7 +213,7 @@ function render(sheet, out, r, choose) {
           [sheet.H_joined[r], sheet.delta_E[r], sheet.E[r], sheet.E_prime[r]], { receiver: 3 }),
         h("p", { class: "prediction" }, `Prediction after "${sheet.tokens[r]}": `,
           h("strong", { id: "explorer-prediction" }, mlp.prediction),
-          h("span", { class: "meta" }, ` (probability ${fmt(mlp.ranked[0][1])})`))),
+          h("span", { class: "meta" }, ` (probability ${fmt(mlp.ranked[0][1])})`)), watch("joined"), watch("prediction")),
       h("div", { class: "panel", id: "explorer-probabilities" },
         h("h3", {}, "Next-word probabilities (the prediction MLP on E′", h("sub", {}, r + 1), ")"),
         h("div", { class: "bars" }, mlp.ranked.map(([word, p], i) => [
@@ -272,6 +288,15 @@ export function mount(root = document.getElementById("explorer")) {
     a.remove();
     setTimeout(() => URL.revokeObjectURL(url), 1000);
   });
+  // "try it" beside a worksheet scene: that scene's sentence, here, without reloading the page.
+  document.querySelectorAll("a[data-try]").forEach((a) => a.addEventListener("click", (event) => {
+    event.preventDefault();
+    input.value = SENTENCES[a.dataset.try] ?? a.dataset.try;
+    show(a.dataset.try);
+    history.pushState(null, "", a.getAttribute("href"));
+    root.scrollIntoView();
+  }));
+  readExplained();
   // A sentence from the page's link (?sentence=…), already checked by player.js; else the default.
   const asked = globalThis.lessonLink?.sentence;
   if (asked) {
