@@ -265,6 +265,18 @@ def _explorer(chapters: Sequence[ChapterRow] = ()) -> list[str]:
         '<a id="explorer-link" href="#explorer">Link to this sentence</a>',
         "</form>",
         '<div class="vocab" id="explorer-vocab" aria-label="The vocabulary: click a word to append it"></div>',
+        '<details class="reading-guide"><summary>How to read the tables</summary><ul>'
+        "<li>Each word is a row of four numbers on the axes <em>water</em>, <em>finance</em>, <em>person</em> and "
+        "<em>glue</em>: invented for teaching, as in the video; glue is a toy feature for function words such as "
+        "“the”. E adds a row for the word's position.</li>"
+        "<li>The <em>receiver</em> is the word whose next word is predicted (the last, unless you pick another). "
+        "Each head turns every word into a key <em>k</em> and a value <em>v</em> of two numbers: "
+        "<code>k.a</code>, <code>k.b</code> are a key's first and second coordinates, <code>v.a</code>, "
+        "<code>v.b</code> a value's.</li>"
+        "<li>A weight says how much of each earlier word's value the receiver takes; a row of weights sums to 1. "
+        "Later words are masked: a word never reads the future.</li>"
+        '<li>Words in <span class="candidate-sample">green</span> in the vocabulary are the candidates the '
+        "prediction favours; every word can be predicted.</li></ul></details>",
         '<p id="explorer-message" class="message" role="alert" hidden></p>',
         '<div id="explorer-output" aria-live="polite"></div>',
         f'<script type="application/json" id="explorer-scenes">{_explained(chapters)}</script>',
@@ -310,14 +322,19 @@ def _demo(web: WebAssets) -> list[str]:
         f'<textarea id="demo-prompt" name="prompt" spellcheck="false">{h(first)}</textarea>',
         '<div class="form-row">',
         f'<label class="inline">Tokens <input id="demo-tokens" type="number" min="1" max="500" value="{presets["tokens"]}"></label>',
-        '<label class="inline">Temperature <input id="demo-temperature" type="number" min="0" step="0.1" value="0"></label>',
+        '<label class="inline" title="0 always takes the most probable token; 1 samples from the model\'s own probabilities; '
+        'above 1 flattens them (more surprising words), below 1 sharpens them">Temperature '
+        '<input id="demo-temperature" type="number" min="0" step="0.1" value="0" aria-describedby="demo-temperature-help"></label>',
         '<label class="inline">Seed <input id="demo-seed" type="number" step="1" value="0"></label>',
+        '<span id="demo-temperature-help" class="meta">(0: the most probable token each time; 1: sample the '
+        "model's own probabilities; higher: flatter, more surprising)</span>",
         '<button type="submit" id="demo-run" class="primary">Generate</button>',
         '<button type="button" id="demo-compare" title="The same prompt, temperature and seed through each model">'
         "Compare the three models</button>",
         "</div>",
         "</form>",
-        '<p class="meta">The model reads: <span id="demo-seen" class="tokens"></span></p>',
+        '<p class="meta">The model reads (<code>&lt;BOS&gt;</code> marks the start of a text): '
+        '<span id="demo-seen" class="tokens"></span></p>',
         '<div id="demo-output" class="continuation" aria-live="polite"></div>',
         '<p id="demo-unk-note" class="meta unk-note" hidden></p>',
         '<p id="demo-latency" class="latency meta"></p>',

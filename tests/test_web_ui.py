@@ -786,3 +786,37 @@ def test_worksheet_scenes_open_the_explorer_and_the_explorer_links_back_to_the_v
     wide.js("document.querySelector('#explorer-output .watch-link a[data-part=\"masked\"]').click()")
     wide.tab.wait_for("Math.abs(document.getElementById('video-chapter2').currentTime - 200) < 0.01", timeout=20)
     assert _in_view(wide, "chapter2") and wide.js("window.sameDocument") is True
+
+
+def test_no_scene_is_lit_until_its_video_plays_or_moves(wide):
+    wide.goto(wide.base)
+    wide.tab.wait_for("[...document.querySelectorAll('video')].every(v => v.readyState >= 1)")
+    lit = "[...document.querySelectorAll('ol.scenes li.current, nav.toc li.current')].map(li => li.textContent.trim())"
+    assert wide.js(lit) == []
+    wide.js("""(async () => { const v = document.getElementById('video-chapter1');
+      const seeked = new Promise(r => v.addEventListener('seeked', r, { once: true })); v.currentTime = 100; await seeked; })()""")
+    assert [t.split(" 1:15")[0] for t in wide.js(lit)] == ["Scene 2 · Alpha scene 2"]      # scene 2 runs 75-150 s
+
+
+def _luminance(colour: str) -> float:
+    import re
+    r, g, b = (int(x) / 255 for x in re.findall(r"\d+", colour)[:3])
+    lin = [c / 12.92 if c <= 0.04045 else ((c + 0.055) / 1.055) ** 2.4 for c in (r, g, b)]
+    return 0.2126 * lin[0] + 0.7152 * lin[1] + 0.0722 * lin[2]
+
+
+def test_candidate_words_stand_out_and_the_axes_are_explained(wide):
+    wide.goto(wide.base)
+    got = wide.js("""(() => { const b = [...document.querySelectorAll('#explorer-vocab button')];
+      const s = (el) => getComputedStyle(el);
+      return { candidates: b.filter(x => x.classList.contains('candidate')).map(x => x.textContent),
+               border: s(b.find(x => x.classList.contains('candidate'))).borderTopColor,
+               plain: s(b.find(x => !x.classList.contains('candidate'))).borderTopColor,
+               background: s(b[0]).backgroundColor,
+               guide: document.querySelector('#explorer .reading-guide').textContent,
+               demo: document.getElementById('demo').textContent }; })()""")
+    assert got["candidates"] == list(ws.CANDIDATES)
+    hi, lo = sorted([_luminance(got["border"]), _luminance(got["background"])], reverse=True)
+    assert (hi + 0.05) / (lo + 0.05) >= 3, got                     # visible as a mark, not only as a hue
+    assert all(axis in got["guide"] for axis in ws.AXES) and "k.a" in got["guide"] and "masked" in got["guide"]
+    assert "<BOS>" in got["demo"] and "Temperature" in got["demo"] and "most probable" in got["demo"]

@@ -79,6 +79,9 @@
     var list = section.querySelector(".transcript ol");
     var follow = list ? roving(list, cueButtons) : function () {};
     var currentCue = -1, currentScene = -1;
+    // Nothing is "being shown" until the video is played or moved: on load no scene is lit.
+    var engaged = false;
+    ["play", "seeking"].forEach(function (e) { video.addEventListener(e, function () { engaged = true; }); });
 
     function update() {
       var t = video.currentTime;
@@ -94,7 +97,7 @@
           follow(cues[i].el);
         }
       }
-      var k = locate(scenes, t);
+      var k = engaged ? locate(scenes, t) : -1;
       if (k !== currentScene) {
         scenes.forEach(function (s, j) { s.el.classList.toggle("current", j === k); });
         currentScene = k;
