@@ -813,7 +813,7 @@ def test_candidate_words_stand_out_and_the_axes_are_explained(wide):
                border: s(b.find(x => x.classList.contains('candidate'))).borderTopColor,
                plain: s(b.find(x => !x.classList.contains('candidate'))).borderTopColor,
                background: s(b[0]).backgroundColor,
-               guide: document.querySelector('#explorer .reading-guide').textContent,
+               guide: (document.querySelector('#explorer .reading-guide') || {}).textContent || '',
                demo: document.getElementById('demo').textContent }; })()""")
     assert got["candidates"] == list(ws.CANDIDATES)
     hi, lo = sorted([_luminance(got["border"]), _luminance(got["background"])], reverse=True)
