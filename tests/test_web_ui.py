@@ -793,9 +793,11 @@ def test_no_scene_is_lit_until_its_video_plays_or_moves(wide):
     wide.tab.wait_for("[...document.querySelectorAll('video')].every(v => v.readyState >= 1)")
     lit = "[...document.querySelectorAll('ol.scenes li.current, nav.toc li.current')].map(li => li.textContent.trim())"
     assert wide.js(lit) == []
+    assert wide.js("document.querySelectorAll('.transcript button.cue.current').length") == 0
     wide.js("""(async () => { const v = document.getElementById('video-chapter1');
       const seeked = new Promise(r => v.addEventListener('seeked', r, { once: true })); v.currentTime = 100; await seeked; })()""")
     assert [t.split(" 1:15")[0] for t in wide.js(lit)] == ["Scene 2 · Alpha scene 2"]      # scene 2 runs 75-150 s
+    assert wide.js("[...document.querySelectorAll('.transcript button.cue.current')].map(b => +b.dataset.start)") == [99]
 
 
 def _luminance(colour: str) -> float:

@@ -85,7 +85,7 @@
 
     function update() {
       var t = video.currentTime;
-      var i = locate(cues, t);
+      var i = engaged ? locate(cues, t) : -1;
       if (i !== -1 && t >= cues[i].end - 1e-3) i = -1;     // between two lines: none is current
       if (i !== currentCue) {
         if (currentCue !== -1) { cues[currentCue].el.classList.remove("current"); cues[currentCue].el.removeAttribute("aria-current"); }
