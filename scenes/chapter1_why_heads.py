@@ -66,7 +66,6 @@ from scenes.blocks.attention_arrows import TokenRow, arrow_opacity, arrow_stroke
 from scenes.blocks.flow_arrow import get_arrow
 from scenes.blocks.labeled_matrix import get_brackets, get_row_vector
 from scenes.blocks.message_slot import get_message_flow, get_message_slot, get_value_chip
-from narration.spoken import spoken_form
 from scenes.style import (
     BODY_SIZE,
     CONTENT_BOTTOM,
@@ -490,7 +489,7 @@ class ThreeHeadsSevenRows(ChapterOneScene):
     def show_receiver(self, ex):
         layout, r = self.layout, ex.receiver - 1
         with self.beat(f"{count_word(ex.n).capitalize()} tokens give {count_word(ex.n)} rows. The last, "
-                       f"“{ex.receiver_word}”, is the receiver."):
+                       f"“{ex.receiver_word}”, is the receiver: it gathers from all {count_word(ex.n)}."):
             # seven rows: each token's position and an empty row under it (its parts are named next)
             self.play(LaggedStart(*(FadeIn(VGroup(p, f), shift=0.1 * UP)
                                     for p, f in zip(layout.positions, layout.frames)),
@@ -509,7 +508,7 @@ class ThreeHeadsSevenRows(ChapterOneScene):
 
     def show_keys_and_values(self, ex):
         layout = self.layout
-        with self.beat("Each row also has a key, how strongly it is read, and a value, what it sends."):
+        with self.beat("Each row also has a key, which the query is compared with, and a value, what it sends."):
             # the rows are already there: now their two parts fill them, keys first, then values
             self.play(LaggedStart(*(FadeIn(k, shift=0.1 * DOWN) for k in layout.keys), lag_ratio=0.08),
                       FadeIn(layout.key_label), *swap_fine_print(self, QUERY_NOTE_ROWS), run_time=1.2)
@@ -636,7 +635,8 @@ class ThreeHeadsSevenRows(ChapterOneScene):
 
     def show_own_projections(self):
         lanes = self.lanes
-        with self.beat("Each head has its own projections, so it can match different features."):
+        with self.beat("Each head has its own projections, learned matrices that make queries, keys and values, "
+                       "so it can match different features."):
             self.play(*(FadeIn(lane.own) for lane in lanes), FadeIn(self.alike_note),
                       *swap_fine_print(self, PROJECTIONS_NOTE))
 
@@ -755,7 +755,7 @@ class TheReceiver(ChapterOneScene):
         r = ex.receiver - 1
         label = self.receiver_label = get_word_label(["receiver:", "last known token"], RECEIVER_COLOR)
         label.next_to(self.row.boxes[r], UP, buff=0.25)
-        with self.beat(f"The receiver is “{ex.receiver_word}”: the last known token, at position {ex.receiver}."):
+        with self.beat(f"The receiver is the word “{ex.receiver_word}”: the last known token, at position {ex.receiver}."):
             self.play(LaggedStart(*(FadeIn(p) for p in self.layout.positions), lag_ratio=0.08), run_time=1.0)
             self.play(FadeIn(label, shift=0.1 * DOWN), reveal_receiver(self.row))
             self.mark("receiver")
@@ -848,7 +848,7 @@ class TheReceiver(ChapterOneScene):
         cross = get_text("✗", font_size=LABEL_SIZE + 2, color=NEGATIVE_COLOR)
         cross.next_to(no_link.get_center(), UP, buff=0.08)
         self.links = VGroup(agree, tick, no_link, cross)
-        with self.beat(f"So the plural “{subject}” supports “{ex.next_word}”, not “{ex.not_next_word}”: they agree "
+        with self.beat(f"So “{subject}”, a plural, supports “{ex.next_word}”, not “{ex.not_next_word}”: they agree "
                        "in number."):
             # the blank's "no query yet" label leaves before a candidate is written into it
             self.play(FadeOut(self.blank_label), FadeOut(blank[1]), FadeIn(guess))
@@ -866,7 +866,7 @@ class TheReceiver(ChapterOneScene):
         align_baseline(tail, baseline_y(guess))
         possible = self.possible = get_text("one possible continuation", font_size=MIN_TEXT_SIZE, color=DIM_TEXT_COLOR)
         possible.next_to(VGroup(self.row.blank, tail), UP, buff=0.25).align_to(self.row.blank, LEFT)
-        with self.beat(f"“{ex.continuation}” is one possible continuation."):
+        with self.beat(f"One possible continuation: “{ex.continuation}”."):
             self.play(ReplacementTransform(self.first_guess, guess))
             self.play(FadeIn(tail, shift=0.2 * LEFT), FadeIn(possible))
 
@@ -1116,7 +1116,10 @@ class ParallelHeads(ChapterOneScene):
     def show_roles(self, ex):
         heads = self.layout.heads
         referent, event = (ex.word_at(h.reading.useful[0]) for h in heads)
-        with self.beat(f"Head 1 might find “{referent}”; head 2 might find the event, “{event}”."):
+        with self.beat(f"Head 1 might find “{referent}”; head 2 might find the event, “{event}”.",
+                       spoken=f"Head 1 might find “{referent}”; head 2 might find the event, “{event}”. In a deep "
+                              f"model, rows from earlier layers can already carry context, and that helps such "
+                              f"matches."):
             self.play(*(FadeIn(h.label.role_lines) for h in heads))
             # each head's arrows thicken into its own reading
             self.play(*(ReplacementTransform(h.even, h.arrows) for h in heads), run_time=1.4)
@@ -1160,7 +1163,8 @@ class ParallelHeads(ChapterOneScene):
         guess = self.guess = word_in_box(ex.next_word, blank[0], font_size=self.word_size)
         possible = self.possible = get_word_label(["possible", "next word"], DIM_TEXT_COLOR)
         possible.next_to(blank, DOWN, buff=0.15).align_to(blank, LEFT).shift(RIGHT * 0.1)
-        with self.beat(f"Together they make a next word like “{ex.next_word}” likely."):
+        with self.beat(f"Together they make a next word like “{ex.next_word}” likely.",
+                       spoken=f"Together they make “{ex.next_word}” a likely next word."):
             self.play(FadeOut(blank[1]), FadeIn(guess), FadeIn(possible))
 
     def show_substitution(self):
@@ -1464,7 +1468,9 @@ class OneSharedWeight(ChapterOneScene):
     def show_sources(self, ill):
         one, two = self.one, self.two = self.get_panels(ill)
         with self.beat(f"Two sources, {ill.sources[0]} and {ill.sources[1]}, each send a value row of two "
-                       "numbers."):
+                       "numbers.",
+                       spoken=f"Take two source words, {ill.sources[0]} and {ill.sources[1]}: each sends a value "
+                              "row of two numbers."):
             self.play(LaggedStart(*(FadeIn(row) for row in one.sources), lag_ratio=0.3), run_time=1.2)
 
     def show_one_head_weights(self, ill):
@@ -1534,8 +1540,8 @@ class OneSharedWeight(ChapterOneScene):
         big = ill.leans_on
         # short enough for one line (no coordinate name left alone on a second line)
         with self.beat(f"Head 1 leans on {big[0]} for coordinate {c1}; head 2 on {big[1]} for {c2}.",
-                       spoken=f"Head one leans on {big[0]} for coordinate {c1.upper()}; head two on {big[1]} "
-                              f"for {c2.upper()}."):
+                       spoken=f"Head one leans on {big[0]} for the first coordinate; head two on {big[1]} "
+                              "for the second."):
             # the arrows, each with its weight, arrive with the sentence that reads them
             self.play(*(Create(a) for group in two.arrows for a in group), FadeIn(two.arrow_weights), run_time=1.4)
             self.mark("two arrows")
@@ -1558,7 +1564,8 @@ class OneSharedWeight(ChapterOneScene):
                 chapter_head_color(ill.coordinate_heads[k]), 2))
         text = (f"So coordinate {c} rises from {fmt(one_v, p)} to {fmt(two_v, p)}: the {ill.sources[1]}’s "
                 "feature comes through.")
-        with self.beat(text, spoken=spoken_form(text).replace(f"coordinate {c} ", f"coordinate {c.upper()} ")):
+        # a lone "a" or "b" is heard as a word: the voice names the coordinate by its place instead
+        with self.beat(text, spoken=text.replace(f"coordinate {c} ", f"the {('first', 'second')[k]} coordinate ")):
             self.play(Create(boxes))
 
     # beats: learning --------------------------------------------------------------------------

@@ -152,7 +152,7 @@ def test_scene_1_shows_the_seven_rows_and_the_receiver_coat():
     assert b.scene.marks["receiver label"] == b.beat_of("is the receiver").id
     # query, keys and values appear in their own sentences
     assert b.scene.marks["query"] == b.beat_of("asks with a query").id
-    assert b.scene.marks["values"] == b.beat_of("a key, how strongly it is read").id
+    assert b.scene.marks["values"] == b.beat_of("a key, which the query is compared with").id
     # "seven tokens give seven rows": the rows (keys and value bars) appear in that sentence
     assert b.scene.marks["rows"] == b.beat_of("tokens give seven rows").id
     # keys (said first) sit right under the words, the values under the keys; the value tracks are named
@@ -278,16 +278,16 @@ def test_scene_2_the_receiver_is_the_last_known_token_not_the_blank():
     assert [p.original_text for p in b.scene.layout.positions] == [str(p) for p in range(1, 7)]
     assert {"receiver:", "last known token", "unknown next word:", "no query yet"} <= on_screen(b)
     # the token is quoted, so it cannot read as a hedge
-    assert "The receiver is “usually”: the last known token, at position 6." in written(b)
+    assert "The receiver is the word “usually”: the last known token, at position 6." in written(b)
     assert b.scene.guess.original_text == "bark" and b.scene.wrong[0].original_text == "barks"
     # "bark" is a neutral candidate with a question mark first, and resolves with the sentence that
     # calls it one possible continuation, still neutral white (no single head predicted it)
     assert b.scene.first_guess.original_text == "bark?"
     assert color_of(b.scene.guess.get_color()) == color_of(ch1.TEXT_COLOR)
-    assert any("ReplacementTransform" in w for w in plays_in(b, "is one possible continuation"))
+    assert any("ReplacementTransform" in w for w in plays_in(b, "One possible continuation:"))
     # the receiver is highlighted in the sentence that names it, and keeps a tag and its position
     # numbers to the end (beat 9 speaks of "positions 1–6")
-    assert b.scene.marks["receiver"] == b.beat_of("The receiver is “usually”").id
+    assert b.scene.marks["receiver"] == b.beat_of("The receiver is the word “usually”").id
     assert on_stage(b, b.scene.receiver_tag) and b.scene.receiver_tag.original_text == "receiver"
     assert all(on_stage(b, p) for p in b.scene.layout.positions)
     # plural and singular are shown where they are said
@@ -295,7 +295,7 @@ def test_scene_2_the_receiver_is_the_last_known_token_not_the_blank():
     assert b.scene.marks["plural"] == b.beat_of("which is plural").id
     assert b.scene.marks["singular"] == b.beat_of("is singular").id
     assert b.scene.tail.original_text == "at visitors"
-    assert "“The dogs near the gate usually bark at visitors” is one possible continuation." in written(b)
+    assert "One possible continuation: “The dogs near the gate usually bark at visitors”." in written(b)
 
 
 def test_scene_2_two_heads_read_the_subject_and_the_place_and_gate_is_no_heads_colour():
@@ -600,8 +600,8 @@ def test_scene_1_rows_first_empty_then_keys_and_values_fill_them():
     layout = b.scene.layout
     assert len(layout.frames) == 7                                  # one empty row per token
     # the rows' parts and their names come with the sentence that names them, not a beat early
-    beat = b.beat_of("a key, how strongly it is read")
-    assert any("FadeIn" in w for w in plays_in(b, "a key, how strongly it is read"))
+    beat = b.beat_of("a key, which the query is compared with")
+    assert any("FadeIn" in w for w in plays_in(b, "a key, which the query is compared with"))
     # the note's half about keys and values comes with them; the query's half with the query
     assert fine_prints(b)[:2] == [ch1.QUERY_NOTE_QUERY, ch1.QUERY_NOTE_ROWS]
     assert f"{ch1.QUERY_NOTE_QUERY} {ch1.QUERY_NOTE_ROWS}" == ch1.QUERY_NOTE
