@@ -148,7 +148,7 @@ _WORDS = [
     (r"(?<=\w) \. (?=[A-Z])", ". "),
     (r"\bMLP\b", "M L P"), (r"\bMLPs\b", "M L Ps"), (r"\bCLS\b", "C L S"), (r"\bReLU\b", "relu"),
     (r"\bMFU\b", "M F U"), (r"\bCPU\b", "C P U"), (r"\bGPU\b", "G P U"), (r"\bRGB\b", "R G B"),
-    (r"\bsoftmax\b", "soft max"), (r"\bTinyStories\b", "Tiny Stories"), (r"\bPyTorch\b", "Pie Torch"),
+    (r"\bsoftmax\b", "soft max"), (r"\bSoftmax\b", "Soft max"), (r"\bTinyStories\b", "Tiny Stories"), (r"\bPyTorch\b", "Pie Torch"),
     (r"\bFixedWindowMLP\b", "Fixed Window M L P"), (r"\bnn\.MultiheadAttention\b", "N N dot multi-head attention"),
     (r"\bMultiheadAttention\b", "multi-head attention"), (r"\bQKᵀ", "Q K transpose"),
     (r"\bAV\b", "A V"), (r"\bQ/K\b", "Q and K"), (r"\bQ, K, V\b", "Q, K, V"),
@@ -189,9 +189,12 @@ def _quoted(m: re.Match) -> str:
     cue = before[-1].lower() if before else ""
     if start:
         word = word[0].lower() + word[1:]
+    if cue.startswith(("word", "token")):
+        return word                                   # the sentence names it a word already
     if word.lower() == "the":
-        return "the word the" if not cue.startswith("word") else "the"
-    if cue in _NOUN_CUES and word.lower() not in _NOT_NOUNS:
+        return "The word the" if start else "the word the"
+    from_to = cue == "to" and re.search(r"\bfrom\s+“[^”]+”\s+to\s*$", m.string[:m.start()])
+    if (cue in _NOUN_CUES or from_to) and word.lower() not in _NOT_NOUNS:
         return word
     return ("The word " if start else "the word ") + word
 
@@ -259,7 +262,7 @@ def spoken_form(text: str) -> str:
     s = re.sub(r"√\s*(\d+)", lambda m: "root " + number_words(int(m.group(1))), s)
     s = re.sub(r"√\s*(\w)", r"root \1", s)
     # × between whole numbers is a size (8×8: "eight by eight"), between decimals a product
-    s = re.sub(r"(?<![\d.])(\d+)\s*×\s*(\d+)(?![\d.])", r"\1 by \2", s)
+    s = re.sub(r"(?<![\d.])(\d+)\s*×\s*(\d+)(?!\d|\.\d)", r"\1 by \2", s)
     s = re.sub(r"(\d+(?:\.\d+)?)\s*%", r"\1 percent", s)
     s = re.sub(r"(\d(?:\.\d+)?)e([-−+]?)(\d+)\b",
                lambda m: f"{m.group(1)} times ten to the {'minus ' if m.group(2) in '-−' and m.group(2) else ''}"
@@ -275,8 +278,7 @@ def spoken_form(text: str) -> str:
                lambda m: number_words(int(m.group(0).replace(",", "").replace("−", "-"))), s)
     s = re.sub(r"(?<=\w)_(?=\w)", " ", s)
     s = s.replace("“", "").replace("”", "").replace("‘", "'").replace("’", "'")
-    s = _unbracket(s)
-    return " ".join(s.split())
+    return " ".join(_unbracket(s).split())
 
 
 # What Piper reads as speech: letters, spaces, apostrophes, hyphens and the punctuation that makes a

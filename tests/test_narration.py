@@ -42,6 +42,8 @@ ROOT = Path(__file__).resolve().parents[1]
     ("v¹ⱼ and k¹₁₀", "head one's value for source j and head one's key for row ten"),
     ("0.718 × 3.1 = 2.2258", "zero point seven one eight times three point one equals two point two two five eight"),
     ("an 8×8 image", "an eight by eight image"),
+    ("patches, each 4×4.", "patches, each four by four."),          # a size at the end of a sentence
+    ("Softmax turns them", "Soft max turns them"),
     ("H¹ and H²", "head one's H and head two's H"),
     ("W_O¹", "head one's W O"),
     ("m₁₀", "the message for row ten"),
@@ -95,6 +97,8 @@ def test_spoken_forms(written, spoken):
     ("Head 2, the “person” head, repeats", "Head two, the person head, repeats"),
     ("brings what it read to “usually”", "brings what it read to the word usually"),
     ("its weight on “she”", "its weight on the word she"),          # a little word is never read bare
+    ("The receiver is the word “usually”: the last", "The receiver is the word usually: the last"),
+    ("moved weight from “river” to “fisherman”, so", "moved weight from river to fisherman, so"),
     ("Take the phrase “Maya wore a hooded red wool coat”.", "Take the phrase Maya wore a hooded red wool coat."),
     ("fills the blank: “…and watched the water”.", "fills the blank: and watched the water."),
 ])
@@ -104,7 +108,7 @@ def test_a_quoted_word_is_heard_as_a_word(written, spoken):
 
 @pytest.mark.parametrize("written,spoken", [
     ("Token 10, “the”, is the receiver.", "Token ten, the word the, is the receiver."),
-    ("“the” appears three times", "the word the appears three times"),
+    ("“the” appears three times", "The word the appears three times"),
     ("the row of “the” plus position row 10", "the row of the word the plus position row ten"),
     ("little words like “the”.", "little words like the word the."),
     ("One head reads them for “the”, with one weight", "One head reads them for the word the, with one weight"),
