@@ -822,3 +822,43 @@ def test_candidate_words_stand_out_and_the_axes_are_explained(wide):
     assert (hi + 0.05) / (lo + 0.05) >= 3, got                     # visible as a mark, not only as a hue
     assert all(axis in got["guide"] for axis in ws.AXES) and "k.a" in got["guide"] and "masked" in got["guide"]
     assert "<BOS>" in got["demo"] and "Temperature" in got["demo"] and "most probable" in got["demo"]
+
+
+# ---------------------------------------------------------------- step by step
+
+def test_the_explorer_walks_through_the_receivers_computation(wide):
+    from lesson_data.display import fmt
+    text = "She deposited the cheque at the bank and the teller"
+    explore(wide, text)
+    wide.js("document.querySelectorAll('#explorer-tokens .token')[7].click()")        # "and", position 8
+    sheet, r = ws.compute_worksheet(text), 7
+    alone = ws.compute_worksheet(" ".join(text.lower().split()[:r + 1]))
+    steps = []
+    for k in range(7):
+        steps.append(wide.js("""(() => { const w = document.getElementById('explorer-walk');
+          return { step: +w.dataset.step, title: w.querySelector('.walk-title').textContent, text: w.querySelector('.walk-text').textContent,
+                   lit: [...document.querySelectorAll('#explorer-output .walk-lit')].map(e => e.dataset.part),
+                   next: !w.querySelector('.walk-next').disabled }; })()"""))
+        wide.js("document.querySelector('#explorer-walk .walk-next').click()")
+    assert [s["step"] for s in steps] == list(range(1, 8)) and [s["next"] for s in steps] == [True] * 6 + [False]
+    assert all(len(s["lit"]) == 1 for s in steps), steps
+    titles = [s["title"] for s in steps]
+    assert titles == ["1. q·k", "2. ÷ √2", "3. softmax", "4. weighted sum", "5. W_O", "6. E′", "7. prediction"]
+    for head in sheet.heads:                      # each head's strongest source, its numbers at every stage
+        j = max(range(r + 1), key=lambda k: head.weights[r][k])
+        assert fmt(head.scores[r][j]) in steps[0]["text"] and f'"{sheet.tokens[j]}"' in steps[0]["text"]
+        assert f"{fmt(head.scores[r][j])} ÷ {fmt(head.scale)} = {fmt(head.scaled[r][j])}" in steps[1]["text"]
+        assert fmt(head.weights[r][j]) in steps[2]["text"]
+        assert "[" + ", ".join(fmt(x) for x in head.messages[r]) + "]" in steps[3]["text"]
+    assert "[" + ", ".join(fmt(x) for x in sheet.delta_E[r]) + "]" in steps[4]["text"]
+    assert "[" + ", ".join(fmt(x) for x in sheet.E_prime[r]) + "]" in steps[5]["text"]
+    assert f'"{alone.mlp.prediction}"' in steps[6]["text"] and fmt(max(alone.mlp.probabilities)) in steps[6]["text"]
+
+
+def test_the_walk_says_when_every_source_ties(wide):
+    explore(wide, "she watched the boats and the ducks")
+    wide.js("document.querySelectorAll('#explorer-tokens .token')[3].click()")      # "boats": both heads' q is 0
+    sheet = ws.compute_worksheet("she watched the boats and the ducks")
+    assert all(abs(w - 0.25) < 1e-12 for head in sheet.heads for w in head.weights[3][:4])
+    first = wide.js("document.querySelector('#explorer-walk .walk-text').textContent")
+    assert "every source the same" in first and "strongest" not in first, first

@@ -119,7 +119,7 @@ function headPanel(sheet, head, r) {
   const cls = `head${head.index}`;
   const sources = sheet.tokens.slice(0, r + 1);
   const rows = sources.map((t, j) => [...head.K[j], ...head.V[j], head.scaled[r][j], head.weights[r][j]]);
-  return h("div", { class: "panel", "data-head": head.index },
+  return h("div", { class: "panel", "data-head": head.index, "data-part": `head${head.index}` },
     h("h3", { class: cls }, `Head ${head.index} · ${head.name}`),
     h("p", {}, `Query at the receiver (position ${r + 1}, "${sheet.tokens[r]}"): q = E`, h("sub", {}, r + 1), " W", h("sub", {}, "Q"),
       " = [", head.Q[r].map((x) => fmt(x)).join(", "), "]"),
@@ -177,6 +177,77 @@ function watch(part) {
     h("a", { href: e.href, "data-part": part }, `${e.label} (${e.at})`));
 }
 
+// ---- step by step: the receiver's computation in the video's order, with this sentence's numbers
+
+const vec = (xs) => `[${xs.map((x) => fmt(x)).join(", ")}]`;
+
+/** The seven steps of chapter 2 for receiver r: [title, text, part of the page, video part]. */
+export function walkSteps(sheet, r, mlp) {
+  const t = sheet.tokens, d = sheet.heads[0].Q[0].length;
+  const best = sheet.heads.map((head) => {
+    let j = 0;
+    for (let k = 1; k <= r; k++) if (head.weights[r][k] > head.weights[r][j]) j = k;
+    return j;
+  });
+  const ties = sheet.heads.map((head, i) => head.weights[r].slice(0, r + 1).every((w) => Math.abs(w - head.weights[r][best[i]]) < 1e-12));
+  const each = (f) => { const out = sheet.heads.map((head, i) => f(head, best[i], ties[i])).join("; "); return out[0].toUpperCase() + out.slice(1); };
+  const word = (j) => `"${t[j]}" (position ${j + 1})`;
+  return [
+    ["q·k", `Each head compares the receiver's query q (position ${r + 1}, "${t[r]}") with the key k of every ` +
+      `position up to it: a dot product, one score per source. ` +
+      each((head, j, tie) => (tie && r > 0 ? `head ${head.index} scores every source the same, q·k = ${fmt(head.scores[r][j])}`
+        : `head ${head.index}'s strongest is ${word(j)}, q·k = ${fmt(head.scores[r][j])}`)) + ".", "head1", "head1"],
+    [`÷ √${d}`, `Every score is divided by √${d} = ${fmt(sheet.heads[0].scale)}, the square root of a head's width, so ` +
+      "wider heads do not get sharper weights just for being wider: " +
+      each((head, j) => `head ${head.index}: ${fmt(head.scores[r][j])} ÷ ${fmt(head.scale)} = ${fmt(head.scaled[r][j])}`) + ".",
+    "head1", "head1"],
+    ["softmax", `Softmax turns each head's scaled scores over positions 1–${r + 1} into weights that are positive and ` +
+      "add up to 1 (later positions are masked: they get nothing). " +
+      each((head, j, tie) => (tie && r > 0 ? `head ${head.index} gives each of the ${r + 1} positions ${fmt(head.weights[r][j])}`
+        : `head ${head.index} gives ${word(j)} ${fmt(head.weights[r][j])}`)) + ".", "arrows", "arrows"],
+    ["weighted sum", "Each head's message is the weighted sum of the values: every source's v times its weight, " +
+      "added up. " + sheet.heads.map((head) => `H${head.index === 1 ? "¹" : "²"} = ${vec(head.messages[r])}`).join(", ") + ".",
+    "head2", "head2"],
+    ["W_O", `The two messages are joined, ${vec(sheet.H_joined[r])}, and multiplied by W_O: ΔE = ${vec(sheet.delta_E[r])}, ` +
+      "the change the heads make to the receiver's row.", "joined", "joined"],
+    ["E′", `The change is added to the receiver's own row: E′ = E + ΔE = ${vec(sheet.E[r])} + ${vec(sheet.delta_E[r])} = ` +
+      `${vec(sheet.E_prime[r])}.`, "joined", "joined"],
+    ["prediction", `The prediction MLP reads E′ and gives every word a probability: "${mlp.prediction}" comes first, ` +
+      `with ${fmt(mlp.ranked[0][1])}.`, "prediction", "prediction"],
+  ];
+}
+
+function walkPanel(sheet, r, mlp, out) {
+  const steps = walkSteps(sheet, r, mlp);
+  let k = 0;
+  const title = h("h4", { class: "walk-title" });
+  const text = h("p", { class: "walk-text", "aria-live": "polite" });
+  const where = h("span", { class: "meta walk-count" });
+  const prev = h("button", { type: "button", class: "walk-prev" }, "← Back");
+  const next = h("button", { type: "button", class: "walk-next" }, "Next →");
+  const link = h("span", { class: "walk-watch" });
+  function go(to) {
+    k = Math.max(0, Math.min(steps.length - 1, to));
+    const [name, body, part, video] = steps[k];
+    title.textContent = `${k + 1}. ${name}`;
+    text.textContent = body;
+    where.textContent = `step ${k + 1} of ${steps.length}`;
+    prev.disabled = k === 0;
+    next.disabled = k === steps.length - 1;
+    panel.dataset.step = String(k + 1);
+    out.querySelectorAll(".walk-lit").forEach((el) => el.classList.remove("walk-lit"));
+    out.querySelector(`.panel[data-part="${part}"]`)?.classList.add("walk-lit");
+    link.replaceChildren(watch(video) ?? "");
+  }
+  prev.addEventListener("click", () => go(k - 1));
+  next.addEventListener("click", () => go(k + 1));
+  const panel = h("div", { class: "panel full walk", id: "explorer-walk" },
+    h("h3", {}, `Step by step: how position ${r + 1} ("${sheet.tokens[r]}") gets its prediction`),
+    h("div", { class: "form-row" }, prev, next, where), title, text, link);
+  panel.start = () => go(0);
+  return panel;
+}
+
 /** Everything for `sheet` with position r (0-based) as the receiver; choose(i) makes i the receiver. */
 function render(sheet, out, r, choose) {
   const n = sheet.n;
@@ -188,8 +259,10 @@ function render(sheet, out, r, choose) {
   const mlp = r === n - 1 ? sheet.mlp : predict(sheet.E_prime[r]);
   const top = mlp.ranked[0][1];
   out.dataset.receiver = String(r + 1);
+  const walk = walkPanel(sheet, r, mlp, out);
   out.replaceChildren(
-    h("div", { class: "panel full" },
+    walk,
+    h("div", { class: "panel full", "data-part": "tokens" },
       h("h3", {}, `Tokens (n = ${n}); the receiver is position ${r + 1}`,
         h("span", { class: "meta" }, " · pick a word to make it the receiver")),
       h("div", { class: "tokens", id: "explorer-tokens" }, sheet.tokens.map((t, j) =>
@@ -199,7 +272,7 @@ function render(sheet, out, r, choose) {
       h("h3", {}, "E = token rows + position rows"),
       matrixTable(null, positions, ["p", "token", ...AXES], sheet.E, { receiver: r }), watch("tokens")),
     h("div", { class: "panels two" }, sheet.heads.map((head) => headPanel(sheet, head, r))),
-    h("div", { class: "panel full" },
+    h("div", { class: "panel full", "data-part": "arrows" },
       h("h3", {}, "Both attention rows at the receiver: ", h("span", { class: "head1" }, "head 1 above"), ", ",
         h("span", { class: "head2" }, "head 2 below"),
         h("span", { class: "meta" }, ` (arrow width = weight: ${WIDTH_PER_WEIGHT} px for a weight of 1; each row sums to 1)`)),
@@ -207,20 +280,21 @@ function render(sheet, out, r, choose) {
       readout, watch("arrows")),
     h("div", { class: "panels two" }, sheet.heads.map((head) => maskedMatrix(sheet, head, r, choose))),
     h("div", { class: "panels two" },
-      h("div", { class: "panel" }, h("h3", {}, `The receiver's row, position ${r + 1}`),
+      h("div", { class: "panel", "data-part": "joined" }, h("h3", {}, `The receiver's row, position ${r + 1}`),
         matrixTable("ΔE = concat(H¹, H²) · W_O;  E′ = E + ΔE", [["H¹, H² joined"], ["ΔE"], ["E"], ["E′"]],
           ["", ...AXES],
           [sheet.H_joined[r], sheet.delta_E[r], sheet.E[r], sheet.E_prime[r]], { receiver: 3 }),
         h("p", { class: "prediction" }, `Prediction after "${sheet.tokens[r]}": `,
           h("strong", { id: "explorer-prediction" }, mlp.prediction),
           h("span", { class: "meta" }, ` (probability ${fmt(mlp.ranked[0][1])})`)), watch("joined"), watch("prediction")),
-      h("div", { class: "panel", id: "explorer-probabilities" },
+      h("div", { class: "panel", id: "explorer-probabilities", "data-part": "prediction" },
         h("h3", {}, "Next-word probabilities (the prediction MLP on E′", h("sub", {}, r + 1), ")"),
         h("div", { class: "bars" }, mlp.ranked.map(([word, p], i) => [
           h("span", { class: i === 0 ? "word top" : "word", "data-word": word }, word),
           h("span", { class: i === 0 ? "p num top" : "p num", "data-p": word }, fmt(p)),
           h("div", { class: "track" }, h("div", { class: "bar", style: `width:${(100 * p / top).toFixed(2)}%` })),
         ])))));
+  walk.start();
 }
 
 export function mount(root = document.getElementById("explorer")) {
