@@ -238,3 +238,24 @@ def test_whitespace_is_pythons_on_every_code_point():
         "for (let c = 0; c <= 0x10ffff; c++) if (!(c >= 0xd800 && c <= 0xdfff) && re.test(String.fromCodePoint(c))) out.push(c);\n"
         "process.stdout.write(JSON.stringify(out));"))
     assert js == py
+
+
+def test_the_parameters_are_typed_once_in_python():
+    """worksheet.mjs's tables are lesson_build/web/worksheet_tables.mjs, generated from
+    lesson_data/worksheet.py: the committed file is current, and what node reads from it is the
+    Python data layer's, number for number (bit-exact float64)."""
+    from lesson_build.web import worksheet_tables as wt
+
+    assert (MODULE.parent / "worksheet_tables.mjs").read_text(encoding="utf-8") == wt.generate(), \
+        "stale: run python -m lesson_build.web.worksheet_tables"
+    assert "export const TOKEN_TABLE = [" not in MODULE.read_text(encoding="utf-8")   # no second copy
+    got = json.loads(run_node(f"process.stdout.write(JSON.stringify(Object.fromEntries({json.dumps(list(wt.NAMES))}"
+                              ".map((k) => [k, W[k]]))));"))
+    for name in wt.NAMES:
+        want = getattr(ws, name)
+        want = want.tolist() if hasattr(want, "tolist") else (list(want) if isinstance(want, tuple) else want)
+        assert got[name] == want, name
+    assert json.loads(run_node("process.stdout.write(JSON.stringify([Object.isFrozen(W.W2), Object.isFrozen(W.W2[0])]))")) == [True, True]
+    stale = subprocess.run([sys.executable, "-m", "lesson_build.web.worksheet_tables", "--check"], cwd=ROOT,
+                           capture_output=True, text=True, timeout=60)
+    assert stale.returncode == 0 and "up to date" in stale.stdout, stale.stderr

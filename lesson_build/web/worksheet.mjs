@@ -11,102 +11,17 @@
 // port of lesson_data/display.py's one display rule. Bad input throws WorksheetInputError with the
 // same sentence as the Python data layer; the CLI prints it as one line and exits 2.
 
-export const FORMAT = "lesson_data.worksheet/1";
+// The parameters, typed once in lesson_data/worksheet.py and generated into worksheet_tables.mjs
+// by `python -m lesson_build.web.worksheet_tables` (frozen there).
+import {
+  FORMAT, VOCAB, AXES, CANDIDATES, MAX_WORDS, TOKEN_TABLE, POSITION_TABLE, SENTENCES, HEAD_NAMES,
+  W_Q1, W_K1, W_V1, W_Q2, W_K2, W_V2, W_O, W1, B1, W2, B2,
+} from "./worksheet_tables.mjs";
 
-export const VOCAB = Object.freeze([
-  "the", "fisherman", "sat", "beside", "river", "bank", "and", "watched", "she", "deposited",
-  "cheque", "at", "water", "boats", "fish", "ducks", "teller", "clerk", "queue", "money",
-]);
-export const AXES = Object.freeze(["water", "finance", "person", "glue"]);
-export const CANDIDATES = Object.freeze(VOCAB.slice(12));
-export const HEAD_NAMES = Object.freeze(["setting", "person"]);
-export const MAX_WORDS = 20;
-
-export const TOKEN_TABLE = [
-  [0.0, 0.0, 0.0, 2.4], // the
-  [2.0, 0.0, 2.2, 0.0], // fisherman
-  [0.4, 0.0, 0.6, 1.8], // sat
-  [0.6, 0.0, 0.0, 2.0], // beside
-  [3.0, 0.0, 0.0, 0.0], // river
-  [0.7, 0.7, 0.0, 0.7], // bank
-  [0.0, 0.0, 0.0, 2.2], // and
-  [0.6, 0.0, 0.8, 1.6], // watched
-  [0.0, 0.0, 2.6, 0.4], // she
-  [0.0, 2.2, 0.6, 0.4], // deposited
-  [0.0, 3.0, 0.0, 0.0], // cheque
-  [0.0, 0.0, 0.0, 2.0], // at
-  [3.0, 0.0, 0.0, 0.0], // water
-  [2.4, 0.0, 0.4, 0.0], // boats
-  [2.6, 0.0, 0.6, 0.0], // fish
-  [2.2, 0.0, 0.8, 0.0], // ducks
-  [0.0, 2.6, 1.8, 0.0], // teller
-  [0.0, 2.4, 1.8, 0.0], // clerk
-  [0.0, 2.0, 0.6, 0.0], // queue
-  [0.0, 3.0, 0.0, 0.0], // money
-];
-
-// Row p-1 is position p (positions are one-based).
-export const POSITION_TABLE = [
-  [0.1, 0.0, 0.1, -0.1], [0.0, 0.1, -0.1, 0.0], [-0.1, 0.0, 0.0, 0.1], [0.0, -0.1, 0.1, 0.0],
-  [0.1, 0.1, 0.0, -0.1], [0.1, -0.1, 0.0, 0.1], [0.0, 0.0, 0.1, 0.1], [-0.1, 0.1, 0.1, 0.0],
-  [0.1, 0.0, -0.1, 0.1], [0.0, 0.0, 0.0, -0.1], [0.1, 0.1, 0.1, 0.1], [-0.1, -0.1, -0.1, -0.1],
-  [0.1, -0.1, 0.1, -0.1], [-0.1, 0.1, -0.1, 0.1], [0.1, 0.1, -0.1, -0.1], [-0.1, -0.1, 0.1, 0.1],
-  [0.0, 0.1, 0.1, -0.1], [0.1, 0.0, 0.1, 0.1], [-0.1, 0.0, -0.1, 0.1], [0.0, -0.1, -0.1, 0.1],
-];
-
-export const SENTENCES = Object.freeze({
-  river: "The fisherman sat beside the river bank and watched the",
-  cheque: "She deposited the cheque at the bank and watched the",
-});
-
-// Head 1 ("setting"): the query reads glue; keys/values select water and finance.
-export const W_Q1 = [[0, 0], [0, 0], [0, 0], [1, 1]];
-export const W_K1 = [[1, 0], [0, 1], [0, 0], [0, 0]];
-export const W_V1 = [[1, 0], [0, 1], [0, 0], [0, 0]];
-// Head 2 ("person"): the query reads glue; keys/values select person and glue.
-export const W_Q2 = [[0, 0], [0, 0], [0, 0], [1, 0]];
-export const W_K2 = [[0, 0], [0, 0], [1, 0], [0, 1]];
-export const W_V2 = [[0, 0], [0, 0], [1, 0], [0, 1]];
-// Rows: joined coordinates H1a, H1b, H2a, H2b; columns: the four axes.
-export const W_O = [[1, 0, 0, 0], [0, 1, 0, 0], [0.25, 0, 1, 0], [0, 0, 0, 1]];
-
-// Prediction MLP: h = ReLU(e' W1 + b1); logits = h W2 + b2.
-export const W1 = [
-  [1, 0, 0, 1, 1, -1, 1, 0],
-  [0, 1, 0, 1, -1, 1, 0, 1],
-  [0, 0, 1, 0, 0, 0, 1, 1],
-  [0, 0, 0, -0.2, 0, 0, -0.1, -0.1],
-];
-export const B1 = [0, 0, 0, -0.5, -0.5, -0.5, -0.5, -0.5];
-
-function buildW2() {
-  const nonzero = {
-    0: { water: 1.5, boats: 1.2, fish: 1.0, ducks: 0.7 },
-    1: { teller: 1.5, clerk: 1.2, queue: 0.9, money: 0.7 },
-    2: { fisherman: 0.2, teller: 0.2, clerk: 0.2 },
-    3: Object.fromEntries(CANDIDATES.map((w) => [w, 0.1])),
-    4: { water: 0.2, boats: 0.1 },
-    5: { teller: 0.2, clerk: 0.1 },
-    6: { fish: 0.1, ducks: 0.1 },
-    7: { teller: 0.1, clerk: 0.1 },
-  };
-  const w2 = Array.from({ length: 8 }, () => new Array(VOCAB.length).fill(0.0));
-  for (const [unit, entries] of Object.entries(nonzero)) {
-    for (const [word, value] of Object.entries(entries)) w2[Number(unit)][VOCAB.indexOf(word)] = value;
-  }
-  return w2;
-}
-
-export const W2 = buildW2();
-// The twelve sentence words start at -1.5 so that only context lifts a candidate.
-export const B2 = [...new Array(12).fill(-1.5), ...new Array(8).fill(0.0)];
-
-for (const table of [TOKEN_TABLE, POSITION_TABLE, W_Q1, W_K1, W_V1, W_Q2, W_K2, W_V2, W_O, W1, W2]) {
-  table.forEach((row) => Object.freeze(row));
-  Object.freeze(table);
-}
-Object.freeze(B1);
-Object.freeze(B2);
+export {
+  FORMAT, VOCAB, AXES, CANDIDATES, MAX_WORDS, TOKEN_TABLE, POSITION_TABLE, SENTENCES, HEAD_NAMES,
+  W_Q1, W_K1, W_V1, W_Q2, W_K2, W_V2, W_O, W1, B1, W2, B2,
+};
 
 // ---------------------------------------------------------------------------------------------
 // Sentence choice (lesson_data.worksheet.tokenize)
