@@ -297,6 +297,10 @@ def get_attention_arrows(row: TokenRow, weights, *, receiver: int | None = None,
         group.weights.append(w)
         group._by_source[j] = curve
     group.weights = np.array(group.weights)
+    group.add(group.arrows)
+    return group
+
+
 def arc_points(curve: VMobject, samples: int = 48) -> np.ndarray:
     """Points along an arrow's own curve (not its tip), for distances."""
     return np.array([curve.point_from_proportion(t) for t in np.linspace(0, 1, samples)])
@@ -334,10 +338,6 @@ def place_weight_label(label, arrows: AttentionArrows, j: int, *, at: float = 0.
             return label
     label.move_to(arrow.point_from_proportion(at))   # on its own stroke: nothing is nearer
     return label
-
-
-    group.add(group.arrows)
-    return group
 
 
 __all__ = ["TokenRow", "AttentionArrows", "get_token_row", "get_attention_arrows", "arrow_stroke",
