@@ -8,23 +8,24 @@
     explorer        the two-head worksheet recomputed for any sentence (web/explorer.mjs)
     demo            the trained models continuing a prompt in the page (web/demo.mjs)
 
-Every URL is relative, so the folder works from any static host and from `make serve`. Opened from
-disk (file://) the videos, subtitles and transcripts still work; the explorer and the demo are ES
-modules, which browsers load over http only, and say so.
+The HTML is web/index.html.j2, a Jinja2 template (autoescaped); this module turns the build's rows
+into the plain values it shows. Every URL is relative, so the folder works from any static host and
+from `make serve`. Opened from disk (file://) the videos, subtitles and transcripts still work; the
+explorer and the demo are ES modules, which browsers load over http only, and say so.
 """
 from __future__ import annotations
 
 import base64
-import html
 import json
 import os
-import urllib.parse
 import re
+import urllib.parse
 from dataclasses import dataclass, field
 from fractions import Fraction
 from pathlib import Path
 from typing import Sequence
 
+import jinja2
 import srt
 
 from lesson_build.catalog import Chapter
@@ -91,7 +92,8 @@ def _clock(t: Fraction | float) -> str:
 
 
 def _rel(path: Path, page: Path) -> str:
-    return html.escape(Path(os.path.relpath(path, page.parent)).as_posix(), quote=True)
+    """`path` relative to the page's folder, as a URL path (the template escapes it)."""
+    return Path(os.path.relpath(path, page.parent)).as_posix()
 
 
 def _size(path: Path) -> str:
@@ -109,126 +111,53 @@ def read_cues(path: Path | None) -> list[tuple[float, float, str]]:
     return [(c.start.total_seconds(), c.end.total_seconds(), " ".join(c.content.split())) for c in cues]
 
 
-def _video_block(vid: str, video: Path, vtt: Path | None, poster: Path | None, page: Path,
-                 label: str, next_id: str | None = None) -> list[str]:
-    poster_attr = f' poster="{_rel(poster, page)}"' if poster and poster.is_file() else ""
-    next_attr = f' data-next="{html.escape(next_id)}"' if next_id else ""
-    out = [f'<video id="{vid}" controls preload="metadata"{poster_attr}{next_attr} aria-label="{html.escape(label)}">',
-           f'  <source src="{_rel(video, page)}" type="video/mp4">']
-    if vtt and vtt.is_file():
-        # Inlined as a data: URL: Chromium refuses a track file next to a page opened from file://
-        # (every file is its own origin there), and this page should work by double-click too.
-        # Not `default`: the scenes burn their captions in, so the player shows the track only when
-        # asked (player.js loads it hidden; the transcript beside the player has the same lines).
-        data = base64.b64encode(vtt.read_bytes()).decode("ascii")
-        out.append(f'  <track kind="subtitles" srclang="en" label="English"'
-                   f' data-file="{_rel(vtt, page)}" src="data:text/vtt;base64,{data}">')
-    out.append("</video>")
-    return out
+def _scene_view(row: ChapterRow, s: SceneRow, page: Path) -> dict:
+    view = {"number": s.number, "title": s.title, "status": s.status, "seek": None, "clock": None, "try": None,
+            "video": _rel(s.video, page) if s.video is not None else None}
+    if row.video and s.start is not None:
+        view.update(seek=f"{float(s.start):.3f}", clock=_clock(s.start))
+    if s.name in TRY_IT:
+        sentence = TRY_IT[s.name] or _scenes_sentence()
+        view.update({"try": sentence, "try_query": urllib.parse.urlencode({"sentence": sentence})})
+    return view
 
 
-def _transcript(row: ChapterRow, vid: str) -> list[str]:
-    h = html.escape
-    cues = read_cues(row.srt)
-    ch = row.chapter
-    out = [f'<aside class="transcript" aria-label="Transcript of chapter {ch.number}">', "<h3>Transcript</h3>", "<ol>"]
-    if not cues:
-        out.append('<li class="empty">No spoken lines in this chapter yet.</li>')
+def _transcript(row: ChapterRow) -> list[dict]:
+    """The transcript's items: a scene mark where a new scene starts, then one line per cue."""
     starts = [(float(s.start), s) for s in row.scenes if s.start is not None]
-    shown = None
-    for start, end, text in cues:
+    out, shown = [], None
+    for start, end, text in read_cues(row.srt):
         scene = None
         for t, s in starts:
             if t <= start + 1e-6:
                 scene = s
         if scene is not None and scene is not shown:
-            out.append(f'<li class="scene-mark">Scene {scene.number} · {h(scene.title)}</li>')
+            out.append({"mark": f"Scene {scene.number} · {scene.title}"})
             shown = scene
-        out.append(f'<li><button type="button" class="cue" data-video="{vid}" data-start="{start:.3f}" '
-                   f'data-end="{end:.3f}"><span class="t">{_clock(start)}</span><span class="text">{h(text)}</span>'
-                   "</button></li>")
-    out += ["</ol>", "</aside>"]
+        out.append({"mark": None, "start": f"{start:.3f}", "end": f"{end:.3f}", "clock": _clock(start), "text": text})
     return out
 
 
-def _contents(chapters: Sequence[ChapterRow], demo: bool) -> list[str]:
-    h = html.escape
-    out = ['<nav class="toc" aria-label="Contents">', "<ol>"]
-    for row in chapters:
-        ch = row.chapter
-        vid = f"video-{ch.slug}"
-        out.append(f'<li><a href="#{h(ch.slug)}">Chapter {ch.number} · {h(ch.title)}</a>')
-        out.append('<ol class="toc-scenes">')
-        for s in row.scenes:
-            if row.video and s.start is not None:
-                out.append(f'<li><a href="#{h(ch.slug)}" data-video="{vid}" data-seek="{float(s.start):.3f}">'
-                           f'Scene {s.number} · {h(s.title)}</a></li>')
-            else:
-                out.append(f"<li>Scene {s.number} · {h(s.title)}</li>")
-        out.append("</ol></li>")
-    out.append('<li><a href="#explorer">Try a sentence: the worksheet explorer</a></li>')
-    out.append(f'<li><a href="#demo">Run the trained models{"" if demo else " (not built)"}</a></li>')
-    out.append('<li><a href="#worksheet">Worksheet numbers (JSON)</a> · <a href="#credits">Credits</a></li>')
-    out += ["</ol>", "</nav>"]
-    return out
-
-
-def _chapter(row: ChapterRow, page: Path, next_id: str | None) -> list[str]:
-    h = html.escape
+def _chapter_view(row: ChapterRow, page: Path, next_id: str | None) -> dict:
     ch = row.chapter
-    vid = f"video-{ch.slug}"
-    out = [f'<section class="chapter" id="{h(ch.slug)}" data-chapter="{ch.number}">',
-           f"<h2>Chapter {ch.number} — {h(ch.title)}</h2>"]
+    view = {"number": ch.number, "slug": ch.slug, "title": ch.title, "vid": f"video-{ch.slug}", "note": row.note,
+            "video": None, "scenes": [_scene_view(row, s, page) for s in row.scenes]}
     if not row.video:
-        out.append(f'<p class="status">Not built: {h(row.note)}</p>')
-    else:
-        out.append('<div class="watch">')
-        out.append('<div class="player">')
-        out += _video_block(vid, row.video, row.vtt, row.poster, page, f"Chapter {ch.number}", next_id)
-        length = _clock(row.duration) if row.duration is not None else ""
-        extras = [f'Length <span data-duration-of="{vid}">{length}</span>']
-        if row.quality:
-            extras.insert(0, f'<span class="draft">{h(row.quality)}, a draft render</span>' if row.draft
-                          else f'<span data-quality="{h(row.quality)}">{h(row.quality)}</span>')
-        if row.vtt and row.srt:
-            extras.append(f'subtitles <a href="{_rel(row.srt, page)}">.srt</a> <a href="{_rel(row.vtt, page)}">.vtt</a>')
-        extras.append(f'<a href="{_rel(row.video, page)}">MP4</a> ({_size(row.video)})')
-        extras.append(f'<a data-moment href="#{h(ch.slug)}&amp;t=0" title="A link to this chapter at the second it shows">'
-                      "Link to 0:00</a>")
-        if row.gif and row.gif.is_file():
-            extras.append(f'<a href="{_rel(row.gif, page)}">preview GIF</a>')
-        out.append(f'<p class="meta">{" · ".join(extras)}</p>')
-    out.append('<ol class="scenes" aria-label="Scenes">')
-    for s in row.scenes:
-        label = f"Scene {s.number} · {h(s.title)}"
-        try_it = ""
-        if s.name in TRY_IT:
-            sentence = TRY_IT[s.name] or _scenes_sentence()
-            query = h(urllib.parse.urlencode({"sentence": sentence}))
-            try_it = (f' <a class="try" data-try="{h(sentence)}" href="?{query}#explorer" '
-                      f'title="Open the explorer on this scene\'s sentence">try it</a>')
-        if row.video and s.start is not None:
-            out.append(f'<li><a href="#{h(ch.slug)}" data-video="{vid}" data-seek="{float(s.start):.3f}">'
-                       f'{label} <span class="meta">{_clock(s.start)}</span></a>{try_it}</li>')
-        elif s.video is not None:
-            # The chapter is incomplete, but this scene can already be watched on its own.
-            out.append(f'<li><a href="{_rel(s.video, page)}">{label} <span class="meta">(scene video)</span></a></li>')
-        else:
-            cls = ' class="missing"' if s.status != "ok" else ""
-            note = f' <span class="meta">({h(s.status)})</span>' if s.status != "ok" else ""
-            out.append(f"<li{cls}>{label}{note}</li>")
-    out.append("</ol>")
-    if row.video:
-        out.append("</div>")
-        out += _transcript(row, vid)
-        out.append("</div>")
-    out.append("</section>")
-    return out
-
-
-_NEEDS_HTTP = ('<p class="status" data-needs-http hidden>This part runs as JavaScript modules, which browsers '
-               "do not load from a page opened from disk: serve the folder (<code>make serve</code>, or any "
-               "static web server) and open it from there.</p>")
+        return view
+    track = None
+    if row.vtt and row.vtt.is_file():
+        data = base64.b64encode(row.vtt.read_bytes()).decode("ascii")
+        track = {"file": _rel(row.vtt, page), "src": f"data:text/vtt;base64,{data}"}
+    both = bool(row.vtt and row.srt)
+    view.update(
+        video=_rel(row.video, page), size=_size(row.video), next=next_id, track=track,
+        poster=_rel(row.poster, page) if row.poster and row.poster.is_file() else None,
+        length=_clock(row.duration) if row.duration is not None else "",
+        quality=row.quality, draft=row.draft,
+        srt=_rel(row.srt, page) if both else None, vtt=_rel(row.vtt, page) if both else None,
+        gif=_rel(row.gif, page) if row.gif and row.gif.is_file() else None,
+        transcript=_transcript(row))
+    return view
 
 
 def _explained(chapters: Sequence[ChapterRow]) -> str:
@@ -244,131 +173,18 @@ def _explained(chapters: Sequence[ChapterRow]) -> str:
     return json.dumps(out, ensure_ascii=False).replace("<", "\\u003c").replace(">", "\\u003e").replace("&", "\\u0026")
 
 
-def _explorer(chapters: Sequence[ChapterRow] = ()) -> list[str]:
-    h = html.escape
-    return [
-        '<section id="explorer" tabindex="-1">',
-        "<h2>Try a sentence: the worksheet explorer</h2>",
-        "<p>Chapter 2's two-head worksheet, recomputed in this page from the same hand-chosen parameters for "
-        "any sentence of 1–20 words from its 20-word vocabulary: the tokens and E, each head's query, keys "
-        "and values at the receiver (the last word), both attention rows, the messages, ΔE and E′, and the "
-        "next-word probabilities. Numbers are computed at full precision and rounded once, for display, to "
-        "three decimals, as in the videos.</p>",
-        _NEEDS_HTTP,
-        '<form id="explorer-form" class="form-row" autocomplete="off">',
-        '<label for="explorer-input">Sentence</label>',
-        f'<input id="explorer-input" name="sentence" value="{h(RIVER)}" spellcheck="false">',
-        '<button type="submit" class="primary">Compute</button>',
-        '<button type="button" data-preset="river">River sentence</button>',
-        '<button type="button" data-preset="cheque">Cheque sentence</button>',
-        '<button type="button" id="explorer-download">Download as JSON</button>',
-        '<a id="explorer-link" href="#explorer">Link to this sentence</a>',
-        "</form>",
-        '<div class="vocab" id="explorer-vocab" aria-label="The vocabulary: click a word to append it"></div>',
-        '<details class="reading-guide"><summary>How to read the tables</summary><ul>'
-        "<li>Each word is a row of four numbers on the axes <em>water</em>, <em>finance</em>, <em>person</em> and "
-        "<em>glue</em>: invented for teaching, as in the video; glue is a toy feature for function words such as "
-        "“the”. E adds a row for the word's position.</li>"
-        "<li>The <em>receiver</em> is the word whose next word is predicted (the last, unless you pick another). "
-        "Each head turns every word into a key <em>k</em> and a value <em>v</em> of two numbers: "
-        "<code>k.a</code>, <code>k.b</code> are a key's first and second coordinates, <code>v.a</code>, "
-        "<code>v.b</code> a value's.</li>"
-        "<li>A weight says how much of each earlier word's value the receiver takes; a row of weights sums to 1. "
-        "Later words are masked: a word never reads the future.</li>"
-        '<li>Words in <span class="candidate-sample">green</span> in the vocabulary are the candidates the '
-        "prediction favours; every word can be predicted.</li></ul></details>",
-        '<p id="explorer-message" class="message" role="alert" hidden></p>',
-        '<div id="explorer-output" aria-live="polite"></div>',
-        f'<script type="application/json" id="explorer-scenes">{_explained(chapters)}</script>',
-        "</section>",
-    ]
-
-
-def _demo(web: WebAssets) -> list[str]:
-    h = html.escape
-    out = ['<section id="demo" tabindex="-1">', "<h2>Run the trained models</h2>"]
-    if not web.models:
-        out += [f'<p class="status">Not built: {h(web.models_note or "no converted checkpoints")}</p>', "</section>"]
-        return out
-    models = web.models["models"]
-    presets = web.models["presets"]
-    first = presets["prompts"][0]["prompt"] if presets["prompts"] else "Once upon a time"
-    out += [
-        "<p>Chapter 3's three models (the seed-11 checkpoints) continue a prompt, running here in your "
-        "browser: a plain JavaScript forward pass over the weights, nothing sent anywhere. Greedy decoding "
-        "(temperature 0) gives the same words as <code>python -m trainer generate</code>; a temperature "
-        "above 0 samples, reproducibly for a seed. Words the model never saw in training read "
-        "<code>&lt;UNK&gt;</code>. The time of every model call is measured in the page.</p>",
-        "<p>After a run you see, for each step, where each head's query at the last token looked (arrows whose "
-        "width is the weight, and the same weights as shades) and the ten tokens the model found most probable "
-        "next; drag the step slider to go back, change the temperature to reshape the bars. <em>Compare</em> runs "
-        "the three models on one prompt side by side, as chapter 3 does.</p>",
-        _NEEDS_HTTP,
-        '<form id="demo-form">',
-        '<div class="form-row"><label class="inline" for="demo-model">Model</label>'
-        '<select id="demo-model" name="model">',
-    ]
-    for name, m in models.items():
-        selected = " selected" if name == "four_heads" else ""
-        out.append(f'<option value="{h(name)}"{selected}>{h(m["title"])} · {m["parameters"] / 1e6:.2f} M parameters, '
-                   f'{m["bytes"] / 1e6:.1f} MB</option>')
-    out.append('</select><span class="meta">Prompts:</span><span id="demo-presets" class="form-row">')
-    for p in presets["prompts"]:
-        out.append(f'<button type="button" data-preset="{h(p["id"])}" data-prompt="{h(p["prompt"])}" '
-                   f'data-tokens="{presets["tokens"]}" title="{h(p["prompt"])}">{h(p["title"])}</button>')
-    out += [
-        "</span></div>",
-        '<label for="demo-prompt" class="meta">Prompt</label>',
-        f'<textarea id="demo-prompt" name="prompt" spellcheck="false">{h(first)}</textarea>',
-        '<div class="form-row">',
-        f'<label class="inline">Tokens <input id="demo-tokens" type="number" min="1" max="500" value="{presets["tokens"]}"></label>',
-        '<label class="inline" title="0 always takes the most probable token; 1 samples from the model\'s own probabilities; '
-        'above 1 flattens them (more surprising words), below 1 sharpens them">Temperature '
-        '<input id="demo-temperature" type="number" min="0" step="0.1" value="0" aria-describedby="demo-temperature-help"></label>',
-        '<label class="inline">Seed <input id="demo-seed" type="number" step="1" value="0"></label>',
-        '<span id="demo-temperature-help" class="meta">(0: the most probable token each time; 1: sample the '
-        "model's own probabilities; higher: flatter, more surprising)</span>",
-        '<button type="submit" id="demo-run" class="primary">Generate</button>',
-        '<button type="button" id="demo-compare" title="The same prompt, temperature and seed through each model">'
-        "Compare the three models</button>",
-        "</div>",
-        "</form>",
-        '<p class="meta">The model reads (<code>&lt;BOS&gt;</code> marks the start of a text): '
-        '<span id="demo-seen" class="tokens"></span></p>',
-        '<div id="demo-output" class="continuation" aria-live="polite"></div>',
-        '<p id="demo-unk-note" class="meta unk-note" hidden></p>',
-        '<p id="demo-latency" class="latency meta"></p>',
-        '<div id="demo-results" class="results" aria-live="polite"></div>',
-        '<p id="demo-status" class="meta" role="status">The weights load when you first generate.</p>',
-        "</section>",
-    ]
-    return out
-
-
-_CREDITS = """<section id="credits">
-<h2>Credits</h2>
-<ul>
-<li>Multi-head attention as in Vaswani et al. 2017, <a href="https://arxiv.org/abs/1706.03762">Attention Is All You Need</a>, §3.2.2.</li>
-<li>What heads specialize in, and how many can be pruned: Voita, Talbot, Moiseev, Sennrich and Titov 2019,
-<a href="https://arxiv.org/abs/1905.09418">Analyzing Multi-Head Self-Attention: Specialized Heads Do the Heavy Lifting, the Rest Can Be Pruned</a>.</li>
-<li>Visual inspiration: <a href="https://www.3blue1brown.com/">3Blue1Brown</a> (Grant Sanderson) and
-<a href="https://jalammar.github.io/illustrated-transformer/">Jay Alammar</a>; the example, its numbers and the
-row-vector convention are this lesson's own.</li>
-<li>Training data: TinyStories, Ronen Eldan and Yuanzhi Li 2023, <a href="https://arxiv.org/abs/2305.07759">arXiv:2305.07759</a>,
-under the <a href="https://cdla.dev/sharing-1-0/">Community Data License Agreement – Sharing 1.0</a> (CDLA-Sharing-1.0).</li>
-<li>Narration: <a href="https://github.com/rhasspy/piper">Piper</a> text to speech, voice <code>en_US-joe-medium</code>.</li>
-<li>Animated with <a href="https://www.manim.community/">Manim Community Edition</a> 0.22.</li>
-</ul>
-</section>"""
-
-
 def _rendered_at(chapters: Sequence[ChapterRow], quality_label: str) -> str:
-    """"rendered at 720p30 · " from the chapters' own qualities (the renderer's flag, "(-qm)", is
-    build jargon and stays out), or from the label when no chapter says."""
+    """"720p30" (the header's "rendered at …") from the chapters' own qualities (the renderer's
+    flag, "(-qm)", is build jargon and stays out), or from the label when no chapter says."""
     qualities = list(dict.fromkeys(r.quality for r in chapters if r.video and r.quality))
     if not qualities:
         qualities = [re.sub(r"\s*\(-q\w\)", "", quality_label).strip()] if quality_label else []
-    return f"rendered at {html.escape(' and '.join(q for q in qualities if q))} · " if any(qualities) else ""
+    return " and ".join(q for q in qualities if q)
+
+
+_TEMPLATES = jinja2.Environment(
+    loader=jinja2.FileSystemLoader(Path(__file__).resolve().parent / "web"), autoescape=True,
+    undefined=jinja2.StrictUndefined, trim_blocks=True, lstrip_blocks=True, keep_trailing_newline=True)
 
 
 def render_index(page: Path, *, series_title: str, quality_label: str, chapters: Sequence[ChapterRow],
@@ -376,57 +192,28 @@ def render_index(page: Path, *, series_title: str, quality_label: str, chapters:
                  series_note: str, worksheet: Path | None, generated: str,
                  web: WebAssets | None = None, series_srt: Path | None = None,
                  series_duration: Fraction | None = None) -> str:
-    """The page's HTML (paths are made relative to `page`)."""
-    h = html.escape
+    """The page's HTML, from web/index.html.j2 (paths are made relative to `page`)."""
     web = web or WebAssets(folder=page.parent / "web", models_note="web assets not built")
-    css, player = _rel(web.folder / "lesson.css", page), _rel(web.folder / "player.js", page)
-    explorer, demo = _rel(web.folder / "explorer.mjs", page), _rel(web.folder / "demo.mjs", page)
-    lines = ["<!DOCTYPE html>", '<html lang="en">', "<head>", '<meta charset="utf-8">',
-             '<meta name="viewport" content="width=device-width, initial-scale=1">',
-             f"<title>{h(series_title)}</title>", '<link rel="icon" href="data:,">',
-             f'<link rel="stylesheet" href="{css}">',
-             f'<script src="{player}" defer></script>',
-             f'<script type="module" src="{explorer}"></script>']
-    if web.models:
-        lines.append(f'<script type="module" src="{demo}"></script>')
-    lines += ["</head>", "<body>",
-              '<a class="skip" href="#explorer">Skip to the worksheet explorer</a>',
-              '<a class="skip" href="#demo">Skip to the trained models</a>',
-              "<header>",
-              # A link's state (#chapter2&t=261, ?sentence=…) that could not be used: web/player.js.
-              '<p id="link-message" class="message" role="alert" hidden></p>',
-              f"<h1>{h(series_title)}</h1>",
-              f'<p class="meta">An animated lesson in four chapters, narrated, with subtitles and a transcript; '
-              f"{_rendered_at(chapters, quality_label)}built {h(generated)}.</p>"]
-    lines += _contents(chapters, bool(web.models))
-    lines += ["</header>", "<main>"]
     ids = [f"video-{r.chapter.slug}" if r.video else None for r in chapters]
-    for i, row in enumerate(chapters):
-        nxt = next((v for v in ids[i + 1:] if v), None)
-        lines += _chapter(row, page, nxt)
-
-    lines.append('<section id="series"><h2>The whole series in one file</h2>')
+    views = [_chapter_view(row, page, next((v for v in ids[i + 1:] if v), None)) for i, row in enumerate(chapters)]
+    models, presets, tokens, first = [], [], 0, "Once upon a time"
+    if web.models:
+        models = [{"name": name, "title": m["title"], "parameters": f"{m['parameters'] / 1e6:.2f}",
+                   "megabytes": f"{m['bytes'] / 1e6:.1f}"} for name, m in web.models["models"].items()]
+        presets = web.models["presets"]["prompts"]
+        tokens = web.models["presets"]["tokens"]
+        first = presets[0]["prompt"] if presets else first
+    series = {"video": None, "note": series_note}
     if series_video:
-        parts = [f'<a href="{_rel(series_video, page)}">MP4</a> ({_size(series_video)}'
-                 + (f", {_clock(series_duration)}" if series_duration is not None else "") + ")"]
-        if series_srt and series_vtt:
-            parts.append(f'subtitles <a href="{_rel(series_srt, page)}">.srt</a> <a href="{_rel(series_vtt, page)}">.vtt</a>')
-        lines.append(f'<p>{" · ".join(parts)}; one chapter mark per scene.</p>')
-    else:
-        lines.append(f'<p class="status">Not built: {h(series_note)}</p>')
-    lines.append("</section>")
-
-    lines += _explorer(chapters)
-    lines += _demo(web)
-    lines.append('<section id="worksheet"><h2>Worksheet numbers</h2>')
-    if worksheet:
-        lines.append(f'<p><a id="worksheet-link" href="{_rel(worksheet, page)}">worksheet.json</a> holds every number '
-                     "of the two-head worksheet for the river and cheque sentences at full precision (the output of "
-                     "<code>python -m lesson_data export</code>; −∞ is <code>null</code>). The explorer's "
-                     "<em>Download as JSON</em> gives the same object for the sentence it shows.</p>")
-    else:
-        lines.append('<p class="status">Not built: the worksheet export did not run.</p>')
-    lines.append("</section>")
-    lines.append(_CREDITS)
-    lines += ["</main>", "</body>", "</html>", ""]
-    return "\n".join(lines)
+        both = bool(series_srt and series_vtt)
+        series.update(video=_rel(series_video, page), size=_size(series_video),
+                      length=_clock(series_duration) if series_duration is not None else None,
+                      srt=_rel(series_srt, page) if both else None, vtt=_rel(series_vtt, page) if both else None)
+    asset = lambda name: _rel(web.folder / name, page)   # noqa: E731
+    return _TEMPLATES.get_template("index.html.j2").render(
+        title=series_title, generated=generated, rendered_at=_rendered_at(chapters, quality_label),
+        assets={"css": asset("lesson.css"), "player": asset("player.js"), "explorer": asset("explorer.mjs"),
+                "demo": asset("demo.mjs")},
+        chapters=views, series=series, river=RIVER, explained=_explained(chapters),
+        models=models, models_note=web.models_note or "no converted checkpoints", presets=presets, tokens=tokens,
+        first_prompt=first, worksheet=_rel(worksheet, page) if worksheet else None)

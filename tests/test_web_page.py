@@ -377,3 +377,33 @@ def test_serve_command_serves_the_folder_and_refuses_bad_arguments(site, tmp_pat
         bad = subprocess.run([sys.executable, "-m", "lesson_build", "serve", *args], capture_output=True,
                              text=True, cwd=ROOT, timeout=30)
         assert bad.returncode == 2 and says in bad.stderr and len(bad.stderr.strip().splitlines()) == 1, bad.stderr
+
+
+def test_the_page_template_escapes_what_it_is_given(tmp_path):
+    """render_index fills web/index.html.j2 with escaping on: markup in a title, a note or a scene
+    name is text on the page, never an element; an attribute cannot be broken out of."""
+    from lesson_build import page
+
+    evil = '<script>window.pwned=1</script> & "quoted" \'x\''
+    ch = Chapter(1, "alpha", evil, (SceneEntry(1, "scenes/x.py", "X", evil),))
+    rows = [page.ChapterRow(ch, [page.SceneRow(1, evil, "X", evil)], note=evil)]
+    text = page.render_index(tmp_path / "index.html", series_title=evil, quality_label="720p30 (-qm)", chapters=rows,
+                             series_video=None, series_vtt=None, series_poster=None, series_note=evil,
+                             worksheet=None, generated=evil)
+
+    class Scan(html.parser.HTMLParser):
+        def __init__(self):
+            super().__init__()
+            self.scripts, self.texts = [], []
+
+        def handle_starttag(self, tag, attrs):
+            if tag == "script":
+                self.scripts.append(dict(attrs))
+
+        def handle_data(self, data):
+            self.texts.append(data)
+
+    scan = Scan()
+    scan.feed(text)
+    assert all(s.get("src") or s.get("type") == "application/json" for s in scan.scripts), scan.scripts
+    assert sum(evil in t for t in scan.texts) >= 5                  # title, h1, toc, chapter heading, note ...
