@@ -729,7 +729,7 @@ class ThreeArchitectures(LessonScene):
         formula = get_text(hidden.formula, font_size=SMALL_SIZE, color=RECEIVER_COLOR)
         formula.next_to(box, DOWN, buff=0.08)
         self.first_layer = VGroup(box, formula)
-        with self.beat(f"The baseline’s first layer alone is {fmt_int(input_width(p))} × {fmt_int(p['d_hidden'])} weights, "
+        with self.beat(f"The baseline’s first layer alone is {fmt_int(input_width(p))} × {fmt_int(p['d_hidden'])} parameters, "
                        "plus biases: the part the attention models do not have."):
             self.play(Create(box), FadeIn(formula))
             self.play(*self.swap_note("Its larger first MLP matrix helps explain its parameter count."))
@@ -1289,7 +1289,11 @@ class TheComparison(LessonScene):
         ppl = {m: comparison.spread(self.results, m, "test_perplexity").mean for m in ("four_heads", "one_head")}
         with self.beat(f"In perplexity: {fmt(ppl['four_heads'], PPL_PLACES)} against "
                        f"{fmt(ppl['one_head'], PPL_PLACES)}. Each number is the mean over "
-                       f"{count_word(len(self.seeds))} seeds, plus or minus the sample standard deviation."):
+                       f"{count_word(len(self.seeds))} seeds, plus or minus the sample standard deviation.",
+                       spoken=f"In perplexity: {fmt(ppl['four_heads'], PPL_PLACES)} against "
+                              f"{fmt(ppl['one_head'], PPL_PLACES)}. Each number in the table is the mean over "
+                              f"{count_word(len(self.seeds))} seeds; the plus or minus beside it is the sample "
+                              "standard deviation."):
             self.play(FadeIn(table.header), Create(table.rule))
             self.play(LaggedStart(*(FadeIn(VGroup(*row[:4])) for row in table.rows), lag_ratio=0.3), run_time=1.5)
             self.play(FadeIn(head))
@@ -1308,7 +1312,9 @@ class TheComparison(LessonScene):
         while any(touches(rough, other, 0.1) for other in (self.spread_note, device)):
             rough.shift(DOWN * 0.3)                  # a narrow table (one seed): below the notes instead
         with self.beat(f"Training ran on a {count_word(threads)}-thread CPU shared with other jobs, so read "
-                       "the wall times loosely."):
+                       "the wall times loosely.",
+                       spoken=f"Training ran on a {count_word(threads)}-thread CPU shared with other jobs, so the "
+                              "training times in the table are rough."):
             self.play(LaggedStart(*(FadeIn(row[4]) for row in table.rows), lag_ratio=0.2), FadeIn(device),
                       FadeIn(rough))
             self.play(*self.swap_note("The runs shared the machine with other jobs: rough timings, "
@@ -1955,7 +1961,7 @@ class InsideTrainedModels(LessonScene):
                     + (f"{writers} even writes {UNK} itself, {'twice' if times == 2 else f'{count_word(times)} times'}."
                        if len(produced) == 1 else "none writes an unknown word itself."
                        if not produced else f"{writers} even write {UNK} themselves."))
-            with self.beat(text, look=7.0):
+            with self.beat(text, spoken=text.replace(UNK, "the unknown token"), look=7.0):
                 self.play(LaggedStart(*(FadeIn(r) for r in rows), lag_ratio=0.4), FadeIn(lat_head), run_time=2.0)
 
     def show_latency(self, lat_head):

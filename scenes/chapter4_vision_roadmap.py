@@ -317,7 +317,9 @@ class PatchesAndCLS(LessonScene):
         gap = 0.3
         names, frames = VGroup(), VGroup(*(p.frame for p in image.patches))
         with self.beat(f"Cut it into {count_word(vr.n_patches)} {vr.P}×{vr.P} patches. "
-                       "Each patch will play the part a word plays in a sentence."):
+                       "Each patch will play the part a word plays in a sentence.",
+                       spoken=f"Cut it into {count_word(vr.n_patches)} patches, each {vr.P}×{vr.P}. "
+                              "Each patch will play the part a word plays in a sentence."):
             self.play(*(patch.animate.shift(gap * (divmod(patch.index, grid_w)[1] - 0.5) * RIGHT
                                             + gap * (0.5 - divmod(patch.index, grid_w)[0]) * UP)
                         for patch in image.patches), run_time=1.2)
@@ -902,8 +904,11 @@ class PatchesAndCLS(LessonScene):
         label = vr.classes[vr.label]
         note = self.note = place_fine_print(get_fine_print(
             "All displayed numbers are rounded; calculations use full precision. ln is the natural log."))
+        # said "about": a listener can take minus the log of the rounded probability (0.336 gives 1.091)
         with self.beat(f"The image is a {label}, so the cross-entropy is minus the natural log of "
-                       f"{fmt(vr.probabilities[vr.label])}: {fmt(vr.cross_entropy)}."):
+                       f"{fmt(vr.probabilities[vr.label])}: {fmt(vr.cross_entropy)}.",
+                       spoken=f"The image is a {label}, so the cross-entropy is minus the natural log of "
+                              f"{fmt(vr.probabilities[vr.label])}: about {fmt(vr.cross_entropy, 2)}."):
             self.play(FadeIn(self.page.ce), FadeIn(note))
 
     def show_untrained(self, vr):

@@ -584,6 +584,7 @@ def test_inside_shows_the_continuations_as_read_and_their_latency():
     assert outside.text == "the <UNK> bank raised <UNK> <UNK> because <UNK>"
     assert cont.of("four_heads", "outside_domain").unk_positions == (1, 16)
     assert "the four-head model even writes <UNK> itself, twice" in said(b)
+    assert "the four-head model even writes the unknown token itself, twice" in " ".join(bt.spoken for bt in b.beats)
     # each continuation panel holds still long enough to read: a look of at least 7 s after the speech
     for words in ("Read what each model wrote", "All three name the boy tim", "All three drift back"):
         beat = b.beat_of(words)

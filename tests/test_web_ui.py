@@ -400,12 +400,18 @@ def test_the_arrows_explain_themselves_to_the_keyboard(wide):
       const a = arcs.find(x => x.dataset.head === '1' && x.dataset.source === '6');
       a.focus();
       const readout = document.getElementById('explorer-readout');
+      const lit = (sel) => [...document.querySelectorAll(sel)].map(e => [e.closest('.panel').dataset.head, e.dataset.source, e.textContent]);
       return { focusable: arcs.every(x => x.tabIndex >= 0), focused: document.activeElement === a,
-               readout: readout && readout.getClientRects().length ? readout.textContent : null }; })()""")
+               readout: readout && readout.getClientRects().length ? readout.textContent : null,
+               rows: lit('#explorer-output tr.lit'), terms: lit('#explorer-output .term.lit') }; })()""")
     sheet = ws.compute_worksheet("river")
     from lesson_data.display import fmt
     assert got["focusable"] and got["focused"], got
     assert got["readout"] and "river" in got["readout"] and fmt(sheet.heads[0].weights[-1][5]) in got["readout"], got
+    # ... and lights the source's key/value row and its term of head 1's message: weight x value.
+    head = sheet.heads[0]
+    assert [r[:2] for r in got["rows"]] == [["1", "6"]] and got["rows"][0][2].startswith("6river"), got
+    assert got["terms"] == [["1", "6", f"{fmt(head.weights[-1][5])} × [{', '.join(fmt(x) for x in head.V[5])}]"]], got
 
 
 # ---------------------------------------------------------------- <UNK>

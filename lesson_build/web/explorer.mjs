@@ -130,7 +130,21 @@ function headPanel(sheet, head, r) {
       rows, { receiver: r }),
     h("p", {}, `Message H`, h("sup", {}, head.index), ` = Σ weight × v = [`,
       h("span", { class: "num", "data-message": head.index }, head.messages[r].map((x) => fmt(x)).join(", ")), "]"),
+    messageTerms(sheet, head, r),
     watch(`head${head.index}`));
+}
+
+/** The message's sum written out, one term per source (weight × its value), in position order;
+ * an arrow in focus lights its term. Terms are unrounded products, shown rounded once. */
+function messageTerms(sheet, head, r) {
+  const terms = [];
+  for (let j = 0; j <= r; j++) {
+    const w = head.weights[r][j];
+    terms.push(h("span", { class: "term", "data-source": j + 1, title: `${sheet.tokens[j]} (position ${j + 1})` },
+      `${fmt(w)} × [${head.V[j].map((x) => fmt(x)).join(", ")}]`));
+    if (j < r) terms.push(" + ");
+  }
+  return h("p", { class: "meta terms" }, `H${head.index === 1 ? "¹" : "²"} = `, terms);
 }
 
 /** Scene 11's masked matrix of one head: row i is position i's attention over positions 1..i (the
@@ -152,14 +166,14 @@ function maskedMatrix(sheet, head, r, choose) {
             fmt(head.weights[i][j]))))))))));
 }
 
-const READOUT_HINT = "Point at an arrow, or Tab to it, to read its weight; its key and value row lights up in the head's table.";
+const READOUT_HINT = "Point at an arrow, or Tab to it, to read its weight; its key and value row and its term of the message light up in the head's panel.";
 
 /** Light the head table's row of source j (and say what the arrow means), or clear it (head null). */
 function light(out, readout, head, j, text) {
-  out.querySelectorAll("tr.lit").forEach((tr) => tr.classList.remove("lit"));
+  out.querySelectorAll("tr.lit, .term.lit").forEach((el) => el.classList.remove("lit"));
   if (!head) { readout.textContent = READOUT_HINT; return; }
-  const tr = out.querySelector(`.panel[data-head="${head.index}"] tr[data-source="${j + 1}"]`);
-  if (tr) tr.classList.add("lit");
+  out.querySelectorAll(`.panel[data-head="${head.index}"] tr[data-source="${j + 1}"], ` +
+    `.panel[data-head="${head.index}"] .term[data-source="${j + 1}"]`).forEach((el) => el.classList.add("lit"));
   readout.textContent = text;
 }
 
