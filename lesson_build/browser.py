@@ -1,6 +1,5 @@
-"""Open a page in headless Chromium and ask it questions, with no Python dependency beyond the
-standard library: the DevTools protocol over `--remote-debugging-pipe` (JSON messages separated by
-NUL bytes on file descriptors 3 and 4).
+"""Open a page in headless Chromium and ask it questions, through Playwright (its Python package
+drives the system's Chromium: no browser download).
 
     with Chromium() as browser:
         tab = browser.open("http://127.0.0.1:8000/index.html")
@@ -8,8 +7,9 @@ NUL bytes on file descriptors 3 and 4).
         value = tab.evaluate("document.title")
         tab.screenshot(Path("page.png"))
 
-Events (console messages, exceptions, log entries) are kept: `tab.enable_events()`, then
-`tab.console_errors()` lists the errors the page reported.
+`Chromium(window=(390, 844), mobile=True)` emulates a phone (touch, overlay scrollbars). Console
+errors and uncaught exceptions are kept: `tab.console_errors()` lists them. `tab.page` is the
+Playwright page (keyboard, clicks); `tab.call(method, params)` sends a DevTools command.
 
 Also a check of a built page: `python -m lesson_build.browser renders/index.html [--screenshot x.png]`
 serves the folder on 127.0.0.1 (lesson_build.serve: byte ranges, module types), waits until every
@@ -17,16 +17,11 @@ serves the folder on 127.0.0.1 (lesson_build.serve: byte ranges, module types), 
 """
 from __future__ import annotations
 
-import base64
+import atexit
 import contextlib
-import fcntl
-import json
 import os
-import select
 import shutil
-import subprocess
 import sys
-import tempfile
 import time
 from pathlib import Path
 
@@ -34,7 +29,7 @@ from lesson_build.serve import serving
 
 CHROMIUM_CANDIDATES = ("chromium", "chromium-browser", "google-chrome", "google-chrome-stable")
 FLAGS = [
-    "--headless", "--disable-gpu", "--disable-quic", "--no-first-run", "--no-default-browser-check",
+    "--disable-gpu", "--disable-quic", "--no-first-run", "--no-default-browser-check",
     "--disable-background-networking", "--disable-component-update", "--disable-sync",
     "--disable-extensions", "--mute-audio", "--autoplay-policy=no-user-gesture-required",
 ]
@@ -54,53 +49,42 @@ def find_chromium() -> str | None:
     return None
 
 
-def _above(fd: int, floor: int = 10) -> int:
-    """The same pipe end on a descriptor >= floor (the original is closed)."""
-    high = fcntl.fcntl(fd, fcntl.F_DUPFD, floor)
-    os.close(fd)
-    return high
+_PLAYWRIGHT = None
+
+
+def _playwright():
+    """One Playwright driver per process (its sync API allows one), started on first use."""
+    global _PLAYWRIGHT
+    if _PLAYWRIGHT is None:
+        try:
+            from playwright.sync_api import sync_playwright
+        except ImportError as exc:
+            raise BrowserError("the playwright package is missing (pip install -e '.[dev]')") from exc
+        _PLAYWRIGHT = sync_playwright().start()
+        atexit.register(_PLAYWRIGHT.stop)
+    return _PLAYWRIGHT
 
 
 class Tab:
-    def __init__(self, browser: "Chromium", session: str):
-        self.browser, self.session = browser, session
-
-    def call(self, method: str, params: dict | None = None) -> dict:
-        return self.browser.call(method, params, session=self.session)
+    def __init__(self, page):
+        from playwright.sync_api import Error
+        self.page, self._error = page, Error
+        self._cdp = None
+        self.errors: list[str] = []
+        page.on("console", lambda m: self.errors.append(f"console.{m.type}: {m.text}")
+                if m.type in ("error", "assert") else None)
+        page.on("pageerror", lambda e: self.errors.append(f"exception: {e}"))
 
     def evaluate(self, expression: str):
-        reply = self.call("Runtime.evaluate", {"expression": expression, "returnByValue": True,
-                                               "awaitPromise": True})
-        if "exceptionDetails" in reply:
-            raise BrowserError(f"page script failed: {reply['exceptionDetails'].get('text')} "
-                               f"{reply['exceptionDetails'].get('exception', {}).get('description', '')}")
-        return reply["result"].get("value")
-
-    def enable_events(self) -> None:
-        """Start collecting this tab's console calls, exceptions and log entries."""
-        self.call("Runtime.enable")
-        self.call("Log.enable")
-
-    def events(self, method: str | None = None) -> list[dict]:
-        return [e for e in self.browser.events
-                if e.get("sessionId") == self.session and (method is None or e.get("method") == method)]
+        """The value of a JavaScript expression (awaited when it is a promise)."""
+        try:
+            return self.page.evaluate(expression)
+        except self._error as exc:
+            raise BrowserError(f"page script failed: {str(exc).splitlines()[0]}") from None
 
     def console_errors(self) -> list[str]:
-        """One line per error the page reported: console.error/assert, uncaught exceptions, and
-        error-level log entries (failed loads among them)."""
-        out = []
-        for e in self.events():
-            p = e.get("params", {})
-            if e["method"] == "Runtime.consoleAPICalled" and p.get("type") in ("error", "assert"):
-                out.append("console.error: " + " ".join(str(a.get("value", a.get("description", "")))
-                                                          for a in p.get("args", [])))
-            elif e["method"] == "Runtime.exceptionThrown":
-                d = p.get("exceptionDetails", {})
-                out.append(f"exception: {d.get('text')} {d.get('exception', {}).get('description', '')}".strip())
-            elif e["method"] == "Log.entryAdded" and p.get("entry", {}).get("level") == "error":
-                entry = p["entry"]
-                out.append(f"log ({entry.get('source')}): {entry.get('text')} {entry.get('url', '')}".strip())
-        return out
+        """One line per console.error/assert and uncaught exception (failed loads among them)."""
+        return list(self.errors)
 
     def wait_for(self, expression: str, timeout: float = 20.0, interval: float = 0.1):
         """Poll `expression` until it is truthy; return its value (BrowserError on timeout)."""
@@ -113,114 +97,52 @@ class Tab:
                 raise BrowserError(f"timed out after {timeout}s waiting for: {expression}")
             time.sleep(interval)
 
+    def goto(self, url: str) -> None:
+        """Navigate and return once the response has started (wait for the page with wait_for)."""
+        self.page.goto(url, wait_until="commit")
+
+    def call(self, method: str, params: dict | None = None) -> dict:
+        """A DevTools protocol command on this tab (e.g. DOM.getDocument)."""
+        if self._cdp is None:
+            self._cdp = self.page.context.new_cdp_session(self.page)
+        return self._cdp.send(method, params or {})
+
     def screenshot(self, dest: Path, full_page: bool = True) -> Path:
-        params = {"format": "png"}
-        if full_page:
-            metrics = self.call("Page.getLayoutMetrics")
-            size = metrics.get("cssContentSize") or metrics["contentSize"]
-            params.update({"captureBeyondViewport": True,
-                           "clip": {"x": 0, "y": 0, "width": size["width"], "height": size["height"],
-                                    "scale": 1}})
-        data = self.call("Page.captureScreenshot", params)["data"]
         dest = Path(dest)
-        tmp = dest.with_name(f".{dest.name}.partial")
-        tmp.write_bytes(base64.b64decode(data))
+        tmp = dest.with_name(f".{dest.name}.partial.png")
+        self.page.screenshot(path=str(tmp), full_page=full_page)
         os.replace(tmp, dest)
         return dest
 
 
 class Chromium:
-    """A headless Chromium driven over the DevTools pipe. Use as a context manager."""
+    """A headless Chromium (the system's) through Playwright. Use as a context manager."""
 
-    def __init__(self, executable: str | None = None, window: tuple[int, int] = (1280, 900)):
+    def __init__(self, executable: str | None = None, window: tuple[int, int] = (1280, 900), mobile: bool = False):
         self.executable = executable or find_chromium()
         if not self.executable:
             raise BrowserError("chromium not found (Debian: apt-get install -y chromium)")
-        self.window = window
-        self._next_id = 0
-        self._buffer = b""
-        self.events: list[dict] = []     # every message that was not a reply (see Tab.events)
+        self.window, self.mobile = window, mobile
 
     def __enter__(self) -> "Chromium":
-        self._profile = tempfile.TemporaryDirectory(prefix="lesson_build-chromium-")
-        cmd_r, self._cmd_w = os.pipe()
-        self._res_r, res_w = os.pipe()
-        # Park the child's ends above fd 10 so the redirections below cannot clobber each other.
-        cmd_r, res_w = _above(cmd_r), _above(res_w)
-        args = [*FLAGS, f"--user-data-dir={self._profile.name}", "--remote-debugging-pipe",
-                f"--window-size={self.window[0]},{self.window[1]}", "about:blank"]
+        args = list(FLAGS)
         if hasattr(os, "geteuid") and os.geteuid() == 0:
             args.insert(0, "--no-sandbox")  # Chromium refuses to run as root with its sandbox
-        # The protocol wants its pipe on fds 3 (commands in) and 4 (replies out); bash, not sh,
-        # because dash cannot redirect descriptors above 9.
-        launcher = f'exec "$0" "$@" 3<&{cmd_r} 4>&{res_w} {cmd_r}<&- {res_w}>&-'
-        self._log = tempfile.TemporaryFile()
-        self.proc = subprocess.Popen([shutil.which("bash") or "bash", "-c", launcher, self.executable, *args],
-                                     pass_fds=(cmd_r, res_w), stdin=subprocess.DEVNULL,
-                                     stdout=self._log, stderr=self._log)
-        os.close(cmd_r)
-        os.close(res_w)
+        self.browser = _playwright().chromium.launch(executable_path=self.executable, args=args, headless=True)
         return self
 
     def __exit__(self, *exc) -> None:
-        try:
-            if self.proc.poll() is None:
-                with contextlib.suppress(Exception):
-                    self.call("Browser.close", timeout=5)
-                try:
-                    self.proc.wait(timeout=5)
-                except subprocess.TimeoutExpired:
-                    self.proc.kill()
-                    self.proc.wait()
-        finally:
-            os.close(self._cmd_w)
-            os.close(self._res_r)
-            self._log.close()
-            self._profile.cleanup()
-
-    def _stderr_tail(self) -> str:
-        self._log.seek(0)
-        return " | ".join(self._log.read().decode("utf-8", "replace").strip().splitlines()[-5:])
-
-    def call(self, method: str, params: dict | None = None, session: str | None = None,
-             timeout: float = 30.0) -> dict:
-        self._next_id += 1
-        msg = {"id": self._next_id, "method": method, "params": params or {}}
-        if session:
-            msg["sessionId"] = session
-        os.write(self._cmd_w, json.dumps(msg).encode() + b"\0")
-        deadline = time.monotonic() + timeout
-        while True:
-            while b"\0" in self._buffer:
-                raw, self._buffer = self._buffer.split(b"\0", 1)
-                reply = json.loads(raw)
-                if "method" in reply and "id" not in reply:
-                    self.events.append(reply)
-                    continue
-                if reply.get("id") == self._next_id:
-                    if "error" in reply:
-                        raise BrowserError(f"{method}: {reply['error'].get('message')}")
-                    return reply.get("result", {})
-            left = deadline - time.monotonic()
-            if left <= 0:
-                raise BrowserError(f"{method}: no reply in {timeout}s")
-            ready, _, _ = select.select([self._res_r], [], [], left)
-            if ready:
-                chunk = os.read(self._res_r, 1 << 20)
-                if not chunk:
-                    raise BrowserError(f"chromium exited: {self._stderr_tail()}")
-                self._buffer += chunk
+        with contextlib.suppress(Exception):
+            self.browser.close()
 
     def open(self, url: str, events: bool = False) -> Tab:
-        """A new tab on `url`; events=True collects console and log events from the first byte."""
-        target = self.call("Target.createTarget", {"url": "about:blank"})["targetId"]
-        session = self.call("Target.attachToTarget", {"targetId": target, "flatten": True})["sessionId"]
-        tab = Tab(self, session)
-        tab.call("Emulation.setDeviceMetricsOverride", {"width": self.window[0], "height": self.window[1],
-                                                        "deviceScaleFactor": 1, "mobile": False})
-        if events:
-            tab.enable_events()
-        tab.call("Page.navigate", {"url": url})
+        """A new tab (in its own context: a cold cache) on `url`; console errors are collected
+        from the first byte (`events` is kept for older callers)."""
+        width, height = self.window
+        context = self.browser.new_context(viewport={"width": width, "height": height}, device_scale_factor=1,
+                                           is_mobile=self.mobile, has_touch=self.mobile)
+        tab = Tab(context.new_page())
+        tab.goto(url)
         return tab
 
 

@@ -1,4 +1,5 @@
-"""The web lesson in headless Chromium, built by the real pipeline from a tiny throwaway project
+"""The web lesson in headless Chromium (driven by Playwright: lesson_build/browser.py), built by the
+real pipeline from a tiny throwaway project
 (two chapters of narrated 160x90 scenes) with the real data layer and checkpoints, served from a
 sub-folder of a static server (so any absolute URL would break it). One browser, one tab, in order:
 every chapter plays with sound and subtitles and its transcript seeks; the explorer shows river ->
@@ -53,11 +54,18 @@ LINES = {"SceneOne": ("one: the receiver", "one: & <its> sources"), "SceneTwo": 
 
 
 def chromium_or_skip():
+    """Skip unless the system's Chromium and the playwright package (the dev extra) are here; with
+    LESSON_REQUIRE_CHROMIUM set (CI), fail instead."""
+    import importlib.util
+
     from lesson_build.browser import find_chromium
-    if find_chromium() is None:
+    missing = [what for what, ok in [("chromium (Debian: apt-get install -y chromium)", find_chromium() is not None),
+                                     ("the playwright package (pip install -e '.[dev]')",
+                                      importlib.util.find_spec("playwright") is not None)] if not ok]
+    if missing:
         if os.environ.get("LESSON_REQUIRE_CHROMIUM"):
-            pytest.fail("chromium is required here (LESSON_REQUIRE_CHROMIUM is set) but not installed")
-        pytest.skip("chromium not installed (Debian: apt-get install -y chromium)")
+            pytest.fail(f"required here (LESSON_REQUIRE_CHROMIUM is set) but not installed: {'; '.join(missing)}")
+        pytest.skip(f"not installed: {'; '.join(missing)}")
 
 
 def write_tone(path: Path, seconds: float = 1.4) -> None:

@@ -108,7 +108,7 @@ def build_site(out: Path) -> Path:
 
 
 class Page:
-    """One tab on the served page at one width; `js` evaluates, `key` presses a key."""
+    """One tab on the served page at one width; `js` evaluates, `key` presses a key (Playwright)."""
 
     def __init__(self, browser, tab):
         self.browser, self.tab = browser, tab
@@ -118,19 +118,13 @@ class Page:
 
     def goto(self, url: str) -> None:
         """A fresh load of `url` (by way of about:blank, so a link differing only in its #part loads anew)."""
-        self.tab.call("Page.navigate", {"url": "about:blank"})
-        self.tab.wait_for("location.href === 'about:blank'")
-        self.tab.call("Page.navigate", {"url": url})
+        self.tab.goto("about:blank")
+        self.tab.goto(url)
         self.tab.wait_for("document.readyState === 'complete' && document.getElementById('explorer')"
                           " && document.getElementById('explorer').dataset.ready === 'true'", timeout=30)
 
-    def key(self, name: str, shift: bool = False) -> None:
-        codes = {"Tab": 9, "Enter": 13, "ArrowDown": 40, "ArrowUp": 38, "Home": 36, "End": 35}
-        base = {"key": name, "code": name, "windowsVirtualKeyCode": codes[name], "modifiers": 8 if shift else 0}
-        if name == "Enter":
-            base["text"] = "\r"
-        self.tab.call("Input.dispatchKeyEvent", {"type": "keyDown" if name != "Enter" else "keyDown", **base})
-        self.tab.call("Input.dispatchKeyEvent", {"type": "keyUp", **base})
+    def key(self, name: str) -> None:
+        self.tab.page.keyboard.press(name)
 
 
 def _open(request, ui_site, width):
@@ -139,12 +133,10 @@ def _open(request, ui_site, width):
 
     stack = __import__("contextlib").ExitStack()
     base = stack.enter_context(serve(ui_site))
-    browser = stack.enter_context(Chromium(window=(width, 900)))
+    # Below 600 px, a phone: touch, overlay scrollbars (the layout is the whole 390 px).
+    browser = stack.enter_context(Chromium(window=(width, 900 if width >= 600 else 844), mobile=width < 600))
     request.addfinalizer(stack.close)
-    tab = browser.open("about:blank", events=True)
-    if width < 600:      # a phone: touch viewport, overlay scrollbars (the layout is 390 px wide)
-        tab.call("Emulation.setDeviceMetricsOverride", {"width": width, "height": 844, "deviceScaleFactor": 1,
-                                                        "mobile": True})
+    tab = browser.open("about:blank")
     p = Page(browser, tab)
     p.base = f"{base}/index.html"
     p.goto(p.base)
