@@ -189,8 +189,8 @@ def _quoted(m: re.Match) -> str:
     cue = before[-1].lower() if before else ""
     if start:
         word = word[0].lower() + word[1:]
-    if cue.startswith(("word", "token")):
-        return word                                   # the sentence names it a word already
+    if cue in ("word", "words", "token", "tokens"):
+        return word                                   # the sentence names it a word already ("the word “the”")
     if word.lower() == "the":
         return "The word the" if start else "the word the"
     from_to = cue == "to" and re.search(r"\bfrom\s+“[^”]+”\s+to\s*$", m.string[:m.start()])

@@ -98,6 +98,7 @@ def test_spoken_forms(written, spoken):
     ("brings what it read to “usually”", "brings what it read to the word usually"),
     ("its weight on “she”", "its weight on the word she"),          # a little word is never read bare
     ("The receiver is the word “usually”: the last", "The receiver is the word usually: the last"),
+    ("The last known token, “at” at position 20", "The last known token, the word at at position twenty"),
     ("moved weight from “river” to “fisherman”, so", "moved weight from river to fisherman, so"),
     ("Take the phrase “Maya wore a hooded red wool coat”.", "Take the phrase Maya wore a hooded red wool coat."),
     ("fills the blank: “…and watched the water”.", "fills the blank: and watched the water."),

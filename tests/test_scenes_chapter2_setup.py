@@ -75,7 +75,7 @@ def test_setup_shows_token_rows_position_rows_and_E(sentence):
     assert f"E  {format_shape(ws.E.shape)}" in texts_of(b)
     assert [t.original_text for t in b.scene.prefix.positions] == [str(p) for p in range(1, ws.n + 1)]
     b.beat_of(f"Here is our sentence: “{ws.text}”, and then a blank.")
-    b.beat_of(f"The last known token, “{ws.tokens[-1]}” at position {ws.n}, is the receiver")
+    b.beat_of(f"The last known token, “{ws.tokens[-1]}”, at position {ws.n}, is the receiver")
     b.beat_of("It has no query yet.")
 
 
@@ -163,8 +163,9 @@ def test_shape_flow_river_shapes_worked_by_hand():
     assert "We follow one sentence, with no batch axis: E is [10, 4], one row per token." in words
     assert "Q times K transpose, [10, 2] by [2, 10], gives [10, 10] scores." in words
     assert "The MLP gives each of the twenty vocabulary words a probability: p is [1, 20]." in words
+    # the shapes stay on screen; the voice says what the product is (ten receivers by ten sources)
     assert b.beat_of("Q times K transpose").spoken == (
-        "Q times K transpose, ten by two times two by ten, gives ten by ten scores.")
+        "Q times K transpose gives a ten by ten grid of scores: one for every receiver and source.")
 
 
 def test_shape_flow_pictures_play_in_their_own_beats():

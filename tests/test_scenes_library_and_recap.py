@@ -308,10 +308,10 @@ def test_recap_pictures_play_in_their_own_beats():
     # tokenize once (its arrow into run), then the loop's arcs as its steps are named, then the way back
     assert "Create" in kinds(b.changes_in(b.beat_of("tokenize the prefix once, then run the model")))
     assert "Create" in kinds(b.changes_in(b.beat_of("Choose the next token, and append it.")))
-    assert b.beats[-1].text == "“water” joins the prefix, and the loop goes back to run."
+    assert b.beats[-1].text == "“water” joins the prefix, and the loop runs the model again."
     assert "Create" in kinds(b.changes_in(b.beats[-1]))
     # training is drawn on the recap diagram: the loss routed back into both heads, W_O and the MLP
-    back = b.beat_of("The loss flows back and updates the weights of every block")
+    back = b.beat_of("The loss flows back and updates the parameters of every block")
     assert "LaggedStart" in kinds(b.changes_in(back))
     t = b.scene.training
     assert len(t.back) == 4
@@ -428,7 +428,7 @@ def test_copy_into_pytorch_is_drawn():
     texts = texts_of(b)
     for label in ("in_proj_weight", "out_proj.weight", "[12, 4]", "[W_Q¹ | W_Q²]ᵀ", "W_Oᵀ"):
         assert label in texts, label
-    beat = b.beat_of("We copy our weights into PyTorch")
+    beat = b.beat_of("We copy our parameters into PyTorch")
     assert "ReplacementTransform" in kinds(b.changes_in(beat))
     # three [4, 4] blocks stacked make in_proj_weight's 12 rows
     slots = b.scene.copy_picture.slots
@@ -503,7 +503,7 @@ def test_recap_training_colours_and_shapes():
     hue = colorsys.rgb_to_hsv(*(int(GRADIENT_COLOR[i:i + 2], 16) / 255 for i in (1, 3, 5)))[0] * 360
     assert hue > 340 or hue < 10
     # the learners are outlined, not tinted, in the loss's beat
-    back_beat = b.beat_of("The loss flows back and updates the weights of every block")
+    back_beat = b.beat_of("The loss flows back and updates the parameters of every block")
     assert "Indicate" not in kinds(b.changes_in(back_beat))
     assert t.target[0].color.to_hex().upper() != RECEIVER_COLOR.upper()
     # the example target is the training text's word, not the model's guess (river predicts

@@ -784,7 +784,9 @@ class BiasesAndLibraryLayer(LessonScene):
         self.query_home = head.get_center()
         head.scale(self.QUERY_SCALE).move_to(CONTENT_CENTER + UP * 0.2)
         with self.beat(f"A projection bias adds one fixed vector after the projection: "
-                       f"here an illustrative {B_Q} on head 1’s query."):
+                       f"here an illustrative {B_Q} on head 1’s query.",
+                       spoken="A projection bias adds one fixed vector after the projection: here an illustrative "
+                              "bias on head one's query."):
             self.play(FadeIn(who), FadeIn(query.q))
             self.play(FadeIn(query.ops[0]), FadeIn(query.b, shift=0.2 * LEFT))
             self.play(FadeIn(query.ops[1]), FadeIn(query.sum, shift=0.2 * LEFT))
@@ -794,7 +796,8 @@ class BiasesAndLibraryLayer(LessonScene):
     def show_shared_bias(self, ws):
         # the caption says "every position"; the notes' fine print adds "(and batches)"
         note = self.fine_print = place_fine_print("A projection bias is shared across token positions (and batches).")
-        with self.beat(f"The same {B_Q} is added at every position."):
+        with self.beat(f"The same {B_Q} is added at every position.",
+                       spoken="The same bias is added at every position."):
             self.play(self.query_head.animate.scale(1 / self.QUERY_SCALE).move_to(self.query_home), run_time=0.8)
             self.play(FadeIn(self.shared.bias_column, shift=0.1 * DOWN), FadeIn(note))
 
@@ -870,7 +873,8 @@ class BiasesAndLibraryLayer(LessonScene):
                             *table.parts_with)
         note = self.fine_print = place_fine_print("All displayed numbers are rounded; calculations use full "
                                                   "precision.")
-        with self.beat(f"With {B_Q}, the scores change, so the whole row shifts; it still sums to one."):
+        with self.beat(f"With {B_Q}, the scores change, so the whole row shifts; it still sums to one.",
+                       spoken="With the bias, the scores change, so the whole row shifts; it still sums to one."):
             self.play(Indicate(self.query.sum, color=BIAS_COLOR, scale_factor=1.08))
             self.play(FadeIn(with_parts, shift=0.15 * LEFT), FadeIn(chart.key[1]), FadeIn(note),
                       LaggedStart(*(GrowFromEdge(bar, LEFT) for bar in chart.bars_with), lag_ratio=0.05),
@@ -907,7 +911,8 @@ class BiasesAndLibraryLayer(LessonScene):
         self.flag_home = head.get_center()
         head.scale(self.FLAG_SCALE).move_to(CONTENT_CENTER + UP * 0.2)
         note = self.fine_print = place_fine_print("bias=True is the default of torch.nn.MultiheadAttention.")
-        with self.beat("In PyTorch, one flag, bias=True, adds such offsets to every projection."):
+        with self.beat("In PyTorch, one flag, bias=True, adds such offsets to every projection.",
+                       spoken="In PyTorch, one flag, switched on, adds such offsets to every projection."):
             self.play(FadeIn(c.code), FadeIn(note))
             self.play(LaggedStart(*(FadeIn(p, shift=0.1 * DOWN) for p in c.projections), lag_ratio=0.3),
                       run_time=1.2)
@@ -916,7 +921,9 @@ class BiasesAndLibraryLayer(LessonScene):
         c, d = self.counts, self.bias.d_model
         n_in = self.bias.extra_parameters["in_proj_bias"]
         with self.beat(f"With width {count_word(d)}: {count_word(d)} query, {count_word(d)} key and "
-                       f"{count_word(d)} value offsets, {n_in} in all, stored together in in_proj_bias."):
+                       f"{count_word(d)} value offsets, {n_in} in all, stored together in in_proj_bias.",
+                       spoken=f"With width {count_word(d)}: {count_word(d)} query, {count_word(d)} key and "
+                              f"{count_word(d)} value offsets, {n_in} in all, stored together as one input bias."):
             self.play(self.flag_head.animate.scale(1 / self.FLAG_SCALE).move_to(self.flag_home), run_time=0.7)
             self.play(LaggedStart(*(FadeIn(g, shift=0.1 * UP) for g in c.query_key_value), lag_ratio=0.4),
                       run_time=1.5)
@@ -925,7 +932,9 @@ class BiasesAndLibraryLayer(LessonScene):
     def show_output_offsets(self):
         c, counts = self.counts, self.bias.extra_parameters
         with self.beat(f"Plus {count_word(counts['out_proj.bias'])} output offsets in out_proj.bias: "
-                       f"{counts['total']} additional trainable scalars."):
+                       f"{counts['total']} additional trainable scalars.",
+                       spoken=f"Plus {count_word(counts['out_proj.bias'])} output offsets: {counts['total']} "
+                              "more trainable parameters in all."):
             self.play(FadeIn(c.out_group, shift=0.1 * UP))
             self.play(FadeIn(c.total))
 
@@ -939,7 +948,8 @@ class BiasesAndLibraryLayer(LessonScene):
 
     def show_add_bias_kv(self):
         with self.beat("The add_bias_kv option is something else, not this flag.",
-                       spoken="The add bias k v option is something else, not this flag."):
+                       spoken="A separate option, named on screen, adds extra key and value rows instead; it is "
+                              "not this flag."):
             self.play(FadeIn(self.counts.kv_note))
 
     def show_ours_omit(self):
@@ -968,7 +978,8 @@ class BiasesAndLibraryLayer(LessonScene):
         none = self.no_extra = VGroup(get_mono("bias=False", font_size=LABEL_SIZE + 2),
                                       get_text("→ no extra scalars", font_size=LABEL_SIZE + 2)).arrange(RIGHT, buff=0.2)
         none.move_to(c.kv_note)
-        with self.beat("Our layers leave these biases out: in code, bias=False."):
+        with self.beat("Our layers leave these biases out: in code, bias=False.",
+                       spoken="Our layers leave these biases out: in code, the flag is switched off."):
             self.play(ReplacementTransform(c.code.lines, c.code_off.lines), FadeIn(box),
                       FadeOut(default), FadeOut(c.kv_note), FadeIn(none))
             self.play(*(g.animate.set_opacity(0.3) for g in cells), Create(crosses),
@@ -1032,13 +1043,16 @@ class BiasesAndLibraryLayer(LessonScene):
         bar = self.code_bar = self.code.get_line_box(line, color=SOURCE_COLOR)
         with self.transition("the lists make room for the weights"):
             self.play(*fade_out(self, self.lists))
-        with self.beat("attn_mask=future blocks every source after the receiver."):
+        with self.beat("attn_mask=future blocks every source after the receiver.",
+                       spoken="The mask argument blocks every source after the receiver."):
             self.play(FadeIn(bar), FadeIn(self.mask_group))
 
     def show_per_head_weights(self, ws):
         line = self.code.find("average_attn_weights")
         bar = self.code.get_line_box(line, color=SOURCE_COLOR)
-        with self.beat("average_attn_weights=False returns each head’s weights separately.", look=0.3):
+        with self.beat("average_attn_weights=False returns each head’s weights separately.",
+                       spoken="One more argument returns each head's weights separately, not their average.",
+                       look=0.3):
             self.play(ReplacementTransform(self.code_bar, bar), FadeOut(self.mask_group))
             self.play(FadeIn(self.maps), FadeIn(self.heat_key))
         self.code_bar = bar
@@ -1075,7 +1089,7 @@ class BiasesAndLibraryLayer(LessonScene):
         c = self.copy_picture
         with self.transition("the pictures go"):
             self.play(*fade_out(self, self.maps_wide, self.average, self.same, self.fine_print, self.heat_key))
-        with self.beat("We copy our weights into PyTorch and run the same sentence.", look=0.8):
+        with self.beat("We copy our parameters into PyTorch and run the same sentence.", look=0.8):
             self.play(FadeIn(c.title), *(FadeIn(VGroup(blk, lab)) for blk, lab in zip(c.sources, c.source_labels)),
                       run_time=0.9)
             self.play(*(ReplacementTransform(blk.copy(), slot) for blk, slot in zip(c.sources, c.slots)),
@@ -1624,7 +1638,7 @@ class RecapAndLoop(LessonScene):
 
     def show_weight_update(self):
         t = self.training
-        with self.beat("The loss flows back and updates the weights of every block: both heads, W_O and the MLP."):
+        with self.beat("The loss flows back and updates the parameters of every block: both heads, W_O and the MLP."):
             self.play(Create(t.back[0]), run_time=1.6)
             self.play(LaggedStart(*(GrowArrow(path[0]) for path in t.back[1:]), lag_ratio=0.3), run_time=1.0)
             # outlined, not tinted: the heads keep their own colours
@@ -1638,7 +1652,7 @@ class RecapAndLoop(LessonScene):
             self.play(*fade_out(self, self.training, self.fine_print, self.prefix_line, self.filled))
         # the diagram's shapes stand in for it (its texts fade): the same picture, about to shrink
         shapes, texts = self.diagram_shapes, self.diagram_texts
-        with self.beat("At inference the weights stay fixed: tokenize the prefix once, then run the model."):
+        with self.beat("At inference the parameters stay fixed: tokenize the prefix once, then run the model."):
             self.play(FadeIn(self.tokenize), FadeIn(self.id_row.words), FadeIn(note),
                       *(FadeOut(t) for t in texts), run_time=0.8)
             on_screen = {id(m) for m in self.diagram.get_family()}
@@ -1659,7 +1673,7 @@ class RecapAndLoop(LessonScene):
 
     def show_append(self, ws):
         c = self.cycle
-        with self.beat(f"“{ws.mlp.prediction}” joins the prefix, and the loop goes back to run.", look=0.6):
+        with self.beat(f"“{ws.mlp.prediction}” joins the prefix, and the loop runs the model again.", look=0.6):
             self.play(ReplacementTransform(self.chosen[0], self.new_word[0]), FadeOut(self.chosen[1]),
                       FadeIn(self.new_word[1:]), FadeOut(self.id_row.blank))
             self.play(FadeIn(self.receiver_mark, shift=0.1 * DOWN), run_time=0.5)

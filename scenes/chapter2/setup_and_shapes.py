@@ -196,7 +196,7 @@ class Setup(LessonScene):
         label = get_text("receiver", font_size=LABEL_SIZE, color=RECEIVER_COLOR).next_to(box, UP, buff=0.2)
         sources = self.get_sources_bracket(ws)
         self.receiver_marks = VGroup(fill, label, sources)
-        with self.beat(f"The last known token, “{ws.tokens[-1]}” at position {n}, is the receiver: "
+        with self.beat(f"The last known token, “{ws.tokens[-1]}”, at position {n}, is the receiver: "
                        "it gathers information from itself and the tokens before it."):
             self.play(FadeIn(fill), FadeIn(label, shift=0.2 * DOWN))
             # what it may read: itself and every token before it, under one bracket per line
@@ -588,9 +588,8 @@ class ShapeFlow(LessonScene):
         kt = (h1.K.shape[1], h1.K.shape[0])
         with self.beat(f"Q times K transpose, {format_shape(h1.Q.shape)} by {format_shape(kt)}, "
                        f"gives {format_shape(h1.scores.shape)} scores.",
-                       spoken=f"Q times K transpose, {spoken_form(format_shape(h1.Q.shape))} times "
-                              f"{spoken_form(format_shape(kt))}, gives "
-                              f"{spoken_form(format_shape(h1.scores.shape))} scores."):
+                       spoken=f"Q times K transpose gives a {spoken_form(format_shape(h1.scores.shape))} "
+                              "grid of scores: one for every receiver and source."):
             # K turns on its side into Kᵀ, and both Q and Kᵀ feed the square of scores
             self.play(*(ReplacementTransform(lane.k, lane.kt) for lane in self.lanes),
                       *(FadeOut(lane.pair_frame) for lane in self.lanes), run_time=1.2)
@@ -626,7 +625,9 @@ class ShapeFlow(LessonScene):
         tags = VGroup(row_tag, VGroup(column_tag, tick))
         self.a_strips = VGroup(row, column, tags)
         with self.beat("Each row of A is a receiver, each column a source; "
-                       "the grey steps are the future, which no receiver may read.", look=1.6):
+                       "the grey steps are the future, which no receiver may read.",
+                       spoken="Each row of the attention matrix is one token acting as a receiver, each column a "
+                              "source; the grey steps are the future, which no receiver may read.", look=1.6):
             self.play(FadeIn(row), FadeIn(row_tag))
             self.play(FadeIn(column), FadeIn(column_tag), Create(tick))
             self.play(Indicate(a.mask_triangle, color=TEXT_COLOR, scale_factor=1.05))
@@ -650,7 +651,9 @@ class ShapeFlow(LessonScene):
         self.receiver_strips, self.legend = strips, legend
         h = sup(1)
         with self.beat(f"Superscripts name the head, subscripts the token: q{h}{sub(n)} is head 1’s query "
-                       f"at token {n}, one row of Q{h}."):
+                       f"at token {n}, one row of Q{h}.",
+                       spoken=f"On screen, a raised number names the head and a lowered one the token: so head "
+                              f"one's query at token {n} is one row of head one's Q matrix."):
             self.play(LaggedStart(*(FadeIn(s) for s in strips), lag_ratio=0.2), FadeIn(legend))
 
     def build_chain(self, ws):
@@ -736,7 +739,7 @@ class ShapeFlow(LessonScene):
         e_rows = get_row_lines(self.e_target.box, ws.E.shape[0])
         with self.beat(f"The two messages join side by side: [H{sup(1)} | H{sup(2)}] is "
                        f"{format_shape(ws.H_joined.shape)}.",
-                       spoken=f"The two messages join side by side: H one and H two together are "
+                       spoken=f"The two messages join side by side: head one's H and head two's H together are "
                               f"{spoken_form(format_shape(ws.H_joined.shape))}."):
             # the lanes go; H¹ and H² slide together into the joined box; E moves into the chain
             self.play(*(FadeOut(m) for m in others),
@@ -796,8 +799,8 @@ class ShapeFlow(LessonScene):
                        f"{count_word(d_v)} join to width {count_word(d_model)}; in general it is "
                        "[n_heads × d_v, d_model].",
                        spoken=f"W O is square here only because {count_word(n_heads)} heads of width "
-                              f"{count_word(d_v)} join to width {count_word(d_model)}. In general, it has "
-                              "n heads times d v rows, and d model columns."):
+                              f"{count_word(d_v)} join to width {count_word(d_model)}. In general, W O has one "
+                              "block of rows per head, and as many columns as E is wide."):
             note = get_fine_print("W_O still learns to mix head outputs into embedding coordinates. "
                                   "It is not an inverse of the input projections.")
             note.to_edge(LEFT, buff=0.6).set_y(CONTENT_BOTTOM + 0.2)
@@ -820,7 +823,7 @@ class ShapeFlow(LessonScene):
         n, d = ws.E.shape
         strip = get_row_strip(p["e_prime"])
         with self.beat(f"Only its last row, e′{sub(n)}, {format_shape((1, d))}, goes on to the prediction MLP.",
-                       spoken=f"Only its last row, e prime, row {count_word(n)}, "
+                       spoken=f"Only its last row, row {count_word(n)} of E prime, "
                               f"{spoken_form(format_shape((1, d)))}, goes on to the prediction M L P."):
             self.play(FadeIn(strip))
             moving = strip.copy()
@@ -1039,7 +1042,8 @@ class Projections(LessonScene):
 
     # beats ------------------------------------------------------------------------------------
     def show_receiver_row(self, ws):
-        with self.beat(f"The receiver, the word “{display_words(ws)[-1]}”, brings its row of E: e{sub(ws.n)}."):
+        with self.beat(f"The receiver, the word “{display_words(ws)[-1]}”, brings its row of E: e{sub(ws.n)}.",
+                       spoken=f"The receiver, the word “{display_words(ws)[-1]}”, brings its row of E, row {ws.n}."):
             self.play(FadeIn(self.e_row, shift=0.2 * DOWN))
 
     def show_query_matrices(self, ws):
@@ -1212,9 +1216,8 @@ class Projections(LessonScene):
                             if same_here])
         text = (f"W_V has the same entries as W_K here: {pairs}."
                 if all(same) else "W_V has its own entries, so the values carry other columns.")
-        spoken = ("W V has the same entries as W K here: "
-                  + ", and ".join(f"V {count_word(head.index)} equals K {count_word(head.index)}" for head in ws.heads)
-                  + "." if all(same) else None)
+        spoken = ("W V has the same entries as W K here, so each head's values are its keys."
+                  if all(same) else None)
         with self.beat(text, spoken=spoken):
             if renames:
                 self.play(*renames)
