@@ -607,7 +607,9 @@ CARD = """((name) => {
       return { weights: arcs.map(a => +a.dataset.weight), px: arcs.map(a => parseFloat(a.getAttribute('stroke-width')) * scale),
                stroke: getComputedStyle(arcs[0]).stroke,
                tokens: [...svg.querySelectorAll('text.tok')].map(t => t.textContent),
-               heat: [...v.querySelectorAll('.heat .cell')].map(c => [c.textContent, +c.dataset.weight, parseFloat(c.style.getPropertyValue('--a'))]) }; }),
+               heat: [...v.querySelectorAll('.heat .cell')].map(c => [c.textContent, +c.dataset.weight, parseFloat(c.style.getPropertyValue('--a'))]),
+               table: [...v.querySelectorAll('details.weights-table tbody tr')].map(tr => [tr.children[1].textContent, tr.children[2].textContent]),
+               tableFocusable: !!v.querySelector('details.weights-table > summary') }; }),
     bars: [...card.querySelectorAll('.bars .bar-row')].map(r => [r.dataset.token, +r.dataset.p, r.classList.contains('chosen')]) };
 })(%s)"""
 
@@ -645,6 +647,10 @@ def _same_card(got, want, colours, temperature):
         assert [c[0] for c in head["heat"]] == want["read_as"]
         top = max(w)
         assert all(abs(a - x / top) <= 1e-4 for (_, _, a), x in zip(head["heat"], w))
+        # ... and as numbers, behind one keyboard-reachable summary.
+        assert head["tableFocusable"] and [t for t, _ in head["table"]] == want["read_as"]
+        assert all(len(shown.split(".")[1]) == 3 and abs(float(shown) - x) <= 0.0005 + 1e-5     # 3 decimals
+                   for (_, shown), x in zip(head["table"], w))
     p = torch.softmax(want["logits"] / (temperature if temperature > 0 else 1), -1)
     best = torch.topk(p, 10)
     tok = want["tok"]

@@ -69,6 +69,16 @@ function heatStrip(tokens, weights, head) {
       title: `${t}: weight ${fixed(weights[j])}` }, t)));
 }
 
+/** The same weights as numbers, for reading and for the keyboard (one Tab stop: its summary). */
+function weightTable(tokens, weights, head) {
+  return h("details", { class: "weights-table" }, h("summary", { class: "meta" }, `head ${head}'s weights as numbers`),
+    h("div", { class: "scroll-x" }, h("table", { class: "matrix" },
+      h("thead", {}, h("tr", {}, h("th", { scope: "col" }, "#"), h("th", { scope: "col", class: "word" }, "token"),
+        h("th", { scope: "col" }, "weight"))),
+      h("tbody", {}, tokens.map((t, j) => h("tr", { class: j === tokens.length - 1 ? "receiver" : null, "data-source": j + 1 },
+        h("th", { scope: "row" }, String(j + 1)), h("td", { class: "word" }, t), h("td", { class: "num" }, fixed(weights[j]))))))));
+}
+
 /**
  * A card for one model's run. `entry` is the manifest's (title, class, config); `temperature()`
  * reads the form. Returns { el, addStep(step), show(k), reshape(), steps }.
@@ -107,7 +117,8 @@ export function modelCard(name, entry, tok, { temperature, withText = false, pro
     views.replaceChildren(...s.read.heads.map((weights, i) => h("div", { class: `head-view head-${i + 1}`, "data-head": i + 1 },
       h("p", { class: "meta head-name" }, heads === 1 ? "the head" : `head ${i + 1}`),
       heatStrip(tokens, weights, i + 1),
-      h("div", { class: "diagram" }, arrowsFor(tokens, weights, i + 1)))));
+      h("div", { class: "diagram" }, arrowsFor(tokens, weights, i + 1)),
+      weightTable(tokens, weights, i + 1))));
     // The receiver is the last token: a long window scrolls to show it, the arrows' end.
     views.querySelectorAll(".diagram").forEach((d) => { d.scrollLeft = d.scrollWidth; });
     reshape();
