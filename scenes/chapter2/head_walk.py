@@ -160,6 +160,12 @@ def quoted(word: str) -> str:
     return f"“{word}”"
 
 
+def about(x: float) -> str:
+    """A number as the voice rounds it after "about": one decimal from 1 up, two below (0.718 -> 0.72,
+    2.2247 -> 2.2, -0.0718 -> -0.07); the screen keeps fmt's three places."""
+    return fmt(x, 1 if abs(x) >= 1 else 2)
+
+
 def join_words(words) -> str:
     words = list(words)
     return " and ".join(words) if len(words) <= 2 else ", ".join(words[:-1]) + " and " + words[-1]
@@ -680,14 +686,14 @@ class HeadWalkScene(LessonScene):
         self.band_shown = True
 
     # ---- beats shared by the weights walks --------------------------------------------------
-    def show_query(self, text: str, fine: str | None = None):
+    def show_query(self, text: str, fine: str | None = None, spoken: str | None = None):
         self.score_table = get_score_table(self.ws, self.head, self.grid)
         self.panel_left = self.panel_x(self.score_table)
         query = self.query = get_query_vector(self.ws, self.head)
         query.move_to([self.panel_left, self.grid.top - 0.1, 0], aligned_edge=LEFT + UP)
         self.make_room_for_table()
         receiver = self.band.row.boxes[self.i] if self.band_shown else None
-        with self.beat(text):
+        with self.beat(text, spoken=spoken):
             # the query comes out of the receiver: it is the receiver's
             self.play(FadeIn(query, shift=0.2 * LEFT) if receiver is None else
                       FadeIn(query, target_position=receiver.get_center(), scale=0.4),
@@ -716,10 +722,15 @@ class HeadWalkScene(LessonScene):
         if brisk:
             text = (f"Source {j + 1}, {quoted(self.word(j))}, scores highest: {product} = {score}; "
                     f"divided by √{d}, {fmt(head.scaled[n - 1, j])}.")
+            spoken = (f"{quoted(self.word(j))}, source {j + 1}, scores highest: {score}; divided by √{d}, "
+                      f"{fmt(head.scaled[n - 1, j])}.")
         else:
             text = f"Source {j + 1}, {quoted(self.word(j))}, has the key {key}. Its score: {product} = {score}."
+            qs = [fmt(q[c], qp) for c in range(d)]
+            each = (f"Each times {qs[0]}" if len(set(qs)) == 1 else f"Each times its query number, {join_words(qs)}")
+            spoken = f"The key of {quoted(self.word(j))}, source {j + 1}, is {key}. {each}, then added: {score}."
         frames = [VGroup(c.brackets, c.col_labels) for c in ([table.scores, table.scaled] if brisk else [table.scores])]
-        with self.beat(text, spoken=self.times_spoken(text)):
+        with self.beat(text, spoken=spoken):
             self.play(Create(box), *(FadeIn(f) for f in frames), FadeIn(VGroup(lines.lhs, lines.product)))
             self.play(FadeIn(lines.score), table.scores.cell(j, 0).animate.set_opacity(1))
             if brisk:
@@ -733,13 +744,6 @@ class HeadWalkScene(LessonScene):
     def factor(x: float, places: int) -> str:
         """A factor as a caption writes it: negatives in parentheses, 2.3 × (-0.1)."""
         return f"({fmt(x, places)})" if x < 0 else fmt(x, places)
-
-    @staticmethod
-    def times_spoken(text: str) -> str:
-        """A product of two decimals is read "times" (spoken_form reads 2.3 × 3.1 as a shape)."""
-        from narration.spoken import spoken_form
-
-        return spoken_form(text.replace("×", " times "))
 
     def hide_step_entries(self):
         for column in self.score_table.steps:
@@ -865,18 +869,21 @@ class HeadWalkScene(LessonScene):
         i, n = self.i, self.n
         row = self.head.weights[i, : i + 1]
         text = f"The {counted(n, 'weight')} add up to one." if n > 1 else "The one weight is 1."
+        spoken = None
         note = VGroup()
         if rounding_shows_in_sum(row, column.sum_number.value):
             shown = rounded_parts_sum(row)
             if self.say_rounded_sum:
                 text += f" The rounded ones on screen add to {shown}."
+                spoken = (text + " Every number on screen is rounded; every calculation uses the full values.")
             note = self.sum_note = self.get_rounded_sum_note(row, float(shown))
         if not self.grid.with_band:
             with self.transition("the table returns"):
                 self.play(FadeOut(VGroup(self.band, self.on_band)), FadeIn(VGroup(self.weights, self.softmax_panel.formula)),
                           run_time=0.6)
             self.band_shown = False
-        with self.beat(text + extra, look=None if self.say_rounded_sum else 1.0):
+        with self.beat(text + extra, spoken=spoken + extra if spoken else None,
+                       look=None if self.say_rounded_sum else 1.0):
             self.play(FadeOut(self.strong_boxes), FadeIn(VGroup(column.rule, column.sum_label, column.sum_number)),
                       *(self.fine_print("All displayed numbers are rounded; calculations use full precision.",
                                         left=self.weights_panel_left(), right=self.fine_right())))
@@ -934,10 +941,12 @@ class Head1Weights(HeadWalkScene):
         axes = join_words(coordinate_names(head.W_K))
         self.show_query(f"Its query for the receiver, q{sup(1)}{sub(self.n)}, is two numbers: "
                         f"{join_words(fmt(x, places_for(head.Q[self.i])) for x in head.Q[self.i])}.",
-                        fine="A query is a numerical vector, not an English question.")
+                        fine="A query is a numerical vector, not an English question.",
+                        spoken=f"Its query for the receiver is two numbers: "
+                               f"{join_words(fmt(x, places_for(head.Q[self.i])) for x in head.Q[self.i])}.")
         self.hide_step_entries()
         self.show_keys(f"Every source has a key, k{sup(1)}ⱼ: its {axes}. The receiver is one of the sources.",
-                       spoken=f"Every source j has a key, k, head one: its {axes}. The receiver is one of the sources.")
+                       spoken=f"Every source has a key: its {axes}. The receiver is one of the sources.")
         # --- Shot 3: one score written out, then all of them -------------------------------------
         self.shot("scores")
         top = score_walk_sources(head, self.i)[0]
@@ -1109,14 +1118,25 @@ class MessageWalk(HeadWalkScene):
         pairs = " and ".join(f"{alpha} × {self.factor(head.V[j, k], vp)} = {fmt(terms[k])}"
                              for k in range(head.V.shape[1]))
         source = f"Source {j + 1}, {quoted(word)}"
+        # the voice says each product once, rounded ("about"): the exact digits stay on screen
+        v_said = [fmt(head.V[j, k], vp) for k in range(head.V.shape[1])]
+        turns = join_words(f"{v} into about {about(p)}" for v, x, p in zip(v_said, head.V[j], terms) if x != 0)
+        if any(x == 0 for x in head.V[j]):
+            turns += ", and its zero stays zero"
+        weight = f"The weight of {quoted(word)}, source {j + 1}, about {about(head.weights[i, j])},"
         if walked.reasons == ("small",):
             text = f"{source}, has a small weight, {alpha}: its whole value shrinks, {values} becoming {products}."
+            spoken = (f"The weight of {quoted(word)}, source {j + 1}, is small, about {about(head.weights[i, j])}: "
+                      f"its whole value shrinks, {join_words(v_said)} becoming about "
+                      f"{join_words(about(p) for p in terms)}.")
             fine = "A small weight scales down the entire value vector."
         elif walked.reasons == ("sign",):
             text = f"{source}, has a value with a negative coordinate: {pairs}."
+            spoken = f"{weight} turns its value's {turns}."
             fine = None
         else:
             text = f"{source}: its weight times its value, coordinate by coordinate: {pairs}."
+            spoken = f"{weight} turns its value's {turns}."
             fine = None if brisk else "All products use the unrounded weights."
         previous = getattr(self, "expansion", None)
         self.expansion, self.product_boxes = line, boxes
@@ -1131,7 +1151,7 @@ class MessageWalk(HeadWalkScene):
             clear = svp.lines[1].get_bottom()[1] - 0.1
             if shrink.get_top()[1] > clear:
                 shrink.shift(DOWN * (shrink.get_top()[1] - clear))
-        with self.beat(text, spoken=self.times_spoken(text)):
+        with self.beat(text, spoken=spoken):
             self.play(*([FadeOut(previous), FadeOut(self.previous_boxes)] if previous is not None else []),
                       *([FadeOut(self.values_note)] if getattr(self, "values_note", None) is not None else []),
                       *([FadeOut(self.gap_note)] if getattr(self, "gap_note", None) is not None else []),
@@ -1173,7 +1193,9 @@ class MessageWalk(HeadWalkScene):
         text = (f"From the screen, a calculator gives {fmt(alpha)} × {self.factor(v, vp)} = "
                 f"{fmt(gap.from_shown, gap.from_shown_places)}. The product uses the unrounded weight, "
                 f"{fmt(alpha, 5)}…, so it shows {fmt(gap.exact)}.")
-        with self.beat(text, spoken=self.times_spoken(text)):
+        spoken = (f"A calculator working from the screen's {fmt(alpha)} gets {fmt(gap.from_shown, gap.from_shown_places)}; "
+                  f"the product shows {fmt(gap.exact)}, because it uses the unrounded weight.")
+        with self.beat(text, spoken=spoken):
             self.play(*([FadeIn(VGroup(note[0], note.shown))] if note is not None else []), *self.drop_fine_print(),
                       Indicate(self.expansion.svp.product.cell(0, gap.coordinate), color=self.color))
             if note is not None:
@@ -1193,7 +1215,7 @@ class MessageWalk(HeadWalkScene):
                       run_time=max(1.0, 0.4 * len(hidden)))
         self.expansion, self.gap_note = None, None
 
-    def show_message_sum(self, text: str, fine: str | None = None):
+    def show_message_sum(self, text: str, fine: str | None = None, spoken: str | None = None):
         ws, table = self.ws, self.table
         n, h, d = self.n, self.h, self.head.V.shape[1]
         formula = self.message_formula = get_text(f"m{sup(h)}{sub(n)} = Σⱼ {alpha_name(h, n)} v{sup(h)}ⱼ",
@@ -1201,7 +1223,7 @@ class MessageWalk(HeadWalkScene):
         formula.move_to([self.panel_left, self.grid.top - 0.1, 0], aligned_edge=LEFT + UP)
         sums = [ReplacementTransform(VGroup(*(table.products.cell(j, k).copy() for j in range(n))), table.message[k])
                 for k in range(d)]
-        with self.beat(text):
+        with self.beat(text, spoken=spoken):
             self.play(FadeIn(VGroup(table.message_row[0], table.message_row[1])), FadeIn(formula),
                       *(self.fine_print(fine) if fine else []))
             self.play(*sums, run_time=1.5)
@@ -1229,8 +1251,13 @@ class MessageWalk(HeadWalkScene):
         box = SurroundingRectangle(table.message[k], color=self.color, buff=0.06)
         tint = table.products.get_column_box(k, color=self.color, fill_opacity=0.14, stroke_width=0)
         self.rounding_marks = VGroup(note, box, tint)
-        with self.beat(text or f"The rounded {names[k]} products on screen add to {shown}; the sum uses full "
-                               f"precision and gives {fmt(head.messages[self.i, k])}."):
+        caption = text or (f"The rounded {names[k]} products on screen add to {shown}; the sum uses full "
+                           f"precision and gives {fmt(head.messages[self.i, k])}.")
+        # the caveat was said with the weights (scene 8): here only what it changes
+        spoken = (f"Again, the last digit comes from the full values: {fmt(head.messages[self.i, k])}." if text else
+                  f"Added from the screen, the {names[k]} products give {shown}; the full values give "
+                  f"{fmt(head.messages[self.i, k])}.")
+        with self.beat(caption, spoken=spoken):
             self.play(FadeIn(note), Create(box), FadeIn(tint), *self.fine_print(fine))
 
     def show_shapes(self):
@@ -1300,7 +1327,9 @@ class Head1Message(MessageWalk):
         self.shot("message")
         self.show_message_sum(f"Add the {counted(self.n, 'scaled row')}, coordinate by coordinate: head 1’s message, "
                               f"m{sup(1)}{sub(self.n)}, is {join_words(fmt(x) for x in head.messages[self.i])}.",
-                              fine="This is one row of H = AV.")
+                              fine="This is one row of H = AV.",
+                              spoken=f"Add the {counted(self.n, 'scaled row')}, coordinate by coordinate: head one's "
+                                     f"message is {join_words(fmt(x) for x in head.messages[self.i])}.")
         self.show_sum_rounding()
         self.show_shapes()
         self.show_what_it_carries()
@@ -1377,11 +1406,11 @@ class Head1Message(MessageWalk):
                                  dim_zeros=True, label_size=MIN_TEXT_SIZE)
         w_k.move_to([e.get_center()[0], projection.W_V.get_center()[1], 0])
         w_k.fade(0.45)          # dimmed relative to each part's own opacity (its cell rectangles stay unfilled)
-        k_tag = get_text("→ chose the weights", font_size=MIN_TEXT_SIZE, color=DIM_TEXT_COLOR)
+        k_tag = get_text("→ helped set the weights", font_size=MIN_TEXT_SIZE, color=DIM_TEXT_COLOR)
         k_tag.next_to(w_k, DOWN, buff=0.2)
         v_tag = get_text("→ the values, what gets mixed", font_size=MIN_TEXT_SIZE, color=self.color)
         v_tag.next_to(box, UP, buff=0.12)
-        with self.beat(f"W_V{sup(1)} does another job than W_K{sup(1)}: the keys chose the weights; "
+        with self.beat(f"W_V{sup(1)} does another job than W_K{sup(1)}: the keys helped set the weights; "
                        "the values are what gets mixed."):
             # E leaves with both of its operators: a lone "=" would read "W_V¹ [4, 2] = V¹ [10, 2]"
             self.play(FadeOut(e), FadeOut(projection.ops), run_time=0.6)
@@ -1429,7 +1458,8 @@ class Head2WeightsAndMessage(MessageWalk):
             self.show_product(walked, brisk=True)
         self.show_all_products("Every other source is scaled the same way.")
         self.show_message_sum(f"Add them up: head 2’s message, m{sup(2)}{sub(n)}, is "
-                              f"{join_words(fmt(x) for x in head.messages[i])}.")
+                              f"{join_words(fmt(x) for x in head.messages[i])}.",
+                              spoken=f"Add them up: head two's message is {join_words(fmt(x) for x in head.messages[i])}.")
         if rounding_differences(head, i):
             self.show_sum_rounding("Again, the sum uses full precision.")
         # --- Shot 5: both heads side by side ----------------------------------------------------
@@ -1722,7 +1752,9 @@ class MaskedMatrix(LessonScene):
         a1 = self.big[0]
         rows = self.get_matrix_rows(a1)
         with self.beat(f"Row {self.n} was one row. Head 1 computes a row like it for every receiver: "
-                       f"its whole attention matrix, A{sup(1)}."):
+                       f"its whole attention matrix, A{sup(1)}.",
+                       spoken=f"Row {self.n} was one row. Head 1 computes a row like it for every receiver: "
+                              "its whole attention matrix."):
             # row n first (the walked row), then the other receivers' rows grow upward from it
             self.play(FadeIn(VGroup(a1.col_labels, a1.name_label)), FadeIn(rows[-1]), run_time=0.8)
             self.play(LaggedStart(*(FadeIn(r, shift=0.15 * UP) for r in reversed(rows[:-1])), lag_ratio=0.3),
