@@ -513,6 +513,8 @@ BAD_LINKS = [
     ("#chapter1&t=" + urllib.parse.quote("1e9"), "1e9"),
     ("#chapter1&t=9999", "past the end"),
     ("#chapter9&t=3", "chapter9"),
+    ("#chapter1&t=%E0%A4%A", "%E0%A4%A"),                     # a broken %-escape is text, not a crash
+    ("#%E0%A4%A&t=1", "%E0%A4%A"),
 ]
 
 

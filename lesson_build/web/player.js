@@ -161,6 +161,8 @@
   var LIMITS = { sentence: 300, prompt: 2000, hash: 200 };
 
   function chars(n) { return n.toLocaleString("en-US") + " characters"; }
+  // decodeURIComponent throws on a broken %-escape; a link's text is then taken as it stands.
+  function decoded(text) { try { return decodeURIComponent(text); } catch (e) { return text; } }
   function shown(text) { return JSON.stringify(text.length > 40 ? text.slice(0, 40) + "…" : text); }
 
   function readLink() {
@@ -194,7 +196,7 @@
     }
     var hash = location.hash.slice(1);
     if (hash.indexOf("&") !== -1 || /^chapter\d+$/.test(hash)) {
-      var parts = hash.split("&"), id = decodeURIComponent(parts[0]);
+      var parts = hash.split("&"), id = decoded(parts[0]);
       var section = hash.length <= LIMITS.hash ? document.getElementById(id) : null;
       if (!section || !section.matches("section.chapter")) {
         bad("it asks for the chapter " + shown(id) + ", which this page does not have");
@@ -203,7 +205,7 @@
       } else {
         link.chapter = section;
         parts.slice(1).forEach(function (part) {
-          var kv = part.split("="), key = kv[0], value = decodeURIComponent(kv.slice(1).join("="));
+          var kv = part.split("="), key = kv[0], value = decoded(kv.slice(1).join("="));
           if (key !== "t") return;                                    // other keys: ignored
           if (!/^\d{1,6}(\.\d{1,3})?$/.test(value)) {
             bad("its time " + shown(value) + " is not a number of seconds from 0 (like t=261)");
