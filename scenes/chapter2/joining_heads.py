@@ -119,6 +119,16 @@ ARROW_ANGLE_BELOW = PI / 6    # head 2's arcs under a row with numbers below the
 # ============================================================================================
 
 
+def article(word: str) -> str:
+    """"a" or "an" before a number word (an eight, a four)."""
+    return "an" if word.startswith(("e", "a", "i", "o")) and not word.startswith("one") else "a"
+
+
+def about(x: float) -> str:
+    """A number as the voice rounds it after "about": one decimal from 1 up, two below."""
+    return fmt(x, 1 if abs(x) >= 1 else 2)
+
+
 def said_source(tokens, j: int) -> str:
     """A source as a sentence says it: “river”, or “the” at 5 when the word repeats."""
     word = tokens[j]
@@ -620,7 +630,10 @@ class WideHeadVersusTwo(LessonScene):
             f" and {self.said(x.source)} {raw(x.head_scores[0])}" for x in others)
         with self.beat(f"Why? In head 1, {scored}, so {self.said(lead.source)} gets {fmt(lead.head_weights[0])}."
                        if len(st.splits) > 1 else
-                       f"Why? In head 1, {scored}: the only source gets {fmt(lead.head_weights[0])}."):
+                       f"Why? In head 1, {scored}: the only source gets {fmt(lead.head_weights[0])}.",
+                       # the scores stay on screen; the voice says who leads and what it gets
+                       spoken=f"Why? Head 1 scores {self.said(lead.source)} highest, so it gets "
+                              f"{fmt(lead.head_weights[0])}."):
             self.play(FadeIn(table.names), FadeIn(table.columns["s1"]))
             self.play(FadeIn(table.columns["scaled1"], shift=RIGHT * 0.2))
             self.play(FadeIn(table.columns["w1"], shift=RIGHT * 0.2))
@@ -631,7 +644,9 @@ class WideHeadVersusTwo(LessonScene):
         lead = max(st.splits, key=lambda x: x.head_weights[1])
         scored = " and ".join(f"{self.said(x.source)} {raw(x.head_scores[1])}"
                               for x in sorted(st.splits, key=lambda x: -x.head_scores[1]))
-        with self.beat(f"Head 2 scores {scored}: {self.said(lead.source)} gets {fmt(lead.head_weights[1])}."):
+        with self.beat(f"Head 2 scores {scored}: {self.said(lead.source)} gets {fmt(lead.head_weights[1])}.",
+                       spoken=f"Head 2 scores {self.said(lead.source)} highest instead: it gets "
+                              f"{fmt(lead.head_weights[1])}."):
             self.play(FadeIn(table.rules[0]), FadeIn(table.columns["s2"], shift=RIGHT * 0.2))
             self.play(FadeIn(table.columns["scaled2"], shift=RIGHT * 0.2))
             self.play(FadeIn(table.columns["w2"], shift=RIGHT * 0.2))
@@ -643,7 +658,9 @@ class WideHeadVersusTwo(LessonScene):
         rest = [by[j] for j in st.wide_order[1:]]
         tail = (f"{self.said(lead.source)} {'now ' if st.flipped else ''}leads, {fmt(lead.wide_scaled)} to "
                 f"{fmt(rest[0].wide_scaled)}" if rest else f"{self.said(lead.source)} scores {fmt(lead.wide_scaled)}")
-        with self.beat(f"Summed, then divided by {fmt(ws.wide_head.scale, 0)}: {tail}."):
+        with self.beat(f"Summed, then divided by {fmt(ws.wide_head.scale, 0)}: {tail}.",
+                       spoken=f"The wide head adds each source's two scores and divides by "
+                              f"{fmt(ws.wide_head.scale, 0)}: {tail}."):
             sums = table.numbers["sum"]
             self.play(FadeIn(table.wide_names), FadeIn(table.wide_label), FadeIn(table.columns["sum"][0]),
                       *(TransformFromCopy(VGroup(a, b), c) for a, b, c in
@@ -661,7 +678,10 @@ class WideHeadVersusTwo(LessonScene):
         text = (f"After one softmax: {weights}, closer to head {near}'s row than to head {3 - near}'s."
                 if len(st.splits) > 1 else
                 f"After its one softmax, the only source keeps {fmt(st.splits[0].wide_weight)}.")
-        with self.beat(text):
+        top = max(st.splits, key=lambda x: x.wide_weight)
+        spoken = (f"After one soft max, {self.said(top.source)} takes {fmt(top.wide_weight)}: closer to head {near}'s "
+                  f"row than to head {3 - near}'s." if len(st.splits) > 1 else None)
+        with self.beat(text, spoken=spoken):
             self.play(FadeIn(table.columns["w_wide"], shift=RIGHT * 0.2))
             if len(st.splits) > 1:
                 self.play(LaggedStart(*(Create(b) for b in boxes), lag_ratio=0.3))
@@ -716,7 +736,7 @@ class WideHeadVersusTwo(LessonScene):
             note.sentence = note_text
             put_fine_print(note)
         text = (f"All three rows: each sums to one over all {count_word(n)} sources; "
-                f"“others” pools the remaining {count_word(pooled)}." if pooled else
+                f"the “others” share pools the remaining {count_word(pooled)}." if pooled else
                 f"All three rows: each sums to one over all {count_word(n)} sources.")
         with self.beat(text):
             self.play(FadeIn(heading), FadeIn(table.header))
@@ -742,7 +762,11 @@ class WideHeadVersusTwo(LessonScene):
         lead = terms.terms[0]
         with self.beat(f"The wide head mixes all four value coordinates with that one row; its {axis}, "
                        f"{fmt(ws.wide_head.messages[-1][k])}, is mostly {self.said(lead.source)}: "
-                       f"{fmt(lead.weight)} × {fmt(lead.value, places_for(ws.wide_head.V[:, k]))}."):
+                       f"{fmt(lead.weight)} × {fmt(lead.value, places_for(ws.wide_head.V[:, k]))}.",
+                       spoken=f"The wide head mixes all four value coordinates with that one row; its {axis}, "
+                              f"{fmt(ws.wide_head.messages[-1][k])}, comes mostly from {self.said(lead.source)}: "
+                              f"about {about(lead.weight)} times "
+                              f"{fmt(lead.value, places_for(ws.wide_head.V[:, k]))}."):
             self.play(Create(box))
             self.play(FadeIn(mixtures.wide, shift=DOWN * 0.2))
             self.play(Create(cell), FadeIn(terms, shift=LEFT * 0.2))
@@ -766,7 +790,11 @@ class WideHeadVersusTwo(LessonScene):
         lead = terms.terms[0]
         with self.beat(f"Head 1's {axis}, {fmt(ws.H_joined[-1][k])}, is mostly {self.said(lead.source)}: "
                        f"{fmt(lead.weight)} × {fmt(lead.value, places_for(h1.V[:, k]))}; head 2's {axis2} "
-                       f"is {fmt(ws.H_joined[-1][k2])}."):
+                       f"is {fmt(ws.H_joined[-1][k2])}.",
+                       spoken=f"Head 1's {axis}, {fmt(ws.H_joined[-1][k])}, comes mostly from "
+                              f"{self.said(lead.source)}: about {about(lead.weight)} times "
+                              f"{fmt(lead.value, places_for(h1.V[:, k]))}; head 2's {axis2} is "
+                              f"{fmt(ws.H_joined[-1][k2])}."):
             self.play(ReplacementTransform(self.mix_box, boxes))
             self.play(FadeIn(mixtures.two, shift=DOWN * 0.2), FadeOut(self.rows_note), FadeIn(note))
             self.play(Create(cells), FadeIn(terms, shift=LEFT * 0.2))
@@ -776,7 +804,7 @@ class WideHeadVersusTwo(LessonScene):
         wide_lead = self.wide_terms.terms[0].source
         moved = (f"The wide head moved weight from {self.said(lead.source)} to {self.said(wide_lead)}, so its "
                  if wide_lead != lead.source else "The wide head's ")
-        verdict = (f"{axis} is {fmt(abs(gap))} {gap_word(gap)}" if gap_word(gap) != "no different"
+        verdict = (f"{axis} is about {about(abs(gap))} {gap_word(gap)}" if gap_word(gap) != "no different"
                    else f"{axis} is the same")
         with self.beat(f"{moved}{verdict}; the bottom row shows all four differences."):
             self.play(ReplacementTransform(self.mix_cell, wide_cells))
@@ -1010,7 +1038,10 @@ class ConcatAndOutputProjection(LessonScene):
         value = ws.heads[h - 1].contribution[-1][j]
         with self.beat(f"W_O also mixes: head {h}'s {carried[i]} coordinate writes "
                        f"{fmt(ws.W_O[i, j], places_for([ws.W_O[i, j]]))} of itself into {AXES[j]}, "
-                       f"so its update has {AXES[j]} {fmt(value)}."):
+                       f"so its update has {AXES[j]} {fmt(value)}.",
+                       spoken=f"W O also mixes: head {h}'s {carried[i]} coordinate writes a quarter of itself "
+                              f"into {AXES[j]}, so its update has {AXES[j]} {fmt(value)}."
+                       if ws.W_O[i, j] == 0.25 else None):
             self.play(LaggedStart(*(Create(mk) for mk in marks), lag_ratio=0.6), run_time=2.0)
 
     def show_no_inverse(self):
@@ -1087,10 +1118,9 @@ class ConcatAndOutputProjection(LessonScene):
                                  get_block_box(cop.W_O2, range(cop.W_O2.n_rows), head_color(2)))
         with self.beat(f"In general W_O is [n_heads × d_v, d_model]: one block of rows per head. Here "
                        f"[{n_heads} × {d_v}, {d_model}], {count_word(ws.W_O.shape[0])} by {count_word(ws.W_O.shape[1])}.",
-                       spoken=f"In general W O is n heads times d v, by d model: one block of rows per head. Here "
-                              f"{count_word(n_heads)} times "
-                              f"{count_word(d_v)}, by {count_word(d_model)}: {count_word(ws.W_O.shape[0])} by "
-                              f"{count_word(ws.W_O.shape[1])}."):
+                       spoken=f"So W O has one block of rows per head: here {count_word(n_heads)} blocks of "
+                              f"{count_word(d_v)} rows, {count_word(ws.W_O.shape[0])} by "
+                              f"{count_word(ws.W_O.shape[1])} in all."):
             self.play(FadeOut(self.ghost_group))
             self.play(FadeIn(shape, shift=UP * 0.2), LaggedStart(*(Create(b) for b in self.row_blocks), lag_ratio=0.4),
                       *self.swap_note("We retain the standard concat notation from the original Transformer paper."))
@@ -1297,7 +1327,7 @@ class ResidualAndPrediction(LessonScene):
         t, r = self.tables, len(self.tables.rows) - 1
         boxes = self.row_boxes = VGroup(t.e.get_row_box(r, include_label=True), t.delta.get_row_box(r),
                                         t.e_prime.get_row_box(r))
-        with self.beat(f"Row {ws.n}, the receiver “{ws.tokens[-1]}”, is the one that predicts the next word.",
+        with self.beat(f"Row {ws.n}, the receiver, the word “{ws.tokens[-1]}”, predicts the next word.",
                        look=1.0):
             self.play(LaggedStart(*(Create(b) for b in boxes), lag_ratio=0.3), run_time=1.5)
 
@@ -1317,7 +1347,8 @@ class ResidualAndPrediction(LessonScene):
         self.mark = SurroundingRectangle(chain.input, color=TEXT_COLOR, buff=0.08)
         note = self.note = get_fine(MLP_NOTE)
         with self.beat("Its row of E′ travels into the prediction MLP: W1, a ReLU, then W2.",
-                       spoken="Its row of E prime travels into the prediction M L P: W one, a relu, then W two."):
+                       spoken="Its row of E prime travels into the prediction M L P: a first layer, a relu, then "
+                              "a second layer."):
             self.play(FadeOut(VGroup(t.e, t.delta, t.ops, t.more, self.row_boxes[:2], self.old_note)),
                       ReplacementTransform(self.row_boxes[2], self.e_row_box),
                       FadeOut(VGroup(*(m for m in t.e_prime if m is not t.e_prime.entries))),
@@ -1335,8 +1366,8 @@ class ResidualAndPrediction(LessonScene):
         from lesson_data.worksheet import B1, W1
         with self.beat(f"First layer: times W1, {count_word(W1.shape[0])} by {count_word(W1.shape[1])}, plus b1: "
                        f"{count_word(W1.shape[1])} numbers.",
-                       spoken=f"First layer: times W one, {count_word(W1.shape[0])} by {count_word(W1.shape[1])}, "
-                              f"plus b one: {count_word(W1.shape[1])} numbers."):
+                       spoken=f"First layer: times {article(count_word(W1.shape[0]))} {count_word(W1.shape[0])} by {count_word(W1.shape[1])} "
+                              f"matrix, plus a bias: {count_word(W1.shape[1])} numbers."):
             self.play(Transform(self.mark, SurroundingRectangle(self.chain.layer1, color=TEXT_COLOR, buff=0.08)))
             self.play(FadeIn(VGroup(rows.labels[1], rows.pre, rows.unit_label), shift=DOWN * 0.2))
             copies = copy_units(W1, B1)
@@ -1375,8 +1406,8 @@ class ResidualAndPrediction(LessonScene):
         vocab = len(ws.mlp.probabilities)
         with self.beat(f"Second layer: times W2, {count_word(W2.shape[0])} by {count_word(W2.shape[1])}, plus b2: "
                        f"{count_word(vocab)} logits, one per vocabulary word.",
-                       spoken=f"Second layer: times W two, {count_word(W2.shape[0])} by {count_word(W2.shape[1])}, "
-                              f"plus b two: {count_word(vocab)} logits, one per vocabulary word."):
+                       spoken=f"Second layer: times {article(count_word(W2.shape[0]))} {count_word(W2.shape[0])} by {count_word(W2.shape[1])} "
+                              f"matrix, plus a bias: {count_word(vocab)} logits, one per vocabulary word."):
             self.play(Transform(self.mark, SurroundingRectangle(self.chain.layer2, color=TEXT_COLOR, buff=0.08)),
                       FadeOut(VGroup(self.hidden_rows, self.relu_boxes, self.e_row_box)))
             words = VGroup(*(row.word for row in page.rows.values()))
@@ -1623,7 +1654,9 @@ class ChequeSentence(LessonScene):
                                     "explorer, not a trained language model.")
         a0 = self.arrows1[0]
         title = get_title("The cheque sentence: same parameters, new prefix")
-        with self.beat("Now the cheque sentence, same parameters: new words, so new keys and values."):
+        with self.beat("Now the cheque sentence, same parameters: new words, so new keys and values.",
+                       spoken=f"Now the cheque sentence: {cheque.text}, and then a blank. Same parameters, but new "
+                              "words, so new keys and values."):
             # river's weights and arrows leave before the words change (no river arrow ends on cheque's words)
             self.play(FadeOut(self.box), FadeOut(self.weights[0]), FadeOut(a0.badge), FadeOut(self.seconds[0]),
                       FadeOut(a0.arrows), ReplacementTransform(self.title, title))
@@ -1680,7 +1713,7 @@ class ChequeSentence(LessonScene):
         was_src = strongest_source(river.heads[1].weights[-1])
         was, now = (dominant_axis(ws.heads[1].messages[-1], names) for ws in (river, cheque))
         carries = (f"its message still carries {now}" if was == now else f"its message switches from {was} to {now}")
-        with self.beat(f"Head 2, below, reads {said_source(cheque.tokens, a2.top)} instead of "
+        with self.beat(f"Below, head 2 reads {said_source(cheque.tokens, a2.top)} instead of "
                        f"{said_source(river.tokens, was_src)}: {fmt(cheque.heads[1].weights[-1, a2.top])}."):
             # head 1's arrows and messages stay; its key numbers make room for head 2's person and glue rows
             self.play(FadeOut(VGroup(self.keys[1], self.weights[1], row.positions, self.note, self.second)),
