@@ -135,12 +135,15 @@ class Chromium:
         with contextlib.suppress(Exception):
             self.browser.close()
 
-    def open(self, url: str, events: bool = False) -> Tab:
-        """A new tab (in its own context: a cold cache) on `url`; console errors are collected
-        from the first byte (`events` is kept for older callers)."""
-        width, height = self.window
+    def open(self, url: str, events: bool = False, window: tuple[int, int] | None = None,
+             mobile: bool | None = None) -> Tab:
+        """A new tab (in its own context: a cold cache) on `url`, at this browser's window size or
+        `window` (a phone with `mobile`); console errors are collected from the first byte
+        (`events` is kept for older callers)."""
+        width, height = window or self.window
+        mobile = self.mobile if mobile is None else mobile
         context = self.browser.new_context(viewport={"width": width, "height": height}, device_scale_factor=1,
-                                           is_mobile=self.mobile, has_touch=self.mobile)
+                                           is_mobile=mobile, has_touch=mobile)
         tab = Tab(context.new_page())
         tab.goto(url)
         return tab

@@ -127,30 +127,36 @@ class Page:
         self.tab.page.keyboard.press(name)
 
 
-def _open(request, ui_site, width):
+@pytest.fixture(scope="module")
+def served(request, ui_site):
+    """The page served on 127.0.0.1 and one headless Chromium; each width gets its own context."""
     chromium_or_skip()
     from lesson_build.browser import Chromium, serve
 
     stack = __import__("contextlib").ExitStack()
-    base = stack.enter_context(serve(ui_site))
-    # Below 600 px, a phone: touch, overlay scrollbars (the layout is the whole 390 px).
-    browser = stack.enter_context(Chromium(window=(width, 900 if width >= 600 else 844), mobile=width < 600))
     request.addfinalizer(stack.close)
-    tab = browser.open("about:blank")
+    base = stack.enter_context(serve(ui_site))
+    return f"{base}/index.html", stack.enter_context(Chromium())
+
+
+def _open(served, width):
+    base, browser = served
+    # Below 600 px, a phone: touch, overlay scrollbars (the layout is the whole 390 px).
+    tab = browser.open("about:blank", window=(width, 900 if width >= 600 else 844), mobile=width < 600)
     p = Page(browser, tab)
-    p.base = f"{base}/index.html"
+    p.base = base
     p.goto(p.base)
     return p
 
 
 @pytest.fixture(scope="module")
-def wide(request, ui_site):
-    return _open(request, ui_site, 1440)
+def wide(served):
+    return _open(served, 1440)
 
 
 @pytest.fixture(scope="module")
-def narrow(request, ui_site):
-    return _open(request, ui_site, 390)
+def narrow(served):
+    return _open(served, 390)
 
 
 def explore(p: Page, text: str) -> None:
@@ -704,19 +710,16 @@ def test_compare_runs_the_three_models_side_by_side(width, wide, narrow, torch_s
         assert got["scrollWidth"] <= 390 and not got["out"], got
 
 
-def test_a_first_visit_loads_under_half_a_megabyte_before_a_model_is_chosen(ui_site):
-    chromium_or_skip()
-    from lesson_build.browser import Chromium, serve
-
-    with serve(ui_site) as base, Chromium(window=(1440, 900)) as browser:
-        tab = browser.open(f"{base}/index.html")
-        tab.wait_for("document.readyState === 'complete' && document.getElementById('explorer').dataset.ready === 'true'")
-        tab.evaluate("document.getElementById('demo').scrollIntoView()")       # the demo fetches its tokenizer
-        tab.wait_for("document.getElementById('demo').dataset.state === 'ready'", timeout=30)
-        got = tab.evaluate("""(() => { const b = (e) => e.transferSize || e.encodedBodySize || 0;
-          const res = performance.getEntriesByType('resource');
-          return { total: b(performance.getEntriesByType('navigation')[0]) + res.reduce((s, e) => s + b(e), 0),
-                   names: res.map(e => e.name.split('/').pop()) }; })()""")
+def test_a_first_visit_loads_under_half_a_megabyte_before_a_model_is_chosen(served):
+    base, browser = served
+    tab = browser.open(base, window=(1440, 900))                  # a new context: a cold cache
+    tab.wait_for("document.readyState === 'complete' && document.getElementById('explorer').dataset.ready === 'true'")
+    tab.evaluate("document.getElementById('demo').scrollIntoView()")       # the demo fetches its tokenizer
+    tab.wait_for("document.getElementById('demo').dataset.state === 'ready'", timeout=30)
+    got = tab.evaluate("""(() => { const b = (e) => e.transferSize || e.encodedBodySize || 0;
+      const res = performance.getEntriesByType('resource');
+      return { total: b(performance.getEntriesByType('navigation')[0]) + res.reduce((s, e) => s + b(e), 0),
+               names: res.map(e => e.name.split('/').pop()) }; })()""")
     assert not [n for n in got["names"] if n.endswith(".bin")], got["names"]       # no model yet
     assert any(n.startswith("tokenizer") or n == "manifest.json" for n in got["names"]), got["names"]
     assert got["total"] < 500_000, got
