@@ -383,22 +383,38 @@ def test_the_script_without_a_render_is_one_line_and_exit_2(tmp_path):
 
 # ------------------------------------------------------------------ the script without a render
 
-def test_the_script_from_scenes_prints_each_caption_beside_its_spoken_line_in_viewing_order():
+def test_the_script_from_scenes_prints_each_caption_beside_its_spoken_line():
     from lesson_build.narration import listening_script
-    from scenes.chapter1_why_heads import ParallelHeads, TheReceiver
+    from scenes.chapter1_why_heads import TheReceiver
     from tests.scene_harness import built
 
-    text = listening_script(["ParallelHeads", "TheReceiver"])       # asked out of order
-    lines = text.splitlines()
-    assert lines.index("### Scene 2: The receiver") < lines.index("### Scene 3: Parallel heads")
+    lines = listening_script(["TheReceiver"]).splitlines()
+    assert lines.index("## Chapter 1: Why several heads?") < lines.index("### Scene 2: The receiver")
     at = 0
-    for scene_cls, number in ((TheReceiver, 2), (ParallelHeads, 3)):
-        beats = built(scene_cls).beats
-        for k, beat in enumerate(beats, 1):
-            block = [f"- `{beat.id}` ({number:02d}_{k:02d})", f"  - screen: {beat.text}", f"  - voice: {beat.spoken}"]
-            at = lines.index(block[0], at)
-            assert lines[at:at + 3] == block
-    assert "### Scene 1" not in text and lines[-1] == "0 fault(s) in the spoken lines."
+    for k, beat in enumerate(built(TheReceiver).beats, 1):
+        block = [f"- `{beat.id}` (02_{k:02d})", f"  - screen: {beat.text}", f"  - voice: {beat.spoken}"]
+        at = lines.index(block[0], at)
+        assert lines[at:at + 3] == block
+    assert "### Scene 1: Three heads, seven rows" not in lines and lines[-1] == "0 fault(s) in the spoken lines."
+
+
+def test_the_script_from_scenes_builds_the_scenes_asked_for_in_viewing_order(monkeypatch):
+    """Asked out of order, the scenes come in the catalog's order, each built once, with the sentence."""
+    import types
+
+    import tests.scene_harness as harness
+    from lesson_build.narration import scene_beats
+
+    asked = []
+
+    def fake_build(scene_cls, sentence=None, pixel_height=216):
+        asked.append((scene_cls.__name__, sentence))
+        return types.SimpleNamespace(beats=[scene_cls.__name__])
+
+    monkeypatch.setattr(harness, "build_scene", fake_build)
+    got = scene_beats(["PatchesAndCLS", "Setup", "TheReceiver"], sentence="cheque")
+    assert [(s.number, beats) for _, s, beats in got] == [(2, ["TheReceiver"]), (5, ["Setup"]), (21, ["PatchesAndCLS"])]
+    assert asked == [("TheReceiver", "cheque"), ("Setup", "cheque"), ("PatchesAndCLS", "cheque")]
 
 
 def test_the_script_from_scenes_names_a_fault(monkeypatch):
