@@ -659,8 +659,9 @@ class WideHeadVersusTwo(LessonScene):
         tail = (f"{self.said(lead.source)} {'now ' if st.flipped else ''}leads, {fmt(lead.wide_scaled)} to "
                 f"{fmt(rest[0].wide_scaled)}" if rest else f"{self.said(lead.source)} scores {fmt(lead.wide_scaled)}")
         with self.beat(f"Summed, then divided by {fmt(ws.wide_head.scale, 0)}: {tail}.",
-                       spoken=f"The wide head adds each source's two scores and divides by "
-                              f"{fmt(ws.wide_head.scale, 0)}: {tail}."):
+                       spoken=f"The wide head adds each source's two scores and divides by root "
+                              f"{count_word(ws.wide_head.W_Q.shape[1])}, which is {fmt(ws.wide_head.scale, 0)}: "
+                              f"{tail}."):
             sums = table.numbers["sum"]
             self.play(FadeIn(table.wide_names), FadeIn(table.wide_label), FadeIn(table.columns["sum"][0]),
                       *(TransformFromCopy(VGroup(a, b), c) for a, b, c in
