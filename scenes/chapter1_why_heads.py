@@ -155,6 +155,7 @@ def get_badge(text: str = CAVEAT_BADGE):
     label = get_text(text, font_size=MIN_TEXT_SIZE, color=DIM_TEXT_COLOR)
     frame = SurroundingRectangle(label, buff=0.08, corner_radius=0.06).set_stroke(DIM_TEXT_COLOR, 1)
     badge = VGroup(frame, label)
+    badge.furniture = True     # the caveat's badge, not the picture
     badge.label = label
     return badge.move_to(CONTENT_TOP * UP + DOWN * badge.height / 2)
 
@@ -596,7 +597,7 @@ class ThreeHeadsSevenRows(ChapterOneScene):
 
     def show_three_heads(self, ex):
         lanes = self.lanes = self.get_three_heads(ex)
-        self.clear_stage(self.title, self.badge, name="three heads")
+        self.clear_stage(self.title, self.badge)      # the one head gives way as the three arrive
         with self.beat("Now three heads read the same rows, all at the same time.", look=1.5):
             self.play(*(FadeIn(VGroup(lane.label.head_text, lane.row, lane.chips, lane.slot.tracks, lane.slot.labels))
                         for lane in lanes))
@@ -1643,7 +1644,7 @@ class OneSharedWeight(ChapterOneScene):
         # a margin of ~40 px each side: the loss box clear of the frame's right edge
         factor = min(1.15, (SAFE_WIDTH - 0.9) / diagram.width, (top - bottom) / diagram.height)
         diagram.scale(factor).move_to(UP * (top + bottom) / 2).set_x(0)
-        self.clear_stage(self.title, self.badge, name="learning")
+        self.clear_stage(self.title, self.badge)     # the numbers give way as the diagram arrives
         # the numbers are gone: the badge now says what is illustrative here
         badge = get_badge(PATTERNS_BADGE)
         with self.transition("patterns badge"):

@@ -1199,9 +1199,9 @@ class TheComparison(LessonScene):
             label.move_to([plot.left - 0.3, band.y_mid, 0], aligned_edge=RIGHT)
             label.model = m
             labels.add(label)
-        with self.transition("to the test loss"):
-            self.play(FadeOut(VGroup(self.plot.axes, self.plot.titles, self.zoom.x_ticks, self.zoom.y_ticks,
-                                     *(VGroup(c.late, c.dot) for c in self.curves), self.legend)), run_time=0.8)
+        # the curves give way to the test plot as it comes in
+        self.give_way(VGroup(self.plot.axes, self.plot.titles, self.zoom.x_ticks, self.zoom.y_ticks,
+                             *(VGroup(c.late, c.dot) for c in self.curves), self.legend))
         with self.beat("Each kept state is then scored once on the test stories, which no run trained on: "
                        "one dot per run."):
             self.play(Create(plot.axes), FadeIn(plot.x_ticks), FadeIn(plot.titles),
@@ -1282,10 +1282,10 @@ class TheComparison(LessonScene):
         head = get_text(f"mean ± sample standard deviation over seeds {comparison.seeds_words(self.seeds)}",
                         font_size=SMALL_SIZE, color=RECEIVER_COLOR).next_to(table, DOWN, buff=0.3).align_to(table, LEFT)
         self.spread_note = head
-        with self.transition("to the table"):
-            self.play(FadeOut(VGroup(self.dot_plot.axes, self.dot_plot.titles, self.dot_zoom.x_ticks,
-                                     *(VGroup(b.dots, b.seeds, b.mean, b.label) for b in self.bands
-                                       if b.model != "mlp"), self.row_labels, self.stds, self.gap)), run_time=0.8)
+        # the dots give way to the table as it comes in
+        self.give_way(VGroup(self.dot_plot.axes, self.dot_plot.titles, self.dot_zoom.x_ticks,
+                             *(VGroup(b.dots, b.seeds, b.mean, b.label) for b in self.bands if b.model != "mlp"),
+                             self.row_labels, self.stds, self.gap))
         ppl = {m: comparison.spread(self.results, m, "test_perplexity").mean for m in ("four_heads", "one_head")}
         with self.beat(f"In perplexity: {fmt(ppl['four_heads'], PPL_PLACES)} against "
                        f"{fmt(ppl['one_head'], PPL_PLACES)}. Each number is the mean over "
@@ -1656,6 +1656,15 @@ class InsideTrainedModels(LessonScene):
         new = self.note = self.note_at(text, left) if text else None
         return [a for a in (FadeOut(old) if old is not None else None, FadeIn(new) if new is not None else None) if a]
 
+    def make_way(self, name: str, picture) -> None:
+        """The picture gives way to the next one as it comes in (never a blank stage); the fine
+        print of the last beat leaves now."""
+        self.give_way(picture)
+        notes = self.swap_note(None)
+        if notes:
+            with self.transition(name):
+                self.play(*notes, run_time=0.5)
+
     # shot 1 ------------------------------------------------------------------------------------
     def show_story(self):
         amap = self.amap
@@ -1746,10 +1755,8 @@ class InsideTrainedModels(LessonScene):
         self.heat_one = panel.map
         key = self.key = get_color_key(color, width=2.8, title="weight, on a square-root colour scale")
         key.move_to([panel.map.frame.get_right()[0] + 1.2, 0, 0], aligned_edge=LEFT).align_to(panel.map.frame, UP)
-        with self.transition("to the map"):
-            self.play(FadeOut(VGroup(self.row, self.one_arrows, self.one_labels, self.one_folds, self.model_name)),
-                      *self.swap_note(None),
-                      run_time=0.8)
+        self.make_way("to the map", VGroup(self.row, self.one_arrows, self.one_labels, self.one_folds,
+                                           self.model_name))
         with self.beat("That was one row. End the window at any other token and you get another row; stacked, "
                        "they make this map.", look=1.0):
             self.play(FadeIn(panel.map.frame), FadeIn(VGroup(*panel.map.levels.values())), run_time=1.5)
@@ -1790,9 +1797,7 @@ class InsideTrainedModels(LessonScene):
         chips.move_to([0, -1.95, 0])
         name = get_text(self.protocol.titles["four_heads"], font_size=LABEL_SIZE + 2, color=MODEL_COLORS["four_heads"])
         name.move_to(self.model_name, aligned_edge=LEFT)
-        with self.transition("back to the line"):
-            self.play(FadeOut(VGroup(self.heat_panel, self.key, self.inset, self.map_marks)), *self.swap_note(None),
-                      run_time=0.8)
+        self.make_way("back to the line", VGroup(self.heat_panel, self.key, self.inset, self.map_marks))
         with self.beat(f"The four-head model runs {count_word(len(colors))} heads side by side, each with its "
                        "own colour and its own weights."):
             self.play(FadeIn(self.row), FadeIn(name))
@@ -1914,13 +1919,10 @@ class InsideTrainedModels(LessonScene):
         self.panels[kind].rows, self.panels[kind].line = rows, line
         if not hasattr(self, "shown_panel"):
             self.shown_panel = None
-            clear = [FadeOut(VGroup(self.row, self.chips, self.model_name,
-                                    *(m for m in (self.head_arrows, self.head_labels, self.head_folds) if m)))]
-            with self.transition("to the continuations"):
-                self.play(*clear, *self.swap_note(None), run_time=0.8)
+            self.make_way("to the continuations", VGroup(self.row, self.chips, self.model_name, *(
+                m for m in (self.head_arrows, self.head_labels, self.head_folds) if m)))
         else:
-            with self.transition("next prompt"):
-                self.play(FadeOut(self.shown_panel), *self.swap_note(None), run_time=0.6)
+            self.make_way("next prompt", self.shown_panel)
         self.shown_panel = self.panels[kind]
         n = cont.n_tokens
         if kind == "training":
@@ -1977,8 +1979,7 @@ class InsideTrainedModels(LessonScene):
                                       "PyTorch, batch 1, the final query only."))
 
     def show_beyond(self):
-        with self.transition("to the close"):
-            self.play(FadeOut(self.shown_panel), *self.swap_note(None), run_time=0.6)
+        self.make_way("to the close", self.shown_panel)
         card = self.card = VGroup(
             get_text("Beyond this lesson", font_size=LABEL_SIZE + 6, color=TEXT_COLOR),
             get_text("normalization · full Transformer blocks · complexity", font_size=LABEL_SIZE + 2,

@@ -738,9 +738,9 @@ class PatchesAndCLS(LessonScene):
 
     def show_cls_reads_all(self, vr):
         self.overview = VGroup(self.enc_in, self.encoder, self.a1)
-        with self.transition("inside attention"):       # (the attention line is not shown yet: it comes back with 21)
-            self.play(FadeOut(VGroup(self.enc_in, self.encoder.box, self.encoder.title, *self.encoder.items[1:],
-                                     self.a1, self.note)))
+        # the encoder gives way to its attention as the token row comes in (it comes back with 21)
+        self.give_way(VGroup(self.enc_in, self.encoder.box, self.encoder.title, *self.encoder.items[1:],
+                             self.a1, self.note))
         names = ["CLS"] + [patch_name(k) for k in range(vr.n_patches)]
         row = self.token_row = get_token_row(names, receiver=1, positions=False)
         row.move_to(CONTENT_CENTER + DOWN * 0.4)
@@ -828,8 +828,8 @@ class PatchesAndCLS(LessonScene):
 
     def show_encoder_output(self, vr):
         with self.transition("back to the encoder"):
-            self.play(FadeOut(VGroup(self.grids, self.extreme_rings, self.note)))
-            self.play(FadeIn(self.overview))
+            # the grids give way to the encoder as it comes back: never a blank stage between
+            self.play(FadeOut(VGroup(self.grids, self.extreme_rings, self.note)), FadeIn(self.overview))
         out = self.enc_out
         y = self.encoder.box.get_y()
         a2 = self.a2 = get_arrow([self.encoder.box.get_right()[0], y, 0], [out.get_left()[0], y, 0])
@@ -962,10 +962,9 @@ class PatchesAndCLS(LessonScene):
 
     def show_roadmap(self, vr):
         road = self.road = self.get_roadmap(vr)
-        with self.transition("clear"):
-            self.play(FadeOut(VGroup(self.page.cls, self.page.W, self.page.dot, self.page.eq, self.page.logits,
-                                     self.page.extra, self.page.line2, self.page.ce, self.predicted_box,
-                                     self.note)))
+        # the loss page gives way to the roadmap as it comes in
+        self.give_way(VGroup(self.page.cls, self.page.W, self.page.dot, self.page.eq, self.page.logits,
+                             self.page.extra, self.page.line2, self.page.ce, self.predicted_box, self.note))
         steps = []
         for k, chip in enumerate(road.chips):
             steps.append(FadeIn(chip, shift=0.1 * RIGHT))

@@ -20,6 +20,8 @@ from manim import (
     FadeOut,
     ManimColor,
     Text,
+    VGroup,
+    Wait,
     config,
 )
 
@@ -293,6 +295,7 @@ def get_title(text: str, font_size: float = TITLE_SIZE, color: str = TEXT_COLOR)
     title = get_text(text, font_size=font_size, color=color)
     if title.width > SAFE_WIDTH:
         title.scale_to_fit_width(SAFE_WIDTH)
+    title.furniture = True      # the frame around the picture, not the picture (tests' stage check)
     return title.to_edge(UP, buff=MARGIN)
 
 
@@ -400,6 +403,7 @@ def get_fine_print(text: str, max_width: float = SAFE_WIDTH, font_size: float = 
         lines = wrap_lines(text, font_size, max_width * 0.95)
         note = get_text("\n".join(lines), font_size=font_size, color=color, line_spacing=0.8)
     note.sentence = text
+    note.furniture = True       # a caveat beside the picture, not the picture
     return note
 
 
@@ -449,6 +453,15 @@ class Transition:
     end: float = math.nan
 
 
+def _parts_on_stage(group, on_stage: set) -> list:
+    """The largest parts of `group` that are on the stage: the group itself, or (for a group made on
+    the spot around parts added one by one) its parts. A FadeOut must be given what the scene holds:
+    removing a group it does not hold removes nothing, and the faded parts come back."""
+    if id(group) in on_stage:
+        return [group]
+    return [part for sub in group.submobjects for part in _parts_on_stage(sub, on_stage)]
+
+
 class LessonScene(VoiceoverScene):
     """Scene with the lesson's background, shots, and narration in beats.
 
@@ -460,7 +473,8 @@ class LessonScene(VoiceoverScene):
       it. `spoken` replaces `text` as what the voice reads (still through narration.spoken, so its
       numbers and symbols are read as everywhere else).
     - `with self.transition(name):` a change that belongs to no sentence.
-    - `clear_stage(*keep)`: a transition that fades out everything but `keep`.
+    - `clear_stage(*keep)`: everything but `keep` fades out as the next beat's picture arrives;
+      `give_way(*mobjects)` the same for some pictures only.
     """
 
     # Look time after the speech, by how many numbers the beat newly showed (docs/NARRATION.md: number-
@@ -484,6 +498,7 @@ class LessonScene(VoiceoverScene):
         self.beats: list[Beat] = []
         self.transitions: list[Transition] = []
         self.stage: Beat | Transition | None = None    # what the current play belongs to
+        self.giving_way: list = []      # clear_stage's leavers, waiting for the next picture
 
     # shots -----------------------------------------------------------------------------------
     def shot(self, name: str) -> None:
@@ -537,13 +552,33 @@ class LessonScene(VoiceoverScene):
         self.transitions.append(step)
         self.stage = None
 
-    def clear_stage(self, *keep, run_time: float = 0.5, name: str = "clear") -> None:
-        """Fade out everything on screen except `keep` (a transition between shots)."""
+    def clear_stage(self, *keep) -> None:
+        """Everything on screen but `keep` gives way to the next picture (see give_way)."""
         kept = {id(m) for k in keep for m in k.get_family()}
-        leaving = [m for m in self.mobjects if id(m) not in kept]
-        if leaving:
-            with self.transition(name):
-                self.play(*(FadeOut(m) for m in leaving), run_time=run_time)
+        self.give_way(*(m for m in self.mobjects if id(m) not in kept and m is not self.current_caption
+                        and any(sub.has_points() for sub in m.get_family())))   # not the empty helpers
+
+    def give_way(self, *mobjects) -> None:
+        """These leave as the next picture arrives: they fade out in the next beat's first play that
+        brings something in, so the stage is never blank between two shots (docs/VISUALS.md:
+        objects live on and change by motion). A group made on the spot fades with its parts."""
+        self.giving_way.extend(mobjects)
+
+    def play(self, *animations, **kwargs):
+        if self.giving_way and isinstance(self.stage, Beat) and self._brings_picture(animations):
+            # what this play animates stays (a transform takes it over); the rest leaves with it
+            moving = {id(m) for a in animations for m in getattr(a, "mobject", VGroup()).get_family()}
+            leaving, self.giving_way = self.giving_way, []
+            on_stage = {id(m) for top in self.mobjects for m in top.get_family()}
+            fades = [FadeOut(m) for group in leaving for m in _parts_on_stage(group, on_stage)
+                     if id(m) not in moving]
+            animations = (*fades, *animations)
+        return super().play(*animations, **kwargs)
+
+    def _brings_picture(self, animations) -> bool:
+        """Something that is not a wait, a fade-out or the caption's own fade."""
+        return any(not isinstance(a, (Wait, FadeOut)) and getattr(a, "mobject", None) is not self.current_caption
+                   for a in animations)
 
     def tear_down(self):
         super().tear_down()

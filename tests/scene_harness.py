@@ -31,7 +31,7 @@ from manim.utils.color.core import ManimColor
 from manim.renderer.cairo_renderer import CairoRenderer
 
 from lesson_data.display import fmt
-from scenes.style import MIN_TEXT_SIZE, NumberText
+from scenes.style import CONTENT_BOTTOM, CONTENT_TOP, MIN_TEXT_SIZE, NumberText
 
 # A formatted decimal (e.g. "0.125", "-2.300", "12.5%"): must come from get_number.
 _DECIMAL = re.compile(r"^[-−]?\d[\d,]*\.\d+%?$")
@@ -118,6 +118,37 @@ def _visible(mobjects) -> bool:
     return any(m.has_points() for top in mobjects for m in top.get_family())
 
 
+# tools/stage_report.py sets it: count the pictures and measure their span (slower) after every play
+MEASURE_STAGE = False
+
+
+def _drawn(m) -> bool:
+    """Drawn with some ink: a visible fill or stroke (a faded-out part is not on screen)."""
+    fill = getattr(m, "fill_rgbas", None)
+    if fill is None:
+        return True                    # not a VMobject: its points are drawn as they are
+    if len(fill) and fill[:, 3].max() > 0.05:
+        return True
+    stroke = getattr(m, "stroke_rgbas", None)
+    return bool(stroke is not None and len(stroke) and np.max(m.stroke_width) > 0 and stroke[:, 3].max() > 0.05)
+
+
+@dataclass(frozen=True)
+class StageMoment:
+    """The stage after one play: how many top-level pictures sit in the content zone and how much of
+    it their bounding box spans (a fraction of the zone between the title and the caption)."""
+    play: int
+    time: float
+    stage: str | None          # "beat:<id>" or "transition:<name>"
+    pictures: int
+    used: float
+    after_first_beat: bool
+
+    @property
+    def blank(self) -> bool:
+        return self.pictures == 0
+
+
 @dataclass
 class _Recorder:
     numbers: dict = field(default_factory=dict)       # id -> NumberText (insertion-ordered)
@@ -129,6 +160,7 @@ class _Recorder:
     changes: list = field(default_factory=list)       # Change: every visible change, with its stage
     sounds: list = field(default_factory=list)        # (file, scene time) of every add_sound
     small_texts: list = field(default_factory=list)   # (play, text, effective size) below the floor
+    stage: list = field(default_factory=list)         # StageMoment after every play
     in_play: int = 0
 
     def walk(self, mobjects, stage=None):
@@ -140,7 +172,39 @@ class _Recorder:
                 if isinstance(m, Text):
                     self.texts.setdefault(id(m), m)
 
+    def check_stage(self, scene):
+        """What the content zone (between the title and the caption) holds after a play: pictures,
+        not furniture (a top-level title, fine print or caveat badge: `furniture = True`) nor the
+        caption. In the tests only whether anything is there (the first drawn part ends the look);
+        with MEASURE_STAGE (tools/stage_report.py) also how many pictures and how much they span."""
+        caption = getattr(scene, "current_caption", None)
+        boxes, found = [], False
+        for top in scene.mobjects:
+            if top is caption or getattr(top, "furniture", False):
+                continue
+            for m in top.get_family():
+                if not len(m.points) or not _drawn(m):
+                    continue
+                low, high = m.points[:, 1].min(), m.points[:, 1].max()
+                if CONTENT_BOTTOM <= (low + high) / 2 <= CONTENT_TOP:
+                    found = True
+                    if MEASURE_STAGE:
+                        boxes.append(_bbox(top))
+                    break
+            if found and not MEASURE_STAGE:
+                break
+        used = 0.0
+        if boxes:
+            b, width = np.array(boxes), config.frame_width
+            used = ((min(b[:, 2].max(), width / 2) - max(b[:, 0].min(), -width / 2))
+                    * (min(b[:, 3].max(), CONTENT_TOP) - max(b[:, 1].min(), CONTENT_BOTTOM)))
+            used = max(used, 0.0) / (width * (CONTENT_TOP - CONTENT_BOTTOM))
+        self.stage.append(StageMoment(self.plays, scene.time, _stage_name(scene),
+                                      len(boxes) if MEASURE_STAGE else int(found), round(used, 3),
+                                      after_first_beat=len(getattr(scene, "beats", [])) >= 1))
+
     def check_layout(self, scene):
+        self.check_stage(scene)
         half_w, half_h = config.frame_width / 2, config.frame_height / 2
         seen_texts = []
         for top in scene.mobjects:
@@ -265,7 +329,29 @@ class BuiltScene:
     changes: list = field(default_factory=list)        # Change, in order
     sounds: list = field(default_factory=list)         # (file, scene time)
     small_texts: list = field(default_factory=list)    # (play, text, size) below MIN_TEXT_SIZE
+    stage: list = field(default_factory=list)          # StageMoment after every play, in order
     _frame: np.ndarray | None = None
+
+    @property
+    def blank_moments(self) -> list:
+        """Plays after the first beat that leave nothing in the content zone (want []): a stage
+        wiped to black and redrawn (docs/VISUALS.md: objects live on and change by motion)."""
+        return [m for m in self.stage if m.blank and m.after_first_beat and m.time < self.duration - 1e-6]
+
+    def stage_report(self) -> str:
+        """Per beat: what played, how many pictures it faded in, and the most of the content zone
+        its pictures spanned. For reading while a scene is redrawn; no assertion rides on it."""
+        lines = [f"{type(self.scene).__name__}: {self.duration:.1f} s, {len(self.beats)} beats"]
+        for beat in self.beats:
+            plays = [c.what for c in self.changes_in(beat) if c.kind == "play"]
+            moments = [m for m in self.stage if m.stage == f"beat:{beat.id}"]
+            used = max((m.used for m in moments), default=0.0)
+            fades = sum(p.count("FadeIn") for p in plays)
+            lines.append(f"  {beat.id}  {beat.end - beat.start:5.1f} s  frame used {used:4.0%}  "
+                         f"{len(plays)} plays, {fades} fade-ins: {'; '.join(plays)[:90]}")
+        for m in self.blank_moments:
+            lines.append(f"  BLANK after play {m.play} at {m.time:.1f} s ({m.stage})")
+        return "\n".join(lines)
 
     @property
     def unstaged_changes(self) -> list:
@@ -429,12 +515,13 @@ def build_scene(scene_cls, sentence: str | None = None, *, pixel_height: int = 2
             changes=list(recorder.changes),
             sounds=list(recorder.sounds),
             small_texts=list(recorder.small_texts),
+            stage=list(recorder.stage),
         )
         built.last_frame()  # render while the low-resolution config is active
     return built
 
 
-__all__ = ["BuiltScene", "Change", "build_scene", "lesson_sentence", "silent_voice", "hex_to_rgb", "blend",
+__all__ = ["BuiltScene", "Change", "StageMoment", "build_scene", "lesson_sentence", "silent_voice", "hex_to_rgb", "blend",
            "assert_builds_cleanly", "assert_beats", "assert_speakable", "assert_matrix_on_screen", "built", "effective_font_size",
            "lean_copies"]
 
@@ -449,6 +536,7 @@ def assert_builds_cleanly(b: BuiltScene, *, min_sections: int = 2, min_beats: in
     assert b.text_overlaps == []
     assert b.small_texts == [], f"texts below MIN_TEXT_SIZE={MIN_TEXT_SIZE}: {b.small_texts[:8]}"
     assert len(b.sections) >= min_sections
+    assert b.blank_moments == [], "a blank stage inside the scene:\n" + b.stage_report()
     assert_beats(b, min_beats=min_beats)
     assert_speakable(b)
 

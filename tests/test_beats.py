@@ -87,7 +87,13 @@ def good():
 def test_a_well_made_scene_keeps_the_beat_contract(good):
     assert_beats(good, min_beats=3)
     assert [b.text for b in good.beats] == list(SENTENCES)
-    assert [t.name for t in good.transitions] == ["clear"]
+    # the cleared stage gives way in beat 3's first play, as the grid comes in: no transition, and
+    # the circle and the number fade out in the same play that fades the grid in
+    assert good.transitions == []
+    third = good.beats[2]
+    plays = [c.what for c in good.changes_in(third) if c.kind == "play"]
+    assert "FadeOut, FadeOut, FadeIn" in plays, plays
+    assert good.blank_moments == []
 
 
 def test_each_picture_plays_inside_the_beat_of_its_sentence(good):

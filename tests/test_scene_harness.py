@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from manim import LEFT, RIGHT, UP, FadeIn, MathTex, Text, Transform
+from manim import LEFT, RIGHT, UP, FadeIn, FadeOut, MathTex, Text, Transform
 
 from scenes.blocks.labeled_matrix import get_labeled_matrix
 from scenes.blocks.masked_matrix import get_masked_matrix
@@ -139,3 +139,42 @@ def test_lean_copies_copy_exactly_what_manims_deepcopy_copies():
     # outside the context Manim's copy is back
     from manim import Mobject
     assert Mobject.__deepcopy__.__module__.startswith("manim")
+
+
+class _Wiped(LessonScene):
+    """Two shots; between them the stage is wiped (a transition fades the first picture out)."""
+    cross_fade = False
+
+    def construct(self):
+        from scenes.style import get_text, get_title
+        title = get_title("Wiped")
+        first, second = get_text("first picture").shift(LEFT * 2), get_text("second picture").shift(RIGHT * 2)
+        with self.beat("The first picture."):
+            self.play(FadeIn(title), FadeIn(first))
+        if self.cross_fade:
+            self.clear_stage(title)          # gives way as the second picture comes in
+        else:
+            with self.transition("wipe"):
+                self.play(FadeOut(first))
+        with self.beat("The second picture."):
+            self.play(FadeIn(second))
+
+
+class _CrossFaded(_Wiped):
+    cross_fade = True
+
+
+def test_the_harness_finds_a_blank_stage_after_the_first_beat_and_none_in_a_cross_fade():
+    wiped = build_scene(_Wiped)
+    # blank from the wipe until the second picture arrives (the next beat's caption is no picture)
+    assert [m.stage for m in wiped.blank_moments] == ["transition:wipe", "beat:_Wiped-02"]
+    assert "BLANK after play" in wiped.stage_report()
+    with pytest.raises(AssertionError, match="a blank stage inside the scene"):
+        from tests.scene_harness import assert_builds_cleanly
+        assert_builds_cleanly(wiped, min_sections=0, min_beats=2)
+    crossed = build_scene(_CrossFaded)
+    assert crossed.blank_moments == [] and crossed.transitions == []
+    # clear_stage's leaver fades out in the play that fades the second picture in
+    assert "FadeOut, FadeIn" in [c.what for c in crossed.changes_in(crossed.beats[1])]
+    # the title is furniture: it alone does not make a stage
+    assert all(m.pictures >= 1 for m in crossed.stage if m.after_first_beat)

@@ -672,8 +672,8 @@ class HeadWalkScene(LessonScene):
     def make_room_for_table(self):
         if self.grid.with_band or not self.band_shown:
             return
-        with self.transition("the table makes room"):
-            self.play(FadeOut(VGroup(self.band, self.on_band)), run_time=0.5)
+        # the band gives way to the table as the table's first part comes in (no blank stage)
+        self.give_way(VGroup(self.band, self.on_band))
         self.band_shown = False
 
     def bring_back_band(self, leaving=None):
@@ -1579,7 +1579,7 @@ class Head2WeightsAndMessage(MessageWalk):
         ranked = [ranked_sources(h.weights[self.i], self.i)[0] for h in self.ws.heads]
         strongest = self.strongest_labels = self.get_strongest_labels(side, ranked)
         both_title = get_title("Both heads, side by side")
-        self.clear_stage(self.title, run_time=0.6, name="the table leaves")
+        self.clear_stage(self.title)      # the table gives way to the two heads side by side
         with self.beat(f"Side by side: head 1 puts most of its weight on {quoted(self.word(ranked[0]))}, "
                        f"head 2 on {quoted(self.word(ranked[1]))}.", look=1.4):
             self.play(FadeIn(side.band), FadeIn(side.labels), ReplacementTransform(self.title, both_title),
@@ -1860,9 +1860,9 @@ class MaskedMatrix(LessonScene):
         self.matrices, self.row_boxes = pair, pair.boxes
         text = self.split_text()
         with self.beat(text):
+            # the big map gives way to the pair as it comes in: never a blank stage between
             self.play(FadeOut(VGroup(self.big[1], self.big_box, self.key, self.rounding_badge)),
-                      *(self.drop_fine_print()), run_time=0.6)
-            self.play(FadeIn(pair), Create(pair.boxes), run_time=1.2)
+                      *(self.drop_fine_print()), FadeIn(pair), Create(pair.boxes), run_time=1.2)
             self.play(FadeIn(pair.row_numbers, shift=0.1 * DOWN), run_time=0.8)
             if len(pair.differ):
                 self.play(Create(pair.differ), run_time=1.0)

@@ -610,9 +610,9 @@ class WideHeadVersusTwo(LessonScene):
         tw = panels.aw.top
         with self.beat(f"The wide head has one row of weights, mostly on {self.said(tw)}: "
                        f"{fmt(ws.wide_head.weights[-1, tw])}."):
-            if not panels.stacked:
-                self.play(FadeOut(panels.two))
-            self.play(FadeIn(VGroup(panels.wide_row, panels.names[2])))
+            # unstacked (a long sentence), the two-head panel gives way as the wide one comes in
+            self.play(*([] if panels.stacked else [FadeOut(panels.two)]),
+                      FadeIn(VGroup(panels.wide_row, panels.names[2])))
             self.play(panels.aw.arrows.create(), run_time=1.6)
             self.play(FadeIn(panels.aw.badge))
 
