@@ -301,18 +301,27 @@ def get_attention_arrows(row: TokenRow, weights, *, receiver: int | None = None,
     return group
 
 
-def arc_points(curve: VMobject, samples: int = 48) -> np.ndarray:
-    """Points along an arrow's own curve (not its tip), for distances."""
-    return np.array([curve.point_from_proportion(t) for t in np.linspace(0, 1, samples)])
+# A cubic Bézier segment evaluated at a few parameters, as one matrix product.
+_T = np.linspace(0.0, 1.0, 9)[:, None]
+_BERNSTEIN = np.hstack([(1 - _T) ** 3, 3 * (1 - _T) ** 2 * _T, 3 * (1 - _T) * _T ** 2, _T ** 3])
 
 
-def distance_to_arc(point, curve: VMobject) -> float:
-    return float(np.min(np.linalg.norm(arc_points(curve)[:, :2] - np.asarray(point)[:2], axis=1)))
+def arc_points(curve: VMobject) -> np.ndarray:
+    """Points along an arrow's own curve (not its tip), for distances: each of its cubic segments
+    evaluated at nine parameters."""
+    quads = curve.points[: len(curve.points) // 4 * 4].reshape(-1, 4, 3)
+    return np.einsum("pk,nkd->npd", _BERNSTEIN, quads).reshape(-1, 3)
 
 
-def nearest_arrow(arrows: AttentionArrows, point) -> int:
+def _arc_sets(arrows: AttentionArrows) -> dict:
+    return {j: arc_points(arrows.arrow(j))[:, :2] for j in arrows.sources}
+
+
+def nearest_arrow(arrows: AttentionArrows, point, arcs: dict | None = None) -> int:
     """The source whose arrow passes nearest to `point` (what a reader takes a label there to name)."""
-    return min(arrows.sources, key=lambda j: distance_to_arc(point, arrows.arrow(j)))
+    arcs = _arc_sets(arrows) if arcs is None else arcs
+    xy = np.asarray(point, dtype=float)[:2]
+    return min(arrows.sources, key=lambda j: float(np.min(np.linalg.norm(arcs[j] - xy, axis=1))))
 
 
 def place_weight_label(label, arrows: AttentionArrows, j: int, *, at: float = 0.5, direction=None,
@@ -326,6 +335,7 @@ def place_weight_label(label, arrows: AttentionArrows, j: int, *, at: float = 0.
         direction = UP if np.allclose(arrows.side, UP) else DOWN
     if buff is None:                  # clear of the arc's own stroke (a thick arc is up to 14 px wide)
         buff = 0.1 + arrow.get_stroke_width() / 90
+    arcs = _arc_sets(arrows)
     nudges = [0.0, -0.08, 0.08, -0.16, 0.16, -0.24, 0.24]
     spots = [(t, side) for side in ("beside", "on") for t in (np.clip(at + d, 0.1, 0.9) for d in nudges)]
     for t, side in spots:
@@ -334,7 +344,7 @@ def place_weight_label(label, arrows: AttentionArrows, j: int, *, at: float = 0.
             label.next_to(point, direction, buff=buff)
         else:
             label.move_to(point)
-        if nearest_arrow(arrows, label.get_center()) == j:
+        if nearest_arrow(arrows, label.get_center(), arcs) == j:
             return label
     label.move_to(arrow.point_from_proportion(at))   # on its own stroke: nothing is nearer
     return label
