@@ -16,12 +16,13 @@ of them, so the list holds for them too. `--check` exits 1 when the committed fi
 """
 from __future__ import annotations
 
-import argparse
 import json
 import shutil
 import subprocess
 import sys
 from pathlib import Path
+
+from lesson_build.web.generated import generated_file_main
 
 HERE = Path(__file__).resolve().parent
 TABLES = HERE / "unicode_tables.mjs"
@@ -129,22 +130,8 @@ def generate(node: str | None = None) -> str:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m lesson_build.web.tables", description=__doc__.split("\n\n")[0])
-    parser.add_argument("--check", action="store_true", help="exit 1 if the committed tables are stale")
-    args = parser.parse_args(argv)
-    text = generate()
-    if args.check:
-        current = TABLES.read_text(encoding="utf-8") if TABLES.is_file() else ""
-        if current != text:
-            print(f"{TABLES.name} is stale: run python -m lesson_build.web.tables", file=sys.stderr)
-            return 1
-        print(f"{TABLES.name} is up to date")
-        return 0
-    tmp = TABLES.with_name(f".{TABLES.name}.partial")
-    tmp.write_text(text, encoding="utf-8")
-    tmp.replace(TABLES)
-    print(f"wrote {TABLES}")
-    return 0
+    return generated_file_main(argv, prog="python -m lesson_build.web.tables", description=__doc__.split("\n\n")[0],
+                               path=TABLES, generate=generate)
 
 
 if __name__ == "__main__":
