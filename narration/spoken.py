@@ -13,6 +13,8 @@ voice and the speech-length estimate agree. The readings are what a teacher says
 - A quoted word is heard as a word: “river” is "the word river", or the word alone where the sentence
   already makes it a noun (after on/from/of/for/over/than or "the", or after "word"/"token");
   “the” is always "the word the". A quoted phrase is read as it is. Never a word between bare commas.
+  Within a scene a word is introduced once ("the word river") and then said alone (LessonScene.beat
+  passes the scene's `named` set); little words and the lesson's verbs always keep "the word".
 - No spoken brackets or ellipses: (−0.1) is "minus zero point one", a parenthetical becomes a
   clause between commas, "0.71764…" drops the dots.
 - A decimal is read digit by digit after the point, without the display's trailing zeros
@@ -165,7 +167,8 @@ _INDEXED_TOKEN = rf"(?<![\w′])[A-Za-zα-ω]+[{_SUP_CHARS}]*[{_SUB_CHARS}]+(?:,
 _LONE_A = re.compile(r"\bA\b(?=\s+(?:is|are|has|holds|gives|times|equals|stores)\b|\s*[,.:;)]|\s*$)")
 
 # After these a quoted word is already a noun: "its weight on “river”" -> "its weight on river".
-_NOUN_CUES = {"on", "from", "of", "for", "over", "than", "the", "word", "words", "token", "tokens"}
+_NOUN_CUES = {"on", "from", "of", "for", "over", "than", "the", "word", "words", "token", "tokens", "marked",
+              "labelled", "called"}
 # Quoted words that are never read bare: little words and the lesson's verbs would be heard as grammar
 # ("to usually", "reads she instead").
 _NOT_NOUNS = set("""the a an and or but at in on of to by for from with beside near she he it they we i you her
@@ -178,7 +181,7 @@ def _sentence_start(text: str, at: int) -> bool:
     return not before or before[-1] in ".?!"
 
 
-def _quoted(m: re.Match) -> str:
+def _quoted(m: re.Match, named: set | None = None) -> str:
     inner = m.group(1).replace("…", " ").strip()
     words = inner.split()
     if len(words) != 1:
@@ -196,6 +199,12 @@ def _quoted(m: re.Match) -> str:
     from_to = cue == "to" and re.search(r"\bfrom\s+“[^”]+”\s+to\s*$", m.string[:m.start()])
     if (cue in _NOUN_CUES or from_to) and word.lower() not in _NOT_NOUNS:
         return word
+    # once a scene has named a word ("the word river"), the word alone (little words and verbs
+    # keep "the word": bare, they would be heard as grammar)
+    if named is not None and word.lower() not in _NOT_NOUNS:
+        if word.lower() in named:
+            return word[0].upper() + word[1:] if start else word
+        named.add(word.lower())
     return ("The word " if start else "the word ") + word
 
 
@@ -213,8 +222,9 @@ def _unbracket(s: str) -> str:
     return s
 
 
-def spoken_form(text: str) -> str:
-    """The sentence as the voice should read it (see the module doc for the rules)."""
+def spoken_form(text: str, named: set | None = None) -> str:
+    """The sentence as the voice should read it (see the module doc for the rules). `named`: the
+    quoted words a scene has already introduced as "the word X" (updated), read alone from then on."""
     s = text
     # a number in parentheses is just the number: 2.3 × (-0.1) -> 2.3 × -0.1
     s = re.sub(r"\(\s*([−-]?\d[\d.,]*)\s*\)", r"\1", s)
@@ -235,7 +245,7 @@ def spoken_form(text: str) -> str:
     # a concatenation: [H¹ | H²] -> H, head one joined to H, head two
     s = re.sub(r"\[([^\[\]|]+)\|([^\[\]|]+)\]", lambda m: f"{m.group(1).strip()} joined to {m.group(2).strip()}", s)
     # a quoted word is heard as a word: “river” -> the word river (or river, where it is a noun already)
-    s = re.sub(r"“([^“”]{1,80})”", _quoted, s)
+    s = re.sub(r"“([^“”]{1,80})”", lambda m: _quoted(m, named), s)
     # a primed symbol with a token index: e′₁₀ -> e prime, row ten
     s = re.sub(rf"(\w)′([{_SUB_CHARS}]+)", lambda m: f"{m.group(1)} prime, row {_index_words(m.group(2))}", s)
     # a dot product of two vectors: q¹·k¹ -> q, head one dot k, head one (between matrices: "times")

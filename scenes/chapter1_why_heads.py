@@ -559,7 +559,7 @@ class ThreeHeadsSevenRows(ChapterOneScene):
         layout = self.layout
         flow = self.one_head_flow = get_message_flow(layout.chips, contributions(ex, ex.reading(0)), layout.slot,
                                                      min_copy_width=0.03)
-        with self.beat("Each value shrinks by its weight: every row keeps a share, tiny for thin arrows."):
+        with self.beat("Each value shrinks by its weight, its row's share of one: tiny for thin arrows."):
             self.play(FadeOut(VGroup(layout.query, layout.query_label)))
             self.play(flow.scale_copies(run_time=1.6))
 

@@ -585,8 +585,8 @@ class ThreeArchitectures(LessonScene):
         kv = self.kv_label = get_text(f"K, V: all {self.p['context']} rows", font_size=SMALL_SIZE,
                                       color=DIM_TEXT_COLOR)
         kv.next_to(flow.qkv.shape_label, DOWN, buff=0.1)
-        with self.beat("In fact the model computes only the last row, the final query: it gives the same "
-                       "next-word scores as the last row of the full matrix."):
+        with self.beat("To predict the next word, only the last row is needed, the final query: computing "
+                       "just that row gives the same next-word scores as the last row of the full matrix."):
             self.play(LaggedStart(*(FadeIn(s) for s in strips), lag_ratio=0.3), FadeIn(kv), run_time=1.2)
             self.play(Indicate(flow.last, color=RECEIVER_COLOR),
                       *self.swap_note("The model computes only the final query row, in training and in generation; "
@@ -1212,7 +1212,10 @@ class TheComparison(LessonScene):
         bands = self.bands
         words = "; ".join(f"{model_title(self.results, b.model).lower() if b.model != 'mlp' else 'the baseline'} "
                           f"{fmt(b.spread.mean, LOSS_PLACES)}" for b in bands)
-        with self.beat(f"On average: {words}."):
+        # said to two decimals with "about" (the table keeps three): three four-digit losses are hard to hold
+        said = "; ".join(f"{model_title(self.results, b.model).lower() if b.model != 'mlp' else 'the baseline'} "
+                         f"about {fmt(b.spread.mean, 2)}" for b in bands)
+        with self.beat(f"On average: {words}.", spoken=f"On average, the test loss is: {said}."):
             for b in bands:
                 self.play(Create(b.mean), FadeIn(b.label), run_time=0.7)
 
@@ -1290,7 +1293,8 @@ class TheComparison(LessonScene):
         with self.beat(f"In perplexity: {fmt(ppl['four_heads'], PPL_PLACES)} against "
                        f"{fmt(ppl['one_head'], PPL_PLACES)}. Each number is the mean over "
                        f"{count_word(len(self.seeds))} seeds, plus or minus the sample standard deviation.",
-                       spoken=f"In perplexity: {fmt(ppl['four_heads'], PPL_PLACES)} against "
+                       spoken=f"Perplexity is e to the power of the loss: roughly how many words the model is "
+                              f"choosing among. Four heads {fmt(ppl['four_heads'], PPL_PLACES)} against one head "
                               f"{fmt(ppl['one_head'], PPL_PLACES)}. Each number in the table is the mean over "
                               f"{count_word(len(self.seeds))} seeds; the plus or minus beside it is the sample "
                               "standard deviation."):

@@ -499,6 +499,7 @@ class LessonScene(VoiceoverScene):
         self.transitions: list[Transition] = []
         self.stage: Beat | Transition | None = None    # what the current play belongs to
         self.giving_way: list = []      # clear_stage's leavers, waiting for the next picture
+        self.named_words: set = set()   # quoted words the voice has introduced ("the word river")
 
     # shots -----------------------------------------------------------------------------------
     def shot(self, name: str) -> None:
@@ -515,7 +516,8 @@ class LessonScene(VoiceoverScene):
         if self.stage is not None:
             raise RuntimeError(f"beat {text[:40]!r} starts inside {self.stage!r}: beats do not nest")
         beat = Beat(id=id or f"{type(self).__name__}-{len(self.beats) + 1:02d}", text=" ".join(text.split()),
-                    spoken=spoken_form(spoken if spoken is not None else text), start=self.time)
+                    spoken=spoken_form(spoken if spoken is not None else text, named=self.named_words),
+                    start=self.time)
         self.stage = beat
         before = self._visible_numbers()
         with self.voiceover(text=beat.spoken, beat_id=beat.id) as tracker:

@@ -437,3 +437,18 @@ def test_the_script_from_scenes_refuses_bad_arguments_in_one_line(args, says):
     r = subprocess.run([sys.executable, "-m", "lesson_build.narration", "script", *args],
                        cwd=ROOT, capture_output=True, text=True)
     assert r.returncode == 2 and r.stderr.count("\n") == 1 and says in r.stderr
+
+
+def test_a_scene_introduces_a_quoted_word_once_then_says_it_alone():
+    """The listener heard "the word X" 51 times: within a scene, once per word (by hand)."""
+    named: set = set()
+    assert spoken_form("Head 1 reads “river” most.", named) == "Head one reads the word river most."
+    assert spoken_form("“River” wins again; “fisherman” is second.", named) == \
+        "River wins again; the word fisherman is second."
+    assert spoken_form("Now “fisherman” leads.", named) == "Now fisherman leads."
+    # little words and the lesson's verbs keep "the word": bare, they would be heard as grammar
+    assert spoken_form("Head 2 reads “she”.", named) == "Head two reads the word she."
+    assert spoken_form("Again “she” and “the”.", named) == "Again the word she and the word the."
+    assert named == {"river", "fisherman"}
+    # without a scene's set, every mention is introduced
+    assert spoken_form("Now “fisherman” leads.") == "Now the word fisherman leads."

@@ -195,7 +195,7 @@ def test_scene_1_the_message_slot_holds_the_scaled_values():
     assert [t.original_text for t in slot.labels] == ["colour", "material", "detail"]
     # the scaled copies appear in the "scaled by its weight" beat, the slot fills in the next one
     assert any("LaggedStart" in w for w in plays_in(b, "Each value shrinks by its weight"))
-    assert "every row keeps a share" in b.beat_of("Each value shrinks by its weight").text
+    assert "its row's share of one" in b.beat_of("Each value shrinks by its weight").text   # every row keeps a share
     # every row with a non-zero value shows a scaled part, tiny for the thin arrows (Maya: 0.04 · 0.2)
     for j in range(7):
         if any(COAT.values[j]):

@@ -410,7 +410,7 @@ def test_shape_flow_third_review_pictures_play_in_their_sentences():
     scene = b.scene
     # E alone and large first, then into its place as the heads' matrices arrive
     assert "ReplacementTransform" in kinds(b.changes_in(b.beat_of("Each head has its own W_Q, W_K and W_V")))
-    assert b.beat_of("Dividing by √2, the causal mask")
+    assert b.beat_of("Dividing by √2, masking the future")
     assert b.beat_of("Dividing by √2").spoken.startswith("Dividing by root two")
     # the legend in the band between the lanes, with A's receiver row lit too
     legend = scene.legend

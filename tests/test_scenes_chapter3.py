@@ -179,7 +179,7 @@ def test_three_architectures_labels_the_real_shapes_and_the_reshape():
     cut = b.beat_of("then the 64 columns it made are cut")
     assert "Indicate" in kinds(b.changes_in(cut)) and "ReplacementTransform" in kinds(b.changes_in(cut))
     # the final query marks Q's, A's and H's last rows only; K and V are labelled whole, in that beat
-    final = b.beat_of("computes only the last row")
+    final = b.beat_of("only the last row is needed")
     assert len(b.scene.final_row) == 3 and "FadeIn" in kinds(b.changes_in(final))
     # the four-head lane computes only the final query too: Q's back card, each head's A, the joined H
     assert len(b.scene.four_final_row) == 2 + h

@@ -241,12 +241,12 @@ def test_the_sentence_stays_with_the_future_greyed_and_the_caveat_is_said_once()
                   - blend("#3C414D", BACKGROUND, 0.85)).max() <= 4
     # no arrow from the future: one per readable source, none more
     assert len(b.scene.arrows.arrows) == b.scene.n
-    beat = b.beat_of("“Setting” names what head 1 was built to find")
+    beat = b.beat_of("We built head 1 to find the setting: our design")
     assert fine_print_in(b, beat, "“Setting” and “person” name the intended behaviour of this example, "
                                   "not jobs assigned to trained heads.")
     # the query/key width was said in scene 7: not repeated here
     assert not fine_print_in(b, b.beat_of("Divided by √2"), "Query/key width is two per head here")
-    assert "hand" not in b.beat_of("“Setting” names what head 1").text       # "hand-chosen" said in scene 7
+    assert "hand" not in b.beat_of("We built head 1 to find").text       # "hand-chosen" said in scene 7
     assert fine_print_in(b, b.beat_of("weights add up to one"), "All displayed numbers are rounded; "
                                                                "calculations use full precision.")
 

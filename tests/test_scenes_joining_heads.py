@@ -655,7 +655,7 @@ def test_cheque_scene_keeps_both_heads_messages_side_by_side(cheque_scene):
         assert abs(baseline_y(m1.vector.cell(0, 0)) - baseline_y(m2.vector.cell(0, 0))) < 1e-6
         assert m1.get_right()[0] < m2.get_left()[0]
     # the title says which sentence is on screen: river first, cheque from the switch on
-    assert b.beat_of("Back to the river sentence") is not None
+    assert b.beat_of("First, the river sentence again") is not None
     titles = [t.original_text for t in b.texts if t.original_text.startswith("The ")]
     assert "The river sentence, once more" in titles and "The cheque sentence: same parameters, new prefix" in titles
 

@@ -985,7 +985,7 @@ class Head1Weights(HeadWalkScene):
 
     def show_hand_chosen(self):
         self.on_band.add(self.head_label)
-        with self.beat(f"“{self.head.name.capitalize()}” names what head {self.h} was built to find, "
+        with self.beat(f"We built head {self.h} to find the {self.head.name}: our design, "
                        "not a job given to a trained head.", look=1.8):
             self.play(FadeIn(self.head_label, shift=0.2 * DOWN),
                       *self.fine_print("These are hand-chosen two-head parameters applied to Part II’s exact input "
@@ -1193,8 +1193,8 @@ class MessageWalk(HeadWalkScene):
         text = (f"From the screen, a calculator gives {fmt(alpha)} × {self.factor(v, vp)} = "
                 f"{fmt(gap.from_shown, gap.from_shown_places)}. The product uses the unrounded weight, "
                 f"{fmt(alpha, 5)}…, so it shows {fmt(gap.exact)}.")
-        spoken = (f"A calculator working from the screen's {fmt(alpha)} gets {fmt(gap.from_shown, gap.from_shown_places)}; "
-                  f"the product shows {fmt(gap.exact)}, because it uses the unrounded weight.")
+        # the rounding caveat was said in scene 8: the voice says only why this last digit differs
+        spoken = "The product uses the unrounded weight, so its last digit can differ from a calculator's."
         with self.beat(text, spoken=spoken):
             self.play(*([FadeIn(VGroup(note[0], note.shown))] if note is not None else []), *self.drop_fine_print(),
                       Indicate(self.expansion.svp.product.cell(0, gap.coordinate), color=self.color))
@@ -1254,7 +1254,7 @@ class MessageWalk(HeadWalkScene):
         caption = text or (f"The rounded {names[k]} products on screen add to {shown}; the sum uses full "
                            f"precision and gives {fmt(head.messages[self.i, k])}.")
         # the caveat was said with the weights (scene 8): here only what it changes
-        spoken = (f"Again, the last digit comes from the full values: {fmt(head.messages[self.i, k])}." if text else
+        spoken = ("Again, the sum uses the full values." if text else
                   f"Added from the screen, the {names[k]} products give {shown}; the full values give "
                   f"{fmt(head.messages[self.i, k])}.")
         with self.beat(caption, spoken=spoken):

@@ -630,10 +630,8 @@ class WideHeadVersusTwo(LessonScene):
             f" and {self.said(x.source)} {raw(x.head_scores[0])}" for x in others)
         with self.beat(f"Why? In head 1, {scored}, so {self.said(lead.source)} gets {fmt(lead.head_weights[0])}."
                        if len(st.splits) > 1 else
-                       f"Why? In head 1, {scored}: the only source gets {fmt(lead.head_weights[0])}.",
-                       # the scores stay on screen; the voice says who leads and what it gets
-                       spoken=f"Why? Head 1 scores {self.said(lead.source)} highest, so it gets "
-                              f"{fmt(lead.head_weights[0])}."):
+                       f"Why? In head 1, {scored}: the only source gets {fmt(lead.head_weights[0])}."):
+            # the voice says the scores too: the wide head's sums below are made of them
             self.play(FadeIn(table.names), FadeIn(table.columns["s1"]))
             self.play(FadeIn(table.columns["scaled1"], shift=RIGHT * 0.2))
             self.play(FadeIn(table.columns["w1"], shift=RIGHT * 0.2))
@@ -644,9 +642,7 @@ class WideHeadVersusTwo(LessonScene):
         lead = max(st.splits, key=lambda x: x.head_weights[1])
         scored = " and ".join(f"{self.said(x.source)} {raw(x.head_scores[1])}"
                               for x in sorted(st.splits, key=lambda x: -x.head_scores[1]))
-        with self.beat(f"Head 2 scores {scored}: {self.said(lead.source)} gets {fmt(lead.head_weights[1])}.",
-                       spoken=f"Head 2 scores {self.said(lead.source)} highest instead: it gets "
-                              f"{fmt(lead.head_weights[1])}."):
+        with self.beat(f"Head 2 scores {scored}: {self.said(lead.source)} gets {fmt(lead.head_weights[1])}."):
             self.play(FadeIn(table.rules[0]), FadeIn(table.columns["s2"], shift=RIGHT * 0.2))
             self.play(FadeIn(table.columns["scaled2"], shift=RIGHT * 0.2))
             self.play(FadeIn(table.columns["w2"], shift=RIGHT * 0.2))
@@ -737,7 +733,7 @@ class WideHeadVersusTwo(LessonScene):
             note.sentence = note_text
             put_fine_print(note)
         text = (f"All three rows: each sums to one over all {count_word(n)} sources; "
-                f"the “others” share pools the remaining {count_word(pooled)}." if pooled else
+                f"the slice marked “others” holds the remaining {count_word(pooled)}." if pooled else
                 f"All three rows: each sums to one over all {count_word(n)} sources.")
         with self.beat(text):
             self.play(FadeIn(heading), FadeIn(table.header))
@@ -1080,7 +1076,8 @@ class ConcatAndOutputProjection(LessonScene):
             self.put_back = VGroup(label, vec, pb_box, real_box)
             leave = f", leaving {AXES[j0]} at {fmt(pb[j0])}"
         with self.beat(f"An inverse would put each coordinate back where W_V took it{leave}; {where_text}.",
-                       spoken=f"An inverse would put each coordinate back where W V took it{leave}; {where_text}.",
+                       spoken=f"You might expect an inverse, putting each coordinate back where W V took it{leave}; "
+                              f"{where_text}.",
                        look=0.8):
             self.play(FadeOut(self.mix_marks))
             self.play(Indicate(zeros, color=TEXT_COLOR, scale_factor=1.0), run_time=1.0)
@@ -1408,7 +1405,7 @@ class ResidualAndPrediction(LessonScene):
         with self.beat(f"Second layer: times W2, {count_word(W2.shape[0])} by {count_word(W2.shape[1])}, plus b2: "
                        f"{count_word(vocab)} logits, one per vocabulary word.",
                        spoken=f"Second layer: times {article(count_word(W2.shape[0]))} {count_word(W2.shape[0])} by {count_word(W2.shape[1])} "
-                              f"matrix, plus a bias: {count_word(vocab)} logits, one per vocabulary word."):
+                              f"matrix, plus a bias: {count_word(vocab)} logits, one score per vocabulary word."):
             self.play(Transform(self.mark, SurroundingRectangle(self.chain.layer2, color=TEXT_COLOR, buff=0.08)),
                       FadeOut(VGroup(self.hidden_rows, self.relu_boxes, self.e_row_box)))
             words = VGroup(*(row.word for row in page.rows.values()))
@@ -1632,7 +1629,7 @@ class ChequeSentence(LessonScene):
         top = strongest_source(h1.weights[-1])
         axis = dominant_axis(h1.K[top], names)
         self.box = SurroundingRectangle(VGroup(*(line[top] for line in keys.lines)), color=TEXT_COLOR, buff=0.08)
-        with self.beat(f"Back to the river sentence. Head 1's keys read {' and '.join(names)}; "
+        with self.beat(f"First, the river sentence again. Head 1's keys read {' and '.join(names)}; "
                        f"{said_source(river.tokens, top)} has the most {axis}."):
             self.play(FadeIn(VGroup(row.boxes, row.words, row.positions)))
             self.play(FadeIn(keys, shift=DOWN * 0.2), FadeIn(self.query))

@@ -598,7 +598,8 @@ class ShapeFlow(LessonScene):
 
     def show_weights(self, ws):
         h1 = ws.heads[0]
-        with self.beat(f"Dividing by √{h1.Q.shape[1]}, the causal mask and the row softmax keep that shape, "
+        with self.beat(f"Dividing by √{h1.Q.shape[1]}, masking the future and the softmax along each row all "
+                       f"keep that shape, "
                        f"so A is {format_shape(h1.weights.shape)} too."):
             self.play(*(GrowArrow(lane.a_soft) for lane in self.lanes),
                       *(FadeIn(lane.steps) for lane in self.lanes))
