@@ -905,8 +905,10 @@ class PatchesAndCLS(LessonScene):
         note = self.note = place_fine_print(get_fine_print(
             "All displayed numbers are rounded; calculations use full precision. ln is the natural log."))
         # said "about": a listener can take minus the log of the rounded probability (0.336 gives 1.091)
+        # on screen, where a reader can check it: the 1.092 comes from the unrounded probability
         with self.beat(f"The image is a {label}, so the cross-entropy is minus the natural log of "
-                       f"{fmt(vr.probabilities[vr.label])}: {fmt(vr.cross_entropy)}.",
+                       f"{fmt(vr.probabilities[vr.label])}: {fmt(vr.cross_entropy)}, from the unrounded "
+                       f"{fmt(vr.probabilities[vr.label], 5)}.",
                        spoken=f"The image is a {label}, so the cross-entropy is minus the natural log of "
                               f"{fmt(vr.probabilities[vr.label])}: about {fmt(vr.cross_entropy, 2)}."):
             self.play(FadeIn(self.page.ce), FadeIn(note))

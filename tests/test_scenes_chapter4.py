@@ -361,3 +361,15 @@ def test_loss_says_natural_log_and_the_roadmap_badge_stays(b):
     assert "a roadmap, not a benchmark or a completed classifier" in texts
     assert "FadeIn" in " ".join(c.what for c in b.changes_in(b.beat_of("This is a roadmap, not a benchmark")))
     assert b.scene.badge in b.scene.mobjects                            # still on screen at the end
+
+
+def test_the_cross_entropy_caption_checks_at_the_precision_it_shows(b):
+    """−ln 0.336 is 1.091, not the 1.092 shown: the caption names the unrounded probability the
+    1.092 comes from, and that one checks (by hand: −ln 0.33552 = 1.0921)."""
+    vr = vision_roadmap()
+    p = vr.probabilities[vr.label]
+    caption = b.beat_of("so the cross-entropy is minus the natural log of").text
+    shown_p5 = f"{p:.5f}"
+    assert shown_p5 in caption and f"{vr.cross_entropy:.3f}" in caption
+    assert f"{-math.log(float(shown_p5)):.3f}" == f"{vr.cross_entropy:.3f}"
+    assert f"{-math.log(round(p, 3)):.3f}" != f"{vr.cross_entropy:.3f}"      # why the note is needed
