@@ -1074,7 +1074,8 @@ class ParallelHeads(ChapterOneScene):
         row = self.row = layout.row
         self.word_size = row.font_size * self.layout_factor     # the row was scaled with the layout
         with self.beat(f"Now: “{' '.join(ex.tokens)}”, and then a blank.",
-                       spoken=f"Now: {' '.join(ex.tokens[:4])}. {' '.join(ex.tokens[5:])}, and then a blank."):
+                       spoken=f"Now the prefix: {' '.join(ex.tokens[:4])}, full stop, then the word "
+                              f"{' '.join(ex.tokens[5:])}, and then a blank."):
             self.play(LaggedStart(*(FadeIn(row.token(j), shift=0.2 * UP) for j in range(row.n)), lag_ratio=0.12),
                       run_time=1.5)
             self.play(FadeIn(row.blank))

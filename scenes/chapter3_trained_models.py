@@ -470,7 +470,8 @@ class ThreeArchitectures(LessonScene):
     # beats: the baseline ------------------------------------------------------------------------
     def show_baseline_rows(self, p):
         flow, label = self.mlp_flow, self.labels["mlp"]
-        with self.beat(f"Three small language models learned from the same stories. First, a baseline "
+        with self.beat(f"Three small language models learned from the same short children's stories, "
+                       f"TinyStories. First, a baseline "
                        f"with no attention at all: {model_title(self.results, 'mlp')}."):
             self.play(FadeIn(label.name, shift=0.2 * RIGHT))
             self.play(FadeIn(flow.rows, shift=0.2 * RIGHT),
@@ -1294,10 +1295,9 @@ class TheComparison(LessonScene):
                        f"{fmt(ppl['one_head'], PPL_PLACES)}. Each number is the mean over "
                        f"{count_word(len(self.seeds))} seeds, plus or minus the sample standard deviation.",
                        spoken=f"Perplexity is e to the power of the loss: roughly how many words the model is "
-                              f"choosing among. Four heads {fmt(ppl['four_heads'], PPL_PLACES)} against one head "
-                              f"{fmt(ppl['one_head'], PPL_PLACES)}. Each number in the table is the mean over "
-                              f"{count_word(len(self.seeds))} seeds; the plus or minus beside it is the sample "
-                              "standard deviation."):
+                              f"choosing among. Four heads: about {fmt(ppl['four_heads'], 0)}. One head: about "
+                              f"{fmt(ppl['one_head'], 0)}. Each is a mean over {count_word(len(self.seeds))} "
+                              "seeds; the table adds the spread."):
             self.play(FadeIn(table.header), Create(table.rule))
             self.play(LaggedStart(*(FadeIn(VGroup(*row[:4])) for row in table.rows), lag_ratio=0.3), run_time=1.5)
             self.play(FadeIn(head))

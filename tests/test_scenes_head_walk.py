@@ -365,7 +365,7 @@ def test_message_walk_projects_values_from_E():
     assert {"E", "W_V1", "V1"} <= {m.tag for m in b.numbers_in(beat)}
     assert fine_print_in(b, beat, "These are projected value vectors, not token IDs or attention weights.")
     # scene 7 said "they need not be equal"; here the notes' scene-9 words: different roles
-    beat = b.beat_of("another job than W_K¹: the keys helped set the weights")
+    beat = b.beat_of("a different job from W_K¹: the keys helped set the weights")
     # fourth review: the W_K¹ the caption contrasts is on screen in that beat, its entries W_K¹'s own
     assert "W_K1_beside" in {m.tag for m in b.numbers_in(beat)}
     assert_matrix_on_screen(b, "W_K1_beside", ws.heads[0].W_K)

@@ -403,7 +403,7 @@ def test_bias_false_is_marked_and_the_offsets_crossed_out():
     # the per-head grids name PyTorch's zero-based head index beside the lesson's head number
     assert "A[0, 0]: head 1\n(head index 0)" in texts_of(b) and "A[0, 1]: head 2\n(head index 1)" in texts_of(b)
     # bias=False says what it removes, and the add_bias_kv line (with its bias=True) leaves then
-    off = b.beat_of("Our layers leave these biases out: in code, bias=False.")
+    off = b.beat_of("Our attention layers leave these biases out: in code, bias=False.")
     assert "→ no extra scalars" in texts_of(b)
     shown = b.changes_in(off)
     assert "FadeIn" in kinds(shown) and "FadeOut" in kinds(shown)

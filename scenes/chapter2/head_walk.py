@@ -1123,7 +1123,8 @@ class MessageWalk(HeadWalkScene):
         turns = join_words(f"{v} into about {about(p)}" for v, x, p in zip(v_said, head.V[j], terms) if x != 0)
         if any(x == 0 for x in head.V[j]):
             turns += ", and its zero stays zero"
-        weight = f"The weight of {quoted(word)}, source {j + 1}, about {about(head.weights[i, j])},"
+        # the weight in one sentence, what it does to the value in the next: two numbers a clause
+        weight = f"The weight of {quoted(word)}, source {j + 1}, is about {about(head.weights[i, j])}. It"
         if walked.reasons == ("small",):
             text = f"{source}, has a small weight, {alpha}: its whole value shrinks, {values} becoming {products}."
             spoken = (f"The weight of {quoted(word)}, source {j + 1}, is small, about {about(head.weights[i, j])}: "
@@ -1410,8 +1411,10 @@ class Head1Message(MessageWalk):
         k_tag.next_to(w_k, DOWN, buff=0.2)
         v_tag = get_text("→ the values, what gets mixed", font_size=MIN_TEXT_SIZE, color=self.color)
         v_tag.next_to(box, UP, buff=0.12)
-        with self.beat(f"W_V{sup(1)} does another job than W_K{sup(1)}: the keys helped set the weights; "
-                       "the values are what gets mixed."):
+        with self.beat(f"W_V{sup(1)} has a different job from W_K{sup(1)}: the keys helped set the weights; "
+                       "the values are what gets mixed.",
+                       spoken="Head one's value matrix has a different job from its key matrix: the keys helped "
+                              "set the weights; the values are what gets mixed."):
             # E leaves with both of its operators: a lone "=" would read "W_V¹ [4, 2] = V¹ [10, 2]"
             self.play(FadeOut(e), FadeOut(projection.ops), run_time=0.6)
             self.play(FadeIn(w_k, shift=0.2 * RIGHT), FadeIn(k_tag), run_time=1.0)

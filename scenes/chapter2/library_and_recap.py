@@ -978,8 +978,8 @@ class BiasesAndLibraryLayer(LessonScene):
         none = self.no_extra = VGroup(get_mono("bias=False", font_size=LABEL_SIZE + 2),
                                       get_text("→ no extra scalars", font_size=LABEL_SIZE + 2)).arrange(RIGHT, buff=0.2)
         none.move_to(c.kv_note)
-        with self.beat("Our layers leave these biases out: in code, bias=False.",
-                       spoken="Our layers leave these biases out: in code, the flag is switched off."):
+        with self.beat("Our attention layers leave these biases out: in code, bias=False.",
+                       spoken="Our attention layers leave these biases out: in code, the bias flag is set to false."):
             self.play(ReplacementTransform(c.code.lines, c.code_off.lines), FadeIn(box),
                       FadeOut(default), FadeOut(c.kv_note), FadeIn(none))
             self.play(*(g.animate.set_opacity(0.3) for g in cells), Create(crosses),
