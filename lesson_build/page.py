@@ -118,7 +118,11 @@ def _scene_view(row: ChapterRow, s: SceneRow, page: Path) -> dict:
         view.update(seek=f"{float(s.start):.3f}", clock=_clock(s.start))
     if s.name in TRY_IT:
         sentence = TRY_IT[s.name] or _scenes_sentence()
-        view.update({"try": sentence, "try_query": urllib.parse.urlencode({"sentence": sentence})})
+        # The link's ?sentence= is read literally by the page (a preset's name there would be
+        # that one word), so it carries the preset's words; data-try keeps the name.
+        from lesson_data.worksheet import SENTENCES
+        words = SENTENCES.get(sentence.strip().lower(), sentence)
+        view.update({"try": sentence, "try_query": urllib.parse.urlencode({"sentence": words})})
     return view
 
 

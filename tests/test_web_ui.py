@@ -540,6 +540,39 @@ def test_a_bad_link_shows_one_message_and_runs_nothing(wide, link, says):
     assert got["times"] == [0, 0], got
 
 
+def _one_token(word: str):
+    """The data layer's computation for the token list [word] (its own name for a preset word
+    is that preset's sentence, so the one-token list is given to it directly)."""
+    from unittest import mock
+    with mock.patch.object(ws, "_sentence_name_and_text", lambda s: (word, word, (word,))):
+        return ws.compute_worksheet(word)
+
+
+ONE_TOKEN = """(() => ({ tokens: [...document.querySelectorAll('#explorer-tokens .token')].map(t => t.firstChild.textContent),
+    input: document.getElementById('explorer-input').value,
+    prediction: document.getElementById('explorer-prediction').textContent,
+    probs: Object.fromEntries([...document.querySelectorAll('#explorer [data-p]')].map(e => [e.dataset.p, e.textContent])),
+    messages: [...document.querySelectorAll('#explorer [data-message]')].map(e => e.textContent) }))()"""
+
+
+@pytest.mark.parametrize("word", ["river", "cheque"])
+def test_a_preset_word_typed_or_linked_is_that_one_word(wide, word):
+    from lesson_data.display import fmt
+    sheet = _one_token(word)
+    assert sheet.n == 1
+    want = {"tokens": [word], "input": word, "prediction": sheet.mlp.prediction,
+            "probs": {w: fmt(p) for w, p in zip(ws.VOCAB, sheet.mlp.probabilities)},
+            "messages": [", ".join(fmt(x) for x in head.messages[-1]) for head in sheet.heads]}
+    wide.goto(wide.base)
+    explore(wide, word)
+    assert wide.js(ONE_TOKEN) == want
+    wide.goto(wide.base + "?sentence=" + word)
+    assert wide.js(ONE_TOKEN) == want
+    # The preset buttons still fill in the whole preset sentence.
+    wide.js(f"document.querySelector('#explorer button[data-preset=\"{word}\"]').click()")
+    assert wide.js(ONE_TOKEN)["tokens"] == list(ws.compute_worksheet(word).tokens)
+
+
 # ---------------------------------------------------------------- where the trained models look
 
 def chapter3_colours() -> dict[str, list[str]]:
@@ -786,7 +819,8 @@ def test_worksheet_scenes_open_the_explorer_and_the_explorer_links_back_to_the_v
     wide.js("document.querySelectorAll('#chapter2 a[data-try]')[2].click()")
     got = wide.js(LINK_STATE)
     assert got["sentence"] == "river" and got["input"] == ws.SENTENCES["river"], got
-    assert wide.js("[window.sameDocument, location.search]") == [True, "?sentence=river"]   # no reload
+    # The link carries the preset's words (a ?sentence= is read literally), and no reload.
+    assert wide.js("[window.sameDocument, location.search]") == [True, "?" + urllib.parse.urlencode({"sentence": ws.SENTENCES["river"]})]
     assert _in_view(wide, "explorer")
     # Each explained part links to the start of its scene in chapter 2 (scenes start at 0, 100, 200 s).
     links = wide.js("Object.fromEntries([...document.querySelectorAll('#explorer-output .watch-link a')].map(a => [a.dataset.part, a.getAttribute('href')]))")

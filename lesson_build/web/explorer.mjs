@@ -331,10 +331,13 @@ export function mount(root = document.getElementById("explorer")) {
     else if (kind === "token") out.querySelectorAll("#explorer-tokens .token")[r]?.focus();
   }
 
-  function show(text) {
+  // What is typed (or linked, ?sentence=…) is computed literally: "river" is the one word river,
+  // not the preset sentence the CLI and data layer name "river". Only the preset buttons and the
+  // scenes' "try it" links pass a preset's name (`literal: false`).
+  function show(text, { literal = true } = {}) {
     let sheet;
     try {
-      sheet = computeWorksheet(text);
+      sheet = computeWorksheet(text, { literal });
     } catch (err) {
       if (!(err instanceof WorksheetInputError)) throw err;
       message.textContent = err.message;
@@ -352,14 +355,15 @@ export function mount(root = document.getElementById("explorer")) {
     choose(sheet.n - 1);
     root.dataset.sentence = sheet.name;
     // A link a teacher can send: this page, opened on this sentence (player.js checks it).
-    if (link) link.href = `?${new URLSearchParams({ sentence: sheet.name })}#explorer`;
+    // It carries the sentence's words, never a preset's name (the link is read literally).
+    if (link) link.href = `?${new URLSearchParams({ sentence: sheet.text })}#explorer`;
     return true;
   }
 
   form.addEventListener("submit", (event) => { event.preventDefault(); show(input.value); });
   root.querySelectorAll("button[data-preset]").forEach((b) => b.addEventListener("click", () => {
     input.value = SENTENCES[b.dataset.preset];
-    show(b.dataset.preset);
+    show(b.dataset.preset, { literal: false });
   }));
   vocab.replaceChildren(...VOCAB.map((word) => h("button", {
     type: "button", class: CANDIDATES.includes(word) ? "candidate" : null, title: `append "${word}"`,
@@ -380,7 +384,7 @@ export function mount(root = document.getElementById("explorer")) {
   document.querySelectorAll("a[data-try]").forEach((a) => a.addEventListener("click", (event) => {
     event.preventDefault();
     input.value = SENTENCES[a.dataset.try] ?? a.dataset.try;
-    show(a.dataset.try);
+    show(a.dataset.try, { literal: false });
     history.pushState(null, "", a.getAttribute("href"));
     root.scrollIntoView();
   }));

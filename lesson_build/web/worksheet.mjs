@@ -73,14 +73,16 @@ export class WorksheetInputError extends Error {
 
 /**
  * Lower-case tokens of a sentence: "river" and "cheque" (any case) name the two worksheet
- * sentences; any other text must be 1-20 whitespace-separated vocabulary words.
+ * sentences; any other text must be 1-20 whitespace-separated vocabulary words. With
+ * `{ literal: true }` (the page's explorer: what a reader types is what it computes) no text
+ * names a preset, so "river" is the one word river; the CLI and the data layer keep the names.
  */
-export function tokenize(sentence) {
+export function tokenize(sentence, { literal = false } = {}) {
   if (typeof sentence !== "string") {
     throw new WorksheetInputError(`sentence must be text, got ${sentence === null ? "None" : typeof sentence}; ${ALLOWED_SENTENCES_TEXT}`);
   }
   const key = sentence.replace(STRIP, "").toLowerCase();
-  if (Object.hasOwn(SENTENCES, key)) sentence = SENTENCES[key];
+  if (!literal && Object.hasOwn(SENTENCES, key)) sentence = SENTENCES[key];
   const words = pySplit(sentence.toLowerCase());
   if (words.length === 0) {
     throw new WorksheetInputError(`empty sentence (0 words); ${ALLOWED_SENTENCES_TEXT}`, { reason: "empty" });
@@ -98,10 +100,10 @@ export function tokenize(sentence) {
   return words;
 }
 
-function nameAndText(sentence) {
-  const tokens = tokenize(sentence);
+function nameAndText(sentence, literal) {
+  const tokens = tokenize(sentence, { literal });
   const key = sentence.replace(STRIP, "").toLowerCase();
-  if (Object.hasOwn(SENTENCES, key)) return [key, SENTENCES[key], tokens];
+  if (!literal && Object.hasOwn(SENTENCES, key)) return [key, SENTENCES[key], tokens];
   return [tokens.join(" "), pySplit(sentence).join(" "), tokens];
 }
 
@@ -201,8 +203,8 @@ function headObject(h) {
  * The full two-head pass for one sentence: the sentence object of `python -m lesson_data export`
  * (same keys in the same order, same shapes, full precision, null for −∞).
  */
-export function computeWorksheet(text = "river") {
-  const [name, shown, tokens] = nameAndText(text);
+export function computeWorksheet(text = "river", { literal = false } = {}) {
+  const [name, shown, tokens] = nameAndText(text, literal);
   const [tokenRows, positionRows, E] = embed(tokens);
   const head1 = runHead(E, W_Q1, W_K1, W_V1, W_O.slice(0, 2), 1, HEAD_NAMES[0]);
   const head2 = runHead(E, W_Q2, W_K2, W_V2, W_O.slice(2, 4), 2, HEAD_NAMES[1]);
