@@ -540,6 +540,26 @@ def test_a_bad_link_shows_one_message_and_runs_nothing(wide, link, says):
     assert got["times"] == [0, 0], got
 
 
+LANDING_LINKS = [
+    "?sentence=" + urllib.parse.quote("<script>window.pwned=1</script>") + "#explorer",
+    "?sentence=" + "the%20" * 2500 + "#explorer",
+    "?prompt=x&model=gpt4#demo",
+    "#chapter1&t=99999",
+]
+
+
+@pytest.mark.parametrize("link", LANDING_LINKS, ids=[f"landing-{i}" for i in range(len(LANDING_LINKS))])
+def test_a_bad_links_message_is_where_the_page_lands_and_has_focus(wide, narrow, link):
+    for p in (wide, narrow):
+        p.goto(p.base + link)
+        p.tab.wait_for("!document.getElementById('link-message').hidden", timeout=20)
+        got = p.js("""(() => { const m = document.getElementById('link-message'), r = m.getBoundingClientRect();
+            return { top: r.top, bottom: r.bottom, height: innerHeight, width: r.width,
+                     focused: document.activeElement === m }; })()""")
+        assert got["width"] > 0 and 0 <= got["top"] and got["bottom"] <= got["height"], (link, got)
+        assert got["focused"], (link, got)
+
+
 def _one_token(word: str):
     """The data layer's computation for the token list [word] (its own name for a preset word
     is that preset's sentence, so the one-token list is given to it directly)."""

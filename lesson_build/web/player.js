@@ -225,6 +225,16 @@
     if (!box) return;
     box.textContent = text || "";
     box.hidden = !text;
+    // The page has landed on the section the link names: the message is fixed in view there
+    // (lesson.css) and takes the focus, so a screen reader and a keyboard are on it too.
+    if (!text) return;
+    box.focus({ preventScroll: true });
+    // The browser's scroll to the link's #part, when the page has loaded, clears the focus: again then.
+    if (document.readyState !== "complete") {
+      window.addEventListener("load", function () {
+        if (!box.hidden && box.textContent === text) box.focus({ preventScroll: true });
+      }, { once: true });
+    }
   }
 
   /** Open the chapter the link names, at its second (checked against the video's length). */
@@ -256,6 +266,11 @@
     document.querySelectorAll("section.chapter video").forEach(wire);
     followLink();
     window.addEventListener("hashchange", followLink);
+    var box = document.getElementById("link-message");
+    if (box) {
+      box.addEventListener("click", function () { say(""); });
+      box.addEventListener("keydown", function (e) { if (e.key === "Escape") say(""); });
+    }
     if (location.protocol === "file:") {
       document.querySelectorAll("[data-needs-http]").forEach(function (el) {
         el.hidden = false;
