@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import base64
 import json
+import math
 import os
 import re
 import urllib.parse
@@ -172,7 +173,8 @@ def _explained(chapters: Sequence[ChapterRow]) -> str:
     for part, scene in EXPLAINED_BY.items():
         if scene in starts:
             row, s = starts[scene]
-            t = int(float(s.start))
+            # Up to the scene's first whole second: rounded down, 503.999 s would land in the scene before.
+            t = math.ceil(s.start)
             out[part] = {"href": f"#{row.chapter.slug}&t={t}", "label": f"Scene {s.number} · {s.title}", "at": _clock(t)}
     return json.dumps(out, ensure_ascii=False).replace("<", "\\u003c").replace(">", "\\u003e").replace("&", "\\u0026")
 

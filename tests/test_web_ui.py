@@ -79,7 +79,10 @@ def _write_chapter(folder: Path, ch: Chapter) -> page.ChapterRow:
         vtt += [f"{stamp(c.start)} --> {stamp(c.end)}", c.content, ""]
     video.with_suffix(".vtt").write_text("\n".join(vtt), encoding="utf-8")
     per = SECONDS / len(ch.scenes)
-    scenes = [page.SceneRow(s.number, s.title, s.name, "ok", Fraction(int(k * per))) for k, s in enumerate(ch.scenes)]
+    # A scene starts a millisecond before its whole second (as a real render's 503.999 s): a link
+    # that rounds its time down lands in the scene before.
+    scenes = [page.SceneRow(s.number, s.title, s.name, "ok", Fraction(int(k * per)) - (Fraction(1, 1000) if k else 0))
+              for k, s in enumerate(ch.scenes)]
     return page.ChapterRow(ch, scenes, video=video, vtt=video.with_suffix(".vtt"), srt=video.with_suffix(".srt"),
                            duration=Fraction(SECONDS), quality="720p30")
 
@@ -851,6 +854,32 @@ def test_worksheet_scenes_open_the_explorer_and_the_explorer_links_back_to_the_v
     assert _in_view(wide, "chapter2") and wide.js("window.sameDocument") is True
 
 
+def test_every_explained_link_lands_in_its_own_scene(wide):
+    wide.goto(wide.base)
+    links = wide.js("""[...document.querySelectorAll('#explorer-output .watch-link a')].map(a => {
+        const label = a.textContent.replace(/ \\([^)]*\\)$/, '');
+        const scene = [...document.querySelectorAll('ol.scenes a[data-seek]')].find(s => s.textContent.startsWith(label));
+        return { part: a.dataset.part, href: a.getAttribute('href'), label, start: scene ? parseFloat(scene.dataset.seek) : null }; })""")
+    assert links and all(l["start"] is not None for l in links), links
+    for link in links:
+        t = float(link["href"].split("&t=")[1])
+        assert t >= link["start"], link                                  # not rounded down into the scene before
+        wide.js(f"document.querySelector('#explorer-output .watch-link a[data-part=\"{link['part']}\"]').click()")
+        wide.tab.wait_for(f"Math.abs(document.getElementById('video-chapter2').currentTime - {t}) < 0.01", timeout=20)
+        wide.tab.wait_for("!!document.querySelector('#chapter2 ol.scenes li.current')", timeout=20)
+        lit = wide.js("document.querySelector('#chapter2 ol.scenes li.current').textContent")
+        assert lit.strip().startswith(link["label"]), (lit, link)
+    # At a scene's exact start (where its scene link seeks), the chapter's "Link to this moment"
+    # is no earlier than that start either.
+    for scene in wide.js("[...document.querySelectorAll('#chapter2 ol.scenes a[data-seek]')].map(a => [a.textContent, parseFloat(a.dataset.seek)])"):
+        label, start = scene
+        wide.js(f"(async () => {{ const v = document.getElementById('video-chapter2'); v.pause();"
+                f" const seeked = new Promise(r => v.addEventListener('seeked', r, {{ once: true }}));"
+                f" v.currentTime = {start}; await seeked; }})()")
+        href = wide.js("document.querySelector('#chapter2 a[data-moment]').getAttribute('href')")
+        assert float(href.split("&t=")[1]) >= start, (label, start, href)
+
+
 def test_no_scene_is_lit_until_its_video_plays_or_moves(wide):
     wide.goto(wide.base)
     wide.tab.wait_for("[...document.querySelectorAll('video')].every(v => v.readyState >= 1)")
@@ -859,7 +888,7 @@ def test_no_scene_is_lit_until_its_video_plays_or_moves(wide):
     assert wide.js("document.querySelectorAll('.transcript button.cue.current').length") == 0
     wide.js("""(async () => { const v = document.getElementById('video-chapter1');
       const seeked = new Promise(r => v.addEventListener('seeked', r, { once: true })); v.currentTime = 100; await seeked; })()""")
-    assert [t.split(" 1:15")[0] for t in wide.js(lit)] == ["Scene 2 · Alpha scene 2"]      # scene 2 runs 75-150 s
+    assert [t.split(" 1:1")[0] for t in wide.js(lit)] == ["Scene 2 · Alpha scene 2"]      # scene 2 runs 74.999-149.999 s
     assert wide.js("[...document.querySelectorAll('.transcript button.cue.current')].map(b => +b.dataset.start)") == [99]
 
 

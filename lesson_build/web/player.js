@@ -139,7 +139,9 @@
     var moment = section.querySelector("a[data-moment]");
     if (moment) {
       var setMoment = function () {
-        var s = Math.floor(video.currentTime || 0);
+        // To the millisecond (readLink takes t=503.999): a whole second rounded down could land
+        // in the scene before the one shown (a scene link seeks to its start, e.g. 503.999 s).
+        var s = Math.round((video.currentTime || 0) * 1000) / 1000;
         moment.href = "#" + section.id + "&t=" + s;
         moment.textContent = "Link to " + clock(s);
       };
