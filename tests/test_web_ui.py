@@ -518,6 +518,8 @@ BAD_LINKS = [
     ("?prompt=" + "a" * 10_000, "10,000 characters"),
     ("?model=" + urllib.parse.quote("five_heads<b>"), "five_heads"),
     ("?sentence=the%20river&model=gpt", "gpt"),                # one bad part: none of it applies
+    ("?sentence=the%20river&receiver=" + urllib.parse.quote("1<b>"), "receiver"),
+    ("?receiver=1", "receiver"),                                # a receiver with no sentence
     ("#chapter1&t=-5", "-5"),
     ("#chapter1&t=" + urllib.parse.quote("1e9"), "1e9"),
     ("#chapter1&t=9999", "past the end"),
@@ -830,6 +832,22 @@ def test_any_word_can_be_the_receiver(wide):
         assert got["prediction"] == alone.mlp.prediction
         assert got["probs"] == {w: fmt(p) for w, p in zip(ws.VOCAB, alone.mlp.probabilities)}
         assert got["focused"] and words[r - 1] in got["focused"], got["focused"]   # the keyboard stays put
+
+
+def test_the_explorer_link_carries_the_chosen_receiver(wide):
+    text = "she watched the river and the boats"
+    wide.goto(wide.base + "?" + urllib.parse.urlencode({"sentence": text}) + "#explorer")
+    wide.js("(b => { b.focus(); b.click(); })(document.querySelectorAll('#explorer-tokens .token')[3])")
+    href = wide.js("document.getElementById('explorer-link').getAttribute('href')")
+    assert urllib.parse.parse_qs(urllib.parse.urlsplit(href).query) == {"sentence": [text], "receiver": ["4"]}, href
+    wide.goto(wide.base + href)
+    got = wide.js(PICKED)
+    assert got["receiver"] == 4 and got["lit"] == [[4], [4]], got
+    assert wide.js(LINK_STATE)["message"] is None
+    # A receiver past the sentence's end is a bad link: one message, the page's own start.
+    wide.goto(wide.base + "?" + urllib.parse.urlencode({"sentence": text, "receiver": "8"}) + "#explorer")
+    state = wide.js(LINK_STATE)
+    assert state["message"] and "receiver" in state["message"] and state["input"] == page.RIVER, state
 
 
 # ---------------------------------------------------------------- between the videos and the explorer

@@ -327,6 +327,14 @@ export function mount(root = document.getElementById("explorer")) {
   function choose(r) {
     const focused = document.activeElement, kind = focused?.dataset?.pick ? "pick" : focused?.closest?.("#explorer-tokens") ? "token" : null;
     render(current, out, r, choose);
+    // A link a teacher can send: this page, opened on this sentence (player.js checks it), with the
+    // chosen receiver when it is not the last word. It carries the sentence's words, never a
+    // preset's name (the link is read literally).
+    if (link) {
+      const query = { sentence: current.text };
+      if (r !== current.n - 1) query.receiver = String(r + 1);
+      link.href = `?${new URLSearchParams(query)}#explorer`;
+    }
     if (kind === "pick") out.querySelector(`.masked[data-head="${focused.closest(".masked").dataset.head}"] button[data-pick="${r + 1}"]`)?.focus();
     else if (kind === "token") out.querySelectorAll("#explorer-tokens .token")[r]?.focus();
   }
@@ -354,9 +362,6 @@ export function mount(root = document.getElementById("explorer")) {
     current = sheet;
     choose(sheet.n - 1);
     root.dataset.sentence = sheet.name;
-    // A link a teacher can send: this page, opened on this sentence (player.js checks it).
-    // It carries the sentence's words, never a preset's name (the link is read literally).
-    if (link) link.href = `?${new URLSearchParams({ sentence: sheet.text })}#explorer`;
     return true;
   }
 
@@ -394,6 +399,8 @@ export function mount(root = document.getElementById("explorer")) {
   if (asked) {
     input.value = asked;
     show(asked);
+    const receiver = globalThis.lessonLink?.receiver;                 // checked against its length there
+    if (receiver && current && receiver <= current.n) choose(receiver - 1);
     root.scrollIntoView();
   } else {
     show(input.value || "river");

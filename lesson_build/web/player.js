@@ -168,7 +168,7 @@
   function shown(text) { return JSON.stringify(text.length > 40 ? text.slice(0, 40) + "…" : text); }
 
   function readLink() {
-    var link = { sentence: null, prompt: null, model: null, chapter: null, t: null, problems: [] };
+    var link = { sentence: null, receiver: null, prompt: null, model: null, chapter: null, t: null, problems: [] };
     var bad = function (why) { link.problems.push(why); };
     var query;
     try { query = new URLSearchParams(location.search); } catch (e) { query = new URLSearchParams(""); }
@@ -181,6 +181,13 @@
       } else if (!sentence.trim()) {
         bad("its sentence is empty");
       } else link.sentence = sentence.trim();
+    }
+    if (query.has("receiver")) {       // the explorer's receiver: a word's position, 1 to the sentence's length
+      var receiver = query.get("receiver"), words = link.sentence ? link.sentence.split(/\s+/).length : 0;
+      if (!/^\d{1,2}$/.test(receiver) || +receiver < 1 || +receiver > words) {
+        bad("its receiver " + shown(receiver) + " is not the position of a word of its sentence" +
+            (words ? " (1 to " + words + ")" : ""));
+      } else link.receiver = +receiver;
     }
     if (query.has("prompt")) {
       var prompt = query.get("prompt");
@@ -217,7 +224,7 @@
     }
     if (link.problems.length) {
       link.error = "This link could not be opened: " + link.problems.join("; ") + ". The page shows its own start instead.";
-      link.sentence = link.prompt = link.model = link.chapter = link.t = null;
+      link.sentence = link.receiver = link.prompt = link.model = link.chapter = link.t = null;
     }
     return link;
   }
