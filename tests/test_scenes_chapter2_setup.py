@@ -288,7 +288,7 @@ def test_projections_name_the_axes_each_head_reads():
 
 def test_projections_pictures_play_in_their_own_beats():
     b = built(Projections, "river")
-    dot = b.beat_of("A query coordinate is this row times one column of W_Q")
+    dot = b.beat_of("A query coordinate: multiply this row by one column of W_Q term by term, and add")
     assert {"dot_e1", "dot_w1", "dot_q1"} <= {m.tag for m in b.numbers_in(dot)}
     assert {m.tag for m in b.numbers_in(b.beat_of("Head 1’s W_K has ones at water and finance"))} >= {"K1", "W_K1"}
     assert "K2" not in {m.tag for m in b.numbers_in(b.beat_of("Head 1’s W_K has ones"))}

@@ -1066,7 +1066,7 @@ class Projections(LessonScene):
                                      "Each query coordinate is a dot product with one column of W_Q.")
         self.fine_print = note
         where = (f"only {join_words(counting)} counts here" if counting else "every term is zero here")
-        with self.beat(f"A query coordinate is this row times one column of W_Q, term by term: {where}."):
+        with self.beat(f"A query coordinate: multiply this row by one column of W_Q term by term, and add: {where}."):
             self.play(Create(row_box), Create(col_box))
             self.play(FadeIn(line, shift=0.1 * UP), FadeIn(note), run_time=0.8)
             self.play(ReplacementTransform(line.result.copy(), panel.q.cell(0, 0)), run_time=0.8)
