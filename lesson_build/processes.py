@@ -93,13 +93,23 @@ def _signal_group(proc: subprocess.Popen, sig: int) -> None:
         pass
 
 
+def _stop_groups(procs) -> None:
+    """SIGTERM to each child's group, up to GRACE_S seconds for them all, then SIGKILL to the groups
+    (a child's own children too)."""
+    for proc in procs:
+        _signal_group(proc, signal.SIGTERM)
+    deadline = time.monotonic() + GRACE_S
+    for proc in procs:
+        try:
+            proc.wait(max(0.0, deadline - time.monotonic()))
+        except subprocess.TimeoutExpired:
+            pass
+    for proc in procs:
+        _signal_group(proc, signal.SIGKILL)
+
+
 def _stop(proc: subprocess.Popen) -> None:
-    _signal_group(proc, signal.SIGTERM)
-    try:
-        proc.wait(GRACE_S)
-    except subprocess.TimeoutExpired:
-        pass
-    _signal_group(proc, signal.SIGKILL)    # the group: a child's own children too
+    _stop_groups([proc])
     proc.wait()
 
 
@@ -108,16 +118,7 @@ def stop_all() -> None:
     with _lock:
         _stopping.set()
         live = list(_live)
-    for proc in live:
-        _signal_group(proc, signal.SIGTERM)
-    deadline = time.monotonic() + GRACE_S
-    for proc in live:
-        try:
-            proc.wait(max(0.0, deadline - time.monotonic()))
-        except subprocess.TimeoutExpired:
-            pass
-    for proc in live:
-        _signal_group(proc, signal.SIGKILL)
+    _stop_groups(live)
 
 
 def reset() -> None:
