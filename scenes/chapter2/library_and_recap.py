@@ -1088,8 +1088,7 @@ class BiasesAndLibraryLayer(LessonScene):
     def show_copy(self, ws):
         c = self.copy_picture
         # the maps give way to the copy picture as it comes in
-        self.give_way(*(a.mobject for a in fade_out(self, self.maps_wide, self.average, self.same, self.fine_print,
-                                                     self.heat_key)))
+        self.give_way(self.maps_wide, self.average, self.same, self.fine_print, self.heat_key)
         with self.beat("We copy our parameters into PyTorch and run the same sentence.", look=0.8):
             self.play(FadeIn(c.title), *(FadeIn(VGroup(blk, lab)) for blk, lab in zip(c.sources, c.source_labels)),
                       run_time=0.9)
