@@ -15,12 +15,12 @@
 // by `python -m lesson_build.web.worksheet_tables` (frozen there).
 import {
   FORMAT, VOCAB, AXES, CANDIDATES, MAX_WORDS, TOKEN_TABLE, POSITION_TABLE, SENTENCES, HEAD_NAMES,
-  W_Q1, W_K1, W_V1, W_Q2, W_K2, W_V2, W_O, W1, B1, W2, B2,
+  W_Q1, W_K1, W_V1, W_Q2, W_K2, W_V2, W_O, W1, B1, W2, B2, COORDINATE_NAMES,
 } from "./worksheet_tables.mjs";
 
 export {
   FORMAT, VOCAB, AXES, CANDIDATES, MAX_WORDS, TOKEN_TABLE, POSITION_TABLE, SENTENCES, HEAD_NAMES,
-  W_Q1, W_K1, W_V1, W_Q2, W_K2, W_V2, W_O, W1, B1, W2, B2,
+  W_Q1, W_K1, W_V1, W_Q2, W_K2, W_V2, W_O, W1, B1, W2, B2, COORDINATE_NAMES,
 };
 
 // ---------------------------------------------------------------------------------------------

@@ -114,3 +114,9 @@ export const W2 = freeze([
   [0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.1, 0.1, 0.0, 0.0],
 ]);
 export const B2 = freeze([-1.5, -1.5, -1.5, -1.5, -1.5, -1.5, -1.5, -1.5, -1.5, -1.5, -1.5, -1.5, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0]);
+// Each head's coordinates named as the videos name them (scenes/chapter2/setup_and_shapes.py
+// coordinate_names): the input axis its key column copies, else a, b, ...
+export const COORDINATE_NAMES = freeze([
+  ["water", "finance"],
+  ["person", "glue"],
+]);

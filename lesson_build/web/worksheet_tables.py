@@ -40,6 +40,19 @@ def _literal(value) -> str:
     return json.dumps(value, ensure_ascii=False)
 
 
+def coordinate_names() -> list[list[str]]:
+    """Per head, its coordinates' names: the axes W_K copies (lesson_data.projections.copied_axes)
+    when it copies distinct ones, else a, b, ... (the scenes' rule)."""
+    from lesson_data import worksheet as ws
+    from lesson_data.projections import copied_axes
+
+    out = []
+    for W_K in (ws.W_K1, ws.W_K2):
+        copies, d = copied_axes(W_K), len(W_K[0])
+        out.append(list(copies) if copies and len(set(copies)) == d else ["abcdefgh"[k] for k in range(d)])
+    return out
+
+
 def generate() -> str:
     from lesson_data import worksheet as ws
     from lesson_data.__main__ import EXPORT_FORMAT
@@ -50,6 +63,9 @@ def generate() -> str:
            "", f"export const FORMAT = {json.dumps(EXPORT_FORMAT)};"]
     for name in NAMES:
         out.append(f"export const {name} = freeze({_literal(getattr(ws, name))});")
+    out += ["// Each head's coordinates named as the videos name them (scenes/chapter2/setup_and_shapes.py",
+            "// coordinate_names): the input axis its key column copies, else a, b, ...",
+            f"export const COORDINATE_NAMES = freeze({_literal(coordinate_names())});"]
     return "\n".join(out) + "\n"
 
 
