@@ -466,6 +466,7 @@ LINK_STATE = """(() => {
            input: document.getElementById('explorer-input').value,
            explorerError: e.hidden ? null : e.textContent,
            prompt: document.getElementById('demo-prompt').value, model: document.getElementById('demo-model').value,
+           run: ['temperature', 'seed', 'tokens'].map(k => document.getElementById('demo-' + k).value),
            times: [...document.querySelectorAll('video')].map(v => v.currentTime),
            scripts: document.scripts.length, pwned: window.pwned ?? null,
            demoState: document.getElementById('demo').dataset.state ?? null }; })()"""
@@ -520,6 +521,12 @@ BAD_LINKS = [
     ("?sentence=the%20river&model=gpt", "gpt"),                # one bad part: none of it applies
     ("?sentence=the%20river&receiver=" + urllib.parse.quote("1<b>"), "receiver"),
     ("?receiver=1", "receiver"),                                # a receiver with no sentence
+    ("?temperature=-1", "temperature"),                         # the demo's run: each setting checked
+    ("?prompt=a%20cat&temperature=" + "9" * 12, "temperature"),
+    ("?tokens=100000", "tokens"),
+    ("?prompt=a%20cat&tokens=-3&seed=7", "tokens"),
+    ("?seed=" + urllib.parse.quote("1; alert(1)"), "seed"),
+    ("?prompt=" + urllib.parse.quote("<b onmouseover=window.pwned=1>Once</b>"), "markup"),
     ("#chapter1&t=-5", "-5"),
     ("#chapter1&t=" + urllib.parse.quote("1e9"), "1e9"),
     ("#chapter1&t=9999", "past the end"),
@@ -542,7 +549,35 @@ def test_a_bad_link_shows_one_message_and_runs_nothing(wide, link, says):
     # prompt and model, every video at its start.
     assert got["sentence"] == ws.compute_worksheet(page.RIVER).name and got["input"] == page.RIVER, got
     assert got["explorerError"] is None and got["model"] == "four_heads" and got["demoState"] != "linked", got
+    assert got["run"] == DEMO_DEFAULTS, got
     assert got["times"] == [0, 0], got
+
+
+# The demo's form as the page opens: temperature 0, seed 0, the presets' number of tokens.
+DEMO_DEFAULTS = ["0", "0", "20"]
+
+
+def test_a_link_to_a_demo_run_restores_its_prompt_model_and_settings(wide):
+    wide.goto(wide.base + "#demo")
+    run = {"prompt": "Once upon a time, a girl named Lily saw a big dog.", "model": "one_head", "temperature": "0.7",
+           "seed": "42", "tokens": "9"}
+    wide.js(f"""(() => {{ const run = {json.dumps(run)};
+      for (const [k, v] of Object.entries(run)) {{ const f = document.getElementById('demo-' + k); f.value = v;
+        f.dispatchEvent(new Event('input', {{ bubbles: true }})); }}
+      document.getElementById('demo-copy-link').click(); }})()""")
+    wide.tab.wait_for("!!document.getElementById('demo-link-status').dataset.copied")
+    href = wide.js("document.getElementById('demo-link').getAttribute('href')")
+    parts = urllib.parse.urlsplit(href)
+    assert {k: v[0] for k, v in urllib.parse.parse_qs(parts.query).items()} == run and parts.fragment == "demo", href
+    # What Copy gives (or, where the clipboard is refused, shows) is that link, absolute.
+    assert wide.js("document.getElementById('demo-link-status').dataset.copied") == wide.base.rsplit("/", 1)[0] + "/index.html" + href
+    wide.goto(wide.base.rsplit("/", 1)[0] + "/index.html" + href)
+    got = wide.js(LINK_STATE)
+    assert got["message"] is None and got["prompt"] == run["prompt"] and got["model"] == run["model"], got
+    assert got["run"] == [run["temperature"], run["seed"], run["tokens"]] and got["demoState"] == "linked", got
+    assert _in_view(wide, "demo")
+    # The reopened page's own link is the same run.
+    assert wide.js("document.getElementById('demo-link').getAttribute('href')") == href
 
 
 LANDING_LINKS = [
@@ -936,7 +971,7 @@ def test_candidate_words_stand_out_and_the_axes_are_explained(wide):
     assert got["candidates"] == list(ws.CANDIDATES)
     hi, lo = sorted([_luminance(got["border"]), _luminance(got["background"])], reverse=True)
     assert (hi + 0.05) / (lo + 0.05) >= 3, got                     # visible as a mark, not only as a hue
-    assert all(axis in got["guide"] for axis in ws.AXES) and "k.a" in got["guide"] and "masked" in got["guide"]
+    assert all(axis in got["guide"] for axis in ws.AXES) and "k¹ water" in got["guide"] and "masked" in got["guide"]
     assert "<BOS>" in got["demo"] and "Temperature" in got["demo"] and "most probable" in got["demo"]
 
 
@@ -978,3 +1013,150 @@ def test_the_walk_says_when_every_source_ties(wide):
     assert all(abs(w - 0.25) < 1e-12 for head in sheet.heads for w in head.weights[3][:4])
     first = wide.js("document.querySelector('#explorer-walk .walk-text').textContent")
     assert "every source the same" in first and "strongest" not in first, first
+
+
+# ---------------------------------------------------------------- punctuation in a sentence
+
+NOTE = """(() => { const n = document.getElementById('explorer-note'), m = document.getElementById('explorer-message');
+  return { note: n.hidden || !n.getClientRects().length ? null : n.textContent, error: m.hidden ? null : m.textContent,
+           sentence: document.getElementById('explorer').dataset.sentence ?? null,
+           prediction: (document.getElementById('explorer-prediction') || {}).textContent ?? null,
+           link: document.getElementById('explorer-link').getAttribute('href') }; })()"""
+
+
+def test_punctuation_in_a_sentence_is_removed_and_said_once(wide):
+    sheet = ws.compute_worksheet("river")
+    explore(wide, "The fisherman, sat beside the river bank; and watched the.")
+    got = wide.js(NOTE)
+    assert got["error"] is None and got["note"] == "Punctuation removed: , ; .", got
+    assert got["sentence"] == " ".join(sheet.tokens) and got["prediction"] == sheet.mlp.prediction, got
+    assert urllib.parse.parse_qs(urllib.parse.urlsplit(got["link"]).query)["sentence"] == [ws.SENTENCES["river"]], got
+    explore(wide, "she watched the river")                          # none: no note
+    assert wide.js(NOTE)["note"] is None
+    # A link may carry punctuation too (markup stays a bad link: BAD_LINKS).
+    wide.goto(wide.base + "?" + urllib.parse.urlencode({"sentence": "She watched the river!"}) + "#explorer")
+    got = wide.js(NOTE)
+    assert got["note"] == "Punctuation removed: !" and got["error"] is None and wide.js(LINK_STATE)["message"] is None, got
+    assert got["prediction"] == ws.compute_worksheet("she watched the river").mlp.prediction
+
+
+# ---------------------------------------------------------------- the videos' notation
+
+def style_scripts() -> tuple[dict, dict]:
+    """scenes/style.py's superscript and subscript maps (_SUP, _SUB), read without Manim."""
+    tree = ast.parse((ROOT / "scenes" / "style.py").read_text(encoding="utf-8"))
+    maps = {}
+    for node in tree.body:
+        if isinstance(node, ast.Assign) and isinstance(node.targets[0], ast.Name) and node.targets[0].id in ("_SUP", "_SUB"):
+            a, b = (arg.value for arg in node.value.args)
+            maps[node.targets[0].id] = dict(zip(a, b))
+    return maps["_SUP"], maps["_SUB"]
+
+
+def test_the_explorer_writes_heads_queries_messages_and_w_o_as_the_videos_do(wide):
+    SUP, SUB = style_scripts()
+    sup = lambda x: "".join(SUP[c] for c in str(x))           # noqa: E731
+    sub = lambda x: "".join(SUB[c] for c in str(x))           # noqa: E731
+    explore(wide, page.RIVER)
+    n = len(page.RIVER.split())
+    got = wide.js("""(() => { const out = document.getElementById('explorer-output'), t = (e) => e ? e.textContent : null;
+      return { queries: [...out.querySelectorAll('.panel[data-head] .query')].map(t),
+               heads: [...out.querySelectorAll('.panel[data-part^="head"] table thead th')].map(t),
+               messages: [...out.querySelectorAll('.panel[data-part^="head"] > p')].map(t).filter(x => x.startsWith('Message')),
+               masked: [...out.querySelectorAll('.masked h3')].map(t),
+               joined: [...out.querySelectorAll('[data-part="joined"] tbody th')].map(t),
+               all: document.getElementById('explorer').textContent }; })()""")
+    for k in (1, 2):
+        q = f"q{sup(k)}{sub(n)} = e{sub(n)} W_Q{sup(k)}"                 # the scenes' q¹₁₀ and W_Q¹
+        assert any(q in line for line in got["queries"]), (q, got["queries"])
+        alpha = f"α{sup(k)}{sub(n)},ⱼ"                                  # scenes' alpha_name
+        assert alpha in got["heads"] and f"k{sup(k)} {ws.AXES[0 if k == 1 else 2]}" in got["heads"], got["heads"]
+        assert any(f"m{sup(k)}{sub(n)} = Σⱼ {alpha} v{sup(k)}ⱼ" in m for m in got["messages"]), got["messages"]
+        assert any(h.startswith(f"A{sup(k)}") for h in got["masked"]), got["masked"]
+    assert got["joined"] == [f"[m{sup(1)}{sub(n)} | m{sup(2)}{sub(n)}]", f"Δe{sub(n)}", f"e{sub(n)}", f"e′{sub(n)}"], got["joined"]
+    assert "H¹" not in got["all"] and "concat(" not in got["all"] and "k.a" not in got["all"]
+
+
+# ---------------------------------------------------------------- the parameters
+
+def test_the_explorer_shows_every_parameter_matrix_from_the_data_layer(wide):
+    from lesson_data.display import fmt
+    from lesson_data.projections import copied_axes
+    wide.goto(wide.base + "#explorer")
+    got = wide.js("""Object.fromEntries([...document.querySelectorAll('#explorer-parameters [data-parameter]')].map(p => [p.dataset.parameter, {
+        cols: [...p.querySelectorAll('thead th')].slice(1).map(t => t.textContent),
+        rows: [...p.querySelectorAll('tbody tr')].map(tr => [tr.children[0].textContent, ...[...tr.querySelectorAll('td')].map(td => td.textContent)]),
+        shown: p.getClientRects().length > 0 }]))""")
+    SUP, _ = style_scripts()
+    names = [list(copied_axes(ws.W_K1)), list(copied_axes(ws.W_K2))]
+    want = {}
+    for k, (q, key, v) in enumerate([(ws.W_Q1, ws.W_K1, ws.W_V1), (ws.W_Q2, ws.W_K2, ws.W_V2)], start=1):
+        for letter, m in zip("QKV", (q, key, v)):
+            want[f"W_{letter}{SUP[str(k)]}"] = (names[k - 1], list(ws.AXES), m)
+    want["W_O"] = (list(ws.AXES), [f"m{SUP[str(k)]} {c}" for k in (1, 2) for c in names[k - 1]], ws.W_O)
+    assert set(got) == set(want), list(got)
+    for name, (cols, rows, m) in want.items():
+        assert got[name]["shown"] and got[name]["cols"] == cols, (name, got[name])
+        assert got[name]["rows"] == [[label, *(fmt(x) for x in row)] for label, row in zip(rows, m)], (name, got[name])
+    import re                                     # no numbers typed into the page's code: they come from Python
+    assert not re.search(r"\[\s*-?\d+\.\d+\s*,", (ROOT / "lesson_build" / "web" / "explorer.mjs").read_text(encoding="utf-8"))
+
+
+# ---------------------------------------------------------------- the keyboard on the arrows
+
+TAB_WALK = """(() => { const a = document.activeElement;
+  return a && a.closest && a.closest('svg.arrows') ? [+a.dataset.head, +a.dataset.source] : [a && a.tagName, a && a.id]; })()"""
+RING = """(() => { const a = document.activeElement, ring = a.previousElementSibling;
+  if (!ring || !ring.classList.contains('focus-ring')) return null;
+  const s = getComputedStyle(ring);
+  return { d: ring.getAttribute('d') === a.getAttribute('d'), stroke: s.stroke, opacity: +s.strokeOpacity,
+           extra: parseFloat(ring.getAttribute('stroke-width')) - parseFloat(a.getAttribute('stroke-width')),
+           rings: document.querySelectorAll('.focus-ring').length }; })()"""
+
+
+def test_the_arrows_take_the_tab_key_left_to_right_with_a_strong_focus_ring(wide):
+    t = theme()
+    text = "she watched the boats and the ducks"
+    explore(wide, text)
+    n = len(text.split())
+    wide.js("document.querySelector('#explorer svg.arrows path.arc[data-head=\"1\"][data-source=\"1\"]').focus()")
+    order = [wide.js(TAB_WALK)]
+    ring = wide.js(RING)
+    for _ in range(2 * n - 1):
+        wide.key("Tab")
+        order.append(wide.js(TAB_WALK))
+    assert order == [[k, j] for k in (1, 2) for j in range(1, n + 1)], order
+    # The focused arrow has a ring: its own path, 3 px wider each side, in the receiver's yellow.
+    assert ring and ring["d"] and ring["stroke"] == rgb(t["receiver"]) and ring["opacity"] == 1 and ring["extra"] >= 6, ring
+    assert wide.js(RING)["rings"] == 1                                    # one ring: the last focused arrow's
+    wide.key("Tab")                                                      # out of the diagram: no ring left
+    assert wide.js("document.querySelectorAll('.focus-ring').length") == 0
+
+
+# ---------------------------------------------------------------- the demo's diagram
+
+DIAGRAM = """(() => [...document.querySelectorAll('#demo-results .head-view')].map(v => {
+  const d = v.querySelector('.diagram'), svg = d.querySelector('svg'), box = d.getBoundingClientRect(), s = svg.getBoundingClientRect();
+  const labels = [...svg.querySelectorAll('text.tok')].map(t => { const r = t.getBoundingClientRect();
+    return { text: t.textContent, left: r.left, right: r.right, receiver: t.classList.contains('receiver') }; });
+  const rec = labels.find(l => l.receiver);
+  return { read: [...v.querySelectorAll('.heat .cell')].map(c => c.textContent), labels: labels.map(l => l.text),
+    apart: labels.every((l, i) => i === 0 || l.left >= labels[i - 1].right), inside: labels.every(l => l.left >= s.left && l.right <= s.right),
+    receiverShown: rec.left >= box.left - 0.5 && rec.right <= box.right + 0.5, overflows: d.scrollWidth > d.clientWidth + 1,
+    hint: !v.querySelector('.scroll-hint').hidden, pageX: scrollX,
+    tabOrder: [...svg.querySelectorAll('[tabindex]')].map(a => +a.dataset.source) }; }))()"""
+
+
+@pytest.mark.parametrize("width", [1440, 390])
+def test_the_demos_diagram_labels_every_token_and_opens_on_the_receiver(width, wide, narrow):
+    p = wide if width == 1440 else narrow
+    prompt = "Once upon a time, there was a little girl named Lily. She loved to play outside with her big, friendly dog."
+    _run_demo(p, prompt, 2)
+    views = p.js(DIAGRAM)
+    assert len(views) == 4
+    for v in views:
+        assert v["labels"] == v["read"] and len(v["labels"]) > 20, v      # every token read, by its whole name
+        assert v["apart"] and v["inside"], v                               # none overlapping, none cut at an edge
+        assert v["receiverShown"] and v["pageX"] == 0, v                   # the receiver in view; the page not moved
+        assert v["hint"] == v["overflows"] and v["overflows"] == (width == 390), v
+        assert v["tabOrder"] == sorted(v["tabOrder"]) and v["tabOrder"], v  # Tab goes left to right

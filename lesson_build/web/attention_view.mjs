@@ -13,7 +13,7 @@
 // Okabe-Ito blue, orange, green and lilac). The MLP has no attention: its card says so.
 
 import { probabilities } from "./model.mjs";
-import { WIDTH_PER_WEIGHT, h } from "./explorer.mjs";
+import { WIDTH_PER_WEIGHT, h, ringOnFocus } from "./explorer.mjs";
 
 const MIN_STROKE = 0.6;
 export const TOP_K = 10;
@@ -34,30 +34,63 @@ export function topK(p, k = TOP_K) {
 
 const fixed = (x) => (Math.abs(x) < 0.0005 ? "0.000" : x.toFixed(3));
 
+// The width of a token's label as the page draws it (svg text.tok.small: 12 px DejaVu Sans),
+// measured once per token in a hidden svg; an estimate where there is no layout.
+const LABEL_GAP = 8, MIN_SLOT = 22;
+const measured = new Map();
+let ruler = null;
+function labelWidth(text) {
+  if (measured.has(text)) return measured.get(text);
+  let w = 7.2 * [...text].length;
+  try {
+    if (!ruler) {
+      ruler = h("svg:svg", { class: "arrows", width: 0, height: 0, "aria-hidden": "true",
+        style: "position:absolute;left:-9999px;top:0;visibility:hidden" }, h("svg:text", { class: "tok small" }));
+      document.body.append(ruler);
+    }
+    ruler.firstChild.textContent = text;
+    const got = ruler.firstChild.getComputedTextLength();
+    if (got > 0) w = got;
+  } catch { /* no layout (not in a page): the estimate */ }
+  measured.set(text, w);
+  return w;
+}
+
+/** Each token's centre: every label whole and apart (a slot as wide as its own label, and room
+ * for the arcs), so every source is labelled, short ones ("," "a") taking less room. */
+function positions(tokens) {
+  const slots = tokens.map((t) => Math.max(labelWidth(t) + LABEL_GAP, MIN_SLOT));
+  const xs = [];
+  let at = 6 + Math.max(slots[0] / 2, 0);
+  slots.forEach((w, j) => { if (j > 0) at += (slots[j - 1] + w) / 2; xs.push(at); });
+  // The receiver's self-loop reaches 20 px beyond its centre.
+  const width = at + Math.max(slots[slots.length - 1] / 2, 24) + 6;
+  return { xs, width };
+}
+
 function arrowsFor(tokens, weights, head) {
   const n = tokens.length;
-  const longest = Math.max(...tokens.map((t) => t.length));
-  const step = Math.max(34, 7.2 * Math.min(longest, 12) + 10), pad = Math.max(step / 2, 24) + 6;
-  const width = pad * 2 + step * (n - 1);
+  const { xs, width } = positions(tokens);
   const rise = (j) => Math.min(16 + 5 * (n - 1 - j), 120);
   const top = Math.max(rise(0), 40) * 0.75 + 10;
   const yArc = top + 2, yTok = yArc + 16, height = yTok + 10;
-  const x = (j) => pad + j * step;
+  const x = (j) => xs[j];
   const svg = h("svg:svg", { class: "arrows prompt-arrows", viewBox: `0 0 ${width} ${height}`, width, height, role: "group",
     "aria-label": `head ${head}: the final query's weights over the ${n} tokens it read` });
-  const order = [...weights.keys()].sort((a, b) => weights[a] - weights[b]);
-  for (const j of order) {
+  // In position order, left to right: the order Tab visits them.
+  for (let j = 0; j < n; j++) {
     const w = weights[j];
     const d = j === n - 1
       ? `M${x(j) - 8},${yArc} C${x(j) - 20},${yArc - 36} ${x(j) + 20},${yArc - 36} ${x(j) + 8},${yArc}`
       : `M${x(j)},${yArc} C${x(j)},${yArc - rise(j)} ${x(n - 1)},${yArc - rise(j)} ${x(n - 1)},${yArc}`;
     const text = `head ${head}: "${tokens[j]}" (token ${j + 1} of ${n}) → "${tokens[n - 1]}", weight ${fixed(w)}`;
-    svg.append(h("svg:path", { d, class: "arc", "stroke-width": Math.max(WIDTH_PER_WEIGHT * w, MIN_STROKE).toFixed(2),
+    const arc = h("svg:path", { d, class: "arc", "stroke-width": Math.max(WIDTH_PER_WEIGHT * w, MIN_STROKE).toFixed(2),
       "data-head": head, "data-source": j + 1, "data-weight": w, tabindex: w >= 0.05 ? 0 : null,
-      "aria-label": text }, h("svg:title", {}, text)));
+      "aria-label": text }, h("svg:title", {}, text));
+    svg.append(w >= 0.05 ? ringOnFocus(arc) : arc);
   }
-  tokens.forEach((t, j) => svg.append(h("svg:text", { x: x(j), y: yTok, "text-anchor": "middle",
-    class: j === n - 1 ? "tok small receiver" : "tok small" }, t.length > 12 ? `${t.slice(0, 11)}…` : t)));
+  tokens.forEach((t, j) => svg.append(h("svg:text", { x: x(j), y: yTok, "text-anchor": "middle", "data-source": j + 1,
+    class: j === n - 1 ? "tok small receiver" : "tok small" }, t)));
   return svg;
 }
 
@@ -77,6 +110,16 @@ function weightTable(tokens, weights, head) {
         h("th", { scope: "col" }, "weight"))),
       h("tbody", {}, tokens.map((t, j) => h("tr", { class: j === tokens.length - 1 ? "receiver" : null, "data-source": j + 1 },
         h("th", { scope: "row" }, String(j + 1)), h("td", { class: "word" }, t), h("td", { class: "num" }, fixed(weights[j]))))))));
+}
+
+/** Scroll each diagram (in its own box only, never the page) so that the receiver's end is in view. */
+export function receiverInView(root) {
+  root.querySelectorAll(".diagram").forEach((d) => {
+    const overflows = d.scrollWidth > d.clientWidth + 1;
+    if (overflows) d.scrollLeft = d.scrollWidth - d.clientWidth;
+    const hint = d.nextElementSibling;
+    if (hint?.classList.contains("scroll-hint")) hint.hidden = !overflows;
+  });
 }
 
 /**
@@ -118,9 +161,10 @@ export function modelCard(name, entry, tok, { temperature, withText = false, pro
       h("p", { class: "meta head-name" }, heads === 1 ? "the head" : `head ${i + 1}`),
       heatStrip(tokens, weights, i + 1),
       h("div", { class: "diagram" }, arrowsFor(tokens, weights, i + 1)),
+      h("p", { class: "meta scroll-hint", hidden: true }, "← scroll the diagram sideways for the earlier tokens"),
       weightTable(tokens, weights, i + 1))));
-    // The receiver is the last token: a long window scrolls to show it, the arrows' end.
-    views.querySelectorAll(".diagram").forEach((d) => { d.scrollLeft = d.scrollWidth; });
+    // The receiver is the last token: a diagram wider than its box opens scrolled to show it, the arrows' end.
+    receiverInView(views);
     reshape();
   }
 
@@ -152,6 +196,9 @@ export function modelCard(name, entry, tok, { temperature, withText = false, pro
     if (follow) show(steps.length - 1);
     else where.textContent = `${shown + 1} of ${steps.length}`;
   }
+
+  // A phone turned, a window resized: the receiver stays in view.
+  if (typeof ResizeObserver !== "undefined") new ResizeObserver(() => receiverInView(views)).observe(views);
 
   slider.addEventListener("input", () => {
     follow = Number(slider.value) === steps.length;

@@ -26,6 +26,7 @@ export function mount(root = document.getElementById("demo")) {
   const status = $("#demo-status"), seen = $("#demo-seen"), output = $("#demo-output");
   const latency = $("#demo-latency"), run = $("#demo-run"), unkNote = $("#demo-unk-note");
   const compare = $("#demo-compare"), results = $("#demo-results");
+  const runLink = $("#demo-link"), copyLink = $("#demo-copy-link"), linkStatus = $("#demo-link-status");
   let cards = [];
 
   let manifest = null, tok = null;
@@ -102,7 +103,7 @@ export function mount(root = document.getElementById("demo")) {
   function readOptions() {
     const tokens = Number(tokensIn.value), temperature = Number(tempIn.value), seed = Number(seedIn.value);
     if (!(Number.isInteger(tokens) && tokens >= 1 && tokens <= 500)) throw new RangeError(`tokens ${JSON.stringify(tokensIn.value)}: use a whole number from 1 to 500`);
-    if (!(Number.isFinite(temperature) && temperature >= 0)) throw new RangeError(`temperature ${JSON.stringify(tempIn.value)}: use 0 (greedy) or a number > 0`);
+    if (!(Number.isFinite(temperature) && temperature >= 0 && temperature <= 10)) throw new RangeError(`temperature ${JSON.stringify(tempIn.value)}: use 0 (greedy) or a number up to 10`);
     if (!Number.isSafeInteger(seed)) throw new RangeError(`seed ${JSON.stringify(seedIn.value)}: use a whole number`);
     return { tokens, temperature, seed };
   }
@@ -188,17 +189,43 @@ export function mount(root = document.getElementById("demo")) {
     tokensIn.value = b.dataset.tokens;
     root.dataset.preset = b.dataset.preset;
     showSeen();
+    updateLink();
   }));
   prompt.addEventListener("input", showSeen);
-  // A prompt and model from the page's link (?prompt=…&model=…), already checked by player.js:
-  // filled in, not run (the weights load when the reader presses Generate).
+
+  // "Link to this run": this page with the form's prompt, model, temperature, seed and number of
+  // tokens (player.js checks each when the link is opened; the demo fills them in, runs nothing).
+  function updateLink() {
+    if (!runLink) return;
+    const query = new URLSearchParams({ prompt: prompt.value, model: select.value, temperature: tempIn.value.trim() || "0",
+      seed: seedIn.value.trim() || "0", tokens: tokensIn.value.trim() || "1" });
+    runLink.href = `?${query}#demo`;
+    if (linkStatus) linkStatus.textContent = "";
+  }
+  form.addEventListener("input", updateLink);
+  form.addEventListener("change", updateLink);
+  copyLink?.addEventListener("click", async () => {
+    updateLink();
+    const url = runLink.href;             // absolute: the page's own address with this query
+    try {
+      await navigator.clipboard.writeText(url);
+      linkStatus.textContent = "Copied: paste it to share this prompt and these settings.";
+    } catch {
+      linkStatus.textContent = `Copy this link: ${url}`;
+    }
+    linkStatus.dataset.copied = url;
+  });
+
+  // A run from the page's link (?prompt=…&model=…&temperature=…&seed=…&tokens=…), already
+  // checked by player.js: filled in, not run (the weights load when the reader presses Generate).
   const asked = globalThis.lessonLink;
-  if (asked && (asked.prompt !== null || asked.model !== null)) {
-    if (asked.prompt !== null) prompt.value = asked.prompt;
-    if (asked.model !== null) select.value = asked.model;
-    setStatus("Prompt and model from the link: press Generate to run it.", "linked");
+  const fields = [["prompt", prompt], ["model", select], ["temperature", tempIn], ["seed", seedIn], ["tokens", tokensIn]];
+  if (asked && fields.some(([key]) => asked[key] !== null && asked[key] !== undefined)) {
+    for (const [key, field] of fields) if (asked[key] !== null && asked[key] !== undefined) field.value = String(asked[key]);
+    setStatus("Prompt and settings from the link: press Generate to run it.", "linked");
     root.scrollIntoView();
   }
+  updateLink();
   // Fetch the manifest and tokenizer (~0.1 MB) once the demo scrolls into view.
   const observer = new IntersectionObserver((entries) => {
     if (entries.some((e) => e.isIntersecting)) { observer.disconnect(); boot().catch((err) => setStatus(`Could not load the models: ${err.message}`, "error")); }

@@ -5,6 +5,8 @@
 
 import {
   AXES, FORMAT, HEAD_NAMES, SENTENCES, VOCAB, CANDIDATES, WorksheetInputError, computeWorksheet, fmt, predict, toPythonJSON,
+  W_Q1, W_K1, W_V1, W_Q2, W_K2, W_V2, W_O,
+  COORDINATE_NAMES,
 } from "./worksheet.mjs";
 
 const SVG = "http://www.w3.org/2000/svg";
@@ -26,6 +28,20 @@ export function h(tag, attrs = {}, ...children) {
 }
 
 const num = (x) => h("td", { class: "num" }, fmt(x));
+
+// ---- the videos' notation (scenes/style.py sup and sub): a superscript names the head, a
+// subscript the position: q¹₁₀ is head 1's query at position 10, α¹₁₀,ⱼ its weight on source j,
+// m¹₁₀ its message, A¹ its attention matrix, W_Q¹ its query projection; Δe₁₀ and e′₁₀ are the
+// receiver's rows of ΔE and E′. The character maps are style.py's.
+const SUP_MAP = Object.fromEntries([..."0123456789+-=()abT"].map((c, i) => [c, [..."⁰¹²³⁴⁵⁶⁷⁸⁹⁺⁻⁼⁽⁾ᵃᵇᵀ"][i]]));
+const SUB_MAP = Object.fromEntries([..."0123456789+-=()aeijo"].map((c, i) => [c, [..."₀₁₂₃₄₅₆₇₈₉₊₋₌₍₎ₐₑᵢⱼₒ"][i]]));
+export const sup = (x) => [...String(x)].map((c) => SUP_MAP[c] ?? c).join("");
+export const sub = (x) => [...String(x)].map((c) => SUB_MAP[c] ?? c).join("");
+/** α¹₁₀,ⱼ: head superscript, receiver and source subscripts (scenes' alpha_name). */
+export const alphaName = (head, n, j = "ⱼ") => `α${sup(head)}${sub(n)},${j}`;
+/** A head's coordinates as the videos name them (the axis its key column copies, else a, b). */
+const coordinates = (index) => COORDINATE_NAMES[index - 1];
+
 const last = (rows) => rows[rows.length - 1];
 
 function matrixTable(caption, rowLabels, columns, rows, { receiver = null } = {}) {
@@ -49,7 +65,21 @@ const MIN_STROKE = 0.6;                  // a weight near 0 still shows as a hai
 
 function arcText(sheet, head, j, r) {
   return `head ${head.index} (${head.name}): "${sheet.tokens[j]}" (position ${j + 1}) → the receiver "${sheet.tokens[r]}"` +
-    ` (position ${r + 1}), weight ${fmt(head.weights[r][j])}`;
+    ` (position ${r + 1}), weight ${alphaName(head.index, r + 1, sub(j + 1))} = ${fmt(head.weights[r][j])}`;
+}
+
+/** A focused arc gets a ring: a receiver-yellow copy of its path, 3 px wider on each side, drawn
+ * just under it (the browser's own outline is a faint box around an svg path, or nothing). */
+export function ringOnFocus(arc) {
+  let ring = null;
+  arc.addEventListener("focus", () => {
+    ring?.remove();
+    ring = h("svg:path", { d: arc.getAttribute("d"), class: "focus-ring", "aria-hidden": "true",
+      "stroke-width": (parseFloat(arc.getAttribute("stroke-width")) + 6).toFixed(2) });
+    arc.before(ring);
+  });
+  arc.addEventListener("blur", () => { ring?.remove(); ring = null; });
+  return arc;
 }
 
 /** Both heads' attention rows at the receiver r (0-based): arcs from every source 0..r into r; the
@@ -77,9 +107,8 @@ function arrows(sheet, r, { onFocusArc } = {}) {
     const row = head.weights[r].slice(0, r + 1);
     const up = k === 0 ? -1 : 1;
     const y0 = k === 0 ? yW1 - 14 : yW2 + 8;
-    // Thin arcs first, so a heavy one is never hidden under a hairline.
-    const order = [...row.keys()].sort((a, b) => row[a] - row[b]);
-    for (const j of order) {
+    // In position order, left to right: the order Tab visits them (head 1's, then head 2's).
+    for (let j = 0; j <= r; j++) {
       const w = row[j];
       const strokeWidth = Math.max(WIDTH_PER_WEIGHT * w, MIN_STROKE);
       let d;
@@ -97,7 +126,7 @@ function arrows(sheet, r, { onFocusArc } = {}) {
         for (const e of ["focus", "mouseenter"]) arc.addEventListener(e, () => onFocusArc(head, j, text));
         for (const e of ["blur", "mouseleave"]) arc.addEventListener(e, () => onFocusArc(null));
       }
-      svg.append(arc);
+      svg.append(ringOnFocus(arc));
       svg.append(h("svg:text", { x: x(j), y: k === 0 ? yW1 : yW2, "text-anchor": "middle", class: `weight ${cls}`,
         "data-head": k + 1, "aria-hidden": "true" }, fmt(w)));
     }
@@ -115,20 +144,21 @@ function arrows(sheet, r, { onFocusArc } = {}) {
 
 function headPanel(sheet, head, r) {
   const d = head.Q[0].length;
-  const coords = Array.from({ length: d }, (_, c) => `${String.fromCharCode(97 + c)}`);
+  const coords = coordinates(head.index), k = head.index, n = r + 1;
   const cls = `head${head.index}`;
   const sources = sheet.tokens.slice(0, r + 1);
   const rows = sources.map((t, j) => [...head.K[j], ...head.V[j], head.scaled[r][j], head.weights[r][j]]);
   return h("div", { class: "panel", "data-head": head.index, "data-part": `head${head.index}` },
     h("h3", { class: cls }, `Head ${head.index} · ${head.name}`),
-    h("p", {}, `Query at the receiver (position ${r + 1}, "${sheet.tokens[r]}"): q = E`, h("sub", {}, r + 1), " W", h("sub", {}, "Q"),
-      " = [", head.Q[r].map((x) => fmt(x)).join(", "), "]"),
-    matrixTable(`Keys, values and the receiver's row: score = q·k / √${d} = q·k / ${fmt(head.scale)}; weight = softmax over positions 1–${r + 1}` +
+    h("p", { class: "query" }, `Query at the receiver (position ${n}, "${sheet.tokens[r]}"): `,
+      h("span", { class: "sym" }, `q${sup(k)}${sub(n)} = e${sub(n)} W_Q${sup(k)}`), " = [", head.Q[r].map((x) => fmt(x)).join(", "), "]"),
+    matrixTable(`Rows k${sup(k)}ⱼ of K${sup(k)} and v${sup(k)}ⱼ of V${sup(k)} up to the receiver: ` +
+      `score = q${sup(k)}${sub(n)} · k${sup(k)}ⱼ ÷ √${d} (÷ ${fmt(head.scale)}); ${alphaName(k, n)} = softmax over j = 1–${n}` +
       (r < sheet.n - 1 ? ` (positions ${r + 2}–${sheet.n} come later: masked)` : ""),
       sources.map((t, j) => [String(j + 1), t]),
-      ["p", "token", ...coords.map((c) => `k.${c}`), ...coords.map((c) => `v.${c}`), "score", "weight"],
+      ["j", "token", ...coords.map((c) => `k${sup(k)} ${c}`), ...coords.map((c) => `v${sup(k)} ${c}`), "score", alphaName(k, n)],
       rows, { receiver: r }),
-    h("p", {}, `Message H`, h("sup", {}, head.index), ` = Σ weight × v = [`,
+    h("p", {}, "Message ", h("span", { class: "sym" }, `m${sup(k)}${sub(n)} = Σⱼ ${alphaName(k, n)} v${sup(k)}ⱼ`), " = [",
       h("span", { class: "num", "data-message": head.index }, head.messages[r].map((x) => fmt(x)).join(", ")), "]"),
     messageTerms(sheet, head, r),
     watch(`head${head.index}`));
@@ -144,7 +174,7 @@ function messageTerms(sheet, head, r) {
       `${fmt(w)} × [${head.V[j].map((x) => fmt(x)).join(", ")}]`));
     if (j < r) terms.push(" + ");
   }
-  return h("p", { class: "meta terms" }, `H${head.index === 1 ? "¹" : "²"} = `, terms);
+  return h("p", { class: "meta terms" }, `m${sup(head.index)}${sub(r + 1)} = `, terms);
 }
 
 /** Scene 11's masked matrix of one head: row i is position i's attention over positions 1..i (the
@@ -152,7 +182,7 @@ function messageTerms(sheet, head, r) {
 function maskedMatrix(sheet, head, r, choose) {
   const n = sheet.n;
   return h("div", { class: "panel masked", "data-head": head.index },
-    h("h3", { class: `head${head.index}` }, `Head ${head.index}: every row's weights`),
+    h("h3", { class: `head${head.index}` }, `A${sup(head.index)} · head ${head.index}: every row's weights`),
     h("p", { class: "meta" }, "Row = receiver, column = source; · = masked (a later position). Pick a row to make it the receiver."),
     head.index === 1 ? watch("masked") : null,
     h("div", { class: "scroll-x" }, h("table", { class: "matrix masked-matrix" },
@@ -207,7 +237,7 @@ export function walkSteps(sheet, r, mlp) {
   const each = (f) => { const out = sheet.heads.map((head, i) => f(head, best[i], ties[i])).join("; "); return out[0].toUpperCase() + out.slice(1); };
   const word = (j) => `"${t[j]}" (position ${j + 1})`;
   return [
-    ["q·k", `Each head compares the receiver's query q (position ${r + 1}, "${t[r]}") with the key k of every ` +
+    ["q·k", `Each head compares the receiver's query (q¹${sub(r + 1)}, q²${sub(r + 1)}: position ${r + 1}, "${t[r]}") with the key of every ` +
       `position up to it: a dot product, one score per source. ` +
       each((head, j, tie) => (tie && r > 0 ? `head ${head.index} scores every source the same, q·k = ${fmt(head.scores[r][j])}`
         : `head ${head.index}'s strongest is ${word(j)}, q·k = ${fmt(head.scores[r][j])}`)) + ".", "head1", "head1"],
@@ -220,12 +250,12 @@ export function walkSteps(sheet, r, mlp) {
       each((head, j, tie) => (tie && r > 0 ? `head ${head.index} gives each of the ${r + 1} positions ${fmt(head.weights[r][j])}`
         : `head ${head.index} gives ${word(j)} ${fmt(head.weights[r][j])}`)) + ".", "arrows", "arrows"],
     ["weighted sum", "Each head's message is the weighted sum of the values: every source's v times its weight, " +
-      "added up. " + sheet.heads.map((head) => `H${head.index === 1 ? "¹" : "²"} = ${vec(head.messages[r])}`).join(", ") + ".",
+      "added up. " + sheet.heads.map((head) => `m${sup(head.index)}${sub(r + 1)} = ${vec(head.messages[r])}`).join(", ") + ".",
     "head2", "head2"],
-    ["W_O", `The two messages are joined, ${vec(sheet.H_joined[r])}, and multiplied by W_O: ΔE = ${vec(sheet.delta_E[r])}, ` +
-      "the change the heads make to the receiver's row.", "joined", "joined"],
-    ["E′", `The change is added to the receiver's own row: E′ = E + ΔE = ${vec(sheet.E[r])} + ${vec(sheet.delta_E[r])} = ` +
-      `${vec(sheet.E_prime[r])}.`, "joined", "joined"],
+    ["W_O", `The two messages are joined, [m¹${sub(r + 1)} | m²${sub(r + 1)}] = ${vec(sheet.H_joined[r])}, and multiplied by W_O: ` +
+      `Δe${sub(r + 1)} = ${vec(sheet.delta_E[r])}, the change the heads make to the receiver's row.`, "joined", "joined"],
+    ["E′", `The change is added to the receiver's own row of E: e′${sub(r + 1)} = e${sub(r + 1)} + Δe${sub(r + 1)} = ` +
+      `${vec(sheet.E[r])} + ${vec(sheet.delta_E[r])} = ${vec(sheet.E_prime[r])}.`, "joined", "joined"],
     ["prediction", `The prediction MLP reads E′ and gives every word a probability: "${mlp.prediction}" comes first, ` +
       `with ${fmt(mlp.ranked[0][1])}.`, "prediction", "prediction"],
   ];
@@ -295,20 +325,66 @@ function render(sheet, out, r, choose) {
     h("div", { class: "panels two" }, sheet.heads.map((head) => maskedMatrix(sheet, head, r, choose))),
     h("div", { class: "panels two" },
       h("div", { class: "panel", "data-part": "joined" }, h("h3", {}, `The receiver's row, position ${r + 1}`),
-        matrixTable("ΔE = concat(H¹, H²) · W_O;  E′ = E + ΔE", [["H¹, H² joined"], ["ΔE"], ["E"], ["E′"]],
+        matrixTable(`Δe${sub(r + 1)} = [m¹${sub(r + 1)} | m²${sub(r + 1)}] · W_O;  e′${sub(r + 1)} = e${sub(r + 1)} + Δe${sub(r + 1)} ` +
+          "(the receiver's rows of ΔE, E and E′)",
+          [[`[m¹${sub(r + 1)} | m²${sub(r + 1)}]`], [`Δe${sub(r + 1)}`], [`e${sub(r + 1)}`], [`e′${sub(r + 1)}`]],
           ["", ...AXES],
           [sheet.H_joined[r], sheet.delta_E[r], sheet.E[r], sheet.E_prime[r]], { receiver: 3 }),
         h("p", { class: "prediction" }, `Prediction after "${sheet.tokens[r]}": `,
           h("strong", { id: "explorer-prediction" }, mlp.prediction),
           h("span", { class: "meta" }, ` (probability ${fmt(mlp.ranked[0][1])})`)), watch("joined"), watch("prediction")),
       h("div", { class: "panel", id: "explorer-probabilities", "data-part": "prediction" },
-        h("h3", {}, "Next-word probabilities (the prediction MLP on E′", h("sub", {}, r + 1), ")"),
+        h("h3", {}, `Next-word probabilities (the prediction MLP on e′${sub(r + 1)})`),
         h("div", { class: "bars" }, mlp.ranked.map(([word, p], i) => [
           h("span", { class: i === 0 ? "word top" : "word", "data-word": word }, word),
           h("span", { class: i === 0 ? "p num top" : "p num", "data-p": word }, fmt(p)),
           h("div", { class: "track" }, h("div", { class: "bar", style: `width:${(100 * p / top).toFixed(2)}%` })),
         ])))));
   walk.start();
+}
+
+// ---- the parameters: every matrix the worksheet's two heads use, as the videos name them. The
+// numbers are lesson_data/worksheet.py's (worksheet_tables.mjs is generated from it), shown with fmt.
+
+/** [name, shape, rows, row labels, column labels, head (0: both), what it does] per matrix. */
+export function parameterTables() {
+  const heads = [[W_Q1, W_K1, W_V1], [W_Q2, W_K2, W_V2]];
+  const out = [];
+  heads.forEach(([q, k, v], i) => {
+    const coords = coordinates(i + 1), s = sup(i + 1);
+    out.push([`W_Q${s}`, q, AXES, coords, i + 1, `e W_Q${s} = q${s}: what head ${i + 1} looks for`],
+      [`W_K${s}`, k, AXES, coords, i + 1, `e W_K${s} = k${s}: what each word offers head ${i + 1}`],
+      [`W_V${s}`, v, AXES, coords, i + 1, `e W_V${s} = v${s}: what each word passes on through head ${i + 1}`]);
+  });
+  const joined = [1, 2].flatMap((i) => coordinates(i).map((c) => `m${sup(i)} ${c}`));
+  out.push(["W_O", W_O, joined, AXES, 0, "[m¹ | m²] W_O = Δe: the joined messages turned into the receiver's change; " +
+    "its first two rows are head 1's block, the last two head 2's"]);
+  return out;
+}
+
+function parametersPanel() {
+  const shape = (m) => `[${m.length}, ${m[0].length}]`;
+  return h("details", { class: "panel full parameters", id: "explorer-parameters", open: true },
+    h("summary", {}, h("h3", { class: "inline" }, "The parameters: W_Q, W_K, W_V of each head and W_O")),
+    h("p", { class: "meta" }, "The numbers every sentence above is computed with, the same for every sentence. Here they are " +
+      "chosen by hand so that each head has a job (head 1 finds the setting, head 2 the person); in a trained model, " +
+      "as in chapter 3, they are learned. A row of E (e, four numbers on the axes) times a head's matrix gives that " +
+      "head's two numbers."),
+    h("div", { class: "parameter-grid" }, parameterTables().map(([name, m, rows, cols, head, what]) =>
+      h("div", { class: head ? `parameter head${head}` : "parameter", "data-parameter": name },
+        h("p", { class: "caption" }, h("strong", { class: "sym" }, `${name} ${shape(m)}`), h("span", { class: "meta" }, ` · ${what}`)),
+        h("div", { class: "scroll-x" }, h("table", { class: "matrix" },
+          h("thead", {}, h("tr", {}, h("th", { scope: "col", class: "word" }, ""), cols.map((c) => h("th", { scope: "col" }, c)))),
+          h("tbody", {}, m.map((row, i) => h("tr", {}, h("th", { scope: "row", class: "word" }, rows[i]), row.map((x) => num(x)))))))))));
+}
+
+// Punctuation in a typed or linked sentence: removed (the vocabulary has none), and said.
+const PUNCTUATION = /\p{P}/gu;
+
+/** The sentence without its punctuation (each mark becomes a space) and the marks removed, once each. */
+export function stripPunctuation(text) {
+  const marks = [...new Set(text.match(PUNCTUATION) ?? [])];
+  return { text: marks.length ? text.replace(PUNCTUATION, " ") : text, marks };
 }
 
 export function mount(root = document.getElementById("explorer")) {
@@ -320,6 +396,7 @@ export function mount(root = document.getElementById("explorer")) {
   const vocab = root.querySelector("#explorer-vocab");
   const download = root.querySelector("#explorer-download");
   const link = root.querySelector("#explorer-link");
+  const note = root.querySelector("#explorer-note");
   let current = null;
 
   /** Make position r (0-based) of the current sentence the receiver, keeping the focus on the
@@ -344,8 +421,13 @@ export function mount(root = document.getElementById("explorer")) {
   // scenes' "try it" links pass a preset's name (`literal: false`).
   function show(text, { literal = true } = {}) {
     let sheet;
+    const cleaned = literal ? stripPunctuation(text) : { text, marks: [] };
+    if (note) {
+      note.textContent = cleaned.marks.length ? `Punctuation removed: ${cleaned.marks.join(" ")}` : "";
+      note.hidden = cleaned.marks.length === 0;
+    }
     try {
-      sheet = computeWorksheet(text, { literal });
+      sheet = computeWorksheet(cleaned.text, { literal });
     } catch (err) {
       if (!(err instanceof WorksheetInputError)) throw err;
       message.textContent = err.message;
@@ -394,6 +476,7 @@ export function mount(root = document.getElementById("explorer")) {
     root.scrollIntoView();
   }));
   readExplained();
+  out.after(parametersPanel());
   // A sentence from the page's link (?sentence=…), already checked by player.js; else the default.
   const asked = globalThis.lessonLink?.sentence;
   if (asked) {

@@ -156,11 +156,11 @@
   }
 
   // ---- the link's state: #chapter2&t=261 (a chapter at a second), ?sentence=… (the explorer),
-  // ?prompt=…&model=… (the demo). A link is untrusted input: every part is checked here before
+  // ?prompt=…&model=…&temperature=…&seed=…&tokens=… (the demo). A link is untrusted input: every part is checked here before
   // anything uses it, and a link with any bad part shows one message and applies none of it.
   // explorer.mjs and demo.mjs read what passed from window.lessonLink.
 
-  var LIMITS = { sentence: 300, prompt: 2000, hash: 200 };
+  var LIMITS = { sentence: 300, prompt: 2000, hash: 200, temperature: 10, tokens: 500 };
 
   function chars(n) { return n.toLocaleString("en-US") + " characters"; }
   // decodeURIComponent throws on a broken %-escape; a link's text is then taken as it stands.
@@ -168,7 +168,8 @@
   function shown(text) { return JSON.stringify(text.length > 40 ? text.slice(0, 40) + "…" : text); }
 
   function readLink() {
-    var link = { sentence: null, receiver: null, prompt: null, model: null, chapter: null, t: null, problems: [] };
+    var link = { sentence: null, receiver: null, prompt: null, model: null, temperature: null, seed: null, tokens: null,
+                 chapter: null, t: null, problems: [] };
     var bad = function (why) { link.problems.push(why); };
     var query;
     try { query = new URLSearchParams(location.search); } catch (e) { query = new URLSearchParams(""); }
@@ -176,14 +177,15 @@
       var sentence = query.get("sentence");
       if (sentence.length > LIMITS.sentence) {
         bad("its sentence is " + chars(sentence.length) + " long; the explorer takes at most 20 words (" + chars(LIMITS.sentence) + ")");
-      } else if (!/^[\p{L}\s'\u2019-]*$/u.test(sentence)) {
-        bad("its sentence " + shown(sentence) + " holds characters other than letters and spaces");
+      } else if (!/^[\p{L}\p{P}\s]*$/u.test(sentence)) {
+        // Punctuation is fine (the explorer removes it and says so); markup (<, >, =) is not.
+        bad("its sentence " + shown(sentence) + " holds characters other than letters, punctuation and spaces");
       } else if (!sentence.trim()) {
         bad("its sentence is empty");
       } else link.sentence = sentence.trim();
     }
     if (query.has("receiver")) {       // the explorer's receiver: a word's position, 1 to the sentence's length
-      var receiver = query.get("receiver"), words = link.sentence ? link.sentence.split(/\s+/).length : 0;
+      var receiver = query.get("receiver"), words = link.sentence ? link.sentence.replace(/\p{P}/gu, " ").trim().split(/\s+/).length : 0;
       if (!/^\d{1,2}$/.test(receiver) || +receiver < 1 || +receiver > words) {
         bad("its receiver " + shown(receiver) + " is not the position of a word of its sentence" +
             (words ? " (1 to " + words + ")" : ""));
@@ -193,7 +195,25 @@
       var prompt = query.get("prompt");
       if (prompt.length > LIMITS.prompt) bad("its prompt is " + chars(prompt.length) + " long; at most " + chars(LIMITS.prompt));
       else if (/[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f]/.test(prompt)) bad("its prompt holds control characters");
+      else if (/[<>]/.test(prompt)) bad("its prompt " + shown(prompt) + " holds markup (< or >), which no story the models read has");
       else link.prompt = prompt;
+    }
+    if (query.has("temperature")) {    // the demo's form: 0 (greedy) to 10
+      var temperature = query.get("temperature");
+      if (!/^\d{1,2}(\.\d{1,3})?$/.test(temperature) || +temperature > LIMITS.temperature) {
+        bad("its temperature " + shown(temperature) + " is not a number from 0 to " + LIMITS.temperature);
+      } else link.temperature = +temperature;
+    }
+    if (query.has("seed")) {
+      var seed = query.get("seed");
+      if (!/^-?\d{1,15}$/.test(seed)) bad("its seed " + shown(seed) + " is not a whole number (at most 15 digits)");
+      else link.seed = +seed;
+    }
+    if (query.has("tokens")) {
+      var tokens = query.get("tokens");
+      if (!/^\d{1,3}$/.test(tokens) || +tokens < 1 || +tokens > LIMITS.tokens) {
+        bad("its number of tokens " + shown(tokens) + " is not a whole number from 1 to " + LIMITS.tokens);
+      } else link.tokens = +tokens;
     }
     if (query.has("model")) {
       var model = query.get("model");
@@ -225,6 +245,7 @@
     if (link.problems.length) {
       link.error = "This link could not be opened: " + link.problems.join("; ") + ". The page shows its own start instead.";
       link.sentence = link.receiver = link.prompt = link.model = link.chapter = link.t = null;
+      link.temperature = link.seed = link.tokens = null;
     }
     return link;
   }
