@@ -13,7 +13,7 @@
 // Okabe-Ito blue, orange, green and lilac). The MLP has no attention: its card says so.
 
 import { probabilities } from "./model.mjs";
-import { WIDTH_PER_WEIGHT, h, ringOnFocus } from "./explorer.mjs";
+import { WIDTH_PER_WEIGHT, h, receiverInView, ringOnFocus } from "./explorer.mjs";
 
 const MIN_STROKE = 0.6;
 export const TOP_K = 10;
@@ -110,16 +110,6 @@ function weightTable(tokens, weights, head) {
         h("th", { scope: "col" }, "weight"))),
       h("tbody", {}, tokens.map((t, j) => h("tr", { class: j === tokens.length - 1 ? "receiver" : null, "data-source": j + 1 },
         h("th", { scope: "row" }, String(j + 1)), h("td", { class: "word" }, t), h("td", { class: "num" }, fixed(weights[j]))))))));
-}
-
-/** Scroll each diagram (in its own box only, never the page) so that the receiver's end is in view. */
-export function receiverInView(root) {
-  root.querySelectorAll(".diagram").forEach((d) => {
-    const overflows = d.scrollWidth > d.clientWidth + 1;
-    if (overflows) d.scrollLeft = d.scrollWidth - d.clientWidth;
-    const hint = d.nextElementSibling;
-    if (hint?.classList.contains("scroll-hint")) hint.hidden = !overflows;
-  });
 }
 
 /**

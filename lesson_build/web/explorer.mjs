@@ -321,6 +321,7 @@ function render(sheet, out, r, choose) {
         h("span", { class: "head2" }, "head 2 below"),
         h("span", { class: "meta" }, ` (arrow width = weight: ${WIDTH_PER_WEIGHT} px for a weight of 1; each row sums to 1)`)),
       h("div", { class: "diagram" }, arrows(sheet, r, { onFocusArc: (head, j, text) => light(out, readout, head, j, text) })),
+      h("p", { class: "meta scroll-hint", hidden: true }, "← scroll the diagram sideways for the other words →"),
       readout, watch("arrows")),
     h("div", { class: "panels two" }, sheet.heads.map((head) => maskedMatrix(sheet, head, r, choose))),
     h("div", { class: "panels two" },
@@ -341,6 +342,22 @@ function render(sheet, out, r, choose) {
           h("div", { class: "track" }, h("div", { class: "bar", style: `width:${(100 * p / top).toFixed(2)}%` })),
         ])))));
   walk.start();
+  receiverInView(out);
+}
+
+/** A diagram wider than its box (a long sentence, a phone) opens scrolled, in its own box only,
+ * so that the receiver and the sources just before it are in view; a hint says it scrolls. */
+export function receiverInView(root) {
+  root.querySelectorAll(".diagram").forEach((d) => {
+    const overflows = d.scrollWidth > d.clientWidth + 1;
+    const receiver = d.querySelector("svg text.tok.receiver");
+    if (overflows && receiver) {
+      const x = parseFloat(receiver.getAttribute("x"));
+      d.scrollLeft = Math.max(0, Math.min(d.scrollWidth - d.clientWidth, x + 48 - d.clientWidth));
+    }
+    const hint = d.nextElementSibling;
+    if (hint?.classList.contains("scroll-hint")) hint.hidden = !overflows;
+  });
 }
 
 // ---- the parameters: every matrix the worksheet's two heads use, as the videos name them. The
