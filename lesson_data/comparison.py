@@ -773,3 +773,108 @@ def shown_parts_sum(parts, total: float) -> float | None:
     if not rounding_shows_in_sum(parts, total):
         return None
     return float(rounded_parts_sum(parts))
+
+
+# ---------------------------------------------------------------------------------------------
+# Scene 19's readings: the optimizer settings, the gap against the seeds, the two validation slices
+# ---------------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Optimizer:
+    """One model's AdamW settings as the protocol ran them (config.lr / config.weight_decay per model)."""
+    lr: float
+    weight_decay: float
+
+
+def optimizer_of(results: dict, model: str) -> Optimizer:
+    p = results["protocol"]
+    for key in ("lr", "weight_decay"):
+        if not isinstance(p.get(key), dict) or model not in p[key]:
+            raise ValueError(f"results.json: protocol.{key} has no entry for {model!r}")
+    return Optimizer(float(p["lr"][model]), float(p["weight_decay"][model]))
+
+
+def same_optimizer(results: dict, models) -> bool:
+    """True when every model in `models` trained with the same learning rate and weight decay."""
+    return len({optimizer_of(results, m) for m in models}) == 1
+
+
+def decimal_places(value: float) -> int:
+    """Places that show a setting such as 0.003 or 0.0001 exactly (its last non-zero decimal)."""
+    for places in range(10):
+        if abs(round(value, places) - value) < 1e-12:
+            return places
+    raise ValueError(f"{value} has no short decimal form")
+
+
+def largest_std(results: dict, models, key: str = "test_loss") -> float:
+    """The widest sample standard deviation across seeds among `models` (the seeds' own wobble)."""
+    stds = [spread(results, m, key).std for m in models]
+    if any(s is None for s in stds):
+        raise ValueError("a spread across seeds needs two or more seeds per model")
+    return max(stds)
+
+
+def gap_in_spreads(results: dict, better: str, worse: str, key: str = "test_loss") -> float:
+    """How many times the widest seed spread (sample std) of the two models fits into their mean gap
+    (round it for a sentence: "about eight times")."""
+    return mean_gap(results, better, worse, key) / largest_std(results, (better, worse), key)
+
+
+def kept_last(results: dict, model: str) -> list[int]:
+    """The seeds of `model` whose kept state is the last step of the budget (still improving when the
+    budget ran out)."""
+    steps = results["protocol"]["steps"]
+    return [r["seed"] for r in runs_of(results, model) if r["selected_step"] == steps]
+
+
+def mean_of(results: dict, model: str, key: str) -> float:
+    """The mean of a per-run number over the model's seeds (e.g. the kept states' selection_loss)."""
+    runs = runs_of(results, model)
+    return math.fsum(r[key] for r in runs) / len(runs)
+
+
+@dataclass(frozen=True)
+class Slices:
+    """Where each loss is measured: the curves and the kept state's selection on the first
+    `selection_windows` validation windows; the full validation split (`val_targets` windows) and the
+    test split (`test_targets`) once, on the kept state. Per model means (selection, val, test)."""
+    selection_windows: int
+    val_targets: int
+    test_targets: int
+    means: dict            # model -> (selection_loss, val_loss, test_loss)
+
+    def below_curve(self, model: str) -> float:
+        """How far the test loss sits below the curve's kept point."""
+        sel, _, test = self.means[model]
+        return sel - test
+
+    def full_val_to_test(self, model: str) -> float:
+        """|full validation - test|: the two whole splits agree closely."""
+        _, val, test = self.means[model]
+        return abs(val - test)
+
+
+def loss_slices(results: dict) -> Slices:
+    corpus = results["corpus"]["targets"]
+    means = {m: (mean_of(results, m, "selection_loss"), spread(results, m, "val_loss").mean,
+                 spread(results, m, "test_loss").mean) for m in models_in(results)}
+    return Slices(int(results["protocol"]["selection_windows"]), int(corpus["val"]), int(corpus["test"]), means)
+
+
+def timing_range(results: dict) -> tuple[str, float, float]:
+    """The model whose seeds' wall times differ most, with its fastest and slowest run (seconds): the
+    same work timed on a shared machine."""
+    def width(m):
+        t = [r["train_seconds"] for r in runs_of(results, m)]
+        return max(t) - min(t)
+    m = max(models_in(results), key=width)
+    t = [r["train_seconds"] for r in runs_of(results, m)]
+    return m, min(t), max(t)
+
+
+def cpu_name(results: dict) -> str | None:
+    """The processor named in the exported device string ("CPU (AMD EPYC), 2 threads" -> "AMD EPYC")."""
+    names = {m.group(1) for r in results["runs"] for m in [re.search(r"CPU \(([^)]+)\)", r["device"])] if m}
+    return names.pop() if len(names) == 1 else None

@@ -36,6 +36,7 @@ from manim import (
     Polygon,
     Rectangle,
     ReplacementTransform,
+    Square,
     SurroundingRectangle,
     Transform,
     VGroup,
@@ -747,6 +748,7 @@ def get_row_strip(rect, color=RECEIVER_COLOR, height=0.06) -> Rectangle:
 # ============================================================================================
 
 LOSS_PLACES, PPL_PLACES, SECONDS_PLACES = 3, 2, 0
+RUN_WORDS = {"mlp": "baseline", "one_head": "one-head", "four_heads": "four-head"}
 
 
 class Plot(VGroup):
@@ -903,18 +905,51 @@ def get_protocol_list(results: dict) -> VGroup:
         get_line(C(p["n_stories"], "n_stories"), "TinyStories:", C(corpus["stories"]["train"], "stories_train"),
                  "train ·", C(corpus["stories"]["val"], "stories_val"), "validation ·",
                  C(corpus["stories"]["test"], "stories_test"), "test", font_size=size),
-        get_line("one tokenizer,", C(p["vocab_size"], "vocab_size"), "words", font_size=size),
+        get_line("one tokenizer,", C(p["vocab_size"], "vocab_size"), "tokens (words, punctuation, specials)",
+                 font_size=size),
         get_line(C(p["context"], "context"), "-token windows", buff=0.04, font_size=size),
-        get_line(C(p["steps"], "steps"), "updates of", C(p["batch_size"], "batch_size"), "windows", font_size=size),
+        get_line("a fixed budget:", C(p["steps"], "steps"), "updates of", C(p["batch_size"], "batch_size"), "windows",
+                 font_size=size),
         get_line("keep the state with the lowest validation loss", font_size=size),
     ).arrange(DOWN, buff=0.2, aligned_edge=LEFT)
     return lines
 
 
+def get_optimizer_column(results: dict, grid: VGroup) -> VGroup:
+    """Each model's AdamW learning rate and weight decay (the protocol's, per model), on its row of runs,
+    under one header; the numbers are tagged "lr" / "weight_decay" by model."""
+    size = LABEL_SIZE
+    rows = VGroup()
+    for m, tiles in zip(models_in(results), grid.tiles):
+        o = comparison.optimizer_of(results, m)
+        lr = get_number(o.lr, comparison.decimal_places(o.lr), tag="lr", index=m, font_size=size,
+                        color=MODEL_COLORS[m])
+        wd = get_number(o.weight_decay, comparison.decimal_places(o.weight_decay), tag="weight_decay", index=m,
+                        font_size=size, color=MODEL_COLORS[m])
+        row = VGroup(lr, wd)
+        row.model, row.lr, row.wd = m, lr, wd
+        rows.add(row)
+    header = VGroup(get_text("learning rate", font_size=SMALL_SIZE, color=DIM_TEXT_COLOR),
+                    get_text("weight decay", font_size=SMALL_SIZE, color=DIM_TEXT_COLOR))
+    x_lr = grid.tiles.get_right()[0] + 0.5
+    lr_w = max(header[0].width, *(r.lr.width for r in rows))
+    x_wd = x_lr + lr_w + 0.45
+    wd_w = max(header[1].width, *(r.wd.width for r in rows))
+    for row, tiles in zip(rows, grid.tiles):
+        y = tiles.get_center()[1]
+        row.lr.move_to([x_lr + lr_w, y, 0], aligned_edge=RIGHT)
+        row.wd.move_to([x_wd + wd_w, y, 0], aligned_edge=RIGHT)
+    header[0].move_to([x_lr + lr_w, grid.heads.get_center()[1], 0], aligned_edge=RIGHT)
+    header[1].move_to([x_wd + wd_w, grid.heads.get_center()[1], 0], aligned_edge=RIGHT)
+    column = VGroup(header, rows)
+    column.header, column.rows = header, rows
+    return column
+
+
 def get_results_table(results: dict) -> VGroup:
     """One row per model: parameters, test loss and perplexity (mean ± sample std across seeds), wall
     time; numbers right-aligned in their columns."""
-    columns = ("model", "parameters", "test loss", "test perplexity", "wall time (s)")
+    columns = ("model", "parameters", "test loss", "perplexity = exp(loss)", "wall time (s)")
     size = LABEL_SIZE
     header = VGroup(*(get_text(c, font_size=SMALL_SIZE, color=DIM_TEXT_COLOR) for c in columns))
     rows = []
@@ -1014,17 +1049,19 @@ class TheComparison(LessonScene):
         self.shot("nine runs")
         self.show_runs()
         self.show_protocol()
+        self.show_optimizer()
         # --- Shot 2: the validation curves, then closer -----------------------------------------
         self.shot("validation curves")
         self.show_curve_axes()
         self.show_curves()
         self.show_kept_states()
         self.show_zoom()
-        self.show_order()
+        self.show_fixed_budget()
         # --- Shot 3: test loss, seed by seed ----------------------------------------------------
         self.shot("test loss")
         self.show_test_dots()
         self.show_means()
+        self.show_slices()
         self.show_same_parameters()
         self.show_gap()
         # --- Shot 4: the table, the device, what it shows ---------------------------------------
@@ -1038,6 +1075,18 @@ class TheComparison(LessonScene):
     def note_at(self, text: str):
         note = get_fine_print(text, max_width=SAFE_WIDTH)
         return note.move_to([0, CONTENT_BOTTOM + 0.05, 0], aligned_edge=DOWN)
+
+    def fade_out(self, *groups) -> list:
+        """FadeOuts of what the stage holds of these groups: a group that is on stage (at the top or as
+        part of a group there, which it then leaves) fades whole; a group made on the spot fades its
+        parts that are."""
+        on_stage = {id(m) for top in self.mobjects for m in top.get_family()}
+
+        def parts(g):
+            if id(g) in on_stage:
+                return [g]
+            return [p for sub in g.submobjects for p in parts(sub)]
+        return [FadeOut(m) for g in groups for m in parts(g)]
 
     def swap_note(self, text: str):
         new = self.note_at(text)
@@ -1071,12 +1120,35 @@ class TheComparison(LessonScene):
         self.brace = brace
         with self.beat(f"All {count_word(len(self.results['runs']))} share one protocol: the same "
                        f"{fmt_int(p['n_stories'])} stories, one tokenizer, {p['context']}-token windows and "
-                       f"{fmt_int(p['steps'])} updates."):
+                       f"a fixed budget of {fmt_int(p['steps'])} updates."):
             self.play(Create(brace))
             self.play(LaggedStart(*(FadeIn(line, shift=0.1 * UP) for line in shared), lag_ratio=0.25), run_time=2.0,
                       *self.swap_note(f"Same {fmt_int(p['n_stories'])}-document TinyStories subset, tokenizer, "
                                       f"{p['context']}-token context, {fmt_int(p['steps'])}-update budget and "
                                       f"validation selection. Seeds {comparison.seeds_words(self.seeds)}."))
+
+    def show_optimizer(self):
+        """The one part of the protocol that differs by model: AdamW's learning rate and weight decay."""
+        column = self.optimizer = get_optimizer_column(self.results, self.grid)
+        attention = [m for m in models_in(self.results) if m != "mlp"]
+        base = comparison.optimizer_of(self.results, "mlp") if "mlp" in models_in(self.results) else None
+        same = len(attention) == 2 and comparison.same_optimizer(self.results, attention)
+        if base is not None and same:
+            o = comparison.optimizer_of(self.results, attention[0])
+            places = comparison.decimal_places
+            text = (f"Only the optimizer differs: the baseline’s learning rate is {fmt(base.lr, places(base.lr))}, "
+                    f"weight decay {fmt(base.weight_decay, places(base.weight_decay))}; both attention models share "
+                    f"{fmt(o.lr, places(o.lr))} and {fmt(o.weight_decay, places(o.weight_decay))}.")
+        else:
+            text = "Only the optimizer settings differ by model: each row's learning rate and weight decay."
+        with self.beat(text):
+            self.play(FadeIn(column.header), LaggedStart(*(FadeIn(r, shift=0.15 * LEFT) for r in column.rows),
+                                                         lag_ratio=0.3), run_time=1.4)
+            if same:
+                pair = VGroup(*(r for r in column.rows if r.model in attention))
+                self.play(Indicate(pair, color=RECEIVER_COLOR, scale_factor=1.05))
+            self.play(*self.swap_note("AdamW learning rate and weight decay per model, as the trainer's protocol "
+                                      "ran them; everything else is shared."))
 
     # shot 2 ------------------------------------------------------------------------------------
     def get_curve_plot(self, from_step: int) -> Plot:
@@ -1106,7 +1178,8 @@ class TheComparison(LessonScene):
         plot = self.plot = self.get_curve_plot(0)
         legend = self.legend = self.get_legend()
         with self.transition("to the curves"):
-            self.play(FadeOut(VGroup(self.grid.heads, self.grid.tiles, self.shared, self.brace, self.note)),
+            self.play(FadeOut(VGroup(self.grid.heads, self.grid.tiles, self.shared, self.brace, self.note,
+                                     self.optimizer)),
                       *(ReplacementTransform(name, row[1]) for name, row in zip(self.grid.names, legend.rows)),
                       run_time=1.0)
             self.note = None
@@ -1117,8 +1190,9 @@ class TheComparison(LessonScene):
         by_step = sorted({t["step"] for r in self.results["runs"] for t in r["trace"]})
         columns = [VGroup(*(m for run, dots in zip(self.results["runs"], marks) for t, m in zip(run["trace"], dots)
                             if t["step"] == step)) for step in by_step]
-        with self.beat(f"Every {fmt_int(p['eval_every'])} updates, each run is scored on "
-                       f"{fmt_int(p['selection_windows'])} windows of held-back validation stories. Lower is better."):
+        with self.beat(f"Every {fmt_int(p['eval_every'])} updates, each run’s validation loss is measured on the "
+                       f"first {fmt_int(p['selection_windows'])} validation windows: minus the log of the probability "
+                       "it gave the true next word, averaged. Lower is better."):
             self.play(Create(plot.axes), FadeIn(plot.x_ticks), FadeIn(plot.y_ticks), FadeIn(plot.titles))
             self.play(LaggedStart(*(FadeIn(c, scale=0.5) for c in columns), lag_ratio=0.25), run_time=2.5)
 
@@ -1161,27 +1235,50 @@ class TheComparison(LessonScene):
         zoomed = self.zoom_curves = VGroup(*(get_run_curve(r, new, from_step, MODEL_COLORS[r["model"]])
                                              for r in self.results["runs"]))
         lo, _, step = comparison.loss_range(self.results, from_step)
-        with self.beat(f"Zoom in: from step {fmt_int(from_step)} on, with the loss axis starting at "
-                       f"{fmt(lo, comparison.tick_places(step))}, the models pull apart."):
-            self.play(*(Transform(c.late, z.late) for c, z in zip(self.curves, zoomed)),
-                      *(Transform(c.dot, z.dot) for c, z in zip(self.curves, zoomed)),
-                      *zoom_animations(old, new),
-                      *(FadeOut(c.early) for c in self.curves),
-                      *(FadeOut(r) for r in getattr(self, "rings", [])),
-                      run_time=2.5)
-
-    def show_order(self):
         order = comparison.ranking(self.results, "selection_loss")
         names = [model_title(self.results, m) for m in order]
-        with self.beat(f"Lowest is {names[0].lower()}, then {names[1].lower()}; the baseline stays highest."
-                       if order[-1] == "mlp" else f"From lowest: {', '.join(names)}."):
+        with self.beat(f"Zoom in, from step {fmt_int(from_step)} on: the models pull apart. Lowest is "
+                       f"{names[0].lower()}, then {names[1].lower()}; the baseline stays highest."
+                       if order[-1] == "mlp" else
+                       f"Zoom in, from step {fmt_int(from_step)} on: the models pull apart. From lowest: "
+                       f"{', '.join(names)}."):
+            # first what would cut across the new view (the rings, the step-1 segments, the old ticks)...
+            self.play(*(FadeOut(c.early) for c in self.curves), *(FadeOut(r) for r in getattr(self, "rings", [])),
+                      *(FadeOut(t) for t in [*old.x_ticks, *old.y_ticks]), run_time=0.6)
+            # ...then the curves and their dots move to the new ranges, and the new ticks arrive in place
+            self.play(*(Transform(c.late, z.late) for c, z in zip(self.curves, zoomed)),
+                      *(Transform(c.dot, z.dot) for c, z in zip(self.curves, zoomed)), run_time=1.8)
+            self.play(*(FadeIn(t) for t in [*new.x_ticks, *new.y_ticks]), run_time=0.6)
             for m in order:
                 self.play(*(Indicate(c.late, color=MODEL_COLORS[m], scale_factor=1.0) for c in self.curves
-                            if c.model == m), run_time=0.8)
+                            if c.model == m), run_time=0.7)
+
+    def show_fixed_budget(self):
+        """The runs whose kept state is the budget's last step: still improving when it ran out."""
+        steps = self.p["steps"]
+        last = {m: comparison.kept_last(self.results, m) for m in models_in(self.results)}
+        ringed = [c for c in self.curves if c.seed in last[c.model]]
+        self.budget_rings = VGroup(*(Circle(radius=0.13).set_stroke(RECEIVER_COLOR, 2.5).move_to(c.dot)
+                                     for c in ringed))
+        if not ringed:
+            return
+        every = [m for m in last if last[m] and len(last[m]) == len(comparison.runs_of(self.results, m))]
+        some = [m for m in last if last[m] and m not in every]
+        parts = [f"every {RUN_WORDS[m]} run" for m in every]
+        for m in some:
+            n = len(comparison.runs_of(self.results, m))
+            parts.append(f"{count_word(len(last[m]))} of the {count_word(n)} {RUN_WORDS[m]} runs")
+        who = " and ".join(parts)
+        with self.beat(f"{who[0].upper() + who[1:]} kept the last step, {fmt_int(steps)}, still improving: "
+                       "a fixed-budget result, not finished training."):
+            self.play(LaggedStart(*(Create(r) for r in self.budget_rings), lag_ratio=0.15), run_time=1.2)
+            self.play(Indicate(self.zoom.x_ticks[-1], color=RECEIVER_COLOR))
 
     # shot 3 ------------------------------------------------------------------------------------
     def get_dot_plot(self, models) -> Plot:
         values = [r["test_loss"] for m in models for r in comparison.runs_of(self.results, m)]
+        if len(models) == len(models_in(self.results)):      # room for the curves' kept points (show_slices)
+            values += [r["selection_loss"] for m in models for r in comparison.runs_of(self.results, m)]
         lo, hi, step = comparison.value_range(values)
         return get_plot((lo, hi), step, left=-3.0, bottom=-1.5, width=8.8, height=4.2, x_title="test loss",
                         tag="dots_zoom" if len(models) < 3 else "dots")
@@ -1202,7 +1299,8 @@ class TheComparison(LessonScene):
             labels.add(label)
         # the curves give way to the test plot as it comes in
         self.give_way(VGroup(self.plot.axes, self.plot.titles, self.zoom.x_ticks, self.zoom.y_ticks,
-                             *(VGroup(c.late, c.dot) for c in self.curves), self.legend))
+                             *(VGroup(c.late, c.dot) for c in self.curves), self.legend,
+                             getattr(self, "budget_rings", VGroup())))
         with self.beat("Each kept state is then scored once on the test stories, which no run trained on: "
                        "one dot per run."):
             self.play(Create(plot.axes), FadeIn(plot.x_ticks), FadeIn(plot.titles),
@@ -1213,12 +1311,57 @@ class TheComparison(LessonScene):
         bands = self.bands
         words = "; ".join(f"{model_title(self.results, b.model).lower() if b.model != 'mlp' else 'the baseline'} "
                           f"{fmt(b.spread.mean, LOSS_PLACES)}" for b in bands)
-        # said to two decimals with "about" (the table keeps three): three four-digit losses are hard to hold
-        said = "; ".join(f"{model_title(self.results, b.model).lower() if b.model != 'mlp' else 'the baseline'} "
-                         f"about {fmt(b.spread.mean, 2)}" for b in bands)
+        # the baseline said to two decimals with "about"; the attention models as shown, three places, so
+        # the gap said later (0.064) is the difference of what was heard, not of 3.36 and 3.29
+        said = "; ".join(f"the baseline about {fmt(b.spread.mean, 2)}" if b.model == "mlp" else
+                         f"{model_title(self.results, b.model).lower()} {fmt(b.spread.mean, LOSS_PLACES)}"
+                         for b in bands)
         with self.beat(f"On average: {words}.", spoken=f"On average, the test loss is: {said}."):
             for b in bands:
                 self.play(Create(b.mean), FadeIn(b.label), run_time=0.7)
+
+    def show_slices(self):
+        """Why the test dots sit left of the curves' kept points: two slices of validation data."""
+        sl = self.slices = comparison.loss_slices(self.results)
+        plot = self.dot_plot
+        marks = self.slice_marks = VGroup()
+        for b in self.bands:
+            sel, val, _ = sl.means[b.model]
+            color = MODEL_COLORS[b.model]
+            y = b.top - (len(b.dots) - 1) * DOT_ROW - 0.26       # a row of its own, under the seeds
+            ring = Circle(radius=0.09).set_stroke(color, 2.5).move_to([plot.c2p(sel)[0], y, 0])
+            ring.value = sel
+            link = DashedLine(ring.get_left(), [b.mean.get_center()[0] + 0.05, y, 0], dash_length=0.07)
+            link.set_stroke(color, 1.5, opacity=0.7)
+            diamond = Square(side_length=0.13).rotate(math.pi / 4).set_stroke(TEXT_COLOR, 1.5)
+            diamond.set_fill(color, 0.9).move_to([plot.c2p(val)[0], y, 0])
+            diamond.value = val
+            mark = VGroup(ring, link, diamond)
+            mark.model, mark.ring, mark.link, mark.diamond = b.model, ring, link, diamond
+            marks.add(mark)
+        # a key in the plot's empty top-left corner (the baseline's band lies far right)
+        ring_key = Circle(radius=0.09).set_stroke(TEXT_COLOR, 2.5)
+        diamond_key = Square(side_length=0.13).rotate(math.pi / 4).set_stroke(TEXT_COLOR, 1.5).set_fill(TEXT_COLOR, 0.9)
+        ring_name = VGroup(ring_key, get_text(f"the curve’s kept point:\nfirst {fmt_int(sl.selection_windows)} "
+                                              "validation windows", font_size=SMALL_SIZE, color=DIM_TEXT_COLOR,
+                                              line_spacing=0.8))
+        diamond_name = VGroup(diamond_key, get_text(f"all {fmt_int(sl.val_targets)} validation\nwindows",
+                                                    font_size=SMALL_SIZE, color=DIM_TEXT_COLOR, line_spacing=0.8))
+        for key in (ring_name, diamond_name):
+            key.arrange(RIGHT, buff=0.15)
+        diamond_name.next_to(ring_name, DOWN, buff=0.15, aligned_edge=LEFT)
+        VGroup(ring_name, diamond_name).move_to([plot.left + 0.25, plot.bottom + plot.plot_h, 0], aligned_edge=UP + LEFT)
+        self.slice_names = VGroup(ring_name, diamond_name)
+        below = sorted({fmt(sl.below_curve(m), 2) for m in sl.means})
+        gap_words = f"about {below[0]}" if len(below) == 1 else f"{below[0]} to {below[-1]}"
+        within = math.ceil(max(sl.full_val_to_test(m) for m in sl.means) * 100) / 100
+        with self.beat(f"The test dots sit {gap_words} left of the curves’ rings: the curves scored just the first "
+                       f"{fmt_int(sl.selection_windows)} validation windows. On all of them, the diamonds, the gap is "
+                       f"under {fmt(within, 2)}."):
+            self.play(LaggedStart(*(Create(m.ring) for m in marks), lag_ratio=0.2), FadeIn(ring_name), run_time=1.0)
+            self.play(LaggedStart(*(Create(m.link) for m in marks), lag_ratio=0.2), run_time=0.8)
+            self.play(LaggedStart(*(FadeIn(m.diamond, scale=0.5) for m in marks), lag_ratio=0.2),
+                      FadeIn(diamond_name), run_time=1.0)
 
     def show_same_parameters(self):
         pair = ("one_head", "four_heads")
@@ -1237,9 +1380,11 @@ class TheComparison(LessonScene):
                 lift = UP * (0.3 if b.spread.std is not None else 0.0)
                 anims += [Transform(b.mean, moved_to(b.mean, new, b.mean.value)),
                           Transform(b.label, moved_to(b.label, new, b.mean.value).shift(lift))]
-            else:
-                anims.append(FadeOut(VGroup(b.dots, b.seeds, b.mean, b.label), shift=RIGHT * 3))
-        anims += zoom_animations(old, new)
+        # what lies outside the new view leaves first, in place (nothing slides off the frame), with
+        # the old ticks; the new ticks arrive where they belong once the dots have moved
+        leaving = [VGroup(b.dots, b.seeds, b.mean, b.label) for m, b in bands.items() if m not in pair]
+        leaving += [next(l for l in self.row_labels if l.model not in pair), *getattr(self, "slice_marks", []),
+                    *getattr(self, "slice_names", []), *old.x_ticks]
         stds = VGroup()
         for m in pair:
             b, s = bands[m], bands[m].spread
@@ -1255,7 +1400,9 @@ class TheComparison(LessonScene):
         with self.beat(f"Zoom in on the two attention models. They have exactly the same number of parameters: "
                        f"{millions(comparison.parameter_of(self.results, pair[0]))} each." if same else
                        "Zoom in on the two attention models."):
-            self.play(*anims, FadeOut(next(l for l in self.row_labels if l.model not in pair)), run_time=2.5)
+            self.play(*self.fade_out(*leaving), run_time=0.6)
+            self.play(*anims, run_time=1.8)
+            self.play(*(FadeIn(t) for t in new.x_ticks), run_time=0.5)
             self.play(*(Indicate(c, color=RECEIVER_COLOR) for c in counts), FadeIn(stds))
 
     def show_gap(self):
@@ -1272,12 +1419,20 @@ class TheComparison(LessonScene):
                           .set_stroke(RECEIVER_COLOR, 1.2, opacity=0.6) for x, m in ((xw, worse), (xb, better))))
         self.gap = VGroup(arrow, number, guides)
         apart = comparison.runs_apart(self.results, better, worse)
+        spread_said = ""
+        if all(bands[m].spread.std is not None for m in (better, worse)):
+            times = round(comparison.gap_in_spreads(self.results, better, worse))
+            widest = comparison.largest_std(self.results, (better, worse))
+            spread_said = f", about {count_word(times)} times the seeds’ own spread"
+            self.widest_std = widest
         with self.beat(f"Yet every four-head run beats every one-head run: lower by "
-                       f"{fmt(gap, LOSS_PLACES)} on average." if apart else
-                       f"Four heads are lower by {fmt(gap, LOSS_PLACES)} on average, "
+                       f"{fmt(gap, LOSS_PLACES)} on average{spread_said}." if apart else
+                       f"Four heads are lower by {fmt(gap, LOSS_PLACES)} on average{spread_said}, "
                        "but some seeds overlap."):
             self.play(Create(guides), GrowArrow(arrow), FadeIn(number))
             self.play(Indicate(bands[better].dots, color=RECEIVER_COLOR, scale_factor=1.3))
+            if spread_said:
+                self.play(*(Indicate(bar[0], color=RECEIVER_COLOR, scale_factor=1.2) for bar in self.stds))
 
     # shot 4 ------------------------------------------------------------------------------------
     def show_table(self):
@@ -1291,13 +1446,13 @@ class TheComparison(LessonScene):
                              *(VGroup(b.dots, b.seeds, b.mean, b.label) for b in self.bands if b.model != "mlp"),
                              self.row_labels, self.stds, self.gap))
         ppl = {m: comparison.spread(self.results, m, "test_perplexity").mean for m in ("four_heads", "one_head")}
-        with self.beat(f"In perplexity: {fmt(ppl['four_heads'], PPL_PLACES)} against "
-                       f"{fmt(ppl['one_head'], PPL_PLACES)}. Each number is the mean over "
-                       f"{count_word(len(self.seeds))} seeds, plus or minus the sample standard deviation.",
-                       spoken=f"Perplexity is e to the power of the loss: roughly how many words the model is "
-                              f"choosing among. Four heads: about {fmt(ppl['four_heads'], 0)}. One head: about "
-                              f"{fmt(ppl['one_head'], 0)}. Each is a mean over {count_word(len(self.seeds))} "
-                              "seeds; the table adds the spread."):
+        with self.beat(f"Perplexity is e to the loss: {fmt(ppl['four_heads'], PPL_PLACES)} against "
+                       f"{fmt(ppl['one_head'], PPL_PLACES)}, as if choosing among about {fmt(ppl['four_heads'], 0)} "
+                       f"or {fmt(ppl['one_head'], 0)} words. Means over {count_word(len(self.seeds))} seeds, "
+                       "± their spread.",
+                       spoken=f"Perplexity is e to the power of the loss: as if choosing among about "
+                              f"{fmt(ppl['four_heads'], 0)} words for four heads, {fmt(ppl['one_head'], 0)} for one "
+                              f"head. Each is a mean over {count_word(len(self.seeds))} seeds, with its spread."):
             self.play(FadeIn(table.header), Create(table.rule))
             self.play(LaggedStart(*(FadeIn(VGroup(*row[:4])) for row in table.rows), lag_ratio=0.3), run_time=1.5)
             self.play(FadeIn(head))
@@ -1315,13 +1470,18 @@ class TheComparison(LessonScene):
             rough.shift(LEFT * (rough.get_right()[0] - SAFE_WIDTH / 2))
         while any(touches(rough, other, 0.1) for other in (self.spread_note, device)):
             rough.shift(DOWN * 0.3)                  # a narrow table (one seed): below the notes instead
-        with self.beat(f"Training ran on a {count_word(threads)}-thread CPU shared with other jobs, so read "
-                       "the wall times loosely.",
-                       spoken=f"Training ran on a {count_word(threads)}-thread CPU shared with other jobs, so the "
-                              "training times in the table are rough."):
+        slow_model, fastest, slowest = comparison.timing_range(self.results)
+        cpu = comparison.cpu_name(self.results)
+        on = f"an {cpu} CPU" if cpu and cpu[0] in "AEIOU" else f"a {cpu} CPU" if cpu else "a CPU"
+        with self.beat(f"Training ran on {on} limited to {count_word(threads)} threads; one model took "
+                       f"{fmt_int(round(fastest))} to {fmt_int(round(slowest))} seconds across seeds, so read the "
+                       "wall times loosely.",
+                       spoken=f"Training ran on {on} limited to {count_word(threads)} threads; one model took "
+                              f"{fmt_int(round(fastest))} to {fmt_int(round(slowest))} seconds across seeds, so "
+                              "the training times are rough."):
             self.play(LaggedStart(*(FadeIn(row[4]) for row in table.rows), lag_ratio=0.2), FadeIn(device),
                       FadeIn(rough))
-            self.play(*self.swap_note("The runs shared the machine with other jobs: rough timings, "
+            self.play(*self.swap_note("Wall times of runs that shared the machine with other jobs: rough timings, "
                                       "not a speed benchmark."))
 
     def show_no_guarantee(self):
@@ -1329,8 +1489,8 @@ class TheComparison(LessonScene):
         helped = comparison.heads_helped(self.results)
         mark = self.helped_box = SurroundingRectangle(VGroup(rows["one_head"][2], rows["four_heads"][2]),
                                                       color=RECEIVER_COLOR, buff=0.1)
-        with self.beat("More heads helped this experiment. That is no guarantee for other data, head counts, "
-                       "or continuations." if helped else
+        with self.beat("More heads helped this experiment. That is no guarantee for other data, other head counts, "
+                       "or the stories each model writes." if helped else
                        "More heads did not help this experiment: they are a capacity choice to test."):
             self.play(Create(mark),
                       *self.swap_note("More heads helped this experiment; this is not a guarantee for every dataset, "
@@ -1339,8 +1499,9 @@ class TheComparison(LessonScene):
 
     def show_position_caveat(self):
         rows = {row.model: row for row in self.table.rows}
+        # the last beat holds: the table stays to be read before the scene ends
         with self.beat("And only the attention models have a position table, so this does not isolate "
-                       "what the positions add."):
+                       "what the positions add.", look=3.0):
             self.play(FadeOut(self.helped_box), rows["mlp"].animate.set_opacity(0.35),
                       *self.swap_note("The comparison does not isolate the effect of position encoding, because it "
                                       "does not train a position-free attention ablation. Head count, total width, "

@@ -324,3 +324,55 @@ def test_shown_parts_sum_by_hand():
     assert shown_parts_sum([0.1234, 0.1234], 0.2468) == 0.246
     # 0.1 + 0.2 shown exactly: the parts agree with the total
     assert shown_parts_sum([0.1, 0.2], 0.3) is None
+
+
+# ---- scene 19's readings ----------------------------------------------------------------------------
+
+
+def test_optimizer_settings_per_model_from_the_protocol(results):
+    raw = json.loads((C.EXPORTS / "protocol.json").read_text())["config"]
+    for m in C.MODEL_ORDER:
+        o = C.optimizer_of(results, m)
+        assert (o.lr, o.weight_decay) == (raw["lr"][m], raw["weight_decay"][m])
+    assert C.same_optimizer(results, ("one_head", "four_heads"))
+    assert not C.same_optimizer(results, ("mlp", "one_head"))
+    assert [C.decimal_places(v) for v in (0.001, 0.0001, 0.003, 0.5, 2.0)] == [3, 4, 3, 1, 0]
+    broken = copy.deepcopy(results)
+    del broken["protocol"]["lr"]["mlp"]
+    with pytest.raises(ValueError, match="protocol.lr has no entry for 'mlp'"):
+        C.optimizer_of(broken, "mlp")
+
+
+def test_gap_in_spreads_by_hand():
+    # synthetic: every model's values are (1, 2, 4) shifted by its index, so each std is sqrt(7/3) and the
+    # gap between four heads (+2) and one head (+1) is 1: 1 / 1.5275 = 0.6547
+    r = synthetic_results()
+    assert C.largest_std(r, ("one_head", "four_heads")) == pytest.approx(HAND_STD)
+    assert C.gap_in_spreads(r, "one_head", "four_heads") == pytest.approx(1 / HAND_STD)    # worse minus better
+    assert C.gap_in_spreads(r, "mlp", "four_heads") == pytest.approx(2 / HAND_STD)
+
+
+def test_kept_last_and_the_validation_slices(results):
+    steps = results["protocol"]["steps"]
+    raw = [(r["model"], r["seed"]) for r in results["runs"] if r["selected_step"] == steps]
+    assert C.kept_last(results, "one_head") == sorted(s for m, s in raw if m == "one_head") == [11, 29, 47]
+    assert C.kept_last(results, "four_heads") == [47] and C.kept_last(results, "mlp") == []
+    sl = C.loss_slices(results)
+    assert (sl.selection_windows, sl.val_targets, sl.test_targets) == (20000, 120695, 116443)
+    for m in C.MODEL_ORDER:
+        runs = [r for r in results["runs"] if r["model"] == m]
+        sel = sum(r["selection_loss"] for r in runs) / 3
+        test = sum(r["test_loss"] for r in runs) / 3
+        val = sum(r["val_loss"] for r in runs) / 3
+        assert sl.below_curve(m) == pytest.approx(sel - test, abs=1e-12)
+        assert sl.full_val_to_test(m) == pytest.approx(abs(val - test), abs=1e-12)
+        assert 0.16 < sl.below_curve(m) < 0.18 and sl.full_val_to_test(m) < 0.03
+
+
+def test_timing_range_and_cpu_name(results):
+    m, lo, hi = C.timing_range(results)
+    secs = {mm: [r["train_seconds"] for r in results["runs"] if r["model"] == mm] for mm in C.MODEL_ORDER}
+    assert m == max(secs, key=lambda k: max(secs[k]) - min(secs[k])) == "one_head"
+    assert (lo, hi) == (min(secs[m]), max(secs[m]))
+    assert C.cpu_name(results) == "AMD EPYC"
+    assert C.cpu_name({"runs": [{"device": "cpu"}]}) is None

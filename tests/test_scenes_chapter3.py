@@ -290,7 +290,7 @@ def test_comparison_zoom_is_an_axes_change_in_its_own_beat():
     assert zoom.x_range[0] == res["protocol"]["eval_every"] > 0            # the zoomed x axis does not start at 0
     lo, hi, _ = comparison.loss_range(res, res["protocol"]["eval_every"])
     assert zoom.y_range == (lo, hi)
-    beat = b.beat_of("Zoom in: from step")
+    beat = b.beat_of("Zoom in, from step")
     changes = kinds(b.changes_in(beat))
     assert "Transform" in changes and "FadeOut" in changes and "FadeIn" in changes
     # the zoom happens in its beat, not during the sentence before it
@@ -360,6 +360,101 @@ def test_comparison_review_pictures_play_in_their_sentences():
     # the timing caveat sits beside the time column, in the sentence about the times
     assert scene.rough.original_text == "rough: not a speed benchmark"
     assert "FadeIn" in kinds(b.changes_in(b.beat_of("read the wall times loosely")))
+
+
+def protocol_json():
+    return json.loads((comparison.EXPORTS / "protocol.json").read_text())
+
+
+def test_comparison_shows_each_models_optimizer_where_the_protocol_is_said():
+    cfg = protocol_json()["config"]
+    b = built(TheComparison)
+    # protocol.json, read here: the baseline 1e-3 / 1e-4, both attention models 3e-3 / 1e-3
+    assert (cfg["lr"]["mlp"], cfg["weight_decay"]["mlp"]) == (0.001, 0.0001)
+    assert cfg["lr"]["one_head"] == cfg["lr"]["four_heads"] == 0.003
+    assert cfg["weight_decay"]["one_head"] == cfg["weight_decay"]["four_heads"] == 0.001
+    shown = {tag: b.by_tag(tag) for tag in ("lr", "weight_decay")}
+    for m in MODELS:
+        assert shown["lr"][m].value == cfg["lr"][m] and shown["weight_decay"][m].value == cfg["weight_decay"][m]
+    assert shown["lr"]["mlp"].original_text == "0.001" and shown["weight_decay"]["mlp"].original_text == "0.0001"
+    assert shown["lr"]["four_heads"].original_text == "0.003"
+    beat = b.beat_of("Only the optimizer differs")
+    assert "0.001, weight decay 0.0001" in beat.text and "share 0.003 and 0.001" in beat.text
+    assert shown["lr"]["mlp"] in b.numbers_in(beat)
+    assert b.beats.index(beat) == b.beats.index(b.beat_of("share one protocol")) + 1
+    assert "fixed budget of 6,000 updates" in b.beat_of("share one protocol").text
+    # each model's settings sit on its own row of runs
+    for row, tiles in zip(b.scene.optimizer.rows, b.scene.grid.tiles):
+        assert abs(row.get_center()[1] - tiles.get_center()[1]) < 0.05
+
+
+def test_comparison_explains_loss_and_perplexity_once_with_the_numbers():
+    res = results()
+    b = built(TheComparison)
+    first = b.beat_of("validation loss")
+    assert b.beats.index(first) == 3 and "minus the log of the probability" in first.text
+    assert "first 20,000 validation windows" in first.text
+    ppl = b.beat_of("Perplexity is e to the loss")
+    four = statistics.fmean(r["test_perplexity"] for r in runs_of(res, "four_heads"))     # 26.92
+    one = statistics.fmean(r["test_perplexity"] for r in runs_of(res, "one_head"))       # 28.71
+    assert f"{four:.2f} against {one:.2f}" in ppl.text and "26.92 against 28.71" in ppl.text
+    assert f"choosing among about {round(four)} or {round(one)} words" in ppl.text
+    assert "e to the power of the loss" in ppl.spoken and "about twenty-seven words for four heads" in ppl.spoken
+    assert sum("e to the" in bt.text for bt in b.beats) == 1
+
+
+def test_comparison_the_gap_is_said_as_it_can_be_heard_and_against_the_seeds():
+    res = results()
+    b = built(TheComparison)
+    one = statistics.fmean(r["test_loss"] for r in runs_of(res, "one_head"))
+    four = statistics.fmean(r["test_loss"] for r in runs_of(res, "four_heads"))
+    means = b.beat_of("On average")
+    # the two attention means are said to three places, so what is heard subtracts to the gap shown
+    heard = [round(one, 3), round(four, 3)]
+    assert heard == [3.357, 3.293] and round(heard[0] - heard[1], 3) == 0.064 == round(one - four, 3)
+    assert "three point three five seven" in means.spoken and "three point two nine three" in means.spoken
+    sd = max(statistics.stdev(r["test_loss"] for r in runs_of(res, m)) for m in ("one_head", "four_heads"))
+    assert round((one - four) / sd) == 8                              # 0.0642 / 0.0081 = 7.9
+    gap = b.beat_of("every four-head run beats every one-head run")
+    assert "about eight times the seeds’ own spread" in gap.text
+    assert "Indicate" in kinds(b.changes_in(gap))
+
+
+def test_comparison_says_why_test_sits_below_the_curves():
+    res = results()
+    b = built(TheComparison)
+    beat = b.beat_of("left of the curves’ rings")
+    below = {m: statistics.fmean(r["selection_loss"] - r["test_loss"] for r in runs_of(res, m)) for m in MODELS}
+    assert {f"{v:.2f}" for v in below.values()} == {"0.17"}
+    assert "about 0.17" in beat.text and "first 20,000 validation windows" in beat.text
+    assert res["protocol"]["selection_windows"] == 20000
+    worst = max(abs(statistics.fmean(r["val_loss"] for r in runs_of(res, m))
+                    - statistics.fmean(r["test_loss"] for r in runs_of(res, m))) for m in MODELS)
+    assert worst < 0.03 and "under 0.03" in beat.text                  # 3.8376 vs 3.8645 for the baseline
+    plot = b.scene.dot_plot
+    for mark in b.scene.slice_marks:
+        sel = statistics.fmean(r["selection_loss"] for r in runs_of(res, mark.model))
+        val = statistics.fmean(r["val_loss"] for r in runs_of(res, mark.model))
+        assert plot.p2c(mark.ring.get_center())[0] == pytest.approx(sel, abs=1e-9)
+        assert plot.p2c(mark.diamond.get_center())[0] == pytest.approx(val, abs=1e-9)
+    assert "120,695" in " ".join(t.original_text for t in b.texts)
+
+
+def test_comparison_says_the_budget_was_fixed_and_holds_the_table():
+    res = results()
+    b = built(TheComparison)
+    last = [(r["model"], r["seed"]) for r in res["runs"] if r["selected_step"] == res["protocol"]["steps"]]
+    assert sorted(last) == [("four_heads", 47), ("one_head", 11), ("one_head", 29), ("one_head", 47)]
+    beat = b.beat_of("kept the last step, 6,000")
+    assert beat.text.startswith("Every one-head run and one of the three four-head runs")
+    assert len(b.scene.budget_rings) == 4
+    assert b.beats[-1].look >= 3.0
+    assert "the stories each model writes" in b.beat_of("no guarantee").text
+    times = b.beat_of("read the wall times loosely")
+    secs = {m: [r["train_seconds"] for r in runs_of(res, m)] for m in MODELS}
+    widest = max(MODELS, key=lambda m: max(secs[m]) - min(secs[m]))
+    assert f"{round(min(secs[widest]))} to {fmt_int(round(max(secs[widest])))} seconds" in times.text
+    assert "AMD EPYC CPU limited to two threads" in times.text and res["device"] == "CPU (AMD EPYC), 2 threads"
 
 
 def test_comparison_caveats_follow_the_data():
