@@ -37,6 +37,7 @@ from manim import (
     Create,
     FadeIn,
     FadeOut,
+    AnimationGroup,
     GrowArrow,
     Indicate,
     LaggedStart,
@@ -325,9 +326,8 @@ def get_score_table(ws, head, grid: RowGrid):
     return table
 
 
-def get_score_lines(ws, head, j: int, compact: bool = False):
-    """q·k_j written out coordinate by coordinate, then ÷ √d: the score of source j (on two lines
-    when `compact`, for the brisk walk)."""
+def get_score_lines(ws, head, j: int):
+    """q·k_j written out coordinate by coordinate, then ÷ √d: the score of source j."""
     n, h, d = ws.n, head.index, head.Q.shape[1]
     color = head_color(h)
     q, k = head.Q[n - 1], head.K[j]
@@ -346,17 +346,9 @@ def get_score_lines(ws, head, j: int, compact: bool = False):
     scaled = get_number(head.scaled[n - 1, j], tag=f"walk_scaled{h}", index=j, color=color)
     over = get_number(head.scores[n - 1, j], sp, tag=f"walk_score_over{h}", index=j)
     line3 = get_formula([f"s{sub(j + 1)}  =", over, f"/ √{d}  =", scaled])
-    if compact:
-        first = VGroup(lhs, line1, line2).arrange(RIGHT, buff=0.12)
-        y = baseline_y(score)
-        line1.shift(UP * (y - baseline_y(line1[1] if isinstance(line1[1], NumberText) else score)))
-        align_baseline(lhs, y)
-        lines = VGroup(first, line3).arrange(DOWN, buff=0.16, aligned_edge=LEFT)
-        line3.shift(RIGHT * 0.3)
-    else:
-        lines = VGroup(lhs, line1, line2, line3).arrange(DOWN, buff=0.16, aligned_edge=LEFT)
-        for line in (line1, line2):
-            line.shift(RIGHT * 0.3)
+    lines = VGroup(lhs, line1, line2, line3).arrange(DOWN, buff=0.16, aligned_edge=LEFT)
+    for line in (line1, line2):
+        line.shift(RIGHT * 0.3)
     lines.lhs, lines.product, lines.score, lines.scaled_line, lines.scaled = lhs, line1, line2, line3, scaled
     return lines
 
@@ -685,6 +677,15 @@ class HeadWalkScene(LessonScene):
                       run_time=0.6)
         self.band_shown = True
 
+    def return_to_table(self):
+        """A long sentence: the band gave way to the arrows; the weights come back for what follows."""
+        if self.grid.with_band:
+            return
+        with self.transition("the table returns"):
+            self.play(FadeOut(VGroup(self.band, self.on_band)),
+                      FadeIn(VGroup(self.weights, self.softmax_panel.formula)), run_time=0.6)
+        self.band_shown = False
+
     # ---- beats shared by the weights walks --------------------------------------------------
     def show_query(self, text: str, fine: str | None = None, spoken: str | None = None):
         self.score_table = get_score_table(self.ws, self.head, self.grid)
@@ -708,37 +709,25 @@ class HeadWalkScene(LessonScene):
             self.play(FadeIn(keys, shift=0.2 * RIGHT), run_time=1.0)
             self.play(Create(self.receiver_box))
 
-    def show_written_score(self, j: int, brisk: bool = False):
+    def show_written_score(self, j: int):
         ws, head, table = self.ws, self.head, self.score_table
         n, d = self.n, head.Q.shape[1]
-        lines = self.score_lines = get_score_lines(ws, head, j, compact=brisk)
-        lines.next_to(self.query, DOWN, buff=0.3 if brisk else 0.4, aligned_edge=LEFT)
+        lines = self.score_lines = get_score_lines(ws, head, j)
+        lines.next_to(self.query, DOWN, buff=0.4, aligned_edge=LEFT)
         box = self.source_box = table.keys.get_row_box(j, color=SOURCE_COLOR, include_label=True)
         q, k = head.Q[n - 1], head.K[j]
         qp, kp, sp = places_for(q), places_for(head.K), places_for(head.scores[n - 1])
         product = " + ".join(f"{fmt(q[c], qp)} × {self.factor(k[c], kp)}" for c in range(d))
         key = " and ".join(fmt(k[c], kp) for c in range(d))
         score = fmt(head.scores[n - 1, j], sp)
-        if brisk:
-            text = (f"Source {j + 1}, {quoted(self.word(j))}, scores highest: {product} = {score}; "
-                    f"divided by √{d}, {fmt(head.scaled[n - 1, j])}.")
-            spoken = (f"{quoted(self.word(j))}, source {j + 1}, scores highest: {score}; divided by √{d}, "
-                      f"{fmt(head.scaled[n - 1, j])}.")
-        else:
-            text = f"Source {j + 1}, {quoted(self.word(j))}, has the key {key}. Its score: {product} = {score}."
-            qs = [fmt(q[c], qp) for c in range(d)]
-            each = (f"Each times {qs[0]}" if len(set(qs)) == 1 else f"Each times its query number, {join_words(qs)}")
-            spoken = f"The key of {quoted(self.word(j))}, source {j + 1}, is {key}. {each}, then added: {score}."
-        frames = [VGroup(c.brackets, c.col_labels) for c in ([table.scores, table.scaled] if brisk else [table.scores])]
+        text = f"Source {j + 1}, {quoted(self.word(j))}, has the key {key}. Its score: {product} = {score}."
+        qs = [fmt(q[c], qp) for c in range(d)]
+        each = (f"Each times {qs[0]}" if len(set(qs)) == 1 else f"Each times its query number, {join_words(qs)}")
+        spoken = f"The key of {quoted(self.word(j))}, source {j + 1}, is {key}. {each}, then added: {score}."
         with self.beat(text, spoken=spoken):
-            self.play(Create(box), *(FadeIn(f) for f in frames), FadeIn(VGroup(lines.lhs, lines.product)))
+            self.play(Create(box), FadeIn(VGroup(table.scores.brackets, table.scores.col_labels)),
+                      FadeIn(VGroup(lines.lhs, lines.product)))
             self.play(FadeIn(lines.score), table.scores.cell(j, 0).animate.set_opacity(1))
-            if brisk:
-                # "scores highest": every source's score comes in, and the largest is outlined
-                self.max_box = table.scaled.get_cell_box(j, 0, color=self.color)
-                self.play(FadeIn(lines.scaled_line), table.scores.entries.animate.set_opacity(1),
-                          table.scaled.entries.animate.set_opacity(1), run_time=1.0)
-                self.play(Create(self.max_box))
 
     @staticmethod
     def factor(x: float, places: int) -> str:
@@ -749,23 +738,7 @@ class HeadWalkScene(LessonScene):
         for column in self.score_table.steps:
             column.entries.set_opacity(0)
 
-    def show_softmax_briskly(self):
-        table, head = self.score_table, self.head
-        panel = self.softmax_panel = get_softmax_panel(self.ws, head)
-        panel.next_to(self.query, DOWN, buff=0.3, aligned_edge=LEFT)
-        note = self.den_note = self.get_rounded_den_note()
-        with self.beat("The same stable softmax: subtract the max, then exponentiate, and add up the "
-                       "exponentials.", look=1.0):
-            self.play(FadeOut(self.source_box), FadeOut(self.score_lines), FadeOut(self.max_box),
-                      *self.drop_fine_print(), run_time=0.8)
-            self.play(FadeIn(VGroup(table.shifted.brackets, table.shifted.col_labels)), FadeIn(panel.max_line),
-                      table.shifted.entries.animate.set_opacity(1), run_time=0.8)
-            self.play(FadeIn(VGroup(table.exps.brackets, table.exps.col_labels)),
-                      table.exps.entries.animate.set_opacity(1), FadeIn(panel.den_line), run_time=0.8)
-            if len(note):
-                self.play(FadeIn(note))
-
-    def fold_into_column(self, text: str, fine: str | None = None):
+    def fold_into_column(self, text: str, fine: str | None = None, spoken: str | None = None):
         """The score table folds into row n of A: the source words stay, and the exp column, divided
         by the sum before the viewer's eyes ("÷ Σ" over it), becomes α."""
         ws, head, table = self.ws, self.head, self.score_table
@@ -782,7 +755,7 @@ class HeadWalkScene(LessonScene):
         formula = self.softmax_panel.formula
         formula.generate_target()
         formula.target.move_to([self.weights_panel_left(), self.grid.top - 0.1, 0], aligned_edge=LEFT + UP)
-        with self.beat(text):
+        with self.beat(text, spoken=spoken):
             self.play(*(FadeOut(m) for m in leaving), *self.drop_fine_print(), run_time=0.6)
             # the sum goes over the exp column: each exponential is divided by it
             self.play(ReplacementTransform(den_line[-1].copy(), divide[-1]), FadeIn(divide[0]),
@@ -806,19 +779,10 @@ class HeadWalkScene(LessonScene):
                       FadeOut(den_line), run_time=1.0)
             self.play(GrowArrow(to_weights), FadeIn(column.weights, shift=0.15 * RIGHT), FadeIn(weights.header),
                       run_time=1.0)
-            self.play(FadeIn(note))
-            self.play(FadeIn(formula.target), *(self.fine_print(fine, left=self.weights_panel_left()) if fine else []),
-                      *self.fold_extras())
+            self.play(FadeIn(note), FadeIn(formula.target),
+                      *(self.fine_print(fine, left=self.weights_panel_left()) if fine else []))
         self.softmax_panel.formula = formula.target
         self.fold_kept = VGroup(kept, note, to_weights)
-
-    def fold_extras(self) -> list:
-        """Animations that join the weight column as it appears (scene 10: head 1's row beside it)."""
-        return []
-
-    def fine_right(self) -> float:
-        """The right edge of the weights panel's fine print."""
-        return RIGHT_X
 
     def panel_leaving(self) -> list:
         return [self.query, self.softmax_panel.max_line, self.softmax_panel.den_line]
@@ -826,7 +790,7 @@ class HeadWalkScene(LessonScene):
     def weights_panel_left(self) -> float:
         return self.weights.column.span.get_right()[0] + PANEL_GAP
 
-    def show_arrows(self, text: str, fine: str | None = None):
+    def show_arrows(self, text: str, fine: str | None = None, spoken: str | None = None):
         column = self.weights.column
         self.on_band.add(self.arrows)
         if not self.grid.with_band:
@@ -837,7 +801,7 @@ class HeadWalkScene(LessonScene):
         slide = VGroup(column.weights, self.weights.header)
         if kept is None and getattr(self, "fold_slide", 0):
             slide.shift(LEFT * self.fold_slide)          # the weights left with the table: home, unseen
-        with self.beat(text, look=1.0):
+        with self.beat(text, spoken=spoken, look=1.0):
             self.play(self.arrows.create(run_time=2.0), *([FadeOut(kept)] if kept is not None else []),
                       *([slide.animate.shift(LEFT * self.fold_slide)] if kept is not None else []),
                       *([LaggedStart(*(FadeIn(bar, shift=0.2 * RIGHT) for bar in column.bars), lag_ratio=0.08,
@@ -862,9 +826,7 @@ class HeadWalkScene(LessonScene):
             self.play(Indicate(self.arrows.arrow(top), color=TEXT_COLOR, scale_factor=1.05),
                       *(Create(b) for b in boxes), run_time=1.2)
 
-    say_rounded_sum = True       # the caption names the rounded parts' sum (scene 8); else the note alone
-
-    def show_sum(self, extra: str = ""):
+    def show_sum(self):
         column = self.weights.column
         i, n = self.i, self.n
         row = self.head.weights[i, : i + 1]
@@ -873,20 +835,15 @@ class HeadWalkScene(LessonScene):
         note = VGroup()
         if rounding_shows_in_sum(row, column.sum_number.value):
             shown = rounded_parts_sum(row)
-            if self.say_rounded_sum:
-                text += f" The rounded ones on screen add to {shown}."
-                spoken = (text + " Every number on screen is rounded; every calculation uses the full values.")
+            text += f" The rounded ones on screen add to {shown}."
+            # the one place the voice says it: every later rounding note is on screen only
+            spoken = text + " Every number on screen is rounded; every calculation uses the full values."
             note = self.sum_note = self.get_rounded_sum_note(row, float(shown))
-        if not self.grid.with_band:
-            with self.transition("the table returns"):
-                self.play(FadeOut(VGroup(self.band, self.on_band)), FadeIn(VGroup(self.weights, self.softmax_panel.formula)),
-                          run_time=0.6)
-            self.band_shown = False
-        with self.beat(text + extra, spoken=spoken + extra if spoken else None,
-                       look=None if self.say_rounded_sum else 1.0):
+        self.return_to_table()
+        with self.beat(text, spoken=spoken):
             self.play(FadeOut(self.strong_boxes), FadeIn(VGroup(column.rule, column.sum_label, column.sum_number)),
                       *(self.fine_print("All displayed numbers are rounded; calculations use full precision.",
-                                        left=self.weights_panel_left(), right=self.fine_right())))
+                                        left=self.weights_panel_left())))
             if len(note):
                 self.play(FadeIn(note))
 
@@ -1083,7 +1040,7 @@ class MessageWalk(HeadWalkScene):
         frame = VGroup(table.products.brackets, table.products.col_labels, table.products.name_label)
         self.panel_left = self.message_panel_left()
         leftovers = [m for m in (getattr(getattr(self, "softmax_panel", None), "formula", None),
-                                 getattr(self, "sum_note", None), getattr(self, "compare_column", None))
+                                 getattr(self, "sum_note", None))
                      if m is not None]
         self.values_note = note
         with self.beat(text):
@@ -1102,7 +1059,7 @@ class MessageWalk(HeadWalkScene):
                           run_time=1.0)
             self.play(FadeIn(frame), *([FadeIn(note)] if note is not None else []))
 
-    def show_product(self, walked, brisk: bool = False):
+    def show_product(self, walked):
         ws, head, table = self.ws, self.head, self.table
         j, i = walked.j, self.i
         word = self.word(j)
@@ -1127,9 +1084,12 @@ class MessageWalk(HeadWalkScene):
         weight = f"The weight of {quoted(word)}, source {j + 1}, is about {about(head.weights[i, j])}. It"
         if walked.reasons == ("small",):
             text = f"{source}, has a small weight, {alpha}: its whole value shrinks, {values} becoming {products}."
+            after = [about(p) for p in terms]
+            shrinks = (f"each coordinate shrinks from {v_said[0]} to about {after[0]}"
+                       if len(set(v_said)) == 1 and len(set(after)) == 1 else
+                       f"its whole value shrinks, {join_words(v_said)} becoming about {join_words(after)}")
             spoken = (f"The weight of {quoted(word)}, source {j + 1}, is small, about {about(head.weights[i, j])}: "
-                      f"its whole value shrinks, {join_words(v_said)} becoming about "
-                      f"{join_words(about(p) for p in terms)}.")
+                      f"{shrinks}.")
             fine = "A small weight scales down the entire value vector."
         elif walked.reasons == ("sign",):
             text = f"{source}, has a value with a negative coordinate: {pairs}."
@@ -1138,7 +1098,7 @@ class MessageWalk(HeadWalkScene):
         else:
             text = f"{source}: its weight times its value, coordinate by coordinate: {pairs}."
             spoken = f"{weight} turns its value's {turns}."
-            fine = None if brisk else "All products use the unrounded weights."
+            fine = "All products use the unrounded weights."
         previous = getattr(self, "expansion", None)
         self.expansion, self.product_boxes = line, boxes
         shrink = VGroup()
@@ -1152,6 +1112,16 @@ class MessageWalk(HeadWalkScene):
             clear = svp.lines[1].get_bottom()[1] - 0.1
             if shrink.get_top()[1] > clear:
                 shrink.shift(DOWN * (shrink.get_top()[1] - clear))
+        # where a calculator on the screen's digits disagrees with the product's last digit, a footnote
+        # under the product says why (on screen only: the voice said the rounding rule once, in scene 8)
+        gaps = product_rounding_gaps(head.weights[i, j], head.V[j], value_places=vp)
+        gap_note = None
+        if gaps and not self.shown_gap:
+            gap_note = get_product_rounding_note(ws, head, j, gaps[0], RIGHT_X - self.panel_left)
+            if gap_note is not None:
+                gap_note.next_to(line, DOWN, buff=0.2, aligned_edge=LEFT)
+                self.shown_gap = True
+                fine = None          # the footnote says it, with the digits
         with self.beat(text, spoken=spoken):
             self.play(*([FadeOut(previous), FadeOut(self.previous_boxes)] if previous is not None else []),
                       *([FadeOut(self.values_note)] if getattr(self, "values_note", None) is not None else []),
@@ -1165,15 +1135,14 @@ class MessageWalk(HeadWalkScene):
             self.play(FadeIn(svp.lines[1]))
             self.play(FadeIn(svp.lines[2]), table.products.row(j).animate.set_opacity(1),
                       *([GrowArrow(shrink.scaled), FadeIn(shrink.labels[1])] if len(shrink) else []))
+            if gap_note is not None:
+                self.play(FadeIn(gap_note))
         if len(shrink):
             line.add(shrink)
-        self.gap_note = self.values_note = None
+        self.gap_note, self.values_note = gap_note, None
         self.previous_boxes = boxes
         if "sign" in walked.reasons:
             self.show_sign(j)
-        gaps = product_rounding_gaps(head.weights[i, j], head.V[j], value_places=vp)
-        if gaps and not self.shown_gap and not brisk:
-            self.show_product_rounding(j, gaps[0])
 
     def show_sign(self, j: int):
         svp = self.expansion.svp
@@ -1181,36 +1150,22 @@ class MessageWalk(HeadWalkScene):
         marks = VGroup(*(SurroundingRectangle(m, color=SIGN_MARK_COLOR, buff=0.05)
                          for k in negative for m in (svp.vector.cell(0, k), svp.product.cell(0, k))))
         with self.beat("Every weight is positive, so a minus sign in the product comes from the value.", look=1.0):
-            self.play(Create(marks), *self.fine_print("The sign of each coordinate comes from the value."))
+            # the calculator footnote has been read: the sign's fine print takes its room
+            self.play(Create(marks), *([FadeOut(self.gap_note)] if self.gap_note is not None else []),
+                      *self.fine_print("The sign of each coordinate comes from the value."))
+        self.gap_note = None
         self.previous_boxes = VGroup(self.previous_boxes, marks)
-
-    def show_product_rounding(self, j: int, gap):
-        head = self.head
-        note = self.gap_note = get_product_rounding_note(self.ws, head, j, gap, RIGHT_X - self.panel_left)
-        if note is not None:
-            note.next_to(self.expansion, DOWN, buff=0.2, aligned_edge=LEFT)
-        vp = places_for(head.V)
-        alpha, v = head.weights[self.i, j], head.V[j, gap.coordinate]
-        text = (f"From the screen, a calculator gives {fmt(alpha)} × {self.factor(v, vp)} = "
-                f"{fmt(gap.from_shown, gap.from_shown_places)}. The product uses the unrounded weight, "
-                f"{fmt(alpha, 5)}…, so it shows {fmt(gap.exact)}.")
-        # the rounding caveat was said in scene 8: the voice says only why this last digit differs
-        spoken = "The product uses the unrounded weight, so its last digit can differ from a calculator's."
-        with self.beat(text, spoken=spoken):
-            self.play(*([FadeIn(VGroup(note[0], note.shown))] if note is not None else []), *self.drop_fine_print(),
-                      Indicate(self.expansion.svp.product.cell(0, gap.coordinate), color=self.color))
-            if note is not None:
-                self.play(FadeIn(VGroup(note[2], note.exact)))
-        self.shown_gap = True
 
     def show_all_products(self, text: str = "Every other source is scaled the same way."):
         table = self.table
         hidden = [r for r in range(table.products.n_rows)
                   if table.products.row(r)[0].get_fill_opacity() < 0.5]
         with self.beat(text, look=1.0):
-            self.play(FadeOut(self.expansion), FadeOut(self.previous_boxes), *self.drop_fine_print(),
-                      *([FadeOut(self.gap_note)] if getattr(self, "gap_note", None) is not None else []),
-                      run_time=0.6)
+            leaving = [m for m in (getattr(self, "expansion", None), getattr(self, "previous_boxes", None),
+                                   getattr(self, "gap_note", None), getattr(self, "values_note", None))
+                       if m is not None]
+            if leaving or self.fine is not None:
+                self.play(*(FadeOut(m) for m in leaving), *self.drop_fine_print(), run_time=0.6)
             # row by row, top to bottom, so the eye can follow each weight scaling its value
             self.play(LaggedStart(*(table.products.row(r).animate.set_opacity(1) for r in hidden), lag_ratio=0.5),
                       run_time=max(1.0, 0.4 * len(hidden)))
@@ -1224,26 +1179,31 @@ class MessageWalk(HeadWalkScene):
         formula.move_to([self.panel_left, self.grid.top - 0.1, 0], aligned_edge=LEFT + UP)
         sums = [ReplacementTransform(VGroup(*(table.products.cell(j, k).copy() for j in range(n))), table.message[k])
                 for k in range(d)]
+        marks = self.rounding_marks = self.get_sum_rounding_marks()
+        leaving = [m for m in (getattr(self, "values_note", None),) if m is not None]
+        self.values_note = None
         with self.beat(text, spoken=spoken):
             self.play(FadeIn(VGroup(table.message_row[0], table.message_row[1])), FadeIn(formula),
-                      *(self.fine_print(fine) if fine else []))
+                      *(FadeOut(m) for m in leaving), *(self.fine_print(fine) if fine else []))
             self.play(*sums, run_time=1.5)
+            if len(marks):
+                # on screen only: the voice said the rounding rule once, in scene 8
+                self.play(FadeIn(marks[0]), Create(marks[1]), FadeIn(marks[2]))
         # the copies became the message numbers; the table's own products stay where they were
 
-    def show_sum_rounding(self, text: str | None = None):
+    def get_sum_rounding_marks(self) -> VGroup:
+        """Where the rounded products on screen add to other digits than the message: 'finance: rounded
+        products add to -0.017' under the formula, the message cell outlined, its column tinted
+        (empty when the rounding does not show)."""
         head, table = self.head, self.table
         differ = rounding_differences(head, self.i)
-        names = coordinate_names(head.W_V)
-        fine = "The displayed products are rounded, but the sums use full precision."
         if not differ:
-            with self.beat("The products on screen are rounded; the sums use their full precision."):
-                self.play(*self.fine_print(fine))
-            return
+            return VGroup()
         k = differ[0]
-        terms = message_terms(head, self.i)[: self.i + 1, k]
-        shown = rounded_parts_sum(terms)
+        names = coordinate_names(head.W_V)
+        shown = rounded_parts_sum(message_terms(head, self.i)[: self.i + 1, k])
         # two short lines: clear of the frame's right edge
-        note = self.rounding_note = VGroup(
+        note = VGroup(
             get_text(f"{names[k]}: rounded products", font_size=MIN_TEXT_SIZE, color=DIM_TEXT_COLOR),
             get_formula([get_text("add to", font_size=MIN_TEXT_SIZE, color=DIM_TEXT_COLOR),
                          get_number(float(shown), tag=f"P{self.h}_rounded_sum", index=k, color=DIM_TEXT_COLOR)],
@@ -1251,28 +1211,22 @@ class MessageWalk(HeadWalkScene):
         note.next_to(self.message_formula, DOWN, buff=0.35, aligned_edge=LEFT)
         box = SurroundingRectangle(table.message[k], color=self.color, buff=0.06)
         tint = table.products.get_column_box(k, color=self.color, fill_opacity=0.14, stroke_width=0)
-        self.rounding_marks = VGroup(note, box, tint)
-        caption = text or (f"The rounded {names[k]} products on screen add to {shown}; the sum uses full "
-                           f"precision and gives {fmt(head.messages[self.i, k])}.")
-        # the caveat was said with the weights (scene 8): here only what it changes
-        spoken = ("Again, the sum uses the full values." if text else
-                  f"Added from the screen, the {names[k]} products give {shown}; the full values give "
-                  f"{fmt(head.messages[self.i, k])}.")
-        with self.beat(caption, spoken=spoken):
-            self.play(FadeIn(note), Create(box), FadeIn(tint), *self.fine_print(fine))
+        return VGroup(note, box, tint)
 
     def show_shapes(self):
         n, d = self.n, self.head.V.shape[1]
         shapes = self.shapes = get_shape_equation(self.ws, self.head)
         shapes.next_to(self.message_formula, DOWN, buff=0.45, aligned_edge=LEFT)
-        leaving = getattr(self, "rounding_marks", None)
+        leaving = getattr(self, "rounding_marks", None) or VGroup()
+
         def tight(shape):          # "[1,10]": a shape the caption never breaks across two lines
             return format_shape(shape).replace(", ", ",")
 
         with self.beat(f"In shapes: the weights are a {tight((1, n))} row, V{sup(self.h)} is "
                        f"{tight(self.head.V.shape)}, and the message is {tight((1, d))}."):
-            self.play(*([FadeOut(leaving[0]), FadeOut(leaving[2])] if leaving is not None else []), FadeIn(shapes), *self.fine_print("We arranged the weights vertically only to make the source "
-                                                       "correspondence visible."))
+            self.play(*([FadeOut(leaving[0]), FadeOut(leaving[2])] if len(leaving) else []), FadeIn(shapes),
+                      *self.fine_print("This is one row of H = AV. We arranged the weights vertically only to "
+                                       "make the source correspondence visible."))
 
     def message_reading_text(self, head, reading, who: str) -> str:
         names = coordinate_names(head.W_V)
@@ -1328,10 +1282,9 @@ class Head1Message(MessageWalk):
         self.shot("message")
         self.show_message_sum(f"Add the {counted(self.n, 'scaled row')}, coordinate by coordinate: head 1’s message, "
                               f"m{sup(1)}{sub(self.n)}, is {join_words(fmt(x) for x in head.messages[self.i])}.",
-                              fine="This is one row of H = AV.",
+                              fine="The displayed products are rounded, but the sums use full precision.",
                               spoken=f"Add the {counted(self.n, 'scaled row')}, coordinate by coordinate: head one's "
                                      f"message is {join_words(fmt(x) for x in head.messages[self.i])}.")
-        self.show_sum_rounding()
         self.show_shapes()
         self.show_what_it_carries()
 
@@ -1424,48 +1377,38 @@ class Head1Message(MessageWalk):
 
 
 class Head2WeightsAndMessage(MessageWalk):
-    """Scene 10: the same walk for head 2 ("person"), briskly — its arrows below the sentence — then
-    both heads side by side: where each puts its weight and what each message carries."""
+    """Scene 10: the same walk for head 2 ("person"), briskly — scene 9's steps in one sentence each,
+    its arrows below the sentence — then both heads side by side: where each puts its weight and what
+    each message carries."""
 
     head_index = 2
     band_side = DOWN
-    walk_count = 1
-    say_rounded_sum = False      # the note shows the rounded parts' sum; the caption says only "add up to one"
 
     def construct(self):
         head, n, i = self.head, self.n, self.i
         self.add_title(f"Head {self.h}: weights and message of row {n}")      # the badge names its role
-        # --- Shot 1: head 2's query and keys ----------------------------------------------------
-        self.shot("query and keys")
+        # --- Shot 1: head 2's query and keys, and every step of scene 8 at once -----------------
+        self.shot("query, keys and scores")
         self.show_band_again()
-        self.show_query_and_keys()
-        # --- Shot 2: its scores and softmax, briskly -------------------------------------------
-        self.shot("scores")
-        top = score_walk_sources(head, i)[0]
-        self.show_written_score(top, brisk=True)
-        self.show_softmax_briskly()
-        # --- Shot 3: row n of A², beside the words and as arrows below the sentence -------------
+        self.show_query_keys_and_steps()
+        # --- Shot 2: row n of A², beside the words and as arrows below the sentence -------------
         self.shot("weights")
-        self.fold_into_column(f"Divide by the sum: row {n} of A{sup(2)}, one weight beside each source word.")
-        self.show_compare_column()
+        self.fold_into_column(f"Divide by the sum: row {n} of A{sup(2)}, one weight beside each source word.",
+                              spoken=f"Divide by the sum: row {count_word(n)} of head two's weights.")
+        top = ranked_sources(head.weights[i], i)[0]
         self.show_arrows(f"Head 2’s arrows run below the sentence: most of its weight, "
-                         f"{fmt(head.weights[i, top])}, goes to {quoted(self.word(top))}.")
-        self.strong_boxes = VGroup()
-        self.show_sum()
-        # --- Shot 4: its message ----------------------------------------------------------------
+                         f"{fmt(head.weights[i, top])}, goes to {quoted(self.word(top))}.",
+                         spoken=f"Its arrows run below the sentence; most of its weight, about "
+                                f"{about(head.weights[i, top])}, goes to {quoted(self.word(top))}.")
+        self.return_to_table()
+        # --- Shot 3: its message ----------------------------------------------------------------
         self.shot("message")
-        self.show_values_beside_weights(f"Its values keep {join_words(coordinate_names(head.W_V))}; "
-                                        "each value row sits beside its source’s weight.",
-                                        note=self.get_value_note())
-        for walked in self.walked:
-            self.show_product(walked, brisk=True)
-        self.show_all_products("Every other source is scaled the same way.")
+        self.show_values_and_products()
         self.show_message_sum(f"Add them up: head 2’s message, m{sup(2)}{sub(n)}, is "
                               f"{join_words(fmt(x) for x in head.messages[i])}.",
-                              spoken=f"Add them up: head two's message is {join_words(fmt(x) for x in head.messages[i])}.")
-        if rounding_differences(head, i):
-            self.show_sum_rounding("Again, the sum uses full precision.")
-        # --- Shot 5: both heads side by side ----------------------------------------------------
+                              spoken=f"Add them up: head two's message is about "
+                                     f"{join_words(about(x) for x in head.messages[i])}.")
+        # --- Shot 4: both heads side by side ----------------------------------------------------
         self.shot("side by side")
         self.show_side_by_side()
         self.show_what_each_carries()
@@ -1473,36 +1416,6 @@ class Head2WeightsAndMessage(MessageWalk):
 
     def panel_leaving(self) -> list:
         return [self.query, self.softmax_panel.max_line, self.softmax_panel.den_line, self.den_note]
-
-    def get_compare_column(self) -> VGroup:
-        """Head 1's row n of A, dimmed at the right: its top weight beside head 2's as the column builds."""
-        one = self.ws.heads[0]
-        group = get_weight_rows(self.ws, one, self.grid)
-        header = get_text(f"head 1: {alpha_name(1, self.n)}", font_size=LABEL_SIZE, color=head_color(1))
-        header.move_to(group.header, aligned_edge=LEFT)
-        group.remove(group.header)
-        group.column.remove(group.column.rule, group.column.sum_label, group.column.sum_number)
-        group.add(header)
-        group.header = header
-        group.shift(RIGHT * (RIGHT_X - group.column.span.get_right()[0]))
-        group.set_opacity(0.6)
-        return group
-
-    def show_compare_column(self):
-        """Head 1's row n of A, dimmed at the right, in the sentence that names it."""
-        if not self.grid.with_band:          # a long sentence: the band and the table take turns, no room
-            return
-        column = self.compare_column = self.get_compare_column()
-        one = self.ws.heads[0]
-        top = ranked_sources(one.weights[self.i], self.i)[0]
-        with self.beat(f"On the right, head 1’s weights for comparison: it put {fmt(one.weights[self.i, top])} "
-                       f"on {quoted(self.word(top))}."):
-            self.play(FadeIn(column, shift=0.2 * LEFT), run_time=1.0)
-            self.play(Indicate(column.column.row(top), color=head_color(1), scale_factor=1.05))
-
-    def fine_right(self) -> float:
-        column = getattr(self, "compare_column", None)
-        return RIGHT_X if column is None else column.get_left()[0] - 0.3
 
     def get_value_note(self) -> VGroup:
         """V² = E W_V² in the panel, with the notes' reminder that W_V² and W_K² stay separate."""
@@ -1517,13 +1430,31 @@ class Head2WeightsAndMessage(MessageWalk):
         note.move_to([self.message_panel_left(), self.grid.top - 0.1, 0], aligned_edge=LEFT + UP)
         return note
 
+    def show_values_and_products(self):
+        """V² beside the weights, and each weight scaling its value row, in one sentence (scene 9 walked it)."""
+        table = self.table
+        self.panel_left = self.message_panel_left()
+        note = self.get_value_note()
+        frame = VGroup(table.products.brackets, table.products.col_labels, table.products.name_label)
+        leftovers = [m for m in (self.softmax_panel.formula, getattr(self, "sum_note", None)) if m is not None]
+        rows = [table.products.row(r) for r in range(table.products.n_rows)]
+        kept = join_words(coordinate_names(self.head.W_V))
+        with self.beat(f"Its values keep {kept}, and each weight scales its source’s value row, as in scene 9.",
+                       spoken=f"Its values keep {kept}; each weight scales its source's value.", look=1.0):
+            self.play(*(FadeOut(m) for m in leftovers), *self.drop_fine_print(),
+                      FadeIn(VGroup(table.values), shift=0.3 * LEFT), FadeIn(note), run_time=1.0)
+            # row by row, top to bottom: each weight times its value
+            self.play(FadeIn(frame), LaggedStart(*(row.animate.set_opacity(1) for row in rows), lag_ratio=0.4),
+                      run_time=max(1.0, 0.3 * len(rows)))
+        self.values_note = note
+
     def show_band_again(self):
         with self.transition("the sentence, now with head 2"):
             self.play(FadeIn(self.band), FadeIn(self.head_label), run_time=0.6)
         self.on_band.add(self.head_label)
         self.band_shown = True
 
-    def show_query_and_keys(self):
+    def show_query_keys_and_steps(self):
         head = self.head
         self.score_table = get_score_table(self.ws, head, self.grid)
         self.hide_step_entries()
@@ -1534,11 +1465,24 @@ class Head2WeightsAndMessage(MessageWalk):
         self.receiver_box = keys.get_row_box(self.i, color=RECEIVER_COLOR, include_label=True)
         self.make_room_for_table()
         q = join_words(fmt(x, places_for(head.Q[self.i])) for x in head.Q[self.i])
-        with self.beat(f"Head 2, the “person” head, repeats the walk with its own query, {q}, and its own keys, "
-                       f"which hold {join_words(coordinate_names(head.W_K))}."):
+        held = join_words(coordinate_names(head.W_K))
+        table = self.score_table
+        panel = self.softmax_panel = get_softmax_panel(self.ws, head)
+        panel.next_to(query, DOWN, buff=0.3, aligned_edge=LEFT)
+        note = self.den_note = self.get_rounded_den_note()
+        frames = [VGroup(c.brackets, c.col_labels) for c in table.steps]
+        with self.beat(f"Head 2, the “person” head, takes scene 8’s steps with its own query, {q}, and keys "
+                       f"that hold {held}.",
+                       spoken=f"Head two, the person head, takes the same steps with its own query, and keys "
+                              f"that hold {held}.", look=1.0):
             self.play(FadeIn(query, shift=0.2 * LEFT), FadeIn(keys, shift=0.2 * RIGHT),
                       *self.fine_print("Each head learns its own W_Q, W_K and W_V, applied to the same input rows."))
-            self.play(Create(self.receiver_box))
+            self.play(Create(self.receiver_box), run_time=0.6)
+            # q·k, ÷ √2, − max, exp: column by column, left to right, the panel's max and Σ with them
+            self.play(LaggedStart(*(AnimationGroup(FadeIn(frame), column.entries.animate.set_opacity(1))
+                                    for frame, column in zip(frames, table.steps)), lag_ratio=0.6),
+                      FadeIn(panel.max_line), run_time=2.4)
+            self.play(FadeIn(panel.den_line), *([FadeIn(note)] if len(note) else []), run_time=0.6)
 
     # ---- both heads side by side ------------------------------------------------------------
     def get_side_by_side(self):
@@ -1584,7 +1528,7 @@ class Head2WeightsAndMessage(MessageWalk):
         both_title = get_title("Both heads, side by side")
         self.clear_stage(self.title)      # the table gives way to the two heads side by side
         with self.beat(f"Side by side: head 1 puts most of its weight on {quoted(self.word(ranked[0]))}, "
-                       f"head 2 on {quoted(self.word(ranked[1]))}.", look=1.4):
+                       f"head 2 on {quoted(self.word(ranked[1]))}.", look=1.0):
             self.play(FadeIn(side.band), FadeIn(side.labels), ReplacementTransform(self.title, both_title),
                       run_time=0.8)
             self.play(side.up.create(run_time=1.6), side.down.create(run_time=1.6))
@@ -1598,16 +1542,19 @@ class Head2WeightsAndMessage(MessageWalk):
         names = [coordinate_names(h.W_V) for h in ws.heads]
         parts = [f"m{sup(h.index)}{sub(self.n)} carries mostly {names[k][r.coordinate]}, from {quoted(self.word(r.source))}"
                  for k, (h, r) in enumerate(zip(ws.heads, readings))]
+        said = [f"head one's message carries mostly {names[0][readings[0].coordinate]}, from "
+                f"{quoted(self.word(readings[0].source))}",
+                f"head two's, mostly {names[1][readings[1].coordinate]}, from {quoted(self.word(readings[1].source))}"]
         marks = VGroup(*(SurroundingRectangle(card.vector.cell(0, r.coordinate), color=TEXT_COLOR, buff=0.06)
                          for card, r in zip(side.cards, readings)))
         receiver = side.band.row.boxes[self.n - 1]
-        with self.beat(f"So {parts[0]}; {parts[1]}."):
+        with self.beat(f"So {parts[0]}; {parts[1]}.", spoken=f"So {said[0]}; {said[1]}."):
             # each message leaves the receiver for its own side: head 1's up, head 2's down
             self.play(*(FadeIn(card, target_position=receiver.get_center(), scale=0.3) for card in side.cards),
-                      run_time=1.2)
+                      run_time=1.0)
             # "from river", "from fisherman": each head's source arrow lights up
             self.play(*(Indicate(arrows.arrow(r.source), color=TEXT_COLOR, scale_factor=1.03)
-                        for arrows, r in zip((side.up, side.down), readings)), run_time=1.0)
+                        for arrows, r in zip((side.up, side.down), readings)), run_time=0.8)
             self.play(Create(marks))
         self.carry_marks = marks
 
