@@ -41,6 +41,12 @@ def places_for(values, most: int = PLACES) -> int:
     return most
 
 
+def fmt_about(x: float) -> str:
+    """A number as the voice rounds it after "about": one decimal from 1 up, two below (0.718 -> 0.72,
+    2.2247 -> 2.2, -0.0718 -> -0.07); the screen keeps fmt's places."""
+    return fmt(x, 1 if abs(x) >= 1 else 2)
+
+
 def fmt_int(n: int) -> str:
     """Integer with thousands separators: 2332832 -> "2,332,832"."""
     return f"{int(n):,}"

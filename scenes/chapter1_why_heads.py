@@ -1471,15 +1471,17 @@ class OneSharedWeight(ChapterOneScene):
         one, two = self.one, self.two = self.get_panels(ill)
         with self.beat(f"Two sources, {ill.sources[0]} and {ill.sources[1]}, each send a value row of two "
                        "numbers.",
-                       spoken=f"Take two source words, {ill.sources[0]} and {ill.sources[1]}: each sends a value "
-                              "row of two numbers."):
+                       spoken=f"Picture two source words from a sentence, {ill.sources[0]} and {ill.sources[1]}: "
+                              "each sends a value row of two numbers."):
             self.play(LaggedStart(*(FadeIn(row) for row in one.sources), lag_ratio=0.3), run_time=1.2)
 
     def show_one_head_weights(self, ill):
         one = self.one
         shown = [fmt(x, places_for([x])) for x in ill.one_head_weights]
         with self.beat(f"One head reads them for “{ill.receiver}”, with one weight per source: "
-                       f"{shown[0]} and {shown[1]}."):
+                       f"{shown[0]} and {shown[1]}.",
+                       spoken=f"One head reads them for a later word in the sentence, “{ill.receiver}”, with one "
+                              f"weight per source: {shown[0]} and {shown[1]}."):
             self.play(FadeIn(one.header), FadeIn(one.receiver), FadeIn(one.receiver_tag))
             self.play(*(Create(a) for a in one.arrows), FadeIn(one.weights))
 
@@ -1679,7 +1681,9 @@ class OneSharedWeight(ChapterOneScene):
         label.next_to(frame, DOWN, buff=0.1).align_to(frame, LEFT)
         self.overlap_mark = VGroup(frame, label)
         with self.beat(f"Clear roles sometimes emerge, but some heads overlap: heads {a} and {b} read almost "
-                       "alike."):
+                       "alike.",
+                       spoken=f"Clear roles sometimes emerge, but some heads overlap: head {count_word(a)} and head "
+                              f"{count_word(b)} read almost alike."):
             self.play(*(Indicate(h.bars, color=TEXT_COLOR, scale_factor=1.15) for h in pair),
                       *swap_fine_print(self, PRUNE_NOTE))
             self.play(Create(frame), FadeIn(label))

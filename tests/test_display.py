@@ -80,3 +80,11 @@ def test_places_for_gives_each_table_its_own_precision():
     assert places_for(ws.E) == 1                      # E = token rows + position rows, tenths
     assert places_for(ws.heads[0].weights[-1]) == 3   # computed weights
     assert places_for([]) == 0
+
+
+def test_the_voice_rounds_after_about_by_one_rule():
+    from lesson_data.display import fmt_about
+    # by hand: one decimal from 1 up, two places below; the display rule's half-up and no "-0"
+    assert fmt_about(2.2247) == "2.2" and fmt_about(2.617) == "2.6" and fmt_about(2.023) == "2.0"
+    assert fmt_about(0.718) == "0.72" and fmt_about(0.0528) == "0.05" and fmt_about(-0.0718) == "-0.07"
+    assert fmt_about(-0.001) == "0.00"

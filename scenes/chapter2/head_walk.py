@@ -49,7 +49,7 @@ from manim import (
     VGroup,
 )
 
-from lesson_data.display import fmt, places_for
+from lesson_data.display import fmt, fmt_about as about, places_for
 from lesson_data.walkthrough import (
     choose_walk_sources,
     earlier_favourite,
@@ -159,12 +159,6 @@ def counted(n: int, noun: str) -> str:
 
 def quoted(word: str) -> str:
     return f"“{word}”"
-
-
-def about(x: float) -> str:
-    """A number as the voice rounds it after "about": one decimal from 1 up, two below (0.718 -> 0.72,
-    2.2247 -> 2.2, -0.0718 -> -0.07); the screen keeps fmt's three places."""
-    return fmt(x, 1 if abs(x) >= 1 else 2)
 
 
 def join_words(words) -> str:
@@ -815,14 +809,17 @@ class HeadWalkScene(LessonScene):
         ranked = ranked_sources(head.weights[self.i], self.i)
         top = ranked[0]
         text = f"Head {self.h} puts most of its weight on {quoted(self.word(top))}: {fmt(head.weights[self.i, top])}."
+        # its number was said with the stability check: the voice names the word and the runner-up
+        spoken = f"Head {count_word(self.h)} puts most of its weight on {quoted(self.word(top))}."
         if len(ranked) == 1:
-            text = f"With one source, {quoted(self.word(top))} gets all the weight: {fmt(head.weights[self.i, top])}."
+            text = spoken = f"With one source, {quoted(self.word(top))} gets all the weight: {fmt(head.weights[self.i, top])}."
         elif len(ranked) > 1:
             second = ranked[1]
             text += f" Next comes {quoted(self.word(second))}, at {fmt(head.weights[self.i, second])}."
+            spoken += f" Next comes {quoted(self.word(second))}, at {fmt(head.weights[self.i, second])}."
         boxes = VGroup(*(column.get_row_box(j) for j in ranked[:2])) if self.grid.with_band else VGroup()
         self.strong_boxes = boxes
-        with self.beat(text):
+        with self.beat(text, spoken=spoken):
             self.play(Indicate(self.arrows.arrow(top), color=TEXT_COLOR, scale_factor=1.05),
                       *(Create(b) for b in boxes), run_time=1.2)
 
@@ -1003,8 +1000,12 @@ class Head1Weights(HeadWalkScene):
         check = self.check = get_stability_check(self.ws, self.head, top)
         check.next_to(self.den_note if len(self.den_note) else self.softmax_panel.den_line, DOWN, buff=0.4,
                       aligned_edge=LEFT)
-        with self.beat(f"Skip the subtraction and the numbers grow, but the weight of {quoted(self.word(top))} stays "
-                       f"{fmt(self.head.weights[self.i, top])}."):
+        word, weight = quoted(self.word(top)), fmt(self.head.weights[self.i, top])
+        # the division previewed on one source (the next sentence divides them all), then the check
+        with self.beat(f"{word}’s exponential over the sum is its weight, {weight}. Skip the subtraction "
+                       "and the numbers grow, but the weight is the same.",
+                       spoken=f"Divide {word}'s one by the sum and you get its weight, {weight}. Skip the "
+                              "subtraction and the numbers grow, but the weight is the same."):
             # the denominator caveat leaves: the check takes its room
             self.play(FadeOut(self.softmax_marks), *self.drop_fine_print(), FadeIn(check.lines[0]))
             self.play(FadeIn(check.lines[1]))
@@ -1717,7 +1718,8 @@ class MaskedMatrix(LessonScene):
         key = self.key = get_weight_key(head_color(1))
         key.move_to([self.panel_left, CONTENT_TOP - 0.4, 0], aligned_edge=LEFT + UP)
         with self.beat("Each row is a receiver i, each column a source j. The brighter the cell, the larger "
-                       "the weight.", look=1.5):
+                       "the weight.", spoken="Each row is a receiver, each column a source. The brighter the "
+                                             "cell, the larger the weight.", look=1.5):
             self.play(FadeIn(a1.axes), FadeIn(key.scale_part))
 
     def show_future(self):

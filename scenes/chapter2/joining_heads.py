@@ -38,7 +38,7 @@ from manim import (
     VMobject,
 )
 
-from lesson_data.display import fmt, places_for
+from lesson_data.display import fmt, fmt_about as about, places_for
 from lesson_data.joining import (
     put_back_update,
     carried_axes,
@@ -122,11 +122,6 @@ ARROW_ANGLE_BELOW = PI / 6    # head 2's arcs under a row with numbers below the
 def article(word: str) -> str:
     """"a" or "an" before a number word (an eight, a four)."""
     return "an" if word.startswith(("e", "a", "i", "o")) and not word.startswith("one") else "a"
-
-
-def about(x: float) -> str:
-    """A number as the voice rounds it after "about": one decimal from 1 up, two below."""
-    return fmt(x, 1 if abs(x) >= 1 else 2)
 
 
 def said_source(tokens, j: int) -> str:
@@ -760,10 +755,10 @@ class WideHeadVersusTwo(LessonScene):
         with self.beat(f"The wide head mixes all four value coordinates with that one row; its {axis}, "
                        f"{fmt(ws.wide_head.messages[-1][k])}, is mostly {self.said(lead.source)}: "
                        f"{fmt(lead.weight)} × {fmt(lead.value, places_for(ws.wide_head.V[:, k]))}.",
+                       # the product stays on screen; the voice gives the rounded total and where it came from
                        spoken=f"The wide head mixes all four value coordinates with that one row; its {axis}, "
-                              f"{fmt(ws.wide_head.messages[-1][k])}, comes mostly from {self.said(lead.source)}: "
-                              f"about {about(lead.weight)} times "
-                              f"{fmt(lead.value, places_for(ws.wide_head.V[:, k]))}."):
+                              f"about {about(ws.wide_head.messages[-1][k])}, comes mostly from "
+                              f"{self.said(lead.source)}."):
             self.play(Create(box))
             self.play(FadeIn(mixtures.wide, shift=DOWN * 0.2))
             self.play(Create(cell), FadeIn(terms, shift=LEFT * 0.2))
@@ -788,10 +783,9 @@ class WideHeadVersusTwo(LessonScene):
         with self.beat(f"Head 1's {axis}, {fmt(ws.H_joined[-1][k])}, is mostly {self.said(lead.source)}: "
                        f"{fmt(lead.weight)} × {fmt(lead.value, places_for(h1.V[:, k]))}; head 2's {axis2} "
                        f"is {fmt(ws.H_joined[-1][k2])}.",
-                       spoken=f"Head 1's {axis}, {fmt(ws.H_joined[-1][k])}, comes mostly from "
-                              f"{self.said(lead.source)}: about {about(lead.weight)} times "
-                              f"{fmt(lead.value, places_for(h1.V[:, k]))}; head 2's {axis2} is "
-                              f"{fmt(ws.H_joined[-1][k2])}."):
+                       spoken=f"Head one's {axis}, about {about(ws.H_joined[-1][k])}, comes mostly from "
+                              f"{self.said(lead.source)}; head two's {axis2} is about "
+                              f"{about(ws.H_joined[-1][k2])}."):
             self.play(ReplacementTransform(self.mix_box, boxes))
             self.play(FadeIn(mixtures.two, shift=DOWN * 0.2), FadeOut(self.rows_note), FadeIn(note))
             self.play(Create(cells), FadeIn(terms, shift=LEFT * 0.2))
@@ -957,7 +951,10 @@ class ConcatAndOutputProjection(LessonScene):
     def show_projection(self, ws):
         cop = self.cop
         with self.beat(f"Times W_O, {count_word(ws.W_O.shape[0])} by {count_word(ws.W_O.shape[1])}: the receiver's "
-                       "update Δe, one number per axis."):
+                       "update Δe, one number per axis.",
+                       spoken=f"Times W O, {count_word(ws.W_O.shape[0])} by {count_word(ws.W_O.shape[1])}: the "
+                              f"receiver's update, delta e, one number for each of its "
+                              f"{count_word(ws.W_O.shape[1])} coordinates."):
             self.play(cop.concat.animate.move_to(self.concat_home))
             self.play(FadeIn(cop.top[1]), FadeIn(cop.W_O))
             self.play(FadeIn(cop.top[3]), FadeIn(cop.delta, shift=RIGHT * 0.3),

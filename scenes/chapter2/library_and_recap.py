@@ -934,7 +934,7 @@ class BiasesAndLibraryLayer(LessonScene):
         with self.beat(f"Plus {count_word(counts['out_proj.bias'])} output offsets in out_proj.bias: "
                        f"{counts['total']} additional trainable scalars.",
                        spoken=f"Plus {count_word(counts['out_proj.bias'])} output offsets: {counts['total']} "
-                              "more trainable parameters in all."):
+                              "bias parameters in all."):
             self.play(FadeIn(c.out_group, shift=0.1 * UP))
             self.play(FadeIn(c.total))
 

@@ -563,7 +563,9 @@ class ShapeFlow(LessonScene):
 
     def show_projection_matrices(self, ws):
         h1 = ws.heads[0]
-        with self.beat(f"Each head has its own W_Q, W_K and W_V, each {format_shape(h1.W_Q.shape)}."):
+        with self.beat(f"Each head has its own W_Q, W_K and W_V, each {format_shape(h1.W_Q.shape)}.",
+                       spoken=f"Each head has its own query, key and value matrices, W Q, W K and W V, each "
+                              f"{count_word(h1.W_Q.shape[0])} by {count_word(h1.W_Q.shape[1])}."):
             # E keeps its row stripes as it takes its place
             rows = get_row_lines(self.e_box.box, ws.E.shape[0])
             self.play(ReplacementTransform(self.e_rows, rows), ReplacementTransform(self.e_alone, self.e_box),
@@ -600,7 +602,11 @@ class ShapeFlow(LessonScene):
         h1 = ws.heads[0]
         with self.beat(f"Dividing by √{h1.Q.shape[1]}, masking the future and the softmax along each row all "
                        f"keep that shape, "
-                       f"so A is {format_shape(h1.weights.shape)} too."):
+                       f"so A is {format_shape(h1.weights.shape)} too.",
+                       spoken=f"Dividing by root {count_word(h1.Q.shape[1])}, because each key is "
+                              f"{count_word(h1.Q.shape[1])} numbers wide, masking the future and the soft max along "
+                              f"each row all keep that shape, so the attention matrix is "
+                              f"{count_word(h1.weights.shape[0])} by {count_word(h1.weights.shape[1])} too."):
             self.play(*(GrowArrow(lane.a_soft) for lane in self.lanes),
                       *(FadeIn(lane.steps) for lane in self.lanes))
             self.play(*(FadeIn(VGroup(lane.weights.box, lane.weights.name_label, lane.weights.shape_label),
@@ -1081,8 +1087,8 @@ class Projections(LessonScene):
         ghost.add(link)
         with self.beat(f"A query column is named for the key column it meets: q{sup(head.index)}{sub(ws.n)}’s "
                        f"“{coord}” is compared with each key’s {coord}.",
-                       spoken=f"A query column is named for the key column it meets: this {coord} number "
-                              f"is compared with each key's {coord}.", look=1.2):
+                       spoken=f"Each number in the query is named for the key number it meets: this {coord} "
+                              f"number is compared with each key's {coord}.", look=1.2):
             self.play(Indicate(panel.q.col_labels[0], color=color, scale_factor=1.3), run_time=0.8)
             self.play(FadeIn(VGroup(ghost.frame, ghost.labels, ghost.name), shift=0.15 * DOWN), run_time=0.8)
             self.play(Create(link), Indicate(ghost.labels[0], color=color, scale_factor=1.3), run_time=1.0)
