@@ -878,3 +878,68 @@ def cpu_name(results: dict) -> str | None:
     """The processor named in the exported device string ("CPU (AMD EPYC), 2 threads" -> "AMD EPYC")."""
     names = {m.group(1) for r in results["runs"] for m in [re.search(r"CPU \(([^)]+)\)", r["device"])] if m}
     return names.pop() if len(names) == 1 else None
+
+
+# ---------------------------------------------------------------------------------------------
+# Scene 20's readings: what a sentence may say about the continuations and the latencies
+# ---------------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class LatencyReading:
+    """The median latencies read across models and prompts (milliseconds):
+    baseline_margin  the smallest amount by which the baseline is faster than both attention models on
+                     any prompt (None when it is not faster on every prompt)
+    pair_gap         the largest gap between the two attention models on one prompt
+    pair_spread      the smaller of the two attention models' own spread (max - min) across prompts
+    same_speed       pair_gap < pair_spread: the attention models differ less than either varies"""
+    baseline_margin: float | None
+    pair_gap: float
+    pair_spread: float
+
+    @property
+    def same_speed(self) -> bool:
+        return self.pair_gap < self.pair_spread
+
+
+def latency_reading(cont: "ContinuationSet", pair=("one_head", "four_heads")) -> LatencyReading:
+    kinds = sorted({k for _, k in cont.runs})
+    lat = {(m, k): cont.of(m, k).latency_ms_median for m, k in cont.runs}
+    margins = [min(lat[(p, k)] for p in pair) - lat[("mlp", k)] for k in kinds if ("mlp", k) in lat]
+    margin = min(margins) if margins and min(margins) > 0 else None
+    gap = max(abs(lat[(pair[0], k)] - lat[(pair[1], k)]) for k in kinds)
+    spread_ = min(max(lat[(p, k)] for k in kinds) - min(lat[(p, k)] for k in kinds) for p in pair)
+    return LatencyReading(margin, gap, spread_)
+
+
+def repeated_phrase(tokens, n: int = 3) -> tuple[str, ...] | None:
+    """The first run of n words (tokens of letters only) that occurs twice in a continuation, or None."""
+    seen = set()
+    for k in range(len(tokens) - n + 1):
+        gram = tuple(tokens[k:k + n])
+        if not all(t.isalpha() for t in gram):
+            continue
+        if gram in seen:
+            return gram
+        seen.add(gram)
+    return None
+
+
+def repeaters(cont: "ContinuationSet", kind: str, n: int = 3) -> list[str]:
+    """The models whose continuation of `kind` repeats a phrase of n tokens (lesson order)."""
+    return [m for m in MODEL_ORDER if (m, kind) in cont.runs and repeated_phrase(cont.of(m, kind).tokens, n)]
+
+
+def prompt_content_words(cont: "ContinuationSet", kind: str) -> list[str]:
+    """The prompt's words as read that carry its topic: known (not <UNK>), letters only, four or more
+    letters, in prompt order ("bank", "raised", "because" of the outside-domain prompt)."""
+    out = []
+    for t in cont.prompts[kind].tokens:
+        if t != UNK_TOKEN and t.isalpha() and len(t) > 3 and t not in out:
+            out.append(t)
+    return out
+
+
+def prompt_words_kept(cont: "ContinuationSet", kind: str, model: str) -> list[str]:
+    """The prompt's content words that the model's continuation uses again."""
+    return [w for w in prompt_content_words(cont, kind) if w in cont.of(model, kind).tokens]

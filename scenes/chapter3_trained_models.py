@@ -1628,8 +1628,13 @@ def get_fold_labels(row, line, model: str, head: int, color: str, tag: str, avoi
         if not e.is_gap:
             continue
         n = e.last - e.first + 1
-        label = VGroup(get_number(w[k], tag=tag, index=(e.first, e.last), font_size=LABEL_SIZE - 2, color=ink),
-                       get_text(f"{n} tokens", font_size=LABEL_SIZE - 2, color=DIM_TEXT_COLOR)
+        # a sum, read as one: the tokens' total and what that is per token
+        each = get_line("≈", get_number(w[k] / n, tag=f"{tag}_each", index=(e.first, e.last), font_size=LABEL_SIZE - 2,
+                                         color=DIM_TEXT_COLOR), "each", buff=0.06, font_size=LABEL_SIZE - 2,
+                        color=DIM_TEXT_COLOR)
+        label = VGroup(get_line("Σ", get_number(w[k], tag=tag, index=(e.first, e.last), font_size=LABEL_SIZE - 2,
+                                                 color=ink), buff=0.06, font_size=LABEL_SIZE - 2, color=ink),
+                       get_text(f"{n} tokens", font_size=LABEL_SIZE - 2, color=DIM_TEXT_COLOR), each
                        ).arrange(DOWN, buff=0.06)
         label.next_to(row.positions[k], DOWN, buff=0.1)
         if label.get_left()[0] < -SAFE_WIDTH / 2:
@@ -1806,7 +1811,6 @@ class InsideTrainedModels(LessonScene):
             self.show_prompt(kind)
         self.shot("beyond this lesson")
         self.show_beyond()
-        self.show_credits()
 
     # helpers -----------------------------------------------------------------------------------
     def note_at(self, text: str, left: float | None = None):
@@ -1902,8 +1906,11 @@ class InsideTrainedModels(LessonScene):
         line = self.line
         w = line.weights("one_head", 0)
         gaps = [k for k, e in enumerate(line.entries) if e.is_gap]
-        with self.beat("A grey box’s dashed arrow carries all the weight of the tokens it hides, so nothing is "
-                       "left out.", look=1.5):
+        big = max(gaps, key=lambda k: w[k]) if gaps else None
+        n_big = line.entries[big].size if big is not None else 0
+        with self.beat("A grey box’s dashed arrow carries the summed weight of the tokens it hides"
+                       + (f": here {n_big} tokens, {fmt(w[big])} in all, about {fmt(w[big] / n_big)} each."
+                          if big is not None else ", so nothing is left out."), look=1.5):
             self.play(*(Indicate(self.row.token(k), color=TEXT_COLOR) for k in gaps),
                       *(Indicate(self.one_arrows.arrow(k), color=TEXT_COLOR, scale_factor=1.0) for k in gaps),
                       LaggedStart(*(FadeIn(f, shift=0.1 * UP) for f in self.one_folds), lag_ratio=0.2),
@@ -1987,12 +1994,15 @@ class InsideTrainedModels(LessonScene):
         also = "also " if reading.token in self.seen_tokens else ""
         name, said = token_name(amap.tokens[reading.top]), spoken_token(amap.tokens[reading.top])
         if reading.kind == "spread":
-            text = f"Head {h + 1} spreads its weight thin: its largest, on {name}, is only {fmt(reading.top_weight)}."
-            spoken = f"Head {h + 1} spreads its weight thin: its largest, on {said}, is only {fmt(reading.top_weight)}."
+            text = (f"Head {h + 1} spreads its weight thin: no single token gets more than "
+                    f"{fmt(reading.top_weight)}, which goes to {name}.")
+            spoken = (f"Head {h + 1} spreads its weight thin: no single token gets more than "
+                      f"{fmt(reading.top_weight)}, which goes to {said}.")
         elif reading.kind == "repeated":
-            text = (f"Head {h + 1} finds every {token_label(reading.token)} in the story, "
+            text = (f"Head {h + 1} finds every {token_label(reading.token)} in the window, "
                     f"{count_word(len(reading.positions))} of them.")
-            spoken = f"Head {h + 1} finds every {reading.token} in the story, {count_word(len(reading.positions))} of them."
+            spoken = (f"Head {h + 1} finds every {reading.token} in the window, "
+                      f"{count_word(len(reading.positions))} of them.")
         else:
             text = f"Head {h + 1} {also}looks at {name}: {fmt(reading.top_weight)}."
             spoken = f"Head {h + 1} {also}looks at {said}: {fmt(reading.top_weight)}."
@@ -2029,10 +2039,11 @@ class InsideTrainedModels(LessonScene):
             sum_line.add(shown_line)
             sum_line.set_x(0)
         self.sum_line = sum_line
+        most = ": most of it, on one word" if reading.total > 0.5 else ""
         with self.beat(f"Together, head {h + 1} puts {fmt(reading.total)} of its weight on "
-                       f"{token_label(reading.token)}: most of it, on one name.",
+                       f"{token_label(reading.token)}{most}.",
                        spoken=f"Together, head {h + 1} puts {fmt(reading.total)} of its weight on "
-                              f"{reading.token}: most of it, on one name."):
+                              f"{reading.token}{most}."):
             self.play(FadeOut(self.chips), *(ReplacementTransform(label.copy(), part) for label, part in zip(labels, parts)),
                       FadeIn(VGroup(*(p for p in pieces if p not in parts))), run_time=1.5)
             self.play(FadeIn(VGroup(sum_line[-3], total, sum_line[-1]) if shown is not None
@@ -2096,7 +2107,16 @@ class InsideTrainedModels(LessonScene):
                 self.play(FadeIn(head), FadeIn(line.words))
                 self.play(*self.swap_note(f"Greedy decoding, {n} tokens; the seed-{self.amap.checkpoint_seed} "
                                           "checkpoints run in PyTorch."))
-            with self.beat("This prompt comes from the training stories. Read what each model wrote.", look=7.0):
+            loops = comparison.repeaters(cont, kind)
+            takeaway = ""
+            if len(loops) == 1:
+                phrase = " ".join(comparison.repeated_phrase(cont.of(loops[0], kind).tokens))
+                who = MODEL_WORDS[loops[0]]
+                takeaway = f" {who[0].upper() + who[1:]} already repeats itself: “{phrase}” comes twice."
+                said_takeaway = f" {who[0].upper() + who[1:]} already says the phrase {phrase} twice."
+            with self.beat(f"This prompt comes from the training stories. Read what each model wrote.{takeaway}",
+                           spoken="This prompt comes from the training stories. Read what each model wrote."
+                                  + (said_takeaway if takeaway else ""), look=7.0):
                 self.play(LaggedStart(*(FadeIn(VGroup(r.submobjects[0], r.body)) for r in rows), lag_ratio=0.4),
                           run_time=2.0)
             self.show_latency(lat_head)
@@ -2105,8 +2125,10 @@ class InsideTrainedModels(LessonScene):
             with self.beat("A held-out prompt, from a story none of them trained on."):
                 self.play(FadeIn(head), FadeIn(line.words))
             name = next(iter(starts)) if len(starts) == 1 else None
-            with self.beat(f"All three name the boy {name}, and go on in the stories’ style." if name else
-                           "Each goes on in the stories’ style.", look=7.0):
+            loops = comparison.repeaters(cont, kind)
+            also = (f"; {count_word(len(loops))} of the three already repeat a phrase" if len(loops) > 1 else "")
+            with self.beat(f"All three name the boy {name}{also}." if name else
+                           f"Read what each model wrote{also}.", look=7.0):
                 self.play(LaggedStart(*(FadeIn(r) for r in rows), lag_ratio=0.4), FadeIn(lat_head), run_time=2.0)
         else:
             n_unk = len(prompt.unknown)
@@ -2124,11 +2146,17 @@ class InsideTrainedModels(LessonScene):
                         if (m, kind) in cont.runs and cont.of(m, kind).unk_positions]
             writers = " and ".join(MODEL_WORDS[m] for m, _ in produced)
             times = sum(len(p) for _, p in produced)
-            text = ("All three drift back into children’s stories; "
+            kept = [w for m in comparison.MODEL_ORDER if (m, kind) in cont.runs
+                    for w in comparison.prompt_words_kept(cont, kind, m)]
+            topic = comparison.prompt_content_words(cont, kind)
+            named = ", ".join(topic[:-1]) + " or " + topic[-1] if len(topic) > 1 else "".join(topic)
+            text = ((f"None of the three uses {named} again; " if not kept and topic else
+                     "They take up the prompt only in part; ")
                     + (f"{writers} even writes {UNK} itself, {'twice' if times == 2 else f'{count_word(times)} times'}."
                        if len(produced) == 1 else "none writes an unknown word itself."
                        if not produced else f"{writers} even write {UNK} themselves."))
-            with self.beat(text, spoken=text.replace(UNK, "the unknown token"), look=7.0):
+            said = text.replace(UNK, "the unknown token").replace(f"uses {named} again", f"uses the words {named} again")
+            with self.beat(text, spoken=said, look=7.0):
                 self.play(LaggedStart(*(FadeIn(r) for r in rows), lag_ratio=0.4), FadeIn(lat_head), run_time=2.0)
 
     def show_latency(self, lat_head):
@@ -2136,8 +2164,17 @@ class InsideTrainedModels(LessonScene):
         later panels show it with their rows)."""
         panel = self.shown_panel
         device = self.cont.device
-        with self.beat("On the right: the median time of one model call, one new token, measured on the "
-                       "machine that wrote these continuations."):
+        lr = comparison.latency_reading(self.cont)
+        parts = []
+        if lr.baseline_margin is not None:
+            parts.append(f"the baseline is about {fmt(lr.baseline_margin, 2)} ms faster")
+        if lr.same_speed:
+            parts.append("one head and four heads differ by less than either varies from prompt to prompt")
+        reading = "; ".join(parts) if parts else "read them as rough"
+        reading = reading[0].upper() + reading[1:]
+        with self.beat(f"On the right: the median time of one model call, one new token. {reading}.",
+                       spoken=f"On the right: the median time of one model call, one new token. "
+                              f"{reading.replace(' ms ', ' milliseconds ')}."):
             self.play(FadeIn(lat_head), LaggedStart(*(FadeIn(r.latency) for r in panel.rows), lag_ratio=0.2))
             self.play(*(Indicate(r.latency, color=RECEIVER_COLOR) for r in panel.rows),
                       *self.swap_note(f"Latency per model call (median), measured on {comparison.device_words(device)}: "
@@ -2150,20 +2187,7 @@ class InsideTrainedModels(LessonScene):
             get_text("normalization · full Transformer blocks · complexity", font_size=LABEL_SIZE + 2,
                      color=DIM_TEXT_COLOR),
         ).arrange(DOWN, buff=0.3).move_to([0, 1.3, 0])
-        with self.beat("Normalization, full Transformer blocks and their cost are beyond this lesson."):
+        with self.beat("Normalization, full Transformer blocks and their cost are beyond this lesson.", look=2.0):
             self.play(FadeIn(card[0]), FadeIn(card[1], shift=0.1 * UP),
                       *self.swap_note("Normalization, full Transformer blocks and complexity remain in the optional "
                                       "Part 2B reference."))
-
-    def show_credits(self):
-        credits = self.credits = VGroup(
-            get_text("Formula source: Attention Is All You Need, §3.2.2.", font_size=LABEL_SIZE, color=TEXT_COLOR),
-            get_text("Visual teaching references: 3Blue1Brown and Jay Alammar.", font_size=LABEL_SIZE,
-                     color=TEXT_COLOR),
-        ).arrange(DOWN, buff=0.2).next_to(self.card, DOWN, buff=0.7)
-        with self.beat("The formula comes from Attention Is All You Need; the pictures owe a lot to 3Blue1Brown "
-                       "and Jay Alammar.",
-                       spoken="The formula comes from Attention Is All You Need; the pictures owe a lot to "
-                              "three blue one brown and Jay Alammar."):
-            self.play(LaggedStart(*(FadeIn(c, shift=0.1 * UP) for c in credits), lag_ratio=0.4),
-                      *self.swap_note("We keep our own river-bank example, numbers and row-vector convention."))

@@ -295,6 +295,7 @@ class PatchesAndCLS(LessonScene):
         self.show_roadmap(vr)
         self.show_not_a_benchmark()
         self.show_continuation()
+        self.show_credits()
 
     # ---- Shot 1 ---------------------------------------------------------------------------------
     def show_image(self, vr):
@@ -573,11 +574,13 @@ class PatchesAndCLS(LessonScene):
         self.gray, self.rgb = gray, rgb
         note = self.note = place_fine_print(get_fine_print(
             "For RGB images the flattened width is P²×3. The general sequence length is (H/P)×(W/P)."))
-        with self.beat(f"In general, an H×W image cut into P×P patches gives (H/P)·(W/P) of them: "
-                       f"here {grid_h} × {grid_w}, so {count_word(vr.n_patches)}.",
-                       spoken=f"In general, an H by W image cut into P by P patches gives H over P times "
-                              f"W over P of them: here {count_word(grid_h)} times {count_word(grid_w)}, "
-                              f"so {count_word(vr.n_patches)}."):
+        # spoken as height and width: the letters H and W are not said (H was the heads' output in
+        # chapter 2), P is the patch side
+        with self.beat(f"In general, an image of height H and width W, cut into P×P patches, gives (H/P)·(W/P) "
+                       f"of them: here {grid_h} × {grid_w}, so {count_word(vr.n_patches)}.",
+                       spoken=f"In general, cut an image into square patches of side P, and the number of "
+                              f"patches is its height over P times its width over P: here {count_word(grid_h)} "
+                              f"times {count_word(grid_w)}, so {count_word(vr.n_patches)}."):
             self.play(FadeIn(seq), FadeIn(note))
 
     def show_patch_width(self, vr):
@@ -633,7 +636,10 @@ class PatchesAndCLS(LessonScene):
             "For this two-class shape example, prepend one learned CLS token to the four patch embeddings, "
             "then add position embeddings to the five rows."))
         with self.beat(f"In front of the {count_word(vr.n_patches)} patch rows goes one more: "
-                       "CLS, a learned row that belongs to no patch."):
+                       "a classification token, CLS, a learned row that belongs to no patch.",
+                       spoken=f"In front of the {count_word(vr.n_patches)} patch rows goes one more: a "
+                              "classification token, C L S for short. It is a learned row that belongs to no "
+                              "patch."):
             self.play(ReplacementTransform(rows.entries, VGroup(*tokens.entries[1:])),
                       ReplacementTransform(VGroup(rows.brackets, rows.name_label, rows.row_labels),
                                            VGroup(tokens.brackets, tokens.name_label,
@@ -998,6 +1004,30 @@ class PatchesAndCLS(LessonScene):
                        spoken="The full design is in the paper An Image is Worth sixteen by sixteen Words. "
                               "Cross-attention remains a separate, optional continuation."):
             self.play(FadeIn(credit, shift=0.1 * UP), FadeIn(note))
+
+    def show_credits(self):
+        """The series' credits, where the notes ask for them: after the last chapter (they closed scene 20
+        before; chapter 4 comes after it)."""
+        credits = self.credits = VGroup(
+            get_text("Formula source: Attention Is All You Need, §3.2.2.", font_size=LABEL_SIZE, color=TEXT_COLOR),
+            get_text("Visual teaching references: 3Blue1Brown and Jay Alammar.", font_size=LABEL_SIZE,
+                     color=TEXT_COLOR),
+        ).arrange(DOWN, buff=0.12, aligned_edge=LEFT)
+        # the notes' own words, in the fine print's place (the roadmap's note gives way to it)
+        note = place_fine_print(get_fine_print("We keep our own river-bank example, numbers and row-vector convention."))
+        credits.next_to(self.credit, DOWN, buff=0.25).align_to(self.credit, LEFT)
+        # the road, its badge and the paper rise as far as the credits need (never above the content zone)
+        above = VGroup(self.road, self.badge, self.credit)
+        lift = max(0.0, note.get_top()[1] + 0.15 - credits.get_bottom()[1])
+        lift = max(0.0, min(lift, CONTENT_TOP - 0.2 - above.get_top()[1]))
+        credits.shift(UP * lift)
+        with self.beat("The formula comes from Attention Is All You Need; the pictures owe a lot to 3Blue1Brown "
+                       "and Jay Alammar.",
+                       spoken="The formula comes from Attention Is All You Need; the pictures owe a lot to "
+                              "three blue one brown and Jay Alammar.", look=2.5):
+            self.play(FadeOut(self.roadmap), *(m.animate.shift(UP * lift) for m in above), run_time=0.8)
+            self.play(LaggedStart(*(FadeIn(c, shift=0.1 * UP) for c in credits), lag_ratio=0.4), FadeIn(note))
+        self.roadmap = note
 
 
 __all__ = ["PatchesAndCLS", "get_patched_image", "get_patch_thumbnail", "pixel_color", "PIXEL_ON", "PIXEL_OFF"]

@@ -175,7 +175,11 @@ def test_general_formulas_worked_by_hand(b):
     assert (one("channels"), one("rgb_patch_width")) == (3, 48)                  # 4 × 4 × 3
     assert {m.original_text for m in b.all_with_tag("rgb_patch_width")} == {"48"}
     # said as a person says them, not as superscripts (which mean heads elsewhere in the lesson)
-    assert "H over P times W over P" in b.beat_of("(H/P)·(W/P)").spoken
+    beat = b.beat_of("(H/P)·(W/P)")
+    assert "image of height H and width W" in beat.text
+    # heard as height and width: the letters H and W are not said (H is the heads' output elsewhere)
+    assert "its height over P times its width over P" in beat.spoken
+    assert " H " not in f" {beat.spoken} " and " W " not in f" {beat.spoken} "
     assert "P squared times three" in b.beat_of("P²·3").spoken
     assert "head" not in said(b)
 
@@ -373,3 +377,20 @@ def test_the_cross_entropy_caption_checks_at_the_precision_it_shows(b):
     assert shown_p5 in caption and f"{vr.cross_entropy:.3f}" in caption
     assert f"{-math.log(float(shown_p5)):.3f}" == f"{vr.cross_entropy:.3f}"
     assert f"{-math.log(round(p, 3)):.3f}" != f"{vr.cross_entropy:.3f}"      # why the note is needed
+
+
+def test_cls_is_expanded_once_and_the_series_credits_close_the_scene():
+    b = built(PatchesAndCLS)
+    first = next(bt for bt in b.beats if "CLS" in bt.text)
+    assert "a classification token, CLS" in first.text and "classification token, C L S" in first.spoken
+    assert sum("classification token" in bt.text for bt in b.beats) == 1
+    # the credits scene 20 closed with now close the series (chapter 4 comes after chapter 3)
+    from lesson_build.catalog import all_scenes
+    order = [e.number for e in all_scenes()]
+    assert max(order) == next(e.number for e in all_scenes() if e.file.endswith("chapter4_vision_roadmap.py"))
+    assert b.beats[-1].text.startswith("The formula comes from Attention Is All You Need")
+    assert "three blue one brown" in b.beats[-1].spoken and b.beats[-1].look >= 2.5
+    assert {t.original_text for t in b.scene.credits} == {
+        "Formula source: Attention Is All You Need, §3.2.2.",
+        "Visual teaching references: 3Blue1Brown and Jay Alammar."}        # the notes' words
+    assert b.scene.badge in b.scene.mobjects and b.scene.credit in b.scene.mobjects
