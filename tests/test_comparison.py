@@ -376,3 +376,28 @@ def test_timing_range_and_cpu_name(results):
     assert (lo, hi) == (min(secs[m]), max(secs[m]))
     assert C.cpu_name(results) == "AMD EPYC"
     assert C.cpu_name({"runs": [{"device": "cpu"}]}) is None
+
+
+# ---- scene 20's readings ------------------------------------------------------------------------------
+
+
+def test_repeated_phrase_counts_words_only_by_hand():
+    toks = ("he", "wanted", "to", "help", ".", "he", "wanted", "to", "go")
+    assert C.repeated_phrase(toks) == ("he", "wanted", "to")
+    assert C.repeated_phrase((".", ",", ".", ".", ",", ".")) is None          # punctuation never counts
+    assert C.repeated_phrase(("a", "b", "c", "d")) is None
+
+
+def test_latency_reading_and_prompt_words_on_the_export():
+    cont = C.load_continuation_set()
+    raw = json.loads((C.EXPORTS / "continuations.json").read_text())["models"]
+    lat = {(m, k): raw[m][k]["latency_ms_median"] for m in raw for k in raw[m]}
+    kinds = sorted({k for _, k in lat})
+    lr = C.latency_reading(cont)
+    assert lr.baseline_margin == pytest.approx(
+        min(min(lat[("one_head", k)], lat[("four_heads", k)]) - lat[("mlp", k)] for k in kinds))
+    assert lr.pair_gap == pytest.approx(max(abs(lat[("one_head", k)] - lat[("four_heads", k)]) for k in kinds))
+    assert lr.same_speed and lr.pair_gap < 0.005 < lr.pair_spread
+    assert C.prompt_content_words(cont, "outside_domain") == ["bank", "raised", "because"]
+    assert all(C.prompt_words_kept(cont, "outside_domain", m) == [] for m in C.MODEL_ORDER)
+    assert C.repeaters(cont, "training") == ["one_head"]
