@@ -731,8 +731,9 @@ class ThreeArchitectures(LessonScene):
         formula = get_text(hidden.formula, font_size=SMALL_SIZE, color=RECEIVER_COLOR)
         formula.next_to(box, DOWN, buff=0.08)
         self.first_layer = VGroup(box, formula)
-        with self.beat(f"The baseline’s first layer alone is {fmt_int(input_width(p))} × {fmt_int(p['d_hidden'])} parameters, "
-                       "plus biases: the part the attention models do not have."):
+        # the voice rounds (about a million) and names the cause; the exact product stays on screen
+        with self.beat(f"The baseline’s first layer alone holds about {millions(hidden.count, 0)} parameters, "
+                       "because it reads the whole window at once; the attention models’ first layer reads one row."):
             self.play(Create(box), FadeIn(formula))
             self.play(*self.swap_note("Its larger first MLP matrix helps explain its parameter count."))
 

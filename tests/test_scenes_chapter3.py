@@ -149,6 +149,11 @@ def test_three_architectures_parameter_parts_by_hand():
     assert ratio == pytest.approx(2_332_832 / 1_321_120, rel=0.02)
     assert "4,096 × 256 + 256" in {t.original_text for t in b.texts}
     assert "Create" in kinds(b.changes_in(b.beat_of("first layer alone")))
+    # the voice says one rounded number there (4,096 × 256 + 256 = 1,048,832: about 1 million);
+    # the exact product stays on screen
+    first = b.beat_of("first layer alone")
+    assert "about 1 million parameters" in first.text
+    assert not any(ch.isdigit() for ch in first.text.replace("1 million", ""))
 
 
 def test_three_architectures_labels_the_real_shapes_and_the_reshape():
