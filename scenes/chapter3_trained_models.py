@@ -277,7 +277,8 @@ def get_attention_flow(p: dict, color: str, n_heads: int) -> VGroup:
         heads.squares = squares
         heads.name_label = get_text(f"{n_heads} heads: Aʰ", font_size=SMALL_SIZE, color=color)
         heads.name_label.next_to(squares, UP, buff=BUFF_SMALL)
-        heads.shape_label = get_text(f"each [{T}, {T}]", font_size=SMALL_SIZE, color=DIM_TEXT_COLOR)
+        heads.shape_label = get_text(f"each [{T}, {T}]\ntokens × tokens", font_size=SMALL_SIZE,
+                                     color=DIM_TEXT_COLOR, line_spacing=0.8)
         heads.shape_label.next_to(squares, DOWN, buff=BUFF_SMALL)
         heads.add(heads.name_label, heads.shape_label)
         h = get_square("concat Hʰ", (T, C), color, fill=0.0, shape_text=f"{n_heads} × [{T}, {d}]")
@@ -294,7 +295,7 @@ def get_attention_flow(p: dict, color: str, n_heads: int) -> VGroup:
     flow = arrange_stages(stages, links)
     if heads is not None:
         # under the joined H: 64 columns again (placed after the layout: it overhangs into free space)
-        wide = get_text(f"[{T}, {C}]\n= {n_heads} × {head_width(p)} columns", font_size=SMALL_SIZE,
+        wide = get_text(f"[{T}, {C}]\n= {n_heads} × {head_width(p)} features", font_size=SMALL_SIZE,
                         color=DIM_TEXT_COLOR, line_spacing=0.8)
         wide.next_to(h.box, DOWN, buff=BUFF_SMALL).align_to(h.box, LEFT)    # clear of the heads' label
         h.remove(h.shape_label)
@@ -304,6 +305,16 @@ def get_attention_flow(p: dict, color: str, n_heads: int) -> VGroup:
     flow.a = stages[2] if n_heads == 1 else None
     flow.heads = heads
     return flow
+
+
+def get_axis_note(stage, columns: str) -> VGroup:
+    """Under a [64, 64] shape's label: what its rows and its columns are (rows are always tokens; the
+    columns are features for E, Q, K, V and H, tokens for an attention matrix), since context = width
+    makes the numbers alike."""
+    note = get_text(f"tokens ×\n{columns}", font_size=SMALL_SIZE, color=DIM_TEXT_COLOR, line_spacing=0.8)
+    note.next_to(stage.shape_label, DOWN, buff=0.06).set_x(stage.box.get_center()[0])
+    note.columns = columns
+    return note
 
 
 def get_model_label(title: str, total: int, model: str, color: str) -> VGroup:
@@ -446,8 +457,9 @@ class ThreeArchitectures(LessonScene):
             flow = (get_mlp_flow(p, color) if model == "mlp"
                     else get_attention_flow(p, color, 1 if model == "one_head" else p["n_heads_multi"]))
             label = get_model_label(model_title(results, model), self.parts[model][1], model, color)
-            # the four-head lane is the widest (its reshape and join); its short name leaves room to start earlier
-            place_lane(flow, label, y, FLOW_LEFT - (0.55 if model == "four_heads" else 0.0))
+            # the four-head lane is the widest (its reshape, join and axis words); its short name leaves room
+            # to start earlier
+            place_lane(flow, label, y, FLOW_LEFT - (0.75 if model == "four_heads" else 0.0))
             self.flows[model], self.labels[model] = flow, label
         self.mlp_flow, self.one_head_flow, self.four_head_flow = (self.flows[m] for m in comparison.MODEL_ORDER)
 
@@ -563,10 +575,15 @@ class ThreeArchitectures(LessonScene):
     def show_attention(self, p):
         T = p["context"]
         flow = self.one_head_flow
-        with self.beat(f"From E it makes queries, keys and values, and a {T} × {T} attention matrix, masked "
-                       "so that no token reads the future."):
-            self.play(GrowArrow(flow.arrows[0]), FadeIn(flow.qkv))
-            self.play(GrowArrow(flow.arrows[1]), FadeIn(flow.a))
+        # context = width = 64: the rows and columns named, so that A (token against token) is not read as E
+        notes = self.axis_notes = VGroup(get_axis_note(flow.e, "features"), get_axis_note(flow.qkv, "features"),
+                                         get_axis_note(flow.a, "tokens"))
+        with self.beat(f"E has a row of {p['d_model']} features for each token. From it come queries, keys and "
+                       f"values, and a {T} × {T} attention matrix, token against token, masked so that no token "
+                       "reads the future."):
+            self.play(FadeIn(notes[0]), Indicate(flow.e.stripes, color=RECEIVER_COLOR, scale_factor=1.0))
+            self.play(GrowArrow(flow.arrows[0]), FadeIn(flow.qkv), FadeIn(notes[1]))
+            self.play(GrowArrow(flow.arrows[1]), FadeIn(flow.a), FadeIn(notes[2]))
             self.play(Indicate(flow.a.mask, color=TEXT_COLOR, scale_factor=1.05),
                       *self.swap_note(f"The trained single-head model uses d_model = d_k = d_v = {p['d_model']}. "
                                       f"The full attention matrix has shape {T}×{T}, with future and padding masks."))
@@ -575,7 +592,9 @@ class ThreeArchitectures(LessonScene):
         flow = self.one_head_flow
         with self.beat("The weighted values, times W_O, are added back to E; the last row goes through a "
                        "small MLP to the word scores."):
-            self.play(GrowArrow(flow.arrows[2]), FadeIn(flow.h))
+            self.h_note = get_axis_note(flow.h, "features")
+            self.axis_notes.add(self.h_note)
+            self.play(GrowArrow(flow.arrows[2]), FadeIn(flow.h), FadeIn(self.h_note))
             self.play(GrowArrow(flow.arrows[3][0]), FadeIn(flow.arrows[3].label), FadeIn(flow.last))
             self.play(GrowArrow(flow.arrows[4]), FadeIn(flow.mlp), GrowArrow(flow.arrows[5]), FadeIn(flow.scores))
 
@@ -586,7 +605,7 @@ class ThreeArchitectures(LessonScene):
                                          get_row_strip(flow.h.box))
         kv = self.kv_label = get_text(f"K, V: all {self.p['context']} rows", font_size=SMALL_SIZE,
                                       color=DIM_TEXT_COLOR)
-        kv.next_to(flow.qkv.shape_label, DOWN, buff=0.1)
+        kv.next_to(self.axis_notes[1], DOWN, buff=0.1)          # under Q, K, V's axis words
         with self.beat("To predict the next word, only the last row is needed, the final query: computing "
                        "just that row gives the same next-word scores as the last row of the full matrix."):
             self.play(LaggedStart(*(FadeIn(s) for s in strips), lag_ratio=0.3), FadeIn(kv), run_time=1.2)
@@ -613,7 +632,7 @@ class ThreeArchitectures(LessonScene):
         qkv_plain = VGroup(flow.qkv.box, flow.qkv.name_label, flow.qkv.shape_label)
         with self.beat(f"The third model is the same, but with {n} heads of width {d}. "
                        "It starts the same way: E, then queries, keys and values."):
-            self.play(FadeIn(label.name, shift=0.2 * RIGHT), FadeOut(self.kv_label))
+            self.play(FadeIn(label.name, shift=0.2 * RIGHT), FadeOut(self.kv_label), FadeOut(self.axis_notes))
             self.play(ReplacementTransform(e_copy, flow.e), run_time=1.2)
             self.play(GrowArrow(flow.arrows[0]), FadeIn(qkv_plain),
                       *self.swap_note(f"This follows {comparison.MODEL_CLASSES['four_heads']} in trainer/model.py."))

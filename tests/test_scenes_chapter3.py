@@ -164,7 +164,7 @@ def test_three_architectures_labels_the_real_shapes_and_the_reshape():
     texts = {t.original_text for t in b.texts}
     for label in (f"[{T}, {C}]", f"[1, {fmt_int(T * C)}]", f"[1, {fmt_int(H)}]", f"[1, {fmt_int(V)}]",
                   f"{fmt_int(T * C)}→{fmt_int(H)}", f"{fmt_int(H)}→{fmt_int(V)}", f"each [{T}, {C}]",
-                  f"[1, {C}]", "reshape", "join", f"{h} × [{T}, {d}]", f"[{T}, {C}]\n= {h} × {d} columns", "concat Hʰ",
+                  f"[1, {C}]", "reshape", "join", f"{h} × [{T}, {d}]", f"[{T}, {C}]\n= {h} × {d} features", "concat Hʰ",
                   "Q = E · W_Q", f"W_Q [{C}, {C}]", f"K, V: all {T} rows", "· W_O + E", "not: slices of raw E", "position rows"):
         assert label in texts, label
     flow = b.scene.four_head_flow
@@ -206,6 +206,36 @@ def test_three_architectures_labels_the_real_shapes_and_the_reshape():
                      "They do not assign disjoint slices of raw E to different heads.",
                      "Its larger first MLP matrix helps explain its parameter count."):
         assert sentence in notes
+
+
+def test_three_architectures_names_the_token_and_feature_axes():
+    """context = d_model = 64, so E, Q, K, V, A and H all read [64, 64]: the words say which axis is which."""
+    p = results()["protocol"]
+    assert p["context"] == p["d_model"] == 64                 # why the labels are needed at all
+    b = built(ThreeArchitectures)
+    one = b.scene.one_head_flow
+    notes = b.scene.axis_notes
+    # rows are tokens everywhere; columns are features for E, Q/K/V and H, tokens for A
+    expected = [(one.e, "tokens ×\nfeatures"), (one.qkv, "tokens ×\nfeatures"), (one.a, "tokens ×\ntokens"),
+                (one.h, "tokens ×\nfeatures")]
+    assert len(notes) == len(expected)
+    for note, (stage, text) in zip(notes, expected):
+        assert note.original_text == text
+        assert abs(note.get_center()[0] - stage.box.get_center()[0]) < 0.05       # under its own box
+        assert note.get_top()[1] < stage.shape_label.get_bottom()[1]             # under its shape label
+    for a, c in zip(notes, notes[1:]):                                             # side by side, apart
+        assert a.get_right()[0] < c.get_left()[0]
+    # E's, Q/K/V's and A's words come in the beat that names the attention matrix "token against token"
+    beat = b.beat_of("token against token")
+    assert "64 features for each token" in beat.text
+    assert kinds(b.changes_in(beat)).count("FadeIn") >= 3
+    # in the four-head lane the heads' maps and the joined H carry the words themselves
+    four = b.scene.four_head_flow
+    assert four.heads.shape_label.original_text == "each [64, 64]\ntokens × tokens"
+    assert four.h.shape_label.original_text == "[64, 64]\n= 4 × 16 features"
+    # and the lane still fits the frame
+    from scenes.style import SAFE_WIDTH
+    assert four.get_right()[0] <= SAFE_WIDTH / 2 + 0.25
 
 
 def test_three_architectures_widths_read_as_totals():
