@@ -22,6 +22,7 @@ from manim import (
     UP,
     Create,
     DashedLine,
+    TransformFromCopy,
     DashedVMobject,
     Circle,
     Dot,
@@ -102,7 +103,6 @@ from scenes.style import (
 # light violet, apart from the one-head model's reddish purple).
 MODEL_COLORS = {"mlp": BRACKET_COLOR, "one_head": WIDE_HEAD_COLOR, "four_heads": HEAD_COLORS[1]}
 FOUR_HEAD_COLORS = (HEAD_COLORS[1], HEAD_COLORS[2], POSITIVE_COLOR, "#B4A7FF")
-CROSS_COLOR = "#FF6B6B"           # the crossed-out "not" picture (not a head's colour)
 NAME_SIZE = 20                    # model names and counts in scene 18's left column
 
 
@@ -286,7 +286,7 @@ def get_attention_flow(p: dict, color: str, n_heads: int) -> VGroup:
                             for c in colors)).arrange(RIGHT, buff=0).move_to(h.box)
         h.add_to_back(h.blocks)
         stages += [heads, h]
-        links += [get_link("reshape"), get_link("join")]
+        links += [get_link("QʰKʰᵀ"), get_link("join")]           # each head's maps come from its own Qʰ, Kʰ
     last = get_vector(f"e′{sub(T)}", C, TEXT_COLOR, fill=0.6)
     mlp = get_mlp_box(TEXT_COLOR, Hd)
     scores = get_vector("word scores", V, TEXT_COLOR)
@@ -332,18 +332,17 @@ def place_lane(flow: VGroup, label: VGroup, y: float, left: float = FLOW_LEFT) -
     label.move_to([NAME_X, y, 0], aligned_edge=LEFT)
 
 
-def get_not_slices(C: int, n_heads: int) -> VGroup:
-    """What implementations do not do: hand each head a column slice of raw E."""
-    side = 0.6
-    e = Rectangle(width=side, height=side).set_stroke(TEXT_COLOR, 1.5).set_fill(TEXT_COLOR, 0.15)
-    cuts = VGroup(*(DashedLine(e.get_corner(UP + LEFT) + RIGHT * k * side / n_heads,
-                               e.get_corner(DOWN + LEFT) + RIGHT * k * side / n_heads, dash_length=0.05)
-                    .set_stroke(CROSS_COLOR, 1.5) for k in range(1, n_heads)))
-    cross = VGroup(Line(e.get_corner(UP + LEFT), e.get_corner(DOWN + RIGHT)),
-                   Line(e.get_corner(DOWN + LEFT), e.get_corner(UP + RIGHT))).set_stroke(CROSS_COLOR, 3)
-    label = get_text("not: slices of raw E", font_size=SMALL_SIZE, color=CROSS_COLOR).next_to(e, RIGHT, buff=0.15)
-    group = VGroup(e, cuts, cross, label)
-    group.label = label
+def get_wq_blocks(C: int, d: int, colors, side: float = 0.5) -> VGroup:
+    """W_Q [C, C] as its heads' column blocks, head 1's [C, d] block lit: every one of its C rows (the
+    features of E) feeds each of head 1's d query columns."""
+    blocks = VGroup(*(Rectangle(width=side / len(colors), height=side).set_stroke(BACKGROUND, 2)
+                      .set_fill(c, 0.75 if k == 0 else 0.12) for k, c in enumerate(colors))).arrange(RIGHT, buff=0)
+    frame = Rectangle(width=side, height=side).set_stroke(TEXT_COLOR, 1.5).move_to(blocks)
+    name = get_text("W_Q", font_size=SMALL_SIZE, color=TEXT_COLOR).next_to(frame, LEFT, buff=0.12)
+    label = get_text(f"head 1’s block of W_Q:\n{C} features in, [{C}, {d}]", font_size=SMALL_SIZE,
+                     color=colors[0], line_spacing=0.8).next_to(frame, RIGHT, buff=0.15)
+    group = VGroup(blocks, frame, name, label)
+    group.blocks, group.frame, group.name, group.label = blocks, frame, name, label
     return group
 
 
@@ -407,8 +406,9 @@ def get_parameter_bar(parts, total: int, model: str, color: str, scale: float) -
 
 class ThreeArchitectures(LessonScene):
     """Scene 18: the baseline, one head and four heads as three lanes that stay on screen, each with
-    its parameter count; E = token rows + position rows; project, then reshape into heads (not slices
-    of raw E); at the end, where each model's parameters are."""
+    its parameter count; E = token rows + position rows, its axes named (tokens × features; A tokens ×
+    tokens); project, then cut into heads (head 1's block of W_Q reads every feature of E); at the end,
+    where each model's parameters are."""
 
     def construct(self):
         results = comparison.load_results()       # stops here, naming the file, if it is missing
@@ -440,7 +440,7 @@ class ThreeArchitectures(LessonScene):
         self.shot("four heads")
         self.show_four_heads(p)
         self.show_reshape(p)
-        self.show_not_slices()
+        self.show_head_columns()
         self.show_heads_join(p)
         self.show_four_head_count(results)
         self.show_widths(p)
@@ -660,33 +660,42 @@ class ThreeArchitectures(LessonScene):
                                       "W_Q (and similarly for K and V). They project E first and reshape the "
                                       "projected coordinates into heads."))
 
-    def show_not_slices(self):
+    def show_head_columns(self):
+        """One head's query columns read every feature of E: its [64, 16] block of W_Q lit, E outlined
+        whole, and the lit block carried up into head 1's columns of Q."""
+        C, n = self.p["d_model"], self.p["n_heads_multi"]
+        d = head_width(self.p)
         flow = self.four_head_flow
-        pic = self.not_slices = get_not_slices(self.p["d_model"], self.p["n_heads_multi"])
-        arrow = flow.arrows[1][0]
+        colors = head_colors("four_heads", n)
+        pic = self.wq_blocks = get_wq_blocks(C, d, colors)
         pic.move_to([0, CONTENT_BOTTOM + 0.1, 0], aligned_edge=DOWN)
-        pic.shift(RIGHT * (arrow.get_center()[0] - pic[0].get_center()[0]))
-        self.not_slices_note_left = pic.get_right()[0] + 0.4
-        with self.beat(f"The heads do not get slices of raw E: every head reads all {self.p['d_model']} "
-                       "coordinates of every row."):
-            self.play(FadeIn(pic[0]), Create(pic[1]))
-            self.play(Create(pic[2]), FadeIn(pic.label),
-                      *self.swap_note("They do not assign disjoint slices of raw E to different heads.",
-                                      left=self.not_slices_note_left))
+        pic.shift(RIGHT * (flow.qkv.front.get_center()[0] - pic.frame.get_center()[0]))
+        self.wq_note_left = pic.get_right()[0] + 0.4
+        whole_e = self.whole_e = SurroundingRectangle(flow.e.box, color=colors[0], buff=0.04, stroke_width=3)
+        with self.beat(f"Head 1’s {d} query columns come from its own block of W_Q, {C} rows by {d}, so each of "
+                       f"them reads all {C} features of E, not a slice of them."):
+            # the last beat's full-width note gives way first: the picture sits in its band
+            self.play(*self.swap_note("Implementations do not assign disjoint slices of raw E to different heads: "
+                                      "each head's block of W_Q reads every coordinate of E.",
+                                      left=self.wq_note_left))
+            self.play(FadeIn(VGroup(pic.frame, pic.blocks, pic.name)), FadeIn(pic.label), Create(whole_e))
+            self.play(TransformFromCopy(pic.blocks[0], flow.qkv.blocks[0]), run_time=1.4)
+            self.play(Indicate(flow.qkv.blocks[0], color=colors[0], scale_factor=1.05))
 
     def show_heads_join(self, p):
         T, C, n = p["context"], p["d_model"], p["n_heads_multi"]
         flow = self.four_head_flow
         with self.beat(f"Each head has its own {T} × {T} attention matrix and a message {head_width(p)} wide; "
                        f"the {n} messages join into {C} columns again."):
-            self.play(FadeOut(self.not_slices), GrowArrow(flow.arrows[1][0]), FadeIn(flow.arrows[1].label),
+            self.play(FadeOut(self.wq_blocks), FadeOut(self.whole_e), GrowArrow(flow.arrows[1][0]), FadeIn(flow.arrows[1].label),
                       ReplacementTransform(self.q_name, self.qkv_name),
                       FadeIn(flow.heads.name_label),
                       LaggedStart(*(FadeIn(s) for s in flow.heads.squares), lag_ratio=0.2), run_time=1.4)
             self.play(FadeIn(flow.heads.shape_label), GrowArrow(flow.arrows[2][0]), FadeIn(flow.arrows[2].label),
                       FadeIn(flow.h),
-                      *self.swap_note(f"Each head has Q, K and V of shape {T}×{head_width(p)} and its own {T}×{T} "
-                                      f"attention matrix. Its H = AV has shape {T}×{head_width(p)}."))
+                      *self.swap_note(f"Each head has Q, K and V of shape {T}×{head_width(p)}. Its attention matrix "
+                                      f"Aʰ = softmax(QʰKʰᵀ / √{head_width(p)}), masked, is {T}×{T}; "
+                                      f"its Hʰ = AʰVʰ has shape {T}×{head_width(p)}."))
 
     def show_four_head_count(self, results):
         flow, label = self.four_head_flow, self.labels["four_heads"]

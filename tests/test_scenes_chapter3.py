@@ -164,19 +164,32 @@ def test_three_architectures_labels_the_real_shapes_and_the_reshape():
     texts = {t.original_text for t in b.texts}
     for label in (f"[{T}, {C}]", f"[1, {fmt_int(T * C)}]", f"[1, {fmt_int(H)}]", f"[1, {fmt_int(V)}]",
                   f"{fmt_int(T * C)}→{fmt_int(H)}", f"{fmt_int(H)}→{fmt_int(V)}", f"each [{T}, {C}]",
-                  f"[1, {C}]", "reshape", "join", f"{h} × [{T}, {d}]", f"[{T}, {C}]\n= {h} × {d} features", "concat Hʰ",
-                  "Q = E · W_Q", f"W_Q [{C}, {C}]", f"K, V: all {T} rows", "· W_O + E", "not: slices of raw E", "position rows"):
+                  f"[1, {C}]", "QʰKʰᵀ", "join", f"{h} × [{T}, {d}]", f"[{T}, {C}]\n= {h} × {d} features", "concat Hʰ",
+                  "Q = E · W_Q", f"W_Q [{C}, {C}]", f"K, V: all {T} rows", "· W_O + E", "position rows"):
         assert label in texts, label
     flow = b.scene.four_head_flow
     assert len(flow.qkv.blocks) == h == len(flow.heads.squares)               # the columns cut into heads
     assert [blk.get_fill_color().to_hex().upper() for blk in flow.qkv.blocks] == \
         [c.upper() for c in ch3.FOUR_HEAD_COLORS[:h]]
-    # the crossed-out picture sits beside the reshape arrow, in the beat that says it
-    reshape = flow.arrows[1][0]
-    assert abs(b.scene.not_slices[0].get_center()[0] - reshape.get_center()[0]) < 0.05
-    beat = b.beat_of("do not get slices of raw E")
-    assert "Create" in kinds(b.changes_in(beat))
-    # the reshape arrow arrives with what it points at (the heads), not a beat early
+    # one head's query columns read every feature of E: head 1's [64, 16] block of W_Q lit (head 1's colour,
+    # a quarter of W_Q's width), E outlined whole, the block carried up into Q's first column block
+    wq = b.scene.wq_blocks
+    assert len(wq.blocks) == h
+    assert wq.blocks[0].width == pytest.approx(wq.frame.width * d / C)
+    assert wq.blocks[0].get_fill_color().to_hex().upper() == ch3.FOUR_HEAD_COLORS[0].upper()
+    assert wq.blocks[0].get_fill_opacity() > 3 * wq.blocks[1].get_fill_opacity()
+    assert wq.label.original_text == f"head 1’s block of W_Q:\n{C} features in, [{C}, {d}]"
+    assert abs(wq.frame.get_center()[0] - flow.qkv.front.get_center()[0]) < 0.05     # under the Q stack
+    assert b.scene.whole_e.width > flow.e.box.width                                  # all of E, not a slice
+    beat = b.beat_of("query columns come from its own block of W_Q")
+    assert f"all {C} features of E" in beat.text
+    assert "Create" in kinds(b.changes_in(beat)) and "TransformFromCopy" in kinds(b.changes_in(beat))
+    # the arrow into the heads' maps names what makes them (QʰKʰᵀ, not a reshape), and the beat's fine print
+    # gives each head's chain with its real sizes (d = 64 / 4 = 16)
+    assert flow.arrows[1].label.original_text == "QʰKʰᵀ"
+    assert (f"Aʰ = softmax(QʰKʰᵀ / √{d}), masked, is {T}×{T}; its Hʰ = AʰVʰ has shape {T}×{d}."
+            in " ".join(fine_print(b)))
+    # the QʰKʰᵀ arrow arrives with what it points at (the heads), not a beat early
     join = b.beat_of("attention matrix and a message")
     assert "GrowArrow" in kinds(b.changes_in(join))
     assert "GrowArrow" not in kinds(b.changes_in(b.beat_of("then the 64 columns it made are cut")))
@@ -203,7 +216,8 @@ def test_three_architectures_labels_the_real_shapes_and_the_reshape():
     notes = fine_print(b)
     for sentence in ("The fixed concatenation order already distinguishes slots. This baseline has no separate "
                      "learned position table.",
-                     "They do not assign disjoint slices of raw E to different heads.",
+                     "Implementations do not assign disjoint slices of raw E to different heads: each head's "
+                     "block of W_Q reads every coordinate of E.",
                      "Its larger first MLP matrix helps explain its parameter count."):
         assert sentence in notes
 
