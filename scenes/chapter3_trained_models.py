@@ -672,8 +672,9 @@ class ThreeArchitectures(LessonScene):
         pic.shift(RIGHT * (flow.qkv.front.get_center()[0] - pic.frame.get_center()[0]))
         self.wq_note_left = pic.get_right()[0] + 0.4
         whole_e = self.whole_e = SurroundingRectangle(flow.e.box, color=colors[0], buff=0.04, stroke_width=3)
-        with self.beat(f"Head 1’s {d} query columns come from its own block of W_Q, {C} rows by {d}, so each of "
-                       f"them reads all {C} features of E, not a slice of them."):
+        # the voice names the idea; the block's sizes ([64, 16], 64 features in) are on screen
+        with self.beat(f"Head 1’s {d} query columns come from its own block of the query matrix W_Q, so each of "
+                       "them reads every feature of E, not a slice of them."):
             # the last beat's full-width note gives way first: the picture sits in its band
             self.play(*self.swap_note("Implementations do not assign disjoint slices of raw E to different heads: "
                                       "each head's block of W_Q reads every coordinate of E.",

@@ -181,8 +181,8 @@ def test_three_architectures_labels_the_real_shapes_and_the_reshape():
     assert wq.label.original_text == f"head 1’s block of W_Q:\n{C} features in, [{C}, {d}]"
     assert abs(wq.frame.get_center()[0] - flow.qkv.front.get_center()[0]) < 0.05     # under the Q stack
     assert b.scene.whole_e.width > flow.e.box.width                                  # all of E, not a slice
-    beat = b.beat_of("query columns come from its own block of W_Q")
-    assert f"all {C} features of E" in beat.text
+    beat = b.beat_of("query columns come from its own block of the query matrix")
+    assert "every feature of E" in beat.text and f"{d} query columns" in beat.text
     assert "Create" in kinds(b.changes_in(beat)) and "TransformFromCopy" in kinds(b.changes_in(beat))
     # the arrow into the heads' maps names what makes them (QʰKʰᵀ, not a reshape), and the beat's fine print
     # gives each head's chain with its real sizes (d = 64 / 4 = 16)
