@@ -784,7 +784,7 @@ RUN_WORDS = {"mlp": "baseline", "one_head": "one-head", "four_heads": "four-head
 class Plot(VGroup):
     """Built by get_plot: a plot frame (left and bottom axis lines) mapping data ranges onto a fixed
     scene rectangle; ticks and labels along each axis. `c2p(x, y)` and `p2c(point)` convert; a second
-    plot with other ranges on the same rectangle is the same view zoomed (see zoom_animations)."""
+    plot with other ranges on the same rectangle is the same view zoomed."""
 
     def c2p(self, x: float, y: float | None = None) -> np.ndarray:
         (x0, x1), (y0, y1) = self.x_range, self.y_range
@@ -845,22 +845,6 @@ def get_plot(x_range, x_step, y_range=(0.0, 1.0), y_step=None, *, left, bottom, 
         plot.titles.add(t)
     plot.add(plot.axes, plot.x_ticks, plot.y_ticks, plot.titles)
     return plot
-
-
-def zoom_animations(old: Plot, new: Plot) -> list:
-    """The view changing from `old`'s ranges to `new`'s on the same rectangle, as a camera would move:
-    each old tick slides to where its value now lies while it fades; each new tick fades in from where
-    its value lay before. (Curves and dots move by Transform to their drawing under `new`.)"""
-    anims = []
-    for tick in [*old.x_ticks, *old.y_ticks]:
-        to = new.c2p(tick.value) if tick.axis == "x" else new.c2p(new.x_range[0], tick.value)
-        at = old.c2p(tick.value) if tick.axis == "x" else old.c2p(old.x_range[0], tick.value)
-        anims.append(FadeOut(tick, shift=to - at))
-    for tick in [*new.x_ticks, *new.y_ticks]:
-        to = new.c2p(tick.value) if tick.axis == "x" else new.c2p(new.x_range[0], tick.value)
-        at = old.c2p(tick.value) if tick.axis == "x" else old.c2p(old.x_range[0], tick.value)
-        anims.append(FadeIn(tick, shift=to - at))
-    return anims
 
 
 def get_run_curve(run: dict, plot: Plot, from_step: int, color: str) -> VGroup:
