@@ -331,7 +331,7 @@ def test_projections_second_review_pictures_play_in_their_sentences():
     # a query column is named for the key column it meets: said once, its label lit in that beat
     named = b.beat_of("A query column is named for the key column it meets")
     assert "Indicate" in kinds(b.changes_in(named))
-    assert "q¹₁₀ (matches water)  =" in texts_of(b)
+    assert "q¹₁₀[water]  =" in texts_of(b)
     # "picked by hand": the hand-chosen entries dim and return while the sentence is said, and the
     # notes' caveat arrives as fine print (the caption does not repeat it)
     separate = b.beat_of("They are still two separate parameters")
@@ -460,3 +460,12 @@ def test_shape_flow_fourth_review_labels_and_stripes():
     assert "GrowArrow" in kinds(b.changes_in(b.beat_of("W_O is square here only because")))
     # a shape stays on one caption line
     assert "so A is [10, 10] too." in b.beat_of("Dividing by √2").text
+
+
+def test_the_glue_column_is_what_its_sentence_says():
+    """05: "glue, highest for “the” and zero for content words like “river”" — in the token table."""
+    from lesson_data.worksheet import AXES, TOKEN_TABLE, VOCAB
+    glue = TOKEN_TABLE[:, AXES.index("glue")]
+    assert glue[VOCAB.index("the")] == glue.max() and glue[VOCAB.index("river")] == 0.0
+    b = built(Setup, "river")
+    b.beat_of("glue, highest for “the” and zero for content words like “river”")

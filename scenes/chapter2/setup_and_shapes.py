@@ -348,7 +348,7 @@ class Setup(LessonScene):
     def show_invented_axes(self):
         e2, glue_box = self.e_final, self.glue_box
         with self.beat("These four columns are made up for this lesson: water, finance, person, and glue, "
-                       "which marks little words like “the”."):
+                       "highest for “the” and zero for content words like “river”."):
             # each column header lights up as the sentence names it, glue last with its box
             self.wait(1.4)
             self.play(LaggedStart(*(Indicate(label, color=TEXT_COLOR, scale_factor=1.25)
@@ -945,7 +945,8 @@ def get_dot_product_line(ws, head, k: int) -> VGroup:
     n, h, color = ws.n, head.index, head_color(head.index)
     e_places, w_places = places_for(ws.E[n - 1]), places_for(head.W_Q)
     coord = coordinate_names(head)[k]
-    parts = [get_text(f"q{sup(h)}{sub(n)} (matches {coord})  =", font_size=LABEL_SIZE, color=color)]
+    # the coordinate named as an index: q¹₁₀[water] is one number of the [1, 2] query
+    parts = [get_text(f"q{sup(h)}{sub(n)}[{coord}]  =", font_size=LABEL_SIZE, color=color)]
     for i, term in enumerate(dot_terms(ws.E[n - 1], head.W_Q[:, k])):
         if i:
             parts.append(get_text("+", font_size=LABEL_SIZE, color=DIM_TEXT_COLOR))
