@@ -141,8 +141,9 @@ def chapter_head_color(head: int) -> str:
 # the query drawn with as many cells in scene 2 as in scene 1 (the coat example's three features)
 QUERY_CELLS = len(COAT.features)
 
-# scene 2's agreement link is head 1's clue (the plural subject): drawn in head 1's colour
-AGREE_COLOR = chapter_head_color(1)
+# scene 2's agreement link is grammar, not attention: a head's colour there read as an arrow from
+# "dogs" into the blank (the blank has no query), so it is drawn in the text's colour, no head's
+AGREE_COLOR = TEXT_COLOR
 
 
 # ============================================================================================
@@ -1122,7 +1123,8 @@ class ParallelHeads(ChapterOneScene):
                        spoken=f"Head 1 might find “{referent}”; head 2 might find the event, “{event}”. In a deep "
                               f"model, rows from earlier layers can already carry context, and that helps such "
                               f"matches."):
-            self.play(*(FadeIn(h.label.role_lines) for h in heads))
+            # the voice's caveat on screen as it is said: earlier layers' rows can carry context
+            self.play(*(FadeIn(h.label.role_lines) for h in heads), *swap_fine_print(self, CONTEXT_NOTE))
             # each head's arrows thicken into its own reading
             self.play(*(ReplacementTransform(h.even, h.arrows) for h in heads), run_time=1.4)
             self.mark("thicken")
@@ -1152,8 +1154,7 @@ class ParallelHeads(ChapterOneScene):
         r = ex.receiver - 1
         with self.beat(f"Each head brings numbers to “{ex.receiver_word}”: features of the glass, and of the "
                        "dropping."):
-            self.play(FadeOut(self.timeline), FadeIn(VGroup(*(h.slot for h in heads))), FadeIn(title),
-                      *swap_fine_print(self, CONTEXT_NOTE))
+            self.play(FadeOut(self.timeline), FadeIn(VGroup(*(h.slot for h in heads))), FadeIn(title))
             # along each head's strongest arrow into "It", and down into that head's slot: numbers, not a word
             self.play(*(flash_along(h.arrows.arrow(h.reading.useful[0] - 1), chapter_head_color(h.reading.head))
                         for h in heads), run_time=0.9)

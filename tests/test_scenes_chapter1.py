@@ -672,11 +672,13 @@ def test_scene_2_query_agreement_links_and_messages_in_their_sentences():
     # once said, the continuation greys back while the known prefix is stressed
     assert b.scene.tail.get_fill_opacity() == pytest.approx(0.3)
     assert any("FadeOut" in w and "FadeIn" in w for w in plays_in(b, "A second head might read"))
-    # the agreement as links: dogs to "bark" in head 1's blue (its clue) with a tick, gate to "barks" in grey with a red cross
+    # the agreement as links: dogs to "bark" in the text's colour with a tick, gate to "barks" in grey with a red cross
     agree, tick, no_link, cross = b.scene.links
     assert b.scene.marks["agreement links"] == b.beat_of("supports “bark”, not “barks”").id
     assert (tick.original_text, cross.original_text) == ("✓", "✗")
-    assert hex_of(agree) == ch1.chapter_head_color(1).upper() and hex_of(cross) == ch1.NEGATIVE_COLOR.upper()
+    # grammar, not attention: not a head's colour (head 1's blue read as an arrow from "dogs" into the blank)
+    assert hex_of(agree) == ch1.TEXT_COLOR.upper() and hex_of(cross) == ch1.NEGATIVE_COLOR.upper()
+    assert hex_of(agree) not in {ch1.chapter_head_color(h).upper() for h in (1, 2, 3)}
     assert hex_of(b.scene.wrong[1]) == ch1.NEGATIVE_COLOR.upper()        # the strike through "barks"
     # gate is marked solid grey, not dashed like the unknown blank
     assert not isinstance(b.scene.nearer[0], ch1.DashedVMobject)
