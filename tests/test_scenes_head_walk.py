@@ -573,7 +573,7 @@ def test_head_2_keeps_scene_8s_layout_and_explains_its_rounded_sum():
     # + 0.039 + 0.039 + 0.103 + 0.033 = 1.445, while Σ shows 1.443
     assert b.by_tag("exps2_shown_sum")[None].original_text == "1.445"
     assert b.by_tag("exps2_full_sum")[None].original_text == "1.443"
-    steps = b.beat_of("takes scene 8’s steps")
+    steps = b.beat_of("takes head 1’s steps")
     assert "divide" not in steps.text.lower()                     # the division is the next sentence's
     assert {"exps2_shown_sum", "den2", "scaled2"} <= {m.tag for m in b.numbers_in(steps)}
     assert "divide2" in {m.tag for m in b.numbers_in(b.beat_of("Divide by the sum: row 10 of A²"))}
@@ -632,7 +632,7 @@ def test_third_review_head_2_shows_what_each_sentence_names():
     b = built(Head2WeightsAndMessage, "river")
     scene, n = b.scene, ws.n
     # scene 8's steps at once: every source's q·k, ÷√2, − max and exp come in with that one sentence
-    steps = b.beat_of("takes scene 8’s steps")
+    steps = b.beat_of("takes head 1’s steps")
     shown = b.numbers_in(steps)
     for tag in ("scores2", "scaled2", "shifted2", "exps2"):
         assert {m.index for m in shown if m.tag == tag} == {(j, 0) for j in range(n)}

@@ -481,8 +481,9 @@ def test_recap_prefix_fills_its_blank_and_the_ids_come_with_tokenize():
     assert row.value == 11
     assert "next_row" in {m.tag for m in b.numbers_in(b.beats[-1])}
     assert b.scene.receiver_mark[0].color.to_hex().upper() == RECEIVER_COLOR.upper()
-    # "weights remain fixed" heads the loop (with "inference"), outside its circle
+    # "parameters remain fixed" heads the loop (with "inference"), outside its circle
     heading = b.scene.inference_title
+    assert [t.original_text for t in heading] == ["inference", "parameters remain fixed"]
     assert heading.get_right()[0] < b.scene.cycle.nodes[2].get_left()[0]
 
 

@@ -1407,8 +1407,8 @@ class Head2WeightsAndMessage(MessageWalk):
         self.show_values_and_products()
         self.show_message_sum(f"Add them up: head 2’s message, m{sup(2)}{sub(n)}, is "
                               f"{join_words(fmt(x) for x in head.messages[i])}.",
-                              spoken=f"Add them up: head two's message is about "
-                                     f"{join_words(about(x) for x in head.messages[i])}.")
+                              spoken=f"Add them up: head two's message is "
+                                     f"{join_words(fmt(x) for x in head.messages[i])}.")
         # --- Shot 4: both heads side by side ----------------------------------------------------
         self.shot("side by side")
         self.show_side_by_side()
@@ -1440,7 +1440,7 @@ class Head2WeightsAndMessage(MessageWalk):
         leftovers = [m for m in (self.softmax_panel.formula, getattr(self, "sum_note", None)) if m is not None]
         rows = [table.products.row(r) for r in range(table.products.n_rows)]
         kept = join_words(coordinate_names(self.head.W_V))
-        with self.beat(f"Its values keep {kept}, and each weight scales its source’s value row, as in scene 9.",
+        with self.beat(f"Its values keep {kept}, and each weight scales its source’s value row, as for head 1.",
                        spoken=f"Its values keep {kept}; each weight scales its source's value.", look=1.0):
             self.play(*(FadeOut(m) for m in leftovers), *self.drop_fine_print(),
                       FadeIn(VGroup(table.values), shift=0.3 * LEFT), FadeIn(note), run_time=1.0)
@@ -1472,10 +1472,10 @@ class Head2WeightsAndMessage(MessageWalk):
         panel.next_to(query, DOWN, buff=0.3, aligned_edge=LEFT)
         note = self.den_note = self.get_rounded_den_note()
         frames = [VGroup(c.brackets, c.col_labels) for c in table.steps]
-        with self.beat(f"Head 2, the “person” head, takes scene 8’s steps with its own query, {q}, and keys "
+        with self.beat(f"Head 2, the “person” head, takes head 1’s steps with its own query, {q}, and keys "
                        f"that hold {held}.",
-                       spoken=f"Head two, the person head, takes the same steps with its own query, and keys "
-                              f"that hold {held}.", look=1.0):
+                       spoken=f"Head two, the person head, has its own query, {q}, and keys that hold "
+                              f"{held}; then the same steps as head one.", look=1.0):
             self.play(FadeIn(query, shift=0.2 * LEFT), FadeIn(keys, shift=0.2 * RIGHT),
                       *self.fine_print("Each head learns its own W_Q, W_K and W_V, applied to the same input rows."))
             self.play(Create(self.receiver_box), run_time=0.6)

@@ -1370,7 +1370,7 @@ def get_inference_cycle(ws, radius: float = 1.6) -> VGroup:
         arc.add_tip(tip_length=0.15, tip_width=0.15)
         arc.get_tip().set_fill(DIM_TEXT_COLOR, 1).set_stroke(DIM_TEXT_COLOR, 1)
         arcs.add(arc)
-    centre = VGroup()      # "weights remain fixed" is the loop's heading, outside it
+    centre = VGroup()      # "parameters remain fixed" is the loop's heading, outside it
     cycle = VGroup(arcs, nodes, centre)
     cycle.nodes, cycle.arcs, cycle.centre = nodes, arcs, centre
     cycle.run = nodes[0]
@@ -1519,7 +1519,8 @@ class RecapAndLoop(LessonScene):
         top = VGroup(self.tokenize, row).arrange(RIGHT, buff=0.45)
         top.move_to([0, CONTENT_TOP - 0.45, 0])
         heading = VGroup(get_text("inference", font_size=BODY_SIZE),
-                         get_text("weights remain fixed", font_size=LABEL_SIZE, color=DIM_TEXT_COLOR))
+                         # "weights" is the attention weights' word in this lesson: the learned numbers are parameters
+                         get_text("parameters remain fixed", font_size=LABEL_SIZE, color=DIM_TEXT_COLOR))
         heading.arrange(DOWN, buff=0.15, aligned_edge=RIGHT)
         heading.next_to(cycle.nodes[2], LEFT, buff=0.9).align_to(cycle.nodes[2], DOWN)
         self.inference_title = heading
