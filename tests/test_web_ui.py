@@ -578,6 +578,30 @@ def test_a_link_to_a_demo_run_restores_its_prompt_model_and_settings(wide):
     assert wide.js("document.getElementById('demo-link').getAttribute('href')") == href
 
 
+@pytest.mark.parametrize("field, value, says", [
+    ("prompt", "the <b>cat</b> sat on the mat and", "holds markup"),
+    ("prompt", "a " * 1275, "at most 2,000 characters"),
+    ("temperature", "-1", "the temperature"),
+])
+def test_the_page_makes_no_link_it_would_refuse(wide, field, value, says):
+    """The third page reviewer typed a prompt with markup and got a link that opened to "could not be
+    opened": the form's settings get the link's own checks, and a bad one gives no link, and says why."""
+    wide.goto(wide.base + "#demo")
+    wide.js(f"""(() => {{ const f = document.getElementById('demo-{field}'); f.value = {json.dumps(value)};
+      f.dispatchEvent(new Event('input', {{ bubbles: true }})); }})()""")
+    got = wide.js("""(() => { const a = document.getElementById('demo-link');
+        return { href: a.getAttribute('href'), disabled: a.getAttribute('aria-disabled'),
+                 copy: document.getElementById('demo-copy-link').disabled,
+                 status: document.getElementById('demo-link-status').textContent }; })()""")
+    assert got["href"] is None and got["disabled"] == "true" and got["copy"] is True, got
+    assert got["status"].startswith("No link for these settings: ") and says in got["status"], got
+    # a good value again: the link comes back
+    wide.js(f"""(() => {{ const f = document.getElementById('demo-{field}');
+      f.value = {json.dumps("Once upon a time" if field == "prompt" else "0.5")};
+      f.dispatchEvent(new Event('input', {{ bubbles: true }})); }})()""")
+    assert wide.js("document.getElementById('demo-link').getAttribute('href')").startswith("?prompt=")
+
+
 LANDING_LINKS = [
     "?sentence=" + urllib.parse.quote("<script>window.pwned=1</script>") + "#explorer",
     "?sentence=" + "the%20" * 2500 + "#explorer",

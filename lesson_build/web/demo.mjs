@@ -199,13 +199,25 @@ export function mount(root = document.getElementById("demo")) {
     if (!runLink) return;
     const query = new URLSearchParams({ prompt: prompt.value, model: select.value, temperature: tempIn.value.trim() || "0",
       seed: seedIn.value.trim() || "0", tokens: tokensIn.value.trim() || "1" });
+    // the checks a link gets when it is opened (player.js), run on the form: no link the page refuses
+    const problems = globalThis.lessonDemoProblems ? globalThis.lessonDemoProblems(query) : [];
+    if (problems.length) {
+      runLink.removeAttribute("href");
+      runLink.setAttribute("aria-disabled", "true");
+      if (copyLink) copyLink.disabled = true;
+      if (linkStatus) linkStatus.textContent = `No link for these settings: ${problems.join("; ").replace(/(^|; )its /g, "$1the ")}.`;
+      return;
+    }
     runLink.href = `?${query}#demo`;
+    runLink.removeAttribute("aria-disabled");
+    if (copyLink) copyLink.disabled = false;
     if (linkStatus) linkStatus.textContent = "";
   }
   form.addEventListener("input", updateLink);
   form.addEventListener("change", updateLink);
   copyLink?.addEventListener("click", async () => {
     updateLink();
+    if (!runLink.hasAttribute("href")) return;      // the settings make no link: the status says why
     const url = runLink.href;             // absolute: the page's own address with this query
     try {
       await navigator.clipboard.writeText(url);

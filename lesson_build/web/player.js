@@ -167,30 +167,9 @@
   function decoded(text) { try { return decodeURIComponent(text); } catch (e) { return text; } }
   function shown(text) { return JSON.stringify(text.length > 40 ? text.slice(0, 40) + "…" : text); }
 
-  function readLink() {
-    var link = { sentence: null, receiver: null, prompt: null, model: null, temperature: null, seed: null, tokens: null,
-                 chapter: null, t: null, problems: [] };
-    var bad = function (why) { link.problems.push(why); };
-    var query;
-    try { query = new URLSearchParams(location.search); } catch (e) { query = new URLSearchParams(""); }
-    if (query.has("sentence")) {
-      var sentence = query.get("sentence");
-      if (sentence.length > LIMITS.sentence) {
-        bad("its sentence is " + chars(sentence.length) + " long; the explorer takes at most 20 words (" + chars(LIMITS.sentence) + ")");
-      } else if (!/^[\p{L}\p{P}\s]*$/u.test(sentence)) {
-        // Punctuation is fine (the explorer removes it and says so); markup (<, >, =) is not.
-        bad("its sentence " + shown(sentence) + " holds characters other than letters, punctuation and spaces");
-      } else if (!sentence.trim()) {
-        bad("its sentence is empty");
-      } else link.sentence = sentence.trim();
-    }
-    if (query.has("receiver")) {       // the explorer's receiver: a word's position, 1 to the sentence's length
-      var receiver = query.get("receiver"), words = link.sentence ? link.sentence.replace(/\p{P}/gu, " ").trim().split(/\s+/).length : 0;
-      if (!/^\d{1,2}$/.test(receiver) || +receiver < 1 || +receiver > words) {
-        bad("its receiver " + shown(receiver) + " is not the position of a word of its sentence" +
-            (words ? " (1 to " + words + ")" : ""));
-      } else link.receiver = +receiver;
-    }
+  // The demo's part of a link (prompt, temperature, seed, tokens, model), checked into `link`; demo.mjs runs
+  // the same checks on its own form, so every link the page makes is one it opens.
+  function checkDemo(query, link, bad) {
     if (query.has("prompt")) {
       var prompt = query.get("prompt");
       if (prompt.length > LIMITS.prompt) bad("its prompt is " + chars(prompt.length) + " long; at most " + chars(LIMITS.prompt));
@@ -223,6 +202,38 @@
             (names.length ? " (it has " + names.join(", ") + ")" : ""));
       } else link.model = model;
     }
+  }
+  window.lessonDemoProblems = function (query) {
+    var link = { problems: [] };
+    checkDemo(query, link, function (why) { link.problems.push(why); });
+    return link.problems;
+  };
+
+  function readLink() {
+    var link = { sentence: null, receiver: null, prompt: null, model: null, temperature: null, seed: null, tokens: null,
+                 chapter: null, t: null, problems: [] };
+    var bad = function (why) { link.problems.push(why); };
+    var query;
+    try { query = new URLSearchParams(location.search); } catch (e) { query = new URLSearchParams(""); }
+    if (query.has("sentence")) {
+      var sentence = query.get("sentence");
+      if (sentence.length > LIMITS.sentence) {
+        bad("its sentence is " + chars(sentence.length) + " long; the explorer takes at most 20 words (" + chars(LIMITS.sentence) + ")");
+      } else if (!/^[\p{L}\p{P}\s]*$/u.test(sentence)) {
+        // Punctuation is fine (the explorer removes it and says so); markup (<, >, =) is not.
+        bad("its sentence " + shown(sentence) + " holds characters other than letters, punctuation and spaces");
+      } else if (!sentence.trim()) {
+        bad("its sentence is empty");
+      } else link.sentence = sentence.trim();
+    }
+    if (query.has("receiver")) {       // the explorer's receiver: a word's position, 1 to the sentence's length
+      var receiver = query.get("receiver"), words = link.sentence ? link.sentence.replace(/\p{P}/gu, " ").trim().split(/\s+/).length : 0;
+      if (!/^\d{1,2}$/.test(receiver) || +receiver < 1 || +receiver > words) {
+        bad("its receiver " + shown(receiver) + " is not the position of a word of its sentence" +
+            (words ? " (1 to " + words + ")" : ""));
+      } else link.receiver = +receiver;
+    }
+    checkDemo(query, link, bad);
     var hash = location.hash.slice(1);
     if (hash.indexOf("&") !== -1 || /^chapter\d+$/.test(hash)) {
       var parts = hash.split("&"), id = decoded(parts[0]);
