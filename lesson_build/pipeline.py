@@ -404,8 +404,12 @@ def _build(catalog, *, root, out, quality, jobs, chapters, manim_args, worksheet
     # ---- the series from every chapter
     incomplete = [c.slug for c in chapter_results if c.status not in ("built", "up to date")]
     if incomplete:
+        # the page shows this note where the series would be: say what is missing and what builds it
+        # (the chapters themselves may still be on the page from an earlier build)
         series = StitchResult("series", series_title, "not built",
-                              note="incomplete chapters: " + ", ".join(incomplete))
+                              note="it is stitched once every chapter is current, and "
+                                   + ", ".join(incomplete) + (" needs" if len(incomplete) == 1 else " need")
+                                   + " rendering from the scenes as they are now (make lesson builds them)")
     else:
         series = stitch_set(quality_dir, "series", series_title, scene_results,
                             [r.job.entry.title for r in scene_results], previews=False, log=log)

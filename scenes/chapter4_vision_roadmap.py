@@ -875,7 +875,8 @@ class PatchesAndCLS(LessonScene):
         label = vr.classes[vr.label]
         ce = VGroup(
             get_text(f"cross-entropy with the label “{label}”:   −ln", font_size=LABEL_SIZE),
-            get_number(vr.probabilities[vr.label], tag="p_label", font_size=LABEL_SIZE),
+            # five places: −ln of the digits shown gives the 1.092 shown (−ln 0.336 would be 1.091)
+            get_number(vr.probabilities[vr.label], 5, tag="p_label", font_size=LABEL_SIZE),
             get_text("=", font_size=LABEL_SIZE),
             get_number(vr.cross_entropy, tag="cross_entropy", font_size=LABEL_SIZE, color=RECEIVER_COLOR),
         ).arrange(RIGHT, buff=0.15)

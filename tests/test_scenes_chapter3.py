@@ -165,7 +165,7 @@ def test_three_architectures_labels_the_real_shapes_and_the_reshape():
     for label in (f"[{T}, {C}]", f"[1, {fmt_int(T * C)}]", f"[1, {fmt_int(H)}]", f"[1, {fmt_int(V)}]",
                   f"{fmt_int(T * C)}→{fmt_int(H)}", f"{fmt_int(H)}→{fmt_int(V)}", f"each [{T}, {C}]",
                   f"[1, {C}]", "QʰKʰᵀ", "join", f"{h} × [{T}, {d}]", f"[{T}, {C}]\n= {h} × {d} features", "concat Hʰ",
-                  "Q = E · W_Q", f"W_Q [{C}, {C}]", f"K, V: all {T} rows", "· W_O + E", "position rows"):
+                  "Q = E · W_Q", f"Q [{C}, {C}]", f"K, V: all {T} rows", "· W_O + E", "position rows"):
         assert label in texts, label
     flow = b.scene.four_head_flow
     assert len(flow.qkv.blocks) == h == len(flow.heads.squares)               # the columns cut into heads
@@ -427,8 +427,13 @@ def test_comparison_shows_each_models_optimizer_where_the_protocol_is_said():
         assert shown["lr"][m].value == cfg["lr"][m] and shown["weight_decay"][m].value == cfg["weight_decay"][m]
     assert shown["lr"]["mlp"].original_text == "0.001" and shown["weight_decay"]["mlp"].original_text == "0.0001"
     assert shown["lr"]["four_heads"].original_text == "0.003"
-    beat = b.beat_of("Only the optimizer differs")
+    beat = b.beat_of("The optimizer is the same, but its settings differ")
     assert "0.001, weight decay 0.0001" in beat.text and "share 0.003 and 0.001" in beat.text
+    # by hand from the config: 0.001 < 0.003 and 0.0001 < 0.001, so the voice's "smaller" is true
+    assert cfg["lr"]["mlp"] < cfg["lr"]["one_head"] and cfg["weight_decay"]["mlp"] < cfg["weight_decay"]["one_head"]
+    assert "smaller learning rate and weight decay" in beat.spoken
+    last = b.beat_of("one head against four heads is the clean comparison")
+    assert "position table" in last.text and "optimizer settings" in last.text
     assert shown["lr"]["mlp"] in b.numbers_in(beat)
     assert b.beats.index(beat) == b.beats.index(b.beat_of("share one protocol")) + 1
     assert "fixed budget of 6,000 updates" in b.beat_of("share one protocol").text
@@ -746,16 +751,16 @@ def test_inside_shows_the_continuations_as_read_and_their_latency():
         beat = b.beat_of(words)
         assert beat.look >= 7.0 and beat.end - beat.speech_end >= 7.0
     assert any(comparison.device_words(cont.device) in n for n in fine_print(b))
-    # the latencies read honestly: the baseline is faster on every prompt by at least 0.016 ms (0.02 said);
+    # the latencies read honestly: the baseline is faster on every prompt by at least 0.016 ms;
     # one head and four heads differ by at most 0.0028 ms, less than one head's own 0.0082 across prompts
     lat = {key: run.latency_ms_median for key, run in cont.runs.items()}
     kinds_ = ("training", "held_out", "outside_domain")
     margin = min(min(lat[("one_head", k)], lat[("four_heads", k)]) - lat[("mlp", k)] for k in kinds_)
     gap = max(abs(lat[("one_head", k)] - lat[("four_heads", k)]) for k in kinds_)
     own = min(max(lat[(m, k)] for k in kinds_) - min(lat[(m, k)] for k in kinds_) for m in ("one_head", "four_heads"))
-    assert margin > 0 and f"{margin:.2f}" == "0.02" and gap < own
-    assert ("The baseline is about 0.02 ms faster; one head and four heads differ by less than either varies "
-            "from prompt to prompt.") in said(b)
+    assert margin > 0 and gap < own
+    assert (f"The baseline is faster on every prompt, by at least {margin:.3f} ms; one head and four heads differ "
+            "by less than either varies from prompt to prompt.") in said(b)
     # what the continuations are said to do, checked on their tokens
     one = cont.of("one_head", "training").tokens
     assert " ".join(one).count("he wanted to") == 2

@@ -377,6 +377,9 @@ def test_the_cross_entropy_caption_checks_at_the_precision_it_shows(b):
     assert shown_p5 in caption and f"{vr.cross_entropy:.3f}" in caption
     assert f"{-math.log(float(shown_p5)):.3f}" == f"{vr.cross_entropy:.3f}"
     assert f"{-math.log(round(p, 3)):.3f}" != f"{vr.cross_entropy:.3f}"      # why the note is needed
+    # and the equation on screen shows those five places, so −ln of what it shows is what it shows
+    (p_label,) = b.all_with_tag("p_label")
+    assert p_label.original_text == shown_p5
 
 
 def test_cls_is_expanded_once_and_the_series_credits_close_the_scene():
