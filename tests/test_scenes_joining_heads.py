@@ -438,7 +438,7 @@ def test_residual_river_worked_by_hand():
     hidden = b.by_tag("hidden")
     assert [j for j in range(8) if hidden[(0, j)].value == 0.0] == [1, 5]
     assert [b.by_tag("pre_activation")[(0, j)].original_text for j in (1, 5)] == ["-0.018", "-3.523"]
-    assert "ReLU sets the negative ones to zero: units 2 and 6." in said(b)
+    assert "ReLU sets the negative numbers to zero: units 2 and 6." in said(b)
     # the twenty rounded probabilities add to 1.003 (0.610 + 0.192 + 0.120 + 0.049 + 2·0.006 + 2·0.004
     # + 12·0.001); the full-precision sum is 1
     assert b.by_tag("p_shown_sum")[None].original_text == "1.003"

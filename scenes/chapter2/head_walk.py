@@ -977,7 +977,7 @@ class Head1Weights(HeadWalkScene):
         table = self.score_table
         with self.beat(f"Then exponentiate: {quoted(self.word(top))} gets exp of 0, which is 1; every other source "
                        "gets less.",
-                       spoken=f"Then exponentiate: {self.word(top)} gets e to the zero, which is one; "
+                       spoken=f"Then exponentiate: {self.word(top)} gets the exponential of zero, which is one; "
                               "every other source gets less."):
             self.play(FadeOut(self.max_box), FadeIn(VGroup(table.exps.brackets, table.exps.col_labels)),
                       table.exps.entries.animate.set_opacity(1), run_time=1.0)
@@ -1004,8 +1004,8 @@ class Head1Weights(HeadWalkScene):
         # the division previewed on one source (the next sentence divides them all), then the check
         with self.beat(f"{word}’s exponential over the sum is its weight, {weight}. Skip the subtraction "
                        "and the numbers grow, but the weight is the same.",
-                       spoken=f"Divide {word}'s one by the sum and you get its weight, {weight}. Skip the "
-                              "subtraction and the numbers grow, but the weight is the same."):
+                       spoken=f"{self.word(top).capitalize()}'s one, divided by the sum, gives its weight, "
+                              f"{weight}. Skip the subtraction and the numbers grow, but the weight is the same."):
             # the denominator caveat leaves: the check takes its room
             self.play(FadeOut(self.softmax_marks), *self.drop_fine_print(), FadeIn(check.lines[0]))
             self.play(FadeIn(check.lines[1]))
@@ -1395,7 +1395,8 @@ class Head2WeightsAndMessage(MessageWalk):
         # --- Shot 2: row n of A², beside the words and as arrows below the sentence -------------
         self.shot("weights")
         self.fold_into_column(f"Divide by the sum: row {n} of A{sup(2)}, one weight beside each source word.",
-                              spoken=f"Divide by the sum: row {count_word(n)} of head two's weights.")
+                              spoken=f"Divide each exponential by their sum: row {count_word(n)} of head two's "
+                                     "attention matrix.")
         top = ranked_sources(head.weights[i], i)[0]
         self.show_arrows(f"Head 2’s arrows run below the sentence: most of its weight, "
                          f"{fmt(head.weights[i, top])}, goes to {quoted(self.word(top))}.",

@@ -953,7 +953,7 @@ class ConcatAndOutputProjection(LessonScene):
         with self.beat(f"Times W_O, {count_word(ws.W_O.shape[0])} by {count_word(ws.W_O.shape[1])}: the receiver's "
                        "update Δe, one number per axis.",
                        spoken=f"Times W O, {count_word(ws.W_O.shape[0])} by {count_word(ws.W_O.shape[1])}: the "
-                              f"receiver's update, delta e, one number for each of its "
+                              f"receiver's update row, one number for each of its "
                               f"{count_word(ws.W_O.shape[1])} coordinates."):
             self.play(cop.concat.animate.move_to(self.concat_home))
             self.play(FadeIn(cop.top[1]), FadeIn(cop.W_O))
@@ -1383,8 +1383,8 @@ class ResidualAndPrediction(LessonScene):
         zeroed = relu_zeroed(ws.mlp.pre_activation)
         boxes = self.relu_boxes = VGroup(*(rows.pre.get_cell_box(0, u, color=FALL_COLOR) for u in zeroed))
         units = " and ".join(str(u + 1) for u in zeroed)
-        text = (f"ReLU sets the negative ones to zero: units {units}." if len(zeroed) > 1 else
-                f"ReLU sets the negative one to zero: unit {units}." if zeroed else
+        text = (f"ReLU sets the negative numbers to zero: units {units}." if len(zeroed) > 1 else
+                f"ReLU sets the negative number to zero: unit {units}." if zeroed else
                 "ReLU would set negative numbers to zero; here none is negative.")
         with self.beat(text, spoken=text.replace("ReLU", "relu")):
             self.play(Transform(self.mark, SurroundingRectangle(self.chain.relu, color=TEXT_COLOR, buff=0.08)))
