@@ -411,7 +411,8 @@ def test_shape_flow_third_review_pictures_play_in_their_sentences():
     # E alone and large first, then into its place as the heads' matrices arrive
     assert "ReplacementTransform" in kinds(b.changes_in(b.beat_of("Each head has its own W_Q, W_K and W_V")))
     assert b.beat_of("Dividing by √2, masking the future")
-    assert b.beat_of("Dividing by √2").spoken.startswith("Dividing by root two")
+    # heard as three short steps, with why root two (the fourth listener: the reason split the list)
+    assert b.beat_of("Dividing by √2").spoken.startswith("Divide by root two, since each key is two numbers wide.")
     # the legend in the band between the lanes, with A's receiver row lit too
     legend = scene.legend
     assert scene.lanes[1].q.name_label.get_top()[1] < legend.get_bottom()[1]

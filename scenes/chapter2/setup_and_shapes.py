@@ -348,7 +348,9 @@ class Setup(LessonScene):
     def show_invented_axes(self):
         e2, glue_box = self.e_final, self.glue_box
         with self.beat("These four columns are made up for this lesson: water, finance, person, and glue, "
-                       "highest for “the” and zero for content words like “river”."):
+                       "highest for “the” and zero for content words like “river”.",
+                       spoken="These four columns are made up for this lesson: water, finance, person and glue. "
+                              "Glue is highest for “the”, and zero for content words such as river."):
             # each column header lights up as the sentence names it, glue last with its box
             self.wait(1.4)
             self.play(LaggedStart(*(Indicate(label, color=TEXT_COLOR, scale_factor=1.25)
@@ -603,9 +605,9 @@ class ShapeFlow(LessonScene):
         with self.beat(f"Dividing by √{h1.Q.shape[1]}, masking the future and the softmax along each row all "
                        f"keep that shape, "
                        f"so A is {format_shape(h1.weights.shape)} too.",
-                       spoken=f"Dividing by root {count_word(h1.Q.shape[1])}, because each key is "
-                              f"{count_word(h1.Q.shape[1])} numbers wide, masking the future and the soft max along "
-                              f"each row all keep that shape, so the attention matrix is "
+                       spoken=f"Divide by root {count_word(h1.Q.shape[1])}, since each key is "
+                              f"{count_word(h1.Q.shape[1])} numbers wide. Then mask the future, and take a soft max "
+                              f"along each row. None of this changes the shape, so the attention matrix is "
                               f"{count_word(h1.weights.shape[0])} by {count_word(h1.weights.shape[1])} too."):
             self.play(*(GrowArrow(lane.a_soft) for lane in self.lanes),
                       *(FadeIn(lane.steps) for lane in self.lanes))
@@ -1224,7 +1226,7 @@ class Projections(LessonScene):
                             if same_here])
         text = (f"W_V has the same entries as W_K here: {pairs}."
                 if all(same) else "W_V has its own entries, so the values carry other columns.")
-        spoken = ("W V has the same entries as W K here, so each head's values are its keys."
+        spoken = ("W V has the same entries as W K here, so each head's values are numerically equal to its keys."
                   if all(same) else None)
         with self.beat(text, spoken=spoken):
             if renames:
