@@ -1036,17 +1036,14 @@ class MessageWalk(HeadWalkScene):
         v, p = self.head.V[j], message_terms(self.head, self.i)[j]
         return join_words(fmt(x, vp) for x in v), join_words(fmt(x) for x in p)
 
-    def show_values_beside_weights(self, text: str, fine: str | None = None, projection=None, note=None):
+    def show_values_beside_weights(self, text: str, fine: str | None = None, projection=None):
         table = self.table
         frame = VGroup(table.products.brackets, table.products.col_labels, table.products.name_label)
         self.panel_left = self.message_panel_left()
-        leftovers = [m for m in (getattr(getattr(self, "softmax_panel", None), "formula", None),
-                                 getattr(self, "sum_note", None))
-                     if m is not None]
-        self.values_note = note
+        self.values_note = None
         with self.beat(text):
-            if leftovers or self.fine is not None:
-                self.play(*(FadeOut(m) for m in leftovers), *self.drop_fine_print(), run_time=0.5)
+            if self.fine is not None:
+                self.play(*self.drop_fine_print(), run_time=0.5)
             if projection is not None:
                 self.play(FadeOut(VGroup(projection.E, projection.W_V, projection.ops, self.separate_box)),
                           run_time=0.6)
@@ -1058,7 +1055,7 @@ class MessageWalk(HeadWalkScene):
             else:
                 self.play(FadeIn(VGroup(table.values), shift=0.3 * LEFT), *(self.fine_print(fine) if fine else []),
                           run_time=1.0)
-            self.play(FadeIn(frame), *([FadeIn(note)] if note is not None else []))
+            self.play(FadeIn(frame))
 
     def show_product(self, walked):
         ws, head, table = self.ws, self.head, self.table
@@ -1181,7 +1178,7 @@ class MessageWalk(HeadWalkScene):
         sums = [ReplacementTransform(VGroup(*(table.products.cell(j, k).copy() for j in range(n))), table.message[k])
                 for k in range(d)]
         marks = self.rounding_marks = self.get_sum_rounding_marks()
-        leaving = [m for m in (getattr(self, "values_note", None),) if m is not None]
+        leaving = [self.values_note] if getattr(self, "values_note", None) is not None else []
         self.values_note = None
         with self.beat(text, spoken=spoken):
             self.play(FadeIn(VGroup(table.message_row[0], table.message_row[1])), FadeIn(formula),
@@ -1438,7 +1435,7 @@ class Head2WeightsAndMessage(MessageWalk):
         self.panel_left = self.message_panel_left()
         note = self.get_value_note()
         frame = VGroup(table.products.brackets, table.products.col_labels, table.products.name_label)
-        leftovers = [m for m in (self.softmax_panel.formula, getattr(self, "sum_note", None)) if m is not None]
+        leftovers = [self.softmax_panel.formula]          # scene 10 never shows the weights' sum note
         rows = [table.products.row(r) for r in range(table.products.n_rows)]
         kept = join_words(coordinate_names(self.head.W_V))
         with self.beat(f"Its values keep {kept}, and each weight scales its source’s value row, as for head 1.",
