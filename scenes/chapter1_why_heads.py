@@ -66,6 +66,7 @@ from scenes.blocks.attention_arrows import TokenRow, arrow_opacity, arrow_stroke
 from scenes.blocks.flow_arrow import get_arrow
 from scenes.blocks.labeled_matrix import get_brackets, get_row_vector
 from scenes.blocks.message_slot import get_message_flow, get_message_slot, get_value_chip
+from scenes.blocks.weight_share import get_weight_share
 from scenes.style import (
     BODY_SIZE,
     CONTENT_BOTTOM,
@@ -137,6 +138,9 @@ def chapter_head_color(head: int) -> str:
     """Head 0 is "one head"; heads 1 and 2 the lesson's head colours; head 3 the bluish green."""
     return {0: ONE_HEAD_COLOR, 3: THIRD_HEAD_COLOR}.get(head, head_color(head))
 
+
+# every head's weights drawn as shares of one bar this long (scene 1's three heads and the one head's ghost)
+LANE_SHARE_LENGTH = 1.0
 
 # the query drawn with as many cells in scene 2 as in scene 1 (the coat example's three features)
 QUERY_CELLS = len(COAT.features)
@@ -420,8 +424,15 @@ class ThreeHeadsSevenRows(ChapterOneScene):
         frames = VGroup(*(SurroundingRectangle(VGroup(keys[j], chips[j]), buff=0.07,
                                                corner_radius=0.06).set_stroke(DIM_TEXT_COLOR, 1, opacity=0.6)
                           for j in range(ex.n)))
+        # the head's one row of weights as shares of one, under its message (shown with "split three ways")
+        reading = ex.reading(0)
+        share = get_weight_share(reading.weights, color=ONE_HEAD_COLOR, length=1.6 * slot.tracks.width,
+                                 words=ex.tokens, named=reading.useful)
+        share_title = get_text("its weights", font_size=MIN_TEXT_SIZE, color=ONE_HEAD_COLOR)
+        share.next_to(slot.tracks, DOWN, buff=0.75).align_to(slot.tracks, LEFT)
+        share_title.next_to(share.frame, UP, buff=0.1).align_to(share.frame, LEFT)
         group = VGroup(label, row, positions, chips, keys, query, query_label, slot, value_label, key_label, rlabel,
-                       features, frames)
+                       features, frames, share, share_title)
         # as large as the space between the legend and the fine print allows
         top = get_badge().get_bottom()[1] - 0.5 - 1.1     # the legend, then room for the arrows
         bottom = CONTENT_BOTTOM + 0.75                    # two lines of fine print
@@ -434,6 +445,7 @@ class ThreeHeadsSevenRows(ChapterOneScene):
         layout.query, layout.query_label, layout.slot, layout.label = query, query_label, slot, label
         layout.value_label, layout.key_label, layout.receiver_label = value_label, key_label, rlabel
         layout.features, layout.frames = features, frames
+        layout.share, layout.share_title = share, share_title
         return layout
 
     def get_three_heads(self, ex):
@@ -455,16 +467,21 @@ class ThreeHeadsSevenRows(ChapterOneScene):
             label = get_head_label(head, reading.role, ex.word_at(reading.useful[0]))
             own = get_own_projections(color)
             own.next_to(label, DOWN, buff=0.08).align_to(label, LEFT)
-            column = VGroup(label, own)
+            # its own weights as shares of one (shown last): as long as every other head's
+            share = get_weight_share(reading.weights, color=color, length=LANE_SHARE_LENGTH, named=reading.useful,
+                                     labelled=False, height=0.1)
+            # on the line of "head k", so the lane grows no taller
+            share.next_to(label.head_text, RIGHT, buff=0.2)
+            column = VGroup(label, own, share)
             column.next_to(row.boxes[0], LEFT, buff=0.45).set_y(VGroup(row.boxes, chips).get_y())
             lane = VGroup(column, row, chips, arrows, slot)
             lane.label, lane.row, lane.chips, lane.arrows, lane.slot = label, row, chips, arrows, slot
-            lane.reading, lane.own, lane.even = reading, own, even
+            lane.reading, lane.own, lane.even, lane.share = reading, own, even, share
             lanes.add(lane)
         lanes.arrange(DOWN, buff=0.04, aligned_edge=RIGHT)
         left = min(lane.label.get_left()[0] for lane in lanes)
         for lane in lanes:
-            VGroup(lane.label, lane.own).shift(RIGHT * (left - lane.label.get_left()[0]))
+            VGroup(lane.label, lane.own, lane.share).shift(RIGHT * (left - lane.label.get_left()[0]))
         for lane in lanes:
             lane.even.move_to(lane.arrows)
         alike = self.alike_note = get_text("value rows drawn alike for simplicity", font_size=MIN_TEXT_SIZE,
@@ -484,7 +501,9 @@ class ThreeHeadsSevenRows(ChapterOneScene):
     def show_phrase(self, ex):
         layout = self.layout = self.get_one_head_layout(ex)
         row = self.row = layout.row
-        with self.beat(f"Take the phrase “{ex.text}”.", spoken=f"Take the phrase: {ex.text}."):
+        # the chapter's question first, then its first example
+        with self.beat(f"Why several heads, not one? Take the phrase “{ex.text}”.",
+                       spoken=f"Why use several attention heads, not just one? Take the phrase: {ex.text}."):
             self.play(LaggedStart(*(FadeIn(row.token(j), shift=0.2 * UP) for j in range(row.n)), lag_ratio=0.12),
                       run_time=1.6)
 
@@ -588,11 +607,15 @@ class ThreeHeadsSevenRows(ChapterOneScene):
         unfilled = self.unfilled = flow.get_unfilled()
         part = self.part_label = get_text("each track only part full", font_size=MIN_TEXT_SIZE, color=TEXT_COLOR)
         part.next_to(slot.tracks, DOWN, buff=0.18).align_to(slot.labels, RIGHT)
-        with self.beat("But one set of weights, split three ways, brings each feature only in part."):
-            # the one set of weights: the three thick arrows share it
-            self.play(*(Indicate(arrows.arrow(p - 1), color=ONE_HEAD_COLOR, scale_factor=1.08) for p in useful),
-                      run_time=1.2)
-            # what is left empty in every track
+        share = self.layout.share
+        with self.beat("But its weights add up to one: split three ways, each feature arrives only in part."):
+            # the one set of weights: each arrow turns into its share of one bar of fixed length
+            self.play(FadeIn(share.frame), FadeIn(self.layout.share_title),
+                      share.grow_from(arrows, run_time=1.6))
+            self.play(FadeIn(share.total), *(FadeIn(w, shift=0.05 * UP) for w in share.word_labels),
+                      *(Indicate(share.segment(p - 1), color=ONE_HEAD_COLOR, scale_factor=1.15) for p in useful))
+            self.mark("share")
+            # so what is left empty in every track
             self.play(FadeIn(unfilled), FadeIn(part, shift=0.1 * UP))
             self.mark("split")
 
@@ -637,8 +660,7 @@ class ThreeHeadsSevenRows(ChapterOneScene):
 
     def show_own_projections(self):
         lanes = self.lanes
-        with self.beat("Each head has its own projections, learned matrices that make queries, keys and values, "
-                       "so it can match different features."):
+        with self.beat("Each head has its own projections, learned matrices, so it can match different features."):
             self.play(*(FadeIn(lane.own) for lane in lanes), FadeIn(self.alike_note),
                       *swap_fine_print(self, PROJECTIONS_NOTE))
 
@@ -659,9 +681,14 @@ class ThreeHeadsSevenRows(ChapterOneScene):
         names = VGroup(*(get_text(name, font_size=MIN_TEXT_SIZE, color=DIM_TEXT_COLOR)
                          .next_to(ghost[0][k], RIGHT, buff=0.1) for k, name in enumerate(self.example.features)))
         names.align_to(names[0], LEFT)
-        group = VGroup(title, ghost, names)
+        # and its one row of weights, split three ways, as long as each of the three heads' rows
+        reading, lane_share = self.example.reading(0), self.lanes[0].share
+        share = get_weight_share(reading.weights, color=ONE_HEAD_COLOR, length=lane_share.frame.width,
+                                 height=lane_share.frame.height, named=reading.useful, labelled=False)
+        share.next_to(ghost, DOWN, buff=0.14, aligned_edge=LEFT)
+        group = VGroup(title, ghost, names, share)
         group.align_to(target.tracks, LEFT).to_edge(UP, buff=0.3)
-        group.title, group.bars, group.names = title, ghost, names
+        group.title, group.bars, group.names, group.share = title, ghost, names, share
         return group
 
     def show_three_messages(self):
@@ -677,12 +704,18 @@ class ThreeHeadsSevenRows(ChapterOneScene):
             self.mark("ghost")
 
     def show_independent_weighting(self):
-        with self.beat("What the extra heads add: each one weights the sources on its own."):
+        with self.beat("What the extra heads add: each has its own weights adding up to one, most of them on "
+                       "its own word."):
             self.play(FadeOut(self.alike_note), *swap_fine_print(self, SEVERAL_NOTE))
-            self.play(*(Indicate(VGroup(lane.arrows.arrow(lane.reading.useful[0] - 1),
+            # each head's arrows turn into its own bar of shares, as long as the one head's
+            self.play(*(FadeIn(lane.share.frame) for lane in self.lanes),
+                      *(lane.share.grow_from(lane.arrows, run_time=1.6) for lane in self.lanes))
+            self.play(*(FadeIn(lane.share.total) for lane in self.lanes),
+                      *(Indicate(VGroup(lane.share.segment(lane.reading.useful[0] - 1),
                                         flow.by_source[lane.reading.useful[0] - 1]),
                                  color=TEXT_COLOR, scale_factor=1.1)
                         for flow, lane in zip(self.flows, self.lanes)))
+            self.mark("own shares")
 
 
 # ============================================================================================
