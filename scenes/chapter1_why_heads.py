@@ -429,7 +429,7 @@ class ThreeHeadsSevenRows(ChapterOneScene):
         share = get_weight_share(reading.weights, color=ONE_HEAD_COLOR, length=1.6 * slot.tracks.width,
                                  words=ex.tokens, named=reading.useful)
         share_title = get_text("its weights", font_size=MIN_TEXT_SIZE, color=ONE_HEAD_COLOR)
-        share.next_to(slot.tracks, DOWN, buff=0.75).align_to(slot.tracks, LEFT)
+        share.next_to(slot.tracks, DOWN, buff=0.95).align_to(slot.tracks, LEFT)
         share_title.next_to(share.frame, UP, buff=0.1).align_to(share.frame, LEFT)
         group = VGroup(label, row, positions, chips, keys, query, query_label, slot, value_label, key_label, rlabel,
                        features, frames, share, share_title)
@@ -621,10 +621,22 @@ class ThreeHeadsSevenRows(ChapterOneScene):
 
     def show_three_heads(self, ex):
         lanes = self.lanes = self.get_three_heads(ex)
+        layout, flow = self.layout, self.one_head_flow
+        ghost = self.ghost = self.get_one_head_ghost()
         self.clear_stage(self.title, self.badge)      # the one head gives way as the three arrive
         with self.beat("Now three heads read the same rows, all at the same time.", look=1.5):
-            self.play(*(FadeIn(VGroup(lane.label.head_text, lane.row, lane.chips, lane.slot.tracks, lane.slot.labels))
-                        for lane in lanes))
+            # the one head's rows are copied into three lanes, and its message and weights move to the
+            # corner, kept for comparison: the same rows, now read three times (no wipe, no redraw)
+            rows = VGroup(self.row, layout.chips)
+            share = layout.share
+            self.play(*(TransformFromCopy(rows, VGroup(lane.row, lane.chips)) for lane in lanes),
+                      TransformFromCopy(VGroup(layout.slot.tracks, flow.segments, self.unfilled), ghost.bars),
+                      TransformFromCopy(VGroup(share.segments, share.frame, share.total),
+                                        VGroup(ghost.share.segments, ghost.share.frame, ghost.share.total)),
+                      FadeIn(ghost.title), FadeIn(ghost.names),
+                      *(FadeIn(VGroup(lane.label.head_text, lane.slot.tracks, lane.slot.labels)) for lane in lanes),
+                      run_time=1.8)
+            self.mark("ghost")
             # the same play draws all three heads, thin and even to begin with: none waits for another
             self.play(*(lane.even.create(run_time=1.8) for lane in lanes))
 
@@ -695,13 +707,13 @@ class ThreeHeadsSevenRows(ChapterOneScene):
         lanes = self.lanes
         self.flows = [get_message_flow(lane.chips, contributions(self.example, lane.reading), lane.slot,
                                        min_copy_width=0.025) for lane in lanes]
-        ghost = self.ghost = self.get_one_head_ghost()
+        ghost = self.ghost
         with self.beat("Scaled and added, each message carries its own feature almost whole."):
             self.play(*(flow.scale_copies(run_time=1.2) for flow in self.flows))
             self.play(*(flow.move_copies(run_time=2.0) for flow in self.flows))
-            # beside them, what one head carried: each track only part full
-            self.play(FadeIn(ghost, shift=0.1 * DOWN))
-            self.mark("ghost")
+            # against what one head carried, kept in the corner: each track only part full
+            self.play(Indicate(ghost.bars, color=ONE_HEAD_COLOR, scale_factor=1.05))
+            self.mark("compare ghost")
 
     def show_independent_weighting(self):
         with self.beat("What the extra heads add: each has its own weights adding up to one, most of them on "

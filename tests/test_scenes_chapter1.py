@@ -626,7 +626,11 @@ def test_scene_1_the_sweep_compares_every_key_then_even_arrows_thicken_with_the_
 def test_scene_1_the_one_head_message_stays_as_a_ghost_beside_the_three():
     b = built(ThreeHeadsSevenRows)
     ghost = b.scene.ghost
-    assert b.scene.marks["ghost"] == b.beat_of("almost whole").id
+    # it moves to the corner as the three heads arrive (copied from the one head's message, no redraw),
+    # and is pointed at when the three messages fill
+    assert b.scene.marks["ghost"] == b.beat_of("Now three heads").id
+    assert sum("TransformFromCopy" in w for w in plays_in(b, "Now three heads")[:1]) == 1
+    assert b.scene.marks["compare ghost"] == b.beat_of("almost whole").id
     assert [t.original_text for t in ghost.title] == ["one head (before):", "each feature only in part"]
     assert [t.original_text for t in ghost.names] == list(COAT.features)
     # set apart from the three heads' messages: wholly above head 1's message, with room between
@@ -748,3 +752,15 @@ def test_scene_1_one_softmax_row_is_split_three_ways_and_each_head_has_its_own()
         assert on_stage(b, lane.share.segment(j))
     assert b.scene.marks["own shares"] == b.beat_of("its own weights adding up to one").id
     assert any("LaggedStart" in w for w in plays_in(b, "its own weights adding up to one"))
+
+
+def test_scene_1_each_value_bar_dims_behind_its_shrunk_copy():
+    """"Each value shrinks by its weight": the full bar behind each scaled copy dims, so the copy reads
+    as the bar shrunk (a copy laid over an unchanged full bar did not)."""
+    from scenes.blocks.message_slot import BAR_OPACITY, DIMMED_BAR_OPACITY
+    b = built(ThreeHeadsSevenRows)
+    assert DIMMED_BAR_OPACITY < 0.5 * BAR_OPACITY
+    for lane in b.scene.lanes:
+        bars = [bar for chip in lane.chips for bar in chip.bars]
+        assert bars and all(bar.get_fill_opacity() == pytest.approx(DIMMED_BAR_OPACITY) for bar in bars)
+        assert all(on_stage(b, bar) for bar in bars)

@@ -26,6 +26,7 @@ from scenes.style import BACKGROUND, DIM_TEXT_COLOR, MIN_TEXT_SIZE, TEXT_COLOR, 
 
 TRACK_OPACITY = 0.7
 BAR_OPACITY = 0.95
+DIMMED_BAR_OPACITY = 0.25    # a value bar once its scaled copy has been taken from it
 
 
 class ValueChip(VGroup):
@@ -102,9 +103,11 @@ class MessageFlow(VGroup):
     copies over the chips, {source index: VGroup}), `filled` (each track's filled fraction: the
     message). Play `scale_copies()` then `move_copies()`, or `animation()` for both at once."""
 
-    def scale_copies(self, lag_ratio: float = 0.08, run_time: float = 1.2):
-        """Over each chip, a copy of its bars shrinks to its weight times the value (head colour)."""
-        steps = [AnimationGroup(*(TransformFromCopy(bar, copy) for bar, copy, _ in triples))
+    def scale_copies(self, lag_ratio: float = 0.08, run_time: float = 1.2, dim_to: float = DIMMED_BAR_OPACITY):
+        """Over each chip, a copy of its bars shrinks to its weight times the value (head colour),
+        while the full bar behind it dims to `dim_to`: what shrank stands out against what it was."""
+        steps = [AnimationGroup(*(AnimationGroup(TransformFromCopy(bar, copy), bar.animate.set_fill(opacity=dim_to))
+                                  for bar, copy, _ in triples))
                  for triples in self._triples if triples]
         return LaggedStart(*steps, lag_ratio=lag_ratio, run_time=run_time)
 
