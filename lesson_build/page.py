@@ -33,12 +33,15 @@ from lesson_build.catalog import Chapter
 
 RIVER = "The fisherman sat beside the river bank and watched the"   # the explorer's first sentence
 
-# The explorer's parts and the scene of chapter 2 that explains each (its panels link to that
-# moment of the video), and the worksheet scenes that get a "try it" link to the explorer on the
-# sentence they show (None: the sentence the scenes were rendered with, $LESSON_SENTENCE).
+# The explorer's parts and the scene of chapter 2 that explains each (its panels, and the steps
+# of its walk, link to that moment of the video): "joined" is [m¹ | m²] W_O = Δe (scene 13),
+# "residual" e′ = e + Δe (scene 14, whose first beat is E′ = E + ΔE), "prediction" the MLP after it.
+# The worksheet scenes that get a "try it" link to the explorer on the sentence they show (None:
+# the sentence the scenes were rendered with, $LESSON_SENTENCE, which every one of them but
+# scene 15 works on; the link says so).
 EXPLAINED_BY = {"tokens": "Setup", "head1": "Head1Weights", "head2": "Head2WeightsAndMessage",
                 "arrows": "Head1Weights", "masked": "MaskedMatrix", "joined": "ConcatAndOutputProjection",
-                "prediction": "ResidualAndPrediction"}
+                "residual": "ResidualAndPrediction", "prediction": "ResidualAndPrediction"}
 TRY_IT = {"Setup": None, "ShapeFlow": None, "Projections": None, "Head1Weights": None, "Head1Message": None,
           "Head2WeightsAndMessage": None, "MaskedMatrix": None, "WideHeadVersusTwo": None,
           "ConcatAndOutputProjection": None, "ResidualAndPrediction": None, "ChequeSentence": "cheque"}
@@ -92,6 +95,20 @@ def _clock(t: Fraction | float) -> str:
     return f"{s // 60}:{s % 60:02d}"
 
 
+def scene_second(start: Fraction | float) -> int:
+    """The second a scene is said to start at, everywhere on the page (its chip's clock in the
+    chapter's scene list, the explorer's "explained in the video" links): the first whole second
+    of the chapter at which the scene is on screen. Rounded up, since a scene starts between two
+    seconds (503.999 s): rounded down, the link would land in the scene before."""
+    return math.ceil(Fraction(start))
+
+
+def scene_seek(start: Fraction | float) -> str:
+    """A scene link's exact seek (data-seek): its start to the millisecond, rounded up (never
+    into the scene before)."""
+    return f"{math.ceil(Fraction(start) * 1000) / 1000:.3f}"
+
+
 def _rel(path: Path, page: Path) -> str:
     """`path` relative to the page's folder, as a URL path (the template escapes it)."""
     return Path(os.path.relpath(path, page.parent)).as_posix()
@@ -116,15 +133,28 @@ def _scene_view(row: ChapterRow, s: SceneRow, page: Path) -> dict:
     view = {"number": s.number, "title": s.title, "status": s.status, "seek": None, "clock": None, "try": None,
             "video": _rel(s.video, page) if s.video is not None else None}
     if row.video and s.start is not None:
-        view.update(seek=f"{float(s.start):.3f}", clock=_clock(s.start))
+        view.update(seek=scene_seek(s.start), clock=_clock(scene_second(s.start)))
     if s.name in TRY_IT:
-        sentence = TRY_IT[s.name] or _scenes_sentence()
-        # The link's ?sentence= is read literally by the page (a preset's name there would be
-        # that one word), so it carries the preset's words; data-try keeps the name.
-        from lesson_data.worksheet import SENTENCES
-        words = SENTENCES.get(sentence.strip().lower(), sentence)
-        view.update({"try": sentence, "try_query": urllib.parse.urlencode({"sentence": words})})
+        view.update(try_link(TRY_IT[s.name]))
     return view
+
+
+def try_link(own: str | None) -> dict:
+    """A worksheet scene's "try it": the explorer on the scene's own sentence (`own`, a preset's
+    name), or, for the scenes that work on the worksheet's sentence, on that one, labelled as such
+    (the same link under every such scene, so it says whose sentence it is)."""
+    from lesson_data.worksheet import SENTENCES
+    sentence = own or _scenes_sentence()
+    # The link's ?sentence= is read literally by the page (a preset's name there would be
+    # that one word), so it carries the preset's words; data-try keeps the name.
+    words = SENTENCES.get(sentence.strip().lower(), sentence)
+    if own:
+        label, title = f"try the {own} sentence", f"Open the explorer on this scene's own sentence: “{words}”"
+    else:
+        label = "try the worksheet sentence"
+        title = f"Open the explorer on the worksheet's sentence, which this scene works on: “{words}”"
+    return {"try": sentence, "try_query": urllib.parse.urlencode({"sentence": words}), "try_label": label,
+            "try_title": title}
 
 
 def _transcript(row: ChapterRow) -> list[dict]:
@@ -173,8 +203,7 @@ def _explained(chapters: Sequence[ChapterRow]) -> str:
     for part, scene in EXPLAINED_BY.items():
         if scene in starts:
             row, s = starts[scene]
-            # Up to the scene's first whole second: rounded down, 503.999 s would land in the scene before.
-            t = math.ceil(s.start)
+            t = scene_second(s.start)          # the same second as the scene's chip in its chapter
             out[part] = {"href": f"#{row.chapter.slug}&t={t}", "label": f"Scene {s.number} · {s.title}", "at": _clock(t)}
     return json.dumps(out, ensure_ascii=False).replace("<", "\\u003c").replace(">", "\\u003e").replace("&", "\\u0026")
 

@@ -335,3 +335,64 @@ def test_attention_cli_reads_bos_while_it_fits(web_models):
                            "--attention", "--weights", str(web_models)], capture_output=True, text=True, timeout=60)
     out = json.loads(proc.stdout)
     assert out["read_as"] == ["<BOS>", "once", "upon", "a", "time"] and len(out["heads"][0]) == 5, out
+
+
+# ---------------------------------------------------------------- what the demo says about a prompt
+
+def _dropped_by_tokenizers(tok, text: str) -> list[str]:
+    """The characters tokenizers' own normalizer keeps and its own pre-tokenizer matches with no
+    piece (so no token carries them), once each, in order: segments between special tokens
+    (which it cuts out first, unnormalized), normalized, then every character outside the pieces'
+    offsets that is not whitespace."""
+    import re
+    specials = sorted((t.content for t in tok.get_added_tokens_decoder().values()), key=len, reverse=True)
+    out = []
+    for k, segment in enumerate(re.split("(" + "|".join(map(re.escape, specials)) + ")", text)):
+        if k % 2:
+            continue
+        normalized = tok.normalizer.normalize_str(segment)
+        covered = set()
+        for _, (a, b) in tok.pre_tokenizer.pre_tokenize_str(normalized):
+            covered.update(range(a, b))
+        for i, ch in enumerate(normalized):
+            if i not in covered and not ch.isspace() and ch not in out:
+                out.append(ch)
+    return out
+
+
+def test_the_characters_the_tokenizer_drops_are_the_ones_tokenizers_drops(tok):
+    """tokenizer.mjs dropped() (the demo's "Not in the vocabulary's alphabet, removed: …") names
+    exactly what tokenizers loses without a trace, on the test split's non-ASCII stories and fuzz."""
+    stories = [s for s in _test_split() if any(ord(c) > 127 for c in s)][:300]
+    texts = stories + _fuzz(seed=11) + ["the café in Zürich", "naïve résumé_", "<UNK>é<BOS>ß", "plain words only", ""]
+    got = json.loads(run_node(
+        "const tok = T.WordTokenizer.fromJSON(JSON.parse(fs.readFileSync("
+        f"{json.dumps(str(EXPORTS / 'tokenizer.json'))}, 'utf8')));\n"
+        "const texts = JSON.parse(fs.readFileSync(0, 'utf8'));\n"
+        "process.stdout.write(JSON.stringify(texts.map((t) => tok.dropped(t))));", json.dumps(texts)))
+    want = [_dropped_by_tokenizers(tok, t) for t in texts]
+    wrong = [(t, g, w) for t, g, w in zip(texts, got, want) if g != w]
+    assert not wrong, f"{len(wrong)} texts differ; first: {wrong[0]!r}"
+    assert want[-5:] == [["é", "ü"], ["ï", "é", "_"], ["é", "ß"], [], []]
+    assert sum(bool(w) for w in want) > 50, "the texts should drop something often"
+
+
+def test_the_seam_between_a_prompt_and_its_continuation_is_detokenizes(tok):
+    """The demo shows the prompt, then the continuation: what goes between (tokenizer.mjs seam) is
+    what the trainer's detokenize puts there when it joins the two word lists ("the dog" + "."
+    reads "the dog.", never "the dog ."), on random word lists cut at random places."""
+    from trainer.tokenizer import detokenize
+    rng = random.Random(5)
+    pool = ["the", "dog", "said", "<UNK>", ".", ",", "!", "?", ";", ":", "'", '"', "(", ")", "[", "]", "{", "}", "-"]
+    cases = []
+    for _ in range(2000):
+        words = [rng.choice(pool) for _ in range(rng.randint(0, 8))]
+        cut = rng.randint(0, len(words))
+        cases.append([words[:cut], words[cut:]])
+    got = json.loads(run_node(
+        "const cases = JSON.parse(fs.readFileSync(0, 'utf8'));\n"
+        "process.stdout.write(JSON.stringify(cases.map(([a, b]) => { const p = T.detokenize(a), c = T.detokenize(b);"
+        " return p + T.seam(p, c) + c; })));", json.dumps(cases)))
+    wrong = [(a, b, g, detokenize(a + b)) for (a, b), g in zip(cases, got) if g != detokenize(a + b)]
+    assert not wrong, f"{len(wrong)} cuts differ; first: {wrong[0]!r}"
+    assert any(b and b[0] == "." and a for a, b in cases)

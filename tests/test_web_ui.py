@@ -107,7 +107,29 @@ def build_site(out: Path) -> Path:
         index, series_title="A test lesson", quality_label="720p30 (-qm)", chapters=rows, series_video=None,
         series_vtt=None, series_poster=None, series_note="not needed here", worksheet=None,
         generated="2026-01-01 00:00", web=assets), encoding="utf-8")
+    # catalog.html: the lesson's own chapter 2 (its thirteen scenes, by their catalog names and
+    # titles) over the same test video, for what depends on which scene is which.
+    ch2, video = catalog_chapter2(), folder / "chapter2.mp4"
+    scenes = [page.SceneRow(s.number, s.title, s.name, "ok", t) for s, t in zip(ch2.scenes, catalog_starts(ch2))]
+    row = page.ChapterRow(ch2, scenes, video=video, vtt=video.with_suffix(".vtt"), srt=video.with_suffix(".srt"),
+                          duration=Fraction(SECONDS), quality="720p30")
+    (out / "catalog.html").write_text(page.render_index(
+        out / "catalog.html", series_title="The lesson's chapter 2", quality_label="720p30 (-qm)", chapters=[row],
+        series_video=None, series_vtt=None, series_poster=None, series_note="not needed here", worksheet=None,
+        generated="2026-01-01 00:00", web=assets), encoding="utf-8")
     return out
+
+
+def catalog_chapter2() -> Chapter:
+    """The lesson's chapter 2 as lesson_build/catalog.py lists it."""
+    from lesson_build.catalog import CHAPTERS as LESSON
+    return next(ch for ch in LESSON if ch.number == 2)
+
+
+def catalog_starts(ch: Chapter) -> list[Fraction]:
+    """Where catalog.html's scenes start in its 300 s video: scene k at k × 300/13 s, between two
+    whole seconds (but the first), as a render's marks are."""
+    return [Fraction(k * SECONDS, len(ch.scenes)) for k in range(len(ch.scenes))]
 
 
 class Page:
@@ -505,11 +527,15 @@ def test_a_link_opens_the_explorer_on_its_sentence(wide):
     assert urllib.parse.parse_qs(urllib.parse.urlsplit(href).query) == {"sentence": ["she deposited the cheque"]}, href
 
 
-def test_a_link_fills_the_demo_without_running_it(wide):
+def test_a_link_fills_the_demo_and_runs_it(wide):
     wide.goto(wide.base + "?" + urllib.parse.urlencode({"prompt": "Once upon a time, a cat", "model": "one_head"}))
     got = wide.js(LINK_STATE)
     assert got["message"] is None and got["prompt"] == "Once upon a time, a cat" and got["model"] == "one_head", got
-    assert got["demoState"] == "linked" and _in_view(wide, "demo"), got
+    assert _in_view(wide, "demo"), got
+    wide.tab.wait_for("['done', 'error'].includes(document.getElementById('demo').dataset.state)", timeout=60)
+    out = wide.js("(o => [document.getElementById('demo').dataset.state, o.dataset.model, o.dataset.continuation])"
+                  "(document.getElementById('demo-output'))")
+    assert out[:2] == ["done", "one_head"] and out[2], out
 
 
 BAD_LINKS = [
@@ -572,7 +598,8 @@ def test_a_link_to_a_demo_run_restores_its_prompt_model_and_settings(wide):
     wide.goto(wide.base.rsplit("/", 1)[0] + "/index.html" + href)
     got = wide.js(LINK_STATE)
     assert got["message"] is None and got["prompt"] == run["prompt"] and got["model"] == run["model"], got
-    assert got["run"] == [run["temperature"], run["seed"], run["tokens"]] and got["demoState"] == "linked", got
+    assert got["run"] == [run["temperature"], run["seed"], run["tokens"]] and got["demoState"] != "ready", got
+    wide.tab.wait_for("document.getElementById('demo').dataset.state === 'done'", timeout=60)
     assert _in_view(wide, "demo")
     # The reopened page's own link is the same run.
     assert wide.js("document.getElementById('demo-link').getAttribute('href')") == href
@@ -1157,16 +1184,22 @@ def test_the_arrows_take_the_tab_key_left_to_right_with_a_strong_focus_ring(wide
 
 # ---------------------------------------------------------------- the demo's diagram
 
+# True when no two labels of an svg that share a line (the same y) overlap: every one whole and apart.
+APART = """((svg) => { const rows = new Map();
+  for (const t of svg.querySelectorAll('text')) { const y = t.getAttribute('y'), r = t.getBoundingClientRect();
+    if (!rows.has(y)) rows.set(y, []); rows.get(y).push([r.left, r.right]); }
+  return [...rows.values()].every(xs => xs.sort((a, b) => a[0] - b[0]).every((x, i) => i === 0 || x[0] >= xs[i - 1][1] - 0.5)); })"""
+
 DIAGRAM = """(() => [...document.querySelectorAll('#demo-results .head-view')].map(v => {
   const d = v.querySelector('.diagram'), svg = d.querySelector('svg'), box = d.getBoundingClientRect(), s = svg.getBoundingClientRect();
   const labels = [...svg.querySelectorAll('text.tok')].map(t => { const r = t.getBoundingClientRect();
     return { text: t.textContent, left: r.left, right: r.right, receiver: t.classList.contains('receiver') }; });
   const rec = labels.find(l => l.receiver);
   return { read: [...v.querySelectorAll('.heat .cell')].map(c => c.textContent), labels: labels.map(l => l.text),
-    apart: labels.every((l, i) => i === 0 || l.left >= labels[i - 1].right), inside: labels.every(l => l.left >= s.left && l.right <= s.right),
+    apart: APART(svg), inside: labels.every(l => l.left >= s.left && l.right <= s.right),
     receiverShown: rec.left >= box.left - 0.5 && rec.right <= box.right + 0.5, overflows: d.scrollWidth > d.clientWidth + 1,
     hint: !v.querySelector('.scroll-hint').hidden, pageX: scrollX,
-    tabOrder: [...svg.querySelectorAll('[tabindex]')].map(a => +a.dataset.source) }; }))()"""
+    tabOrder: [...svg.querySelectorAll('[tabindex]')].map(a => +a.dataset.source) }; }))()""".replace("APART", APART)
 
 
 @pytest.mark.parametrize("width", [1440, 390])
@@ -1180,15 +1213,287 @@ def test_the_demos_diagram_labels_every_token_and_opens_on_the_receiver(width, w
         assert v["labels"] == v["read"] and len(v["labels"]) > 20, v      # every token read, by its whole name
         assert v["apart"] and v["inside"], v                               # none overlapping, none cut at an edge
         assert v["receiverShown"] and v["pageX"] == 0, v                   # the receiver in view; the page not moved
-        assert v["hint"] == v["overflows"] and v["overflows"] == (width == 390), v
+        assert not v["overflows"] and not v["hint"], v                     # wrapped into lines: no sideways scroll
         assert v["tabOrder"] == sorted(v["tabOrder"]) and v["tabOrder"], v  # Tab goes left to right
 
 
-def test_the_explorers_diagram_opens_on_the_receiver_on_a_phone(wide, narrow):
-    for p, overflows in ((narrow, True), (wide, False)):
+def test_the_explorers_diagram_shows_the_receiver_on_a_phone(wide, narrow):
+    for p, overflows in ((narrow, False), (wide, False)):
         explore(p, page.RIVER)
         got = p.js("""(() => { const d = document.querySelector('#explorer .diagram'), box = d.getBoundingClientRect();
           const r = d.querySelector('text.tok.receiver').getBoundingClientRect();
           return { shown: r.left >= box.left - 0.5 && r.right <= box.right + 0.5, overflows: d.scrollWidth > d.clientWidth + 1,
                    hint: !d.nextElementSibling.hidden, pageX: scrollX }; })()""")
         assert got == {"shown": True, "overflows": overflows, "hint": overflows, "pageX": 0}, (p.base, got)
+
+
+# ---------------------------------------------------------------- the arrows on a phone
+
+FITS = """(() => [...document.querySelectorAll(%s)].map(d => {
+  const svg = d.querySelector('svg.arrows'), vb = svg.viewBox.baseVal, s = svg.getBoundingClientRect(), box = d.getBoundingClientRect();
+  const rec = svg.querySelector('text.tok.receiver').getBoundingClientRect();
+  return { scrolls: d.scrollWidth > d.clientWidth, inside: s.left >= box.left - 0.5 && s.right <= box.right + 0.5,
+    scale: s.width / vb.width, apart: APART(svg), tokens: [...svg.querySelectorAll('text.tok')].map(t => t.textContent),
+    receiverShown: rec.left >= box.left - 0.5 && rec.right <= box.right + 0.5,
+    arcs: [...svg.querySelectorAll('path.arc')].map(a => [+a.dataset.weight, parseFloat(a.getAttribute('stroke-width')) * s.width / vb.width]) };
+}))()""".replace("APART", APART)
+
+
+def _one_weight_one_width(arcs) -> list:
+    """The arcs not drawn 14 px wide per unit of weight (README: "14 px of stroke for a weight of
+    1"; near-zero weights are 0.6 px hairlines)."""
+    return [(w, px) for w, px in arcs if abs(px - max(14 * w, 0.6)) > 0.006]
+
+
+def test_no_arrow_diagram_scrolls_sideways_inside_its_box_at_390_px(narrow):
+    """On a phone the explorer's and the demo's arrows wrap into lines that fit their box (no
+    sideways scroll inside it), at the one scale: a weight of w is 14·w px wide, every label at its
+    size, apart from its neighbours."""
+    longest = " ".join(["fisherman", "deposited"] * 10)                 # 20 of the longest words
+    for text in [page.RIVER, sentence(20, 5), longest]:
+        explore(narrow, text)
+        n = len(text.split())
+        (got,) = narrow.js(FITS % json.dumps("#explorer .diagram"))
+        assert not got["scrolls"] and got["inside"] and got["receiverShown"] and got["apart"], (text, got)
+        assert abs(got["scale"] - 1) < 1e-3 and len(got["arcs"]) == 2 * n and not _one_weight_one_width(got["arcs"]), (text, got)
+        assert got["tokens"] == text.lower().split(), got
+    prompt = " ".join(["Once upon a time, there was a little girl named Lily. She loved to play outside."] * 4)
+    _run_demo(narrow, prompt, 2, compare=True)
+    views = narrow.js(FITS % json.dumps("#demo-results .diagram"))
+    assert len(views) == 5, views                                       # one head and four heads
+    for got in views:
+        assert not got["scrolls"] and got["inside"] and got["receiverShown"] and got["apart"], got
+        assert abs(got["scale"] - 1) < 1e-3 and len(got["tokens"]) == 64 and not _one_weight_one_width(got["arcs"]), got
+
+
+# ---------------------------------------------------------------- a link runs the demo
+
+RUNS = """window.__runs = 0;   // each run of the demo starts by saying "Starting…" (demo.mjs generate)
+new MutationObserver((records) => { for (const r of records) if (r.target.id === 'demo-status')
+  for (const n of r.addedNodes) if (n.textContent.startsWith('Starting')) window.__runs++; })
+  .observe(document, { childList: true, subtree: true });"""
+
+
+def _node_continuation(ui_site: Path, model: str, prompt: str, temperature: str, seed: str, tokens: str) -> str:
+    """What `node generate.mjs` writes for these settings, in its own process."""
+    import shutil
+    if shutil.which("node") is None:
+        pytest.skip("node is not installed")
+    proc = subprocess.run(["node", str(ROOT / "lesson_build" / "web" / "generate.mjs"), "--model", model, "--prompt", prompt,
+                           "--temperature", temperature, "--seed", seed, "--tokens", tokens, "--json",
+                           "--weights", str(ui_site / "web" / "models")], capture_output=True, text=True, timeout=60)
+    assert proc.returncode == 0, proc.stderr
+    return json.loads(proc.stdout)["continuation"]
+
+
+def test_a_link_to_a_run_runs_it_once_as_it_was_and_compare_too(served, ui_site):
+    """A link to a demo run runs it once when opened, to the same words (the seed: what node's
+    generate.mjs gives for those settings); a Compare's link carries compare=1, and opens to the three
+    models side by side, each with its own words for that seed."""
+    base, browser = served
+    tab = browser.open("about:blank", window=(1440, 900))
+    tab.page.add_init_script(RUNS)
+    p = Page(browser, tab)
+    run = {"prompt": "Once upon a time, a girl named Lily saw a big dog", "model": "one_head", "temperature": "0.7",
+           "seed": "42", "tokens": "9"}
+    state = """(() => ({ runs: window.__runs, state: document.getElementById('demo').dataset.state,
+      single: document.getElementById('demo-output').hidden ? null : document.getElementById('demo-output').dataset.continuation ?? null,
+      cards: Object.fromEntries([...document.querySelectorAll('#demo-results .model-card')].map(c => [c.dataset.model, c.dataset.continuation ?? null])),
+      link: new URLSearchParams(document.getElementById('demo-link').search).get('compare') }))()"""
+    try:
+        for _ in range(2):                                   # opened twice: the same words each time
+            p.goto(base + "?" + urllib.parse.urlencode(run) + "#demo")
+            tab.wait_for("['done', 'error'].includes(document.getElementById('demo').dataset.state)", timeout=60)
+            got = p.js(state)
+            want = _node_continuation(ui_site, run["model"], run["prompt"], run["temperature"], run["seed"], run["tokens"])
+            assert got == {"runs": 1, "state": "done", "single": want, "cards": {"one_head": want}, "link": None}, got
+        # Compare on the page: its link carries it ...
+        p.js("document.getElementById('demo-compare').click()")
+        tab.wait_for("document.getElementById('demo').dataset.state === 'done' && window.__runs === 2", timeout=60)
+        href = p.js("document.getElementById('demo-link').getAttribute('href')")
+        assert urllib.parse.parse_qs(urllib.parse.urlsplit(href).query)["compare"] == ["1"], href
+        # ... and the link opens to it, run once.
+        p.goto(base + href)
+        tab.wait_for("['done', 'error'].includes(document.getElementById('demo').dataset.state)", timeout=90)
+        got = p.js(state)
+        want = {name: _node_continuation(ui_site, name, run["prompt"], run["temperature"], run["seed"], run["tokens"])
+                for name in ("mlp", "one_head", "four_heads")}
+        assert got == {"runs": 1, "state": "done", "single": None, "cards": want, "link": "1"}, got
+        # Generate (one model) again: its link is a plain run.
+        p.js("document.getElementById('demo-form').requestSubmit()")
+        tab.wait_for("document.getElementById('demo').dataset.state === 'done' && window.__runs === 2", timeout=60)
+        assert p.js(state)["link"] is None
+        assert tab.console_errors() == []
+    finally:
+        tab.page.context.close()
+
+
+# ---------------------------------------------------------------- what the demo shows of a prompt
+
+SEEN = """(() => { const note = (id) => { const n = document.getElementById(id); return n.hidden ? null : n.textContent; };
+  return { chips: [...document.querySelectorAll('#demo-seen .token')].map(c => [c.textContent, c.classList.contains('outside'),
+             +getComputedStyle(c).opacity]),
+           window: note('demo-window-note'), dropped: note('demo-dropped-note') }; })()"""
+
+
+def _set_prompt(p: Page, prompt: str) -> dict:
+    p.js("document.getElementById('demo').scrollIntoView()")
+    p.tab.wait_for("['ready', 'done'].includes(document.getElementById('demo').dataset.state)", timeout=30)
+    p.js(f"(f => {{ f.value = {json.dumps(prompt)}; f.dispatchEvent(new Event('input', {{ bubbles: true }})); }})"
+         "(document.getElementById('demo-prompt'))")
+    return p.js(SEEN)
+
+
+def test_the_continuation_joins_the_prompt_as_text_does(wide, torch_side):
+    """No space before punctuation where the continuation meets the prompt: "… her dog" + "." reads
+    "… her dog.", not "… her dog ." (the four-head model's greedy words, from torch), alone and in Compare."""
+    from trainer.tokenizer import detokenize
+    prompt = "She loved to play with her dog"
+    want = detokenize([s["chosen"] for s in torch_steps(torch_side, "four_heads", prompt, 4) if s["chosen"] != "<EOS>"])
+    assert want.startswith("."), want                     # what this test is about: punctuation first
+    _run_demo(wide, prompt, 4)
+    assert wide.js("document.getElementById('demo-output').textContent") == prompt + want
+    _run_demo(wide, prompt, 4, compare=True)
+    for name in ("mlp", "one_head", "four_heads"):
+        cont = detokenize([s["chosen"] for s in torch_steps(torch_side, name, prompt, 4) if s["chosen"] != "<EOS>"])
+        shown = wide.js(f"document.querySelector('#demo-results .model-card[data-model=\"{name}\"] .continuation').textContent")
+        assert shown == prompt + ("" if cont[:1] in ".,!?;:" else " ") + cont, (name, shown, cont)
+
+
+def test_letters_outside_the_vocabularys_alphabet_are_named_where_they_go(wide, torch_side):
+    """The tokenizer drops é, ü, ß without a trace (word characters outside a-z): the demo names
+    them under what the model reads; tokenizers' own normalizer and pre-tokenizer say which."""
+    from tests.test_web_models import _dropped_by_tokenizers
+    tok, _ = torch_side
+    wide.goto(wide.base + "#demo")
+    for prompt in ["Lily went to the café with Jürgen and Strauß", "The naïve fox's résumé_"]:
+        dropped = _dropped_by_tokenizers(tok, prompt)
+        assert dropped, prompt
+        got = _set_prompt(wide, prompt)
+        assert got["dropped"] == "Not in the vocabulary's alphabet, removed: " + " ".join(dropped), got
+    assert _set_prompt(wide, "Lily went to the cafe with Jurgen")["dropped"] is None
+
+
+def test_the_tokens_before_the_models_window_are_greyed(wide, torch_side):
+    """A prompt longer than the window: the tokens the model does not read are greyed, with a note
+    that it reads only the last 64 tokens; the rest are exactly the tokens its first step reads."""
+    from trainer.tokenizer import encode
+    tok, _ = torch_side
+    checkpoints = json.loads((ROOT / "lesson_data" / "exports" / "checkpoints" / "manifest.json").read_text())
+    context = checkpoints["models"]["four_heads"]["config"]["context"]
+    prompt = " ".join(["The big red ball rolled down the hill."] * 10)
+    total = 1 + len(encode(tok, prompt))                   # <BOS> and the prompt's tokens
+    assert total > context + 10
+    wide.goto(wide.base + "#demo")
+    got = _set_prompt(wide, prompt)
+    assert len(got["chips"]) == total, got
+    assert [outside for _, outside, _ in got["chips"]] == [True] * (total - context) + [False] * context, got
+    assert all(op < 0.75 for _, out, op in got["chips"] if out) and all(op == 1 for _, out, op in got["chips"] if not out)
+    assert got["window"] and f"reads only the last {context} tokens" in got["window"], got
+    _run_demo(wide, prompt, 1)
+    read = wide.js("[...document.querySelector('#demo-results .head-view .heat').children].map(c => c.textContent)")
+    assert read == [t for t, outside, _ in got["chips"] if not outside]
+    short = _set_prompt(wide, "Once upon a time")
+    assert short["window"] is None and not any(outside for _, outside, _ in short["chips"]), short
+
+
+# ---------------------------------------------------------------- which scene is which
+
+def _clock(seconds: int) -> str:
+    return f"{seconds // 60}:{seconds % 60:02d}"
+
+
+def _catalog(p: Page) -> None:
+    p.goto(p.base.rsplit("/", 1)[0] + "/catalog.html")
+
+
+WATCH_LINKS = """[...document.querySelectorAll('#explorer-output .watch-link a')].map(a => {
+  const m = a.textContent.match(/^(.*) \\((\\d+:\\d\\d)\\)$/); return [a.dataset.part, m[1], m[2], a.getAttribute('href')]; })"""
+
+
+def test_a_scene_starts_at_the_same_second_in_its_chapter_and_in_the_explorer(wide):
+    """The chapter's scene chips and the explorer's "Explained in the video" links name one second
+    for a scene: the first whole second of the chapter at which it is on screen (its start from
+    the chapter's marks, k × 300/13 s here, rounded up), and the explorer's link goes there."""
+    ch2 = catalog_chapter2()
+    starts = {f"Scene {s.number} · {s.title}": t for s, t in zip(ch2.scenes, catalog_starts(ch2))}
+    second = {label: -(-t.numerator // t.denominator) for label, t in starts.items()}     # the ceiling
+    _catalog(wide)
+    chips = wide.js("""[...document.querySelectorAll('#chapter2 ol.scenes a[data-seek]')].map(a =>
+        [a.firstChild.textContent.trim(), a.querySelector('.meta').textContent, parseFloat(a.dataset.seek)])""")
+    assert [label for label, _, _ in chips] == list(starts), chips
+    for label, clock, seek in chips:
+        assert clock == _clock(second[label]), (label, clock, float(starts[label]))
+        assert starts[label] <= Fraction(str(seek)) < starts[label] + Fraction(1, 1000), (label, seek)
+    links = wide.js(WATCH_LINKS)
+    for _ in range(6):                                    # and the walk's steps' links
+        wide.js("document.querySelector('#explorer-walk .walk-next').click()")
+        links += wide.js(WATCH_LINKS)
+    assert {part for part, *_ in links} >= {"tokens", "head1", "head2", "arrows", "masked", "joined", "residual", "prediction"}
+    for part, label, at, href in links:
+        assert at == _clock(second[label]) and href == f"#chapter2&t={second[label]}", (part, label, at, href)
+        assert at == dict((c[0], c[1]) for c in chips)[label]
+
+
+def _beat_captions(entry) -> list[str]:
+    """The text of every beat's caption in a scene's class (the literal parts of `self.beat(...)`'s
+    first argument, an f-string's fields left out), read from its file without Manim."""
+    tree = ast.parse((ROOT / entry.file).read_text(encoding="utf-8"))
+    cls = next(n for n in tree.body if isinstance(n, ast.ClassDef) and n.name == entry.name)
+    out = []
+    for node in ast.walk(cls):
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr == "beat" and node.args:
+            arg = node.args[0]
+            if isinstance(arg, ast.Constant):
+                out.append(arg.value)
+            elif isinstance(arg, ast.JoinedStr):
+                out.append("".join(v.value if isinstance(v, ast.Constant) else "…" for v in arg.values))
+    return out
+
+
+# Each step of the explorer's walk and what the scene it cites says in a beat.
+WALK = [("q·k", "score"), ("÷ √", "√"), ("softmax", "softmax"), ("weighted sum", "value"), ("W_O", "W_O"),
+        ("E′", "E′ = E + ΔE"), ("prediction", "most probable next word")]
+
+
+def test_every_step_of_the_walk_cites_a_scene_that_explains_it(wide):
+    """Each of the walk's seven steps links to a scene of the catalog whose beats say that step
+    (step 6, e′ = e + Δe: the scene whose beat says E′ = E + ΔE, not W_O's)."""
+    by_label = {f"Scene {s.number} · {s.title}": s for s in catalog_chapter2().scenes}
+    _catalog(wide)
+    cited = []
+    for _ in WALK:
+        cited.append(wide.js("""(() => { const w = document.getElementById('explorer-walk'), a = w.querySelector('.walk-watch a');
+          return [w.querySelector('.walk-title').textContent, a ? a.textContent.replace(/ \\([^)]*\\)$/, '') : null]; })()"""))
+        wide.js("document.querySelector('#explorer-walk .walk-next').click()")
+    for (title, label), (step, phrase) in zip(cited, WALK):
+        assert step in title and label in by_label, (title, label)
+        assert any(phrase in c for c in _beat_captions(by_label[label])), (title, label, phrase)
+
+
+def test_each_worksheet_scene_tries_its_own_sentence_or_says_whose_it_is(wide):
+    """A worksheet scene's link to the explorer opens the scene's own sentence when it has one
+    (the catalog's "The cheque sentence"), and otherwise the worksheet's sentence, saying so: the
+    same words under two scenes are the same link, and they read as such."""
+    by_label = {f"Scene {s.number} · {s.title}": s for s in catalog_chapter2().scenes}
+    worksheet = ws.SENTENCES.get(ws.sentence_from_env(), ws.sentence_from_env())
+    _catalog(wide)
+    links = wide.js("""[...document.querySelectorAll('#chapter2 ol.scenes li')].filter(li => li.querySelector('a[data-try]')).map(li => {
+        const a = li.querySelector('a[data-try]');
+        return [li.querySelector('a[data-seek]').firstChild.textContent.trim(), a.textContent, a.title,
+                new URLSearchParams(a.search).get('sentence')]; })""")
+    assert len(links) == sum(s.name in page.TRY_IT for s in by_label.values()), links
+    owns = 0
+    for label, text, title, words in links:
+        own = [name for name in ws.SENTENCES if name in by_label[label].title.lower()]
+        if own:
+            owns += 1
+            assert words == ws.SENTENCES[own[0]] and own[0] in text and "worksheet" not in text, (label, text, words)
+        else:
+            assert words == worksheet and "worksheet sentence" in text, (label, text, words)
+        assert words in title, (label, title)
+    assert owns == 1
+    assert len({text for _, text, _, _ in links}) == len({words for *_, words in links})     # one label per sentence
+    wide.js("[...document.querySelectorAll('#chapter2 a[data-try]')].find(a => a.textContent.includes('cheque')).click()")
+    got = wide.js(LINK_STATE)
+    assert got["sentence"] == "cheque" and got["input"] == ws.SENTENCES["cheque"], got

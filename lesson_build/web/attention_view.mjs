@@ -13,7 +13,7 @@
 // Okabe-Ito blue, orange, green and lilac). The MLP has no attention: its card says so.
 
 import { probabilities } from "./model.mjs";
-import { WIDTH_PER_WEIGHT, h, receiverInView, ringOnFocus } from "./explorer.mjs";
+import { WIDTH_PER_WEIGHT, fittedDiagram, h, labelWidth, receiverInView, ringOnFocus, wrapSlots } from "./explorer.mjs";
 
 const MIN_STROKE = 0.6;
 export const TOP_K = 10;
@@ -34,63 +34,53 @@ export function topK(p, k = TOP_K) {
 
 const fixed = (x) => (Math.abs(x) < 0.0005 ? "0.000" : x.toFixed(3));
 
-// The width of a token's label as the page draws it (svg text.tok.small: 12 px DejaVu Sans),
-// measured once per token in a hidden svg; an estimate where there is no layout.
+// Every label whole and apart: a slot as wide as its own label (svg text.tok.small: 12 px DejaVu
+// Sans, measured: explorer.mjs labelWidth), and room for the arcs, so every source is labelled,
+// short ones ("," "a") taking less room. A prompt wider than its box wraps into lines (wrapSlots):
+// a line before the receiver's ends in an echo of the receiver, where its arcs end.
 const LABEL_GAP = 8, MIN_SLOT = 22;
-const measured = new Map();
-let ruler = null;
-function labelWidth(text) {
-  if (measured.has(text)) return measured.get(text);
-  let w = 7.2 * [...text].length;
-  try {
-    if (!ruler) {
-      ruler = h("svg:svg", { class: "arrows", width: 0, height: 0, "aria-hidden": "true",
-        style: "position:absolute;left:-9999px;top:0;visibility:hidden" }, h("svg:text", { class: "tok small" }));
-      document.body.append(ruler);
-    }
-    ruler.firstChild.textContent = text;
-    const got = ruler.firstChild.getComputedTextLength();
-    if (got > 0) w = got;
-  } catch { /* no layout (not in a page): the estimate */ }
-  measured.set(text, w);
-  return w;
-}
 
-/** Each token's centre: every label whole and apart (a slot as wide as its own label, and room
- * for the arcs), so every source is labelled, short ones ("," "a") taking less room. */
-function positions(tokens) {
-  const slots = tokens.map((t) => Math.max(labelWidth(t) + LABEL_GAP, MIN_SLOT));
-  const xs = [];
-  let at = 6 + Math.max(slots[0] / 2, 0);
-  slots.forEach((w, j) => { if (j > 0) at += (slots[j - 1] + w) / 2; xs.push(at); });
+function arrowsFor(tokens, weights, head, maxWidth = Infinity) {
+  const n = tokens.length, r = n - 1;
+  const slots = tokens.map((t) => Math.max(labelWidth(t, "tok small", 7.2) + LABEL_GAP, MIN_SLOT));
   // The receiver's self-loop reaches 20 px beyond its centre.
-  const width = at + Math.max(slots[slots.length - 1] / 2, 24) + 6;
-  return { xs, width };
-}
-
-function arrowsFor(tokens, weights, head) {
-  const n = tokens.length;
-  const { xs, width } = positions(tokens);
-  const rise = (j) => Math.min(16 + 5 * (n - 1 - j), 120);
-  const top = Math.max(rise(0), 40) * 0.75 + 10;
-  const yArc = top + 2, yTok = yArc + 16, height = yTok + 10;
-  const x = (j) => xs[j];
+  const echo = `→ ${tokens[r]}`;          // the receiver again, where a line's arcs end
+  const lay = wrapSlots(slots, r, maxWidth, { echo: Math.max(labelWidth(echo, "echo small", 7.2) + LABEL_GAP, 30), loop: 24 });
+  const rise = (d) => Math.min(16 + 5 * d, 120);
+  const span = (j) => (lay.lines[lay.line[j]].echo === null ? r - j : lay.lines[lay.line[j]].last - j + 1);
+  let bottom = 0;
+  const bands = lay.lines.map((l) => {
+    let widest = 0;
+    for (let j = l.first; j <= l.last; j++) widest = Math.max(widest, span(j));
+    const yArc = bottom + Math.max(rise(widest), 40) * 0.75 + 12, yTok = yArc + 16;
+    bottom = yTok + 10;
+    return { yArc, yTok };
+  });
+  const width = lay.width, height = bottom;
+  const x = (j) => lay.x[j];
   const svg = h("svg:svg", { class: "arrows prompt-arrows", viewBox: `0 0 ${width} ${height}`, width, height, role: "group",
     "aria-label": `head ${head}: the final query's weights over the ${n} tokens it read` });
-  // In position order, left to right: the order Tab visits them.
+  // In position order, left to right and line by line: the order Tab visits them.
   for (let j = 0; j < n; j++) {
-    const w = weights[j];
-    const d = j === n - 1
+    const w = weights[j], l = lay.lines[lay.line[j]], { yArc } = bands[lay.line[j]];
+    const to = l.echo === null ? x(r) : l.echo, up = rise(span(j));
+    const d = j === r
       ? `M${x(j) - 8},${yArc} C${x(j) - 20},${yArc - 36} ${x(j) + 20},${yArc - 36} ${x(j) + 8},${yArc}`
-      : `M${x(j)},${yArc} C${x(j)},${yArc - rise(j)} ${x(n - 1)},${yArc - rise(j)} ${x(n - 1)},${yArc}`;
-    const text = `head ${head}: "${tokens[j]}" (token ${j + 1} of ${n}) → "${tokens[n - 1]}", weight ${fixed(w)}`;
+      : `M${x(j)},${yArc} C${x(j)},${yArc - up} ${to},${yArc - up} ${to},${yArc}`;
+    const text = `head ${head}: "${tokens[j]}" (token ${j + 1} of ${n}) → "${tokens[r]}", weight ${fixed(w)}`;
     const arc = h("svg:path", { d, class: "arc", "stroke-width": Math.max(WIDTH_PER_WEIGHT * w, MIN_STROKE).toFixed(2),
       "data-head": head, "data-source": j + 1, "data-weight": w, tabindex: w >= 0.05 ? 0 : null,
       "aria-label": text }, h("svg:title", {}, text));
     svg.append(w >= 0.05 ? ringOnFocus(arc) : arc);
   }
-  tokens.forEach((t, j) => svg.append(h("svg:text", { x: x(j), y: yTok, "text-anchor": "middle", "data-source": j + 1,
-    class: j === n - 1 ? "tok small receiver" : "tok small" }, t)));
+  tokens.forEach((t, j) => svg.append(h("svg:text", { x: x(j), y: bands[lay.line[j]].yTok, "text-anchor": "middle",
+    "data-source": j + 1, class: j === r ? "tok small receiver" : "tok small" }, t)));
+  lay.lines.forEach((l, i) => {
+    if (l.echo !== null) {
+      svg.append(h("svg:text", { x: l.echo, y: bands[i].yTok, "text-anchor": "middle", class: "echo small", "data-role": "echo",
+        "aria-hidden": "true" }, h("svg:title", {}, `the receiver "${tokens[r]}" again: this line's arrows end in it`), echo));
+    }
+  });
   return svg;
 }
 
@@ -150,10 +140,11 @@ export function modelCard(name, entry, tok, { temperature, withText = false, pro
     views.replaceChildren(...s.read.heads.map((weights, i) => h("div", { class: `head-view head-${i + 1}`, "data-head": i + 1 },
       h("p", { class: "meta head-name" }, heads === 1 ? "the head" : `head ${i + 1}`),
       heatStrip(tokens, weights, i + 1),
-      h("div", { class: "diagram" }, arrowsFor(tokens, weights, i + 1)),
+      fittedDiagram((maxWidth) => arrowsFor(tokens, weights, i + 1, maxWidth)),
       h("p", { class: "meta scroll-hint", hidden: true }, "← scroll the diagram sideways for the earlier tokens"),
       weightTable(tokens, weights, i + 1))));
-    // The receiver is the last token: a diagram wider than its box opens scrolled to show it, the arrows' end.
+    views.querySelectorAll(".diagram").forEach((d) => d.redraw?.());     // at the width the card gives it
+    // The receiver is the last token: a diagram still wider than its box opens scrolled to show it.
     receiverInView(views);
     reshape();
   }

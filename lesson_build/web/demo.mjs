@@ -6,7 +6,7 @@
 // models on one prompt, side by side.
 
 import { buildModel, generateSteps, median } from "./model.mjs";
-import { WordTokenizer, detokenize } from "./tokenizer.mjs";
+import { WordTokenizer, detokenize, seam } from "./tokenizer.mjs";
 import { h } from "./explorer.mjs";
 import { modelCard } from "./attention_view.mjs";
 
@@ -25,9 +25,11 @@ export function mount(root = document.getElementById("demo")) {
   const tokensIn = $("#demo-tokens"), tempIn = $("#demo-temperature"), seedIn = $("#demo-seed");
   const status = $("#demo-status"), seen = $("#demo-seen"), output = $("#demo-output");
   const latency = $("#demo-latency"), run = $("#demo-run"), unkNote = $("#demo-unk-note");
+  const droppedNote = $("#demo-dropped-note"), windowNote = $("#demo-window-note");
   const compare = $("#demo-compare"), results = $("#demo-results");
   const runLink = $("#demo-link"), copyLink = $("#demo-copy-link"), linkStatus = $("#demo-link-status");
   let cards = [];
+  let compared = false;               // the last run (or the link's) was Compare: the link says so
 
   let manifest = null, tok = null;
   const models = new Map();           // name -> Promise<model>
@@ -36,13 +38,20 @@ export function mount(root = document.getElementById("demo")) {
   const setStatus = (text, state) => { status.textContent = text; root.dataset.state = state; };
 
   // The manifest and tokenizer (~0.1 MB); the model options and presets are already in the page.
-  async function boot() {
-    if (manifest) return;
-    const m = await fetchOk(new URL("manifest.json", MODELS_URL), "json");
-    tok = WordTokenizer.fromJSON(await fetchOk(new URL(m.tokenizer.file, MODELS_URL), "json"));
-    manifest = m;
-    showSeen();
-    if (!busy && root.dataset.state !== "linked") setStatus("Ready. The weights load when you first generate.", "ready");
+  // Once: the demo scrolling into view and a run asked for by the link may both ask at the start.
+  let booting = null;
+  function boot() {
+    if (!booting) {
+      booting = (async () => {
+        const m = await fetchOk(new URL("manifest.json", MODELS_URL), "json");
+        tok = WordTokenizer.fromJSON(await fetchOk(new URL(m.tokenizer.file, MODELS_URL), "json"));
+        manifest = m;
+        showSeen();
+        if (!busy) setStatus("Ready. The weights load when you first generate.", "ready");
+      })();
+      booting.catch(() => { booting = null; });        // a failed fetch: the next use tries again
+    }
+    return booting;
   }
 
   function load(name) {
@@ -60,16 +69,33 @@ export function mount(root = document.getElementById("demo")) {
     return models.get(name);
   }
 
-  /** The prompt as the model reads it: <BOS>, then one chip per token, words outside the vocabulary as <UNK>. */
+  /** The prompt as the model reads it: <BOS>, then one chip per token, words outside the vocabulary
+   * as <UNK>; the tokens before the model's window (its last `context` tokens) greyed, and the
+   * characters the tokenizer drops (é, ß: no piece of its word pattern) named. */
   function showSeen() {
     if (!tok) return;
     const pieces = tok.encodePieces(prompt.value);
-    seen.replaceChildren(h("span", { class: "token", title: "<BOS>: the start of a text, always the first token" }, "<BOS>"),
+    const chips = [h("span", { class: "token", title: "<BOS>: the start of a text, always the first token" }, "<BOS>"),
       ...pieces.map(([piece, id]) => id === tok.unk
         // Focusable, so the keyboard reaches what the mouse's tooltip says.
         ? h("span", { class: "token unk", tabindex: 0, title: `"${piece}" is not among the ${tok.size} words the model knows`,
           "aria-label": `<UNK>, for "${piece}", a word the model does not know` }, "<UNK>")
-        : h("span", { class: "token" }, tok.idToToken(id))));
+        : h("span", { class: "token" }, tok.idToToken(id)))];
+    // The first prediction reads the last `context` of these (model.mjs windowOf): the rest, greyed.
+    const context = manifest?.models[select.value]?.config?.context ?? chips.length;
+    const outside = Math.max(0, chips.length - context);
+    chips.slice(0, outside).forEach((chip) => {
+      chip.classList.add("outside");
+      chip.title = `outside the model's window: it reads only the last ${context} tokens (${chip.title || chip.textContent})`;
+    });
+    seen.replaceChildren(...chips);
+    seen.dataset.outside = String(outside);
+    windowNote.textContent = outside ? `The model reads only the last ${context} tokens (its window): the first ` +
+      `${outside === 1 ? "one, greyed, is" : `${outside}, greyed, are`} outside it, and each word it writes pushes one more out.` : "";
+    windowNote.hidden = outside === 0;
+    const dropped = tok.dropped(prompt.value);
+    droppedNote.textContent = dropped.length ? `Not in the vocabulary's alphabet, removed: ${dropped.join(" ")}` : "";
+    droppedNote.hidden = dropped.length === 0;
     const unknown = pieces.filter(([, id]) => id === tok.unk).map(([piece]) => piece);
     seen.dataset.unk = String(unknown.length);
     promptUnknown = unknown;
@@ -123,6 +149,8 @@ export function mount(root = document.getElementById("demo")) {
     try { options = readOptions(); } catch (err) { setStatus(err.message, "error"); return; }
     busy = true;
     run.disabled = compare.disabled = true;
+    compared = all;
+    updateLink();
     setStatus("Starting…", "running");
     try {
       await boot();
@@ -144,14 +172,19 @@ export function mount(root = document.getElementById("demo")) {
         const title = manifest.models[name].title;
         setStatus(`${title}: generating…`, "running");
         const gen = all ? card.text.querySelector(".generated") : h("span", { class: "generated" });
-        if (!all) output.replaceChildren(h("span", { class: "prompt" }, text), " ", gen);
+        // Between the prompt and the words: a space, or none before "." (seam, detokenize's rule).
+        const gap = all ? gen.previousSibling : document.createTextNode("");
+        gap.textContent = "";
+        if (!all) output.replaceChildren(h("span", { class: "prompt" }, text), gap, gen);
         const words = [], times = [];
         for (const step of generateSteps(model, tok, text, { ...options, inspect: true })) {
           times.push(step.ms);
           card.addStep(step);
           if (step.end) break;
           words.push(step.token);
-          gen.replaceChildren(...continuationNodes(detokenize(words)));
+          const continuation = detokenize(words);
+          gap.textContent = seam(text, continuation);
+          gen.replaceChildren(...continuationNodes(continuation));
           await new Promise((resolve) => setTimeout(resolve, 0));    // let the page paint each word
         }
         const med = median(times), mean = times.reduce((a, b) => a + b, 0) / times.length;
@@ -192,13 +225,16 @@ export function mount(root = document.getElementById("demo")) {
     updateLink();
   }));
   prompt.addEventListener("input", showSeen);
+  select.addEventListener("change", showSeen);        // its window
 
   // "Link to this run": this page with the form's prompt, model, temperature, seed and number of
-  // tokens (player.js checks each when the link is opened; the demo fills them in, runs nothing).
+  // tokens, and compare=1 after a Compare (player.js checks each when the link is opened; the demo
+  // fills them in and runs it once, as the three models side by side after a Compare).
   function updateLink() {
     if (!runLink) return;
     const query = new URLSearchParams({ prompt: prompt.value, model: select.value, temperature: tempIn.value.trim() || "0",
       seed: seedIn.value.trim() || "0", tokens: tokensIn.value.trim() || "1" });
+    if (compared) query.set("compare", "1");
     // the checks a link gets when it is opened (player.js), run on the form: no link the page refuses
     const problems = globalThis.lessonDemoProblems ? globalThis.lessonDemoProblems(query) : [];
     if (problems.length) {
@@ -228,16 +264,22 @@ export function mount(root = document.getElementById("demo")) {
     linkStatus.dataset.copied = url;
   });
 
-  // A run from the page's link (?prompt=…&model=…&temperature=…&seed=…&tokens=…), already
-  // checked by player.js: filled in, not run (the weights load when the reader presses Generate).
+  // A run from the page's link (?prompt=…&model=…&temperature=…&seed=…&tokens=…[&compare=1]),
+  // already checked by player.js: filled in and run, once, as it was (the same seed gives the same
+  // words; compare=1 the three models side by side). The weights load for it.
   const asked = globalThis.lessonLink;
   const fields = [["prompt", prompt], ["model", select], ["temperature", tempIn], ["seed", seedIn], ["tokens", tokensIn]];
-  if (asked && fields.some(([key]) => asked[key] !== null && asked[key] !== undefined)) {
-    for (const [key, field] of fields) if (asked[key] !== null && asked[key] !== undefined) field.value = String(asked[key]);
-    setStatus("Prompt and settings from the link: press Generate to run it.", "linked");
+  const given = (key) => asked && asked[key] !== null && asked[key] !== undefined;
+  let fromLink = false;
+  if (fields.some(([key]) => given(key)) || (asked && asked.compare)) {
+    for (const [key, field] of fields) if (given(key)) field.value = String(asked[key]);
+    compared = Boolean(asked.compare);
+    fromLink = true;
+    setStatus("Prompt and settings from the link: running it…", "running");
     root.scrollIntoView();
   }
   updateLink();
+  if (fromLink) generate(compared);
   // Fetch the manifest and tokenizer (~0.1 MB) once the demo scrolls into view.
   const observer = new IntersectionObserver((entries) => {
     if (entries.some((e) => e.isIntersecting)) { observer.disconnect(); boot().catch((err) => setStatus(`Could not load the models: ${err.message}`, "error")); }

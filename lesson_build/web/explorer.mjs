@@ -58,10 +58,86 @@ function matrixTable(caption, rowLabels, columns, rows, { receiver = null } = {}
 //
 // Drawn at one scale: the svg is as many CSS pixels wide and tall as its viewBox, so a weight of
 // 1 is always WIDTH_PER_WEIGHT px wide and the labels are always their CSS size, for one word or
-// twenty (a long sentence scrolls inside its panel). Colours come from classes (lesson.css).
+// twenty. A sentence wider than its box (a long one, a phone) wraps into lines, as text does,
+// instead of scrolling sideways or shrinking: a line before the receiver's own ends in an echo of
+// the receiver (its word again, dimmed), where that line's arrows end. Colours come from classes
+// (lesson.css).
 
 export const WIDTH_PER_WEIGHT = 14;      // px of stroke for a weight of 1
 const MIN_STROKE = 0.6;                  // a weight near 0 still shows as a hairline
+
+// The width of a label as the page draws it (an svg.arrows text of class `cls`), measured once
+// per label in a hidden svg; an estimate of `perChar` px a character where there is no layout.
+const measured = new Map();
+let ruler = null;
+export function labelWidth(text, cls, perChar) {
+  const key = `${cls}\u0000${text}`;
+  if (measured.has(key)) return measured.get(key);
+  let w = perChar * [...text].length;
+  try {
+    if (!ruler) {
+      ruler = h("svg:svg", { class: "arrows", width: 0, height: 0, "aria-hidden": "true",
+        style: "position:absolute;left:-9999px;top:0;visibility:hidden" }, h("svg:text"));
+      document.body.append(ruler);
+    }
+    ruler.firstChild.setAttribute("class", cls);
+    ruler.firstChild.textContent = text;
+    const got = ruler.firstChild.getComputedTextLength();
+    if (got > 0) w = got;
+    else return w;                       // not laid out yet: the estimate, not kept
+  } catch { return w; /* no layout (not in a page): the estimate */ }
+  measured.set(key, w);
+  return w;
+}
+
+/**
+ * Token slots (slots[j]: the room token j takes, its centre in the middle) broken into lines no
+ * wider than `maxWidth`, like words of a text; r is the receiver (0-based). A line that ends
+ * before the receiver ends in an echo of it (`echo` px), since its arcs need an end; the
+ * receiver's own line keeps `loop` px right of the receiver's centre for its self-loop. A token
+ * wider than the box gets a line of its own (that line alone is wider than `maxWidth`).
+ * Returns { lines: [{ first, last, echo: x or null, width }], x: [centre of each token in its
+ * line], line: [its line's index], width: the widest line }.
+ */
+export function wrapSlots(slots, r, maxWidth, { margin = 6, echo = 40, loop = 26 } = {}) {
+  const n = slots.length;
+  const lineWidth = (a, b) => {
+    let w = 2 * margin;
+    for (let k = a; k <= b; k++) w += slots[k];
+    if (b < r) w += echo;
+    else if (b === r) w += Math.max(0, loop - slots[r] / 2);
+    return w;
+  };
+  const lines = [], x = [], line = [];
+  for (let a = 0; a < n;) {
+    let b = a;
+    while (b + 1 < n && lineWidth(a, b + 1) <= maxWidth) b++;
+    let at = margin;
+    for (let k = a; k <= b; k++) { x[k] = at + slots[k] / 2; at += slots[k]; line[k] = lines.length; }
+    lines.push({ first: a, last: b, echo: b < r ? at + echo / 2 : null, width: lineWidth(a, b) });
+    a = b + 1;
+  }
+  return { lines, x, line, width: Math.max(...lines.map((l) => l.width)) };
+}
+
+/** A diagram's box that draws `build(width)` for its own width (Infinity before it is laid out)
+ * and again whenever that width changes (a phone turned, a window resized). Call box.redraw()
+ * once the box is in the page. */
+export function fittedDiagram(build) {
+  const box = h("div", { class: "diagram" });
+  let drawn = null;
+  box.redraw = () => {
+    const w = box.clientWidth;
+    if (box.firstChild && w === drawn) return;
+    drawn = w;
+    box.replaceChildren(build(w > 0 ? w : Infinity));
+  };
+  if (typeof ResizeObserver !== "undefined") {
+    const watcher = new ResizeObserver(() => { if (box.isConnected) box.redraw(); else watcher.disconnect(); });
+    watcher.observe(box);
+  }
+  return box;
+}
 
 function arcText(sheet, head, j, r) {
   return `head ${head.index} (${head.name}): "${sheet.tokens[j]}" (position ${j + 1}) → the receiver "${sheet.tokens[r]}"` +
@@ -83,17 +159,30 @@ export function ringOnFocus(arc) {
 }
 
 /** Both heads' attention rows at the receiver r (0-based): arcs from every source 0..r into r; the
- * positions after r are drawn dimmed, with no arc (the causal mask: the future is not read). */
-function arrows(sheet, r, { onFocusArc } = {}) {
+ * positions after r are drawn dimmed, with no arc (the causal mask: the future is not read). The
+ * sentence wraps into lines no wider than `maxWidth` (wrapSlots); each line is a band, head 1's
+ * arcs above its words and head 2's below. */
+function arrows(sheet, r, { onFocusArc, maxWidth = Infinity } = {}) {
   const n = sheet.n, tokens = sheet.tokens;
-  const longest = Math.max(...tokens.map((t) => t.length));
-  const step = Math.max(56, 9 * longest + 14), pad = Math.max(step / 2, 40) + 8;
-  const width = pad * 2 + step * (n - 1);
-  const rise = (j) => Math.min(22 + 11 * (n - 1 - j), 180);
-  const arcRoom = Math.max(rise(0), 46) * 0.75 + 14;
-  const yTok = arcRoom + 44, yW1 = yTok - 26, yW2 = yTok + 34;
-  const height = yTok + 60 + arcRoom;
-  const x = (j) => pad + j * step;
+  // A slot holds its word (15 px) and the weights above and below it (13 px, "0.718").
+  const slots = tokens.map((t) => Math.max(labelWidth(t, "tok", 9) + 16, 56));
+  const echoWidth = Math.max(labelWidth(tokens[r], "echo", 9) + 16, 48);
+  const lay = wrapSlots(slots, r, maxWidth, { margin: 8, echo: echoWidth, loop: 30 });
+  const rise = (d) => Math.min(22 + 11 * d, 180);           // an arc rises with the words it spans
+  // Each source's arc ends at the receiver, or at its line's echo; d: how many slots it spans.
+  const end = (j) => { const l = lay.lines[lay.line[j]]; return l.echo === null ? lay.x[r] : l.echo; };
+  const span = (j) => (lay.lines[lay.line[j]].echo === null ? r - j : lay.lines[lay.line[j]].last - j + 1);
+  let top = 0;
+  const bands = lay.lines.map((l) => {
+    let widest = 0;
+    for (let j = l.first; j <= Math.min(l.last, r); j++) widest = Math.max(widest, span(j));
+    const arcRoom = Math.max(rise(widest), 46) * 0.75 + 14;
+    const yTok = top + arcRoom + 44;
+    top = yTok + 60 + arcRoom;
+    return { yTok, yW1: yTok - 26, yW2: yTok + 34 };
+  });
+  const width = lay.width, height = top;
+  const band = (j) => bands[lay.line[j]], x = (j) => lay.x[j];
   const svg = h("svg:svg", { class: "arrows", viewBox: `0 0 ${width} ${height}`, width, height, role: "group",
     "aria-label": `Attention weights of the receiver (position ${r + 1}) in head 1 (above) and head 2 (below); ` +
       "Tab to an arrow to read it" });
@@ -106,17 +195,17 @@ function arrows(sheet, r, { onFocusArc } = {}) {
     h("svg:path", { d: "M0,0 L10,5 L0,10 z", class: cls })));
     const row = head.weights[r].slice(0, r + 1);
     const up = k === 0 ? -1 : 1;
-    const y0 = k === 0 ? yW1 - 14 : yW2 + 8;
-    // In position order, left to right: the order Tab visits them (head 1's, then head 2's).
+    // In position order, left to right and line by line: the order Tab visits them (head 1's, then head 2's).
     for (let j = 0; j <= r; j++) {
-      const w = row[j];
+      const w = row[j], b = band(j);
+      const y0 = k === 0 ? b.yW1 - 14 : b.yW2 + 8;
       const strokeWidth = Math.max(WIDTH_PER_WEIGHT * w, MIN_STROKE);
       let d;
       if (j === r) {
         d = `M${x(j) - 10},${y0} C${x(j) - 26},${y0 + up * 46} ${x(j) + 26},${y0 + up * 46} ${x(j) + 10},${y0}`;
       } else {
-        const up2 = rise(j + (n - 1 - r));
-        d = `M${x(j)},${y0} C${x(j)},${y0 + up * up2} ${x(r)},${y0 + up * up2} ${x(r)},${y0}`;
+        const up2 = rise(span(j)), to = end(j);
+        d = `M${x(j)},${y0} C${x(j)},${y0 + up * up2} ${to},${y0 + up * up2} ${to},${y0}`;
       }
       const text = arcText(sheet, head, j, r);
       const arc = h("svg:path", { d, "stroke-width": strokeWidth.toFixed(2), "marker-end": `url(#arrow-${k + 1})`,
@@ -127,15 +216,25 @@ function arrows(sheet, r, { onFocusArc } = {}) {
         for (const e of ["blur", "mouseleave"]) arc.addEventListener(e, () => onFocusArc(null));
       }
       svg.append(ringOnFocus(arc));
-      svg.append(h("svg:text", { x: x(j), y: k === 0 ? yW1 : yW2, "text-anchor": "middle", class: `weight ${cls}`,
+      svg.append(h("svg:text", { x: x(j), y: k === 0 ? b.yW1 : b.yW2, "text-anchor": "middle", class: `weight ${cls}`,
         "data-head": k + 1, "aria-hidden": "true" }, fmt(w)));
     }
   });
   tokens.forEach((t, j) => {
-    svg.append(h("svg:text", { x: x(j), y: yTok + 5, "text-anchor": "middle",
+    const b = band(j);
+    svg.append(h("svg:text", { x: x(j), y: b.yTok + 5, "text-anchor": "middle",
       class: j === r ? "tok receiver" : j > r ? "tok future" : "tok" }, t));
-    svg.append(h("svg:text", { x: x(j), y: yTok + 19, "text-anchor": "middle", class: "weight pos",
+    svg.append(h("svg:text", { x: x(j), y: b.yTok + 19, "text-anchor": "middle", class: "weight pos",
       "data-role": "position", "aria-hidden": "true" }, String(j + 1)));
+  });
+  lay.lines.forEach((l, i) => {
+    if (l.echo === null) return;
+    const yTok = bands[i].yTok;
+    svg.append(h("svg:text", { x: l.echo, y: yTok + 5, "text-anchor": "middle", class: "echo", "data-role": "echo",
+      "aria-hidden": "true" }, h("svg:title", {}, `the receiver "${tokens[r]}" (position ${r + 1}) again: this line's arrows end in it`),
+    tokens[r]));
+    svg.append(h("svg:text", { x: l.echo, y: yTok + 19, "text-anchor": "middle", class: "weight pos echo",
+      "data-role": "echo", "aria-hidden": "true" }, `→ ${r + 1}`));
   });
   return svg;
 }
@@ -255,7 +354,7 @@ export function walkSteps(sheet, r, mlp) {
     ["W_O", `The two messages are joined, [m¹${sub(r + 1)} | m²${sub(r + 1)}] = ${vec(sheet.H_joined[r])}, and multiplied by W_O: ` +
       `Δe${sub(r + 1)} = ${vec(sheet.delta_E[r])}, the change the heads make to the receiver's row.`, "joined", "joined"],
     ["E′", `The change is added to the receiver's own row of E: e′${sub(r + 1)} = e${sub(r + 1)} + Δe${sub(r + 1)} = ` +
-      `${vec(sheet.E[r])} + ${vec(sheet.delta_E[r])} = ${vec(sheet.E_prime[r])}.`, "joined", "joined"],
+      `${vec(sheet.E[r])} + ${vec(sheet.delta_E[r])} = ${vec(sheet.E_prime[r])}.`, "joined", "residual"],
     ["prediction", `The prediction MLP reads E′ and gives every word a probability: "${mlp.prediction}" comes first, ` +
       `with ${fmt(mlp.ranked[0][1])}.`, "prediction", "prediction"],
   ];
@@ -320,7 +419,7 @@ function render(sheet, out, r, choose) {
       h("h3", {}, "Both attention rows at the receiver: ", h("span", { class: "head1" }, "head 1 above"), ", ",
         h("span", { class: "head2" }, "head 2 below"),
         h("span", { class: "meta" }, ` (arrow width = weight: ${WIDTH_PER_WEIGHT} px for a weight of 1; each row sums to 1)`)),
-      h("div", { class: "diagram" }, arrows(sheet, r, { onFocusArc: (head, j, text) => light(out, readout, head, j, text) })),
+      fittedDiagram((maxWidth) => arrows(sheet, r, { maxWidth, onFocusArc: (head, j, text) => light(out, readout, head, j, text) })),
       h("p", { class: "meta scroll-hint", hidden: true }, "← scroll the diagram sideways for the other words →"),
       readout, watch("arrows")),
     h("div", { class: "panels two" }, sheet.heads.map((head) => maskedMatrix(sheet, head, r, choose))),
@@ -342,11 +441,13 @@ function render(sheet, out, r, choose) {
           h("div", { class: "track" }, h("div", { class: "bar", style: `width:${(100 * p / top).toFixed(2)}%` })),
         ])))));
   walk.start();
+  out.querySelectorAll(".diagram").forEach((d) => d.redraw?.());      // at the width the page gives it
   receiverInView(out);
 }
 
-/** A diagram wider than its box (a long sentence, a phone) opens scrolled, in its own box only,
- * so that the receiver and the sources just before it are in view; a hint says it scrolls. */
+/** A diagram still wider than its box (one word wider than a phone, a box not laid out when it was
+ * drawn) opens scrolled, in its own box only, so that the receiver and the sources just before it
+ * are in view; a hint says it scrolls. */
 export function receiverInView(root) {
   root.querySelectorAll(".diagram").forEach((d) => {
     const overflows = d.scrollWidth > d.clientWidth + 1;

@@ -156,7 +156,8 @@
   }
 
   // ---- the link's state: #chapter2&t=261 (a chapter at a second), ?sentence=… (the explorer),
-  // ?prompt=…&model=…&temperature=…&seed=…&tokens=… (the demo). A link is untrusted input: every part is checked here before
+  // ?prompt=…&model=…&temperature=…&seed=…&tokens=…[&compare=1] (a run of the demo, which runs
+  // it once; compare=1: the three models side by side). A link is untrusted input: every part is checked here before
   // anything uses it, and a link with any bad part shows one message and applies none of it.
   // explorer.mjs and demo.mjs read what passed from window.lessonLink.
 
@@ -167,7 +168,7 @@
   function decoded(text) { try { return decodeURIComponent(text); } catch (e) { return text; } }
   function shown(text) { return JSON.stringify(text.length > 40 ? text.slice(0, 40) + "…" : text); }
 
-  // The demo's part of a link (prompt, temperature, seed, tokens, model), checked into `link`; demo.mjs runs
+  // The demo's part of a link (prompt, temperature, seed, tokens, model, compare), checked into `link`; demo.mjs runs
   // the same checks on its own form, so every link the page makes is one it opens.
   function checkDemo(query, link, bad) {
     if (query.has("prompt")) {
@@ -202,6 +203,11 @@
             (names.length ? " (it has " + names.join(", ") + ")" : ""));
       } else link.model = model;
     }
+    if (query.has("compare")) {        // Compare: the three models side by side
+      var compare = query.get("compare");
+      if (compare !== "1") bad("its compare " + shown(compare) + " is not 1 (the three models side by side)");
+      else link.compare = true;
+    }
   }
   window.lessonDemoProblems = function (query) {
     var link = { problems: [] };
@@ -211,7 +217,7 @@
 
   function readLink() {
     var link = { sentence: null, receiver: null, prompt: null, model: null, temperature: null, seed: null, tokens: null,
-                 chapter: null, t: null, problems: [] };
+                 compare: null, chapter: null, t: null, problems: [] };
     var bad = function (why) { link.problems.push(why); };
     var query;
     try { query = new URLSearchParams(location.search); } catch (e) { query = new URLSearchParams(""); }
@@ -256,7 +262,7 @@
     if (link.problems.length) {
       link.error = "This link could not be opened: " + link.problems.join("; ") + ". The page shows its own start instead.";
       link.sentence = link.receiver = link.prompt = link.model = link.chapter = link.t = null;
-      link.temperature = link.seed = link.tokens = null;
+      link.temperature = link.seed = link.tokens = link.compare = null;
     }
     return link;
   }

@@ -129,6 +129,20 @@ export class WordTokenizer {
     return this.encodePieces(text).map(([, id]) => id);
   }
 
+  /** The characters of `text` the pipeline drops without a trace, once each, in order: kept by the
+   * normalizer but matched by no piece of the word pattern, since they are word characters
+   * (Oniguruma's \w) outside [a-z] and [0-9]: é, ß, ж, 中, "_" (a symbol such as "€" or "😀"
+   * is a piece of its own, read as <UNK>, not dropped). */
+  dropped(text) {
+    const out = new Set();
+    const segments = this.addedSplit ? text.split(this.addedSplit) : [text];
+    segments.forEach((segment, i) => {
+      if (i % 2 === 1) return;                       // a special token: read whole
+      for (const ch of normalize(segment).replace(PIECES, "").replace(SPACE_RUN, "")) out.add(ch);
+    });
+    return [...out];
+  }
+
   idToToken(id) {
     const token = this.tokens[id];
     if (token === undefined) throw new RangeError(`no token with id ${id} (vocabulary of ${this.size})`);
@@ -139,6 +153,14 @@ export class WordTokenizer {
 // trainer.tokenizer.detokenize: re-join punctuation for display.
 const NO_SPACE_BEFORE = / ([.,!?;:)\]}'"])/g;
 const NO_SPACE_AFTER = /([(\[{]) /g;
+
+/** What goes between a prompt, shown as typed, and its continuation: detokenize's rule at the
+ * seam ("the dog" + "." reads "the dog.", "(" + "a" reads "(a"), and nothing after a prompt
+ * that ends in its own space or before an empty continuation. */
+export function seam(prompt, continuation) {
+  if (!prompt || !continuation || /\s$/u.test(prompt)) return "";
+  return /^[.,!?;:)\]}'"]/.test(continuation) || /[(\[{]$/.test(prompt) ? "" : " ";
+}
 
 /** 'she said , " hi " .' -> 'she said, " hi ".' (<PAD>, <BOS>, <EOS> dropped; <UNK> kept). */
 export function detokenize(words) {
