@@ -551,6 +551,7 @@ BAD_LINKS = [
     ("?prompt=a%20cat&temperature=" + "9" * 12, "temperature"),
     ("?prompt=a%20cat&tokens=100000&seed=" + urllib.parse.quote("1; alert(1)"), "tokens"),
     ("?prompt=" + urllib.parse.quote("<b onmouseover=window.pwned=1>Once</b>"), "markup"),
+    ("?prompt=a%20cat&compare=" + urllib.parse.quote("1<b>"), "compare"),   # Compare: 1 or nothing
     ("#chapter1&t=-5", "-5"),
     ("#chapter1&t=" + urllib.parse.quote("1e9"), "1e9"),
     ("#chapter1&t=9999", "past the end"),
