@@ -850,7 +850,7 @@ def get_plot(x_range, x_step, y_range=(0.0, 1.0), y_step=None, *, left, bottom, 
 
 def get_run_curve(run: dict, plot: Plot, from_step: int, color: str) -> VGroup:
     """One run's selection-loss trace as a polyline (`late`: the points from `from_step`; `early`: the
-    segment into the first of them) and a dot at the step whose state was kept."""
+    segment into the first of them) and a dot at the step whose checkpoint was kept."""
     trace = [(t["step"], t["selection_loss"]) for t in run["trace"]]
     late_pts = [plot.c2p(s, v) for s, v in trace if s >= from_step]
     early_pts = [plot.c2p(s, v) for s, v in trace if s <= from_step]
@@ -925,7 +925,7 @@ def get_protocol_list(results: dict) -> VGroup:
         get_line(C(p["context"], "context"), "-token windows", buff=0.04, font_size=size),
         get_line("a fixed budget:", C(p["steps"], "steps"), "updates of", C(p["batch_size"], "batch_size"), "windows",
                  font_size=size),
-        get_line("keep the state with the lowest validation loss", font_size=size),
+        get_line("keep the checkpoint with the lowest validation loss", font_size=size),
     ).arrange(DOWN, buff=0.2, aligned_edge=LEFT)
     return lines
 
@@ -1069,7 +1069,7 @@ class TheComparison(LessonScene):
         self.shot("validation curves")
         self.show_curve_axes()
         self.show_curves()
-        self.show_kept_states()
+        self.show_checkpoints()
         self.show_zoom()
         self.show_fixed_budget()
         # --- Shot 3: test loss, seed by seed ----------------------------------------------------
@@ -1188,7 +1188,7 @@ class TheComparison(LessonScene):
                                              color=MODEL_COLORS[m])).arrange(RIGHT, buff=0.15))
         rows.arrange(DOWN, buff=0.22, aligned_edge=LEFT)
         dot_row = VGroup(Dot(radius=0.06, color=TEXT_COLOR),
-                         get_text("kept state", font_size=SMALL_SIZE, color=DIM_TEXT_COLOR)).arrange(RIGHT, buff=0.15)
+                         get_text("checkpoint", font_size=SMALL_SIZE, color=DIM_TEXT_COLOR)).arrange(RIGHT, buff=0.15)
         dot_row.next_to(rows, DOWN, buff=0.3, aligned_edge=LEFT)
         legend = VGroup(rows, dot_row)
         legend.rows, legend.dot_row = rows, dot_row
@@ -1204,7 +1204,7 @@ class TheComparison(LessonScene):
                       *(ReplacementTransform(name, row[1]) for name, row in zip(self.grid.names, legend.rows)),
                       run_time=1.0)
             self.note = None
-        # one marker per scored state (every eval_every updates), from the exported traces
+        # one marker per evaluation (every eval_every updates), from the exported traces
         marks = self.marks = VGroup(*(
             VGroup(*(Dot(plot.c2p(t["step"], t["selection_loss"]), radius=0.035, color=MODEL_COLORS[r["model"]])
                      for t in r["trace"])) for r in self.results["runs"]))
@@ -1229,19 +1229,23 @@ class TheComparison(LessonScene):
                 self.play(Create(VGroup(*(VGroup(c.early, c.late) for c in mine))), FadeIn(row[0]), run_time=1.2)
             self.play(FadeOut(self.marks), run_time=0.5)     # the lines now join the scored points
 
-    def show_kept_states(self):
+    def show_checkpoints(self):
+        """One word for the kept parameters, here and in scene 20: a checkpoint (the trainer's checkpoint.pt
+        is the lowest-selection-loss state; the seed-11 checkpoints are those, exported)."""
         curves = self.curves
         early = [m for m in models_in(self.results) if comparison.kept_early(self.results, m)]
-        text = "Each run keeps the state at its lowest point, the dot; only that state meets the test stories."
+        text = ("Each run keeps a checkpoint, a copy of its parameters, at its lowest point: the dot. "
+                "Only that checkpoint meets the test stories.")
         with self.beat(text):
             self.play(LaggedStart(*(FadeIn(c.dot, scale=0.5) for c in curves), lag_ratio=0.08),
                       FadeIn(self.legend.dot_row), run_time=1.2)
         if early:
             m = early[0]
             steps = sorted({r["selected_step"] for r in comparison.runs_of(self.results, m)})
-            with self.beat(f"The baseline’s best state comes early, at step {fmt_int(steps[0])}; after that its "
+            with self.beat(f"The baseline’s checkpoint comes early, at step {fmt_int(steps[0])}; after that its "
                            "validation loss rises again." if m == "mlp" and len(steps) == 1 else
-                           f"{model_title(self.results, m)} keeps an early state; its validation loss rises again."):
+                           f"{model_title(self.results, m)} keeps an early checkpoint; its validation loss rises "
+                           "again."):
                 rings = self.rings = VGroup(*(Circle(radius=0.16).set_stroke(RECEIVER_COLOR, 2.5).move_to(c.dot)
                                               for c in curves if c.model == m))
                 later = VGroup(*(c.late for c in curves if c.model == m))
@@ -1275,7 +1279,7 @@ class TheComparison(LessonScene):
                             if c.model == m), run_time=0.7)
 
     def show_fixed_budget(self):
-        """The runs whose kept state is the budget's last step: still improving when it ran out."""
+        """The runs whose checkpoint is the budget's last step: still improving when it ran out."""
         steps = self.p["steps"]
         last = {m: comparison.kept_last(self.results, m) for m in models_in(self.results)}
         ringed = [c for c in self.curves if c.seed in last[c.model]]
@@ -1322,7 +1326,7 @@ class TheComparison(LessonScene):
         self.give_way(VGroup(self.plot.axes, self.plot.titles, self.zoom.x_ticks, self.zoom.y_ticks,
                              *(VGroup(c.late, c.dot) for c in self.curves), self.legend,
                              getattr(self, "budget_rings", VGroup())))
-        with self.beat("Each kept state is then scored once on the test stories, which no run trained on: "
+        with self.beat("Each checkpoint is then scored once on the test stories, which no run trained on: "
                        "one dot per run."):
             self.play(Create(plot.axes), FadeIn(plot.x_ticks), FadeIn(plot.titles),
                       LaggedStart(*(FadeIn(label[0]) for label in labels), lag_ratio=0.2))
@@ -1330,14 +1334,11 @@ class TheComparison(LessonScene):
 
     def show_means(self):
         bands = self.bands
+        # all three as shown, one rule (LOSS_PLACES), so the gap said later (0.064) is the difference of
+        # what was heard, not of 3.36 and 3.29
         words = "; ".join(f"{model_title(self.results, b.model).lower() if b.model != 'mlp' else 'the baseline'} "
                           f"{fmt(b.spread.mean, LOSS_PLACES)}" for b in bands)
-        # the baseline said to two decimals with "about"; the attention models as shown, three places, so
-        # the gap said later (0.064) is the difference of what was heard, not of 3.36 and 3.29
-        said = "; ".join(f"the baseline about {fmt(b.spread.mean, 2)}" if b.model == "mlp" else
-                         f"{model_title(self.results, b.model).lower()} {fmt(b.spread.mean, LOSS_PLACES)}"
-                         for b in bands)
-        with self.beat(f"On average: {words}.", spoken=f"On average, the test loss is: {said}."):
+        with self.beat(f"On average: {words}.", spoken=f"On average, the test loss is: {words}."):
             for b in bands:
                 self.play(Create(b.mean), FadeIn(b.label), run_time=0.7)
 

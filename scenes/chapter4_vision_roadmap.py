@@ -1000,10 +1000,11 @@ class PatchesAndCLS(LessonScene):
         credit.next_to(self.road, DOWN, buff=0.45)
         note = self.roadmap = place_fine_print(get_fine_print(
             "See An Image is Worth 16×16 Words. Cross-attention remains a separate optional continuation."))
-        with self.beat("The full design is in An Image is Worth 16×16 Words. "
-                       "Cross-attention remains a separate, optional continuation.",
-                       spoken="The full design is in the paper An Image is Worth sixteen by sixteen Words. "
-                              "Cross-attention remains a separate, optional continuation."):
+        # cross-attention is named only here, so the sentence says what it is
+        cross = ("Cross-attention, where queries come from one sequence and keys and values from another, "
+                 "remains a separate, optional continuation.")
+        with self.beat(f"The full design is in An Image is Worth 16×16 Words. {cross}",
+                       spoken=f"The full design is in the paper An Image is Worth sixteen by sixteen Words. {cross}"):
             self.play(FadeIn(credit, shift=0.1 * UP), FadeIn(note))
 
     def show_credits(self):

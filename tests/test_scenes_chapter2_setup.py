@@ -93,7 +93,32 @@ def test_setup_pictures_play_in_their_own_beats():
     e2 = b.scene.e_final
     assert [t.original_text for t in e2.row_labels] == display_words(b.scene.ws)
     assert [t.original_text for t in e2.col_labels] == list(AXES)
-    assert "Create" in kinds(b.changes_in(b.beat_of("These four columns are made up for this lesson")))  # glue box
+    assert "Create" in kinds(b.changes_in(b.beat_of("Glue, the last column")))  # glue box
+
+
+def test_setup_opens_the_chapter_by_saying_what_it_does():
+    b = built(Setup, "river")
+    first = b.beats[0]
+    # a teacher's opening line, with the title: the worksheet, one sentence, every number by hand, to a prediction
+    for part in ("two-head worksheet", "one sentence", "every number by hand", "step by step",
+                 "from the input rows to a prediction"):
+        assert part in first.text and part in first.spoken, part
+    assert len(first.spoken.split()) <= 30                                          # short: it delays the lesson
+    assert "FadeIn" in kinds(b.changes_in(first))                                   # the title comes in with it
+    assert b.beats[1].text.startswith("Here is our sentence:")
+
+
+def test_setup_names_the_four_invented_axes_when_the_rows_first_show():
+    b = built(Setup, "river")
+    rows = b.beat_of("Each token becomes a row of four numbers")
+    # named in the columns' order, said as made up for this lesson, as their headers light one by one
+    assert "on axes made up for this lesson: water, finance, person and glue." in rows.spoken
+    assert list(AXES) == ["water", "finance", "person", "glue"]
+    assert "LaggedStart" in kinds(b.changes_in(rows))
+    # the glue beat then says only what glue means (the names are not said twice)
+    glue = b.beat_of("Glue, the last column")
+    assert "water" not in glue.spoken and "finance" not in glue.spoken
+    assert "highest for the word the" in glue.spoken and "zero for content words such as river" in glue.spoken
 
 
 def test_setup_river_rows_worked_by_hand():
@@ -348,8 +373,10 @@ def test_setup_caveat_stays_with_e_and_the_receiver_reads_itself():
     assert note.sentence == "E contains position-aware embedding rows, not token IDs."
     assert note in b.scene.mobjects
     assert note.get_top()[1] < b.scene.e_final.get_bottom()[1]
-    # the four column headers light one after another as the sentence names them
-    assert "LaggedStart" in kinds(b.changes_in(b.beat_of("These four columns are made up for this lesson")))
+    # the four column headers light one after another as the sentence names them (with the token rows);
+    # later, on E, the glue header lights as the glue sentence names it
+    assert "LaggedStart" in kinds(b.changes_in(b.beat_of("Each token becomes a row of four numbers")))
+    assert "Indicate" in kinds(b.changes_in(b.beat_of("Glue, the last column")))
 
 
 def test_projections_third_review_pictures_play_in_their_sentences():
@@ -379,6 +406,15 @@ def test_projections_third_review_pictures_play_in_their_sentences():
     assert scene.reads.e.get_left()[0] > -FRAME_WIDTH / 2 + 0.3
 
 
+def test_projections_close_on_both_heads_reading_every_token_without_saying_in_parallel():
+    b = built(Projections, "river")
+    last = b.beat_of("Both heads read all ten known tokens")
+    # each head's keys framed with its query, in that sentence; "in parallel" is chapter 1's point
+    assert "Create" in kinds(b.changes_in(last))
+    assert last.spoken == "Both heads read all ten known tokens, each with its own query and keys."
+    assert not any("in parallel" in bt.spoken for bt in b.beats)
+
+
 def test_setup_third_review_pictures_play_in_their_sentences():
     ws = compute_worksheet("river")
     b = built(Setup, "river")
@@ -397,7 +433,7 @@ def test_setup_third_review_pictures_play_in_their_sentences():
     assert "(case ignored)" in same.text             # "The" and "the" are one token
     assert np.array_equal(ws.token_rows[0], ws.token_rows[9]) and not np.array_equal(ws.E[0], ws.E[9])
     # the invented axes: in the notes' words as fine print, not repeated by the caption
-    axes = b.beat_of("These four columns are made up for this lesson")
+    axes = b.beat_of("Glue, the last column")
     note = "The water, finance, person and glue axes are invented for teaching; glue is our toy feature for function words such as “the”."
     assert scene.axes_note.sentence == note and "invented for teaching" not in axes.text
     # shown with the axes' names (the token rows' headers), not five beats later
@@ -464,9 +500,9 @@ def test_shape_flow_fourth_review_labels_and_stripes():
 
 
 def test_the_glue_column_is_what_its_sentence_says():
-    """05: "glue, highest for “the” and zero for content words like “river”" — in the token table."""
+    """05: "Glue ... is highest for “the” and zero for content words like “river”" — in the token table."""
     from lesson_data.worksheet import AXES, TOKEN_TABLE, VOCAB
     glue = TOKEN_TABLE[:, AXES.index("glue")]
     assert glue[VOCAB.index("the")] == glue.max() and glue[VOCAB.index("river")] == 0.0
     b = built(Setup, "river")
-    b.beat_of("glue, highest for “the” and zero for content words like “river”")
+    b.beat_of("Glue, the last column, is highest for “the” and zero for content words like “river”.")

@@ -10,6 +10,7 @@ from __future__ import annotations
 import copy
 import json
 import math
+import re
 import shutil
 import statistics
 
@@ -391,8 +392,8 @@ def test_comparison_review_pictures_play_in_their_sentences():
         for t, d in zip(run["trace"], dots):
             assert scene.plot.p2c(d.get_center()) == pytest.approx((t["step"], t["selection_loss"]))
     assert "LaggedStart" in kinds(b.changes_in(b.beat_of(f"Every {fmt_int(every)} updates")))
-    # the baseline's early kept states are ringed (and stay) in their sentence
-    early = b.beat_of("best state comes early")
+    # the baseline's early checkpoints are ringed (and stay) in their sentence
+    early = b.beat_of("The baseline’s checkpoint comes early")
     assert "LaggedStart" in kinds(b.changes_in(early)) and len(scene.rings) == 3
     # seed labels sit on the side away from their model's mean mark, so the mark never crosses them
     for band in scene.bands:
@@ -409,6 +410,19 @@ def test_comparison_review_pictures_play_in_their_sentences():
     # the timing caveat sits beside the time column, in the sentence about the times
     assert scene.rough.original_text == "rough: not a speed benchmark"
     assert "FadeIn" in kinds(b.changes_in(b.beat_of("read the wall times loosely")))
+
+
+def test_chapter_3_calls_the_kept_parameters_checkpoints_in_one_word():
+    # the trainer keeps the lowest-selection-loss state as checkpoint.pt and exports those: one thing,
+    # one word in what is said and shown (a listener heard "state" and "checkpoint" as two)
+    comparison_beats, inside_beats = built(TheComparison).beats, built(InsideTrainedModels).beats
+    for beat in (*comparison_beats, *inside_beats):
+        for line in (beat.text, beat.spoken):
+            assert not re.search(r"\bstates?\b", line), line
+    kept = next(bt for bt in comparison_beats if "at its lowest point" in bt.text)
+    assert "checkpoint, a copy of its parameters" in kept.spoken and "the dot" in kept.spoken
+    assert any("Each checkpoint is then scored once on the test stories" in bt.text for bt in comparison_beats)
+    assert any("these checkpoints" in bt.spoken for bt in inside_beats)
 
 
 def protocol_json():
@@ -462,11 +476,15 @@ def test_comparison_the_gap_is_said_as_it_can_be_heard_and_against_the_seeds():
     b = built(TheComparison)
     one = statistics.fmean(r["test_loss"] for r in runs_of(res, "one_head"))
     four = statistics.fmean(r["test_loss"] for r in runs_of(res, "four_heads"))
+    mlp = statistics.fmean(r["test_loss"] for r in runs_of(res, "mlp"))
     means = b.beat_of("On average")
     # the two attention means are said to three places, so what is heard subtracts to the gap shown
     heard = [round(one, 3), round(four, 3)]
     assert heard == [3.357, 3.293] and round(heard[0] - heard[1], 3) == 0.064 == round(one - four, 3)
     assert "three point three five seven" in means.spoken and "three point two nine three" in means.spoken
+    # one rounding rule for all three: the baseline to three places too (3.864), none said "about"
+    assert round(mlp, 3) == 3.864 and "the baseline three point eight six four;" in means.spoken
+    assert "about" not in means.spoken
     sd = max(statistics.stdev(r["test_loss"] for r in runs_of(res, m)) for m in ("one_head", "four_heads"))
     assert round((one - four) / sd) == 8                              # 0.0642 / 0.0081 = 7.9
     gap = b.beat_of("every four-head run beats every one-head run")

@@ -290,6 +290,12 @@ def test_caveats_are_the_notes_words_and_no_developer_language(b):
         assert word not in texts.lower() and word not in said(b).lower(), word
     assert "nothing in this scene was trained" in said(b)
     assert "not a benchmark or a completed classifier" in said(b)
+    # cross-attention is named once, at the end, so that sentence says what it is; the notes' words stay
+    cross = [bt for bt in b.beats if "cross-attention" in bt.spoken.lower()]
+    assert len(cross) == 1
+    assert "where queries come from one sequence and keys and values from another" in cross[0].spoken
+    assert "where queries come from one sequence and keys and values from another" in cross[0].text
+    assert "separate, optional continuation" in cross[0].spoken
 
 
 def test_pixel_shades():

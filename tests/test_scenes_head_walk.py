@@ -697,6 +697,8 @@ def test_third_review_masked_matrix_pictures_in_their_sentences():
     # "row 10 has ten": the ten cells pulse in both matrices at once; the fine print in the notes' short form
     every = b.beat_of("Every permitted source enters each message")
     assert played(b, every, "LaggedStart")
+    # the heads' independence said as chapter 1 says it; "in parallel" stays in the fine print only
+    assert "Neither head needs the other's result." in every.spoken and "in parallel" not in every.spoken
     assert fine_print_in(b, every, "The calculations are independent across heads and can run in parallel.")
     assert not fine_print_in(b, every, "All ten source contributions")
 

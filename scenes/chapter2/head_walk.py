@@ -1856,8 +1856,8 @@ class MaskedMatrix(LessonScene):
         # row n's cells pulse one by one, in both matrices at once: every source, both heads in parallel
         pulses = [Indicate(VGroup(*(mm.square(self.i, j) for mm in self.matrices)), color=TEXT_COLOR,
                            scale_factor=1.15) for j in range(self.n)]
-        with self.beat(f"Every permitted source enters each message{every}. The two heads run independently, "
-                       "in parallel."):
+        # the heads' independence, said as chapter 1 said it ("in parallel" stays in the notes' fine print)
+        with self.beat(f"Every permitted source enters each message{every}. Neither head needs the other’s result."):
             self.play(LaggedStart(*pulses, lag_ratio=0.35), run_time=max(1.5, 0.3 * self.n))
             self.play(*self.fine_print("The calculations are independent across heads and can run in parallel.",
                                        left=LEFT_X))

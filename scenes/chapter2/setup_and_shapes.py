@@ -100,6 +100,10 @@ def join_words(words: list[str]) -> str:
 PREFIX_POSITION_SIZE = 22     # the prefix's position numbers, read from the back of the room
 
 
+# What chapter 2 does, said first (scene 5 opens the chapter).
+CHAPTER_FRAMING = ("This chapter is the two-head worksheet: we take one sentence and compute every number by hand, "
+                   "step by step, from the input rows to a prediction.")
+
 AXES_CAVEAT = ("The water, finance, person and glue axes are invented for teaching; glue is our toy feature "
                "for function words such as “the”.")
 
@@ -111,8 +115,13 @@ class Setup(LessonScene):
     def construct(self):
         ws = self.ws = scene_worksheet()
         title = get_title("The two-head worksheet: setup")
-        with self.transition("title"):
+        # the chapter's opening line, as a teacher opens a lesson: its title, and the road the worksheet takes
+        plan = self.get_plan()
+        with self.beat(CHAPTER_FRAMING, look=0.6):
             self.play(FadeIn(title))
+            self.play(LaggedStart(*(FadeIn(part, shift=0.1 * RIGHT) for part in plan), lag_ratio=0.5),
+                      run_time=2.4)
+        self.give_way(plan)     # the sentence takes its place
         # --- Shot 1: the prefix, its positions, the receiver, the blank -------------------------
         self.shot("prefix")
         self.show_prefix(ws)
@@ -129,6 +138,18 @@ class Setup(LessonScene):
         self.show_invented_axes()
 
     # pictures ---------------------------------------------------------------------------------
+    @staticmethod
+    def get_plan() -> VGroup:
+        """The chapter's road in one line: input rows → head 1 and head 2 → a prediction."""
+        rows = get_text("input rows", font_size=BODY_SIZE)
+        heads = VGroup(*(get_text(f"head {h}", font_size=BODY_SIZE, color=head_color(h)) for h in (1, 2)))
+        heads.arrange(DOWN, buff=0.25)
+        prediction = get_text("a prediction", font_size=BODY_SIZE)
+        row = VGroup(rows, heads, prediction).arrange(RIGHT, buff=1.4).move_to(CONTENT_CENTER)
+        arrows = VGroup(get_arrow(rows.get_right(), heads.get_left()),
+                        get_arrow(heads.get_right(), prediction.get_left()))
+        return VGroup(rows, arrows[0], heads, arrows[1], prediction)
+
     def get_prefix(self, ws) -> TokenRow:
         """The prefix large (the frame is otherwise empty), its position numbers enlarged with it."""
         row = get_token_row(display_words(ws), blank=True, font_size=BODY_SIZE + 8)
@@ -244,7 +265,8 @@ class Setup(LessonScene):
         # the invented axes' caveat arrives with the axes' names (the token rows' headers)
         note = self.axes_note = get_fine_print(AXES_CAVEAT, max_width=token_m.width)
         note.next_to(token_m, DOWN, buff=0.15).align_to(token_m, LEFT)
-        with self.beat("Each token becomes a row of four numbers, and so does each position.", look=2.0):
+        with self.beat("Each token becomes a row of four numbers, on axes made up for this lesson: water, finance, "
+                       "person and glue. So does each position.", look=2.0):
             # the words and position numbers travel to become the tables' row labels
             self.play(FadeOut(VGroup(prefix.boxes, prefix.blank, self.receiver_marks, self.no_query, hidden)),
                       *(ReplacementTransform(prefix.words[j], label) for j, label in zip(shown, token_m.row_labels)),
@@ -255,6 +277,9 @@ class Setup(LessonScene):
                                     token_m.dots)),
                       FadeIn(VGroup(pos_m.brackets, pos_m.entries, pos_m.col_labels, pos_m.name_label, pos_m.dots)))
             self.play(FadeIn(note))
+            # the axes' names light up one after another as the sentence names them
+            self.play(LaggedStart(*(Indicate(label, color=TEXT_COLOR, scale_factor=1.25)
+                                    for label in token_m.col_labels), lag_ratio=0.7), run_time=2.4)
             self.axes_note_beat = self.stage.id
 
     def show_sum(self, ws):
@@ -347,14 +372,13 @@ class Setup(LessonScene):
 
     def show_invented_axes(self):
         e2, glue_box = self.e_final, self.glue_box
-        with self.beat("These four columns are made up for this lesson: water, finance, person, and glue, "
-                       "highest for “the” and zero for content words like “river”.",
-                       spoken="These four columns are made up for this lesson: water, finance, person and glue. "
-                              "Glue is highest for “the”, and zero for content words such as river."):
-            # each column header lights up as the sentence names it, glue last with its box
-            self.wait(1.4)
-            self.play(LaggedStart(*(Indicate(label, color=TEXT_COLOR, scale_factor=1.25)
-                                    for label in e2.col_labels), lag_ratio=0.7), run_time=2.6)
+        # the four axes were named with the token rows (show_rows_become_tables); here only glue's meaning
+        glue = e2.col_labels[list(AXES).index("glue")]
+        with self.beat("Glue, the last column, is highest for “the” and zero for content words like “river”.",
+                       spoken="Glue, the last column, is highest for “the”, "
+                              "and zero for content words such as river."):
+            # the glue header lights up as the sentence names it, then its column is boxed
+            self.play(Indicate(glue, color=TEXT_COLOR, scale_factor=1.25), run_time=1.0)
             self.play(Create(glue_box))
 
 
@@ -1261,5 +1285,5 @@ class Projections(LessonScene):
                                               buff=0.09, color=head_color(head.index))
                          for head, g, badge in zip(ws.heads, groups, self.query_badges)))
         known = f"all {count_word(ws.n)} known tokens" if ws.n > 1 else "the one known token"
-        with self.beat(f"Both heads read {known}, side by side, in parallel.", look=1.0):
+        with self.beat(f"Both heads read {known}, each with its own query and keys.", look=1.0):
             self.play(Create(boxes[0]), Create(boxes[1]), run_time=1.0)
