@@ -139,6 +139,9 @@ def chapter_head_color(head: int) -> str:
     return {0: ONE_HEAD_COLOR, 3: THIRD_HEAD_COLOR}.get(head, head_color(head))
 
 
+# the three heads' lanes are short: their nested arcs start lower (each still a curve, none crossing)
+LANE_ARC_HEIGHT = 0.14
+
 # every head's weights drawn as shares of one bar this long (scene 1's three heads and the one head's ghost)
 LANE_SHARE_LENGTH = 1.0
 
@@ -457,9 +460,10 @@ class ThreeHeadsSevenRows(ChapterOneScene):
             row = get_coat_row(ex, BODY_SIZE - 6)
             # value bars larger than the default (wider, a little taller): legible at 720p beside the words
             chips = get_value_chips(row, ex, None, buff=0.09, track_length=0.55, bar_height=0.078)
-            arrows = get_attention_arrows(row, reading.weights, color=color, angle=PI / 5.5)
+            arrows = get_attention_arrows(row, reading.weights, color=color, angle=PI / 5.5, min_height=LANE_ARC_HEIGHT)
             # before the head has chosen: every row read alike (thin, even arrows)
-            even = get_attention_arrows(row, even_weights(ex.receiver), color=color, angle=PI / 5.5)
+            even = get_attention_arrows(row, even_weights(ex.receiver), color=color, angle=PI / 5.5,
+                                        min_height=LANE_ARC_HEIGHT)
             slot = get_message_slot(ex.features, color=color, title=None, track_length=1.0, bar_height=0.1,
                                     gap=0.13)
             slot.next_to(row.boxes[ex.receiver - 1], RIGHT, buff=0.4)
@@ -699,7 +703,7 @@ class ThreeHeadsSevenRows(ChapterOneScene):
                                  height=lane_share.frame.height, named=reading.useful, labelled=False)
         share.next_to(ghost, DOWN, buff=0.14, aligned_edge=LEFT)
         group = VGroup(title, ghost, names, share)
-        group.align_to(target.tracks, LEFT).to_edge(UP, buff=0.3)
+        group.align_to(target.tracks, LEFT).to_edge(UP, buff=0.2)
         group.title, group.bars, group.names, group.share = title, ghost, names, share
         return group
 

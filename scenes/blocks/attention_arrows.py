@@ -57,6 +57,9 @@ MAX_STROKE = 14.0
 MIN_OPACITY = 0.3
 # An arc between neighbouring words is at least this tall, so a short arrow reads as a curve, not a stub.
 MIN_ARC_HEIGHT = 0.22
+ARC_HEIGHT_PER_CHORD = 0.0
+# A short arc nested under a farther one may be flattened to this fraction of the least height.
+NESTED_HEIGHT_FLOOR = 0.5
 # Arrows drawn below a row start and end this far under the lowest of word box and position number.
 BELOW_GAP = 0.14
 
@@ -229,32 +232,60 @@ def _tip(curve: VMobject, width: float, color: str, opacity: float) -> None:
     curve.get_tip().set_fill(color, opacity=opacity).set_stroke(color, 0, opacity=opacity)
 
 
-def _arc_angle(start: np.ndarray, end: np.ndarray, angle: float) -> float:
+def _arc_angle(start: np.ndarray, end: np.ndarray, angle: float, min_height: float = MIN_ARC_HEIGHT) -> float:
     """The bend of an arc from start to end: `angle`, or more for a short chord (up to a half
-    circle) so that the arc is at least MIN_ARC_HEIGHT tall."""
+    circle) so that the arc is at least MIN_ARC_HEIGHT tall, and taller the longer its chord: into
+    one receiver the arcs nest, so a nearer source's arc must stay under a farther one's."""
     chord = float(np.linalg.norm(end - start))
+    least = min_height + ARC_HEIGHT_PER_CHORD * chord
 
     def height(theta):   # sagitta of a circular arc of this chord and bend
         return chord / 2 * np.tan(theta / 4)
 
-    if chord == 0 or height(angle) >= MIN_ARC_HEIGHT:
+    if chord == 0 or height(angle) >= least:
         return angle
-    return float(min(PI, 4 * np.arctan(2 * MIN_ARC_HEIGHT / chord)))
+    return float(min(PI, 4 * np.arctan(2 * least / chord)))
 
 
-def _landing_offset(row: TokenRow, r: int, j: int) -> float:
-    """How far left of the receiver's centre the arrow from source j lands (0 for the nearest
-    source, up to about a third of the box for the first one)."""
-    spread = min(0.35 * row.boxes[r].width, 0.3)
-    return 0.04 + spread * (r - 1 - j) / max(r - 1, 1)
+# Where tips land on the receiver's edge: from this far inside its left end to this far inside its
+# right end (the self-loop sits over the right end).
+LANDING_MARGIN = 0.03
+LOOP_ROOM = 0.2
+
+
+def _landing_x(row: TokenRow, r: int, j: int) -> float:
+    """Where on the receiver's edge the arrow from source j lands. Nested: the nearest source at
+    the left end, the farthest at the right, spread evenly along the whole edge, so no two arcs
+    cross (each arc lies inside every arc from farther away) and every tip has its own place."""
+    box = row.boxes[r]
+    left = box.get_left()[0] + LANDING_MARGIN
+    right = box.get_right()[0] - LOOP_ROOM
+    if r <= 1:
+        return (left + right) / 2 if r == 1 else box.get_center()[0]
+    return left + (right - left) * (r - 1 - j) / (r - 1)
+
+
+def _self_loop(row: TokenRow, r: int, anchor: np.ndarray, sign: int):
+    """The receiver reading itself: a small loop over the right end of its edge, within the box's
+    width, clear of the tips that land along the rest of the edge."""
+    right = row.boxes[r].get_right()[0]
+    start = np.array([right - 0.02, anchor[1], 0.0])
+    end = np.array([right - 0.15, anchor[1], 0.0])
+    # sign: -1 with the arcs above the words (the loop bulges up), 1 below (it bulges down)
+    return ArcBetweenPoints(start, end, angle=-sign * 1.5 * PI)
 
 
 def get_attention_arrows(row: TokenRow, weights, *, receiver: int | None = None, color: str = TEXT_COLOR,
-                         side=UP, angle: float = PI / 2.6, tips: bool = True) -> AttentionArrows:
+                         side=UP, angle: float = PI / 2.6, tips: bool = True,
+                         min_height: float = MIN_ARC_HEIGHT) -> AttentionArrows:
     """Arrows into the receiver from every source it may read, for one head's row of weights.
 
     weights: the receiver's attention row (length >= receiver; entries after the receiver, the
     future, are never read). receiver: one-based (default: the row's receiver). side: UP or DOWN.
+    min_height: the least height of a short arc (a curve, not a stub). The arcs into the receiver
+    nest, the nearest source's lowest and landing leftmost; an arc is flattened (down to
+    NESTED_HEIGHT_FLOOR of min_height) only where it would cross a farther source's arc, so none
+    cross, the farthest keep their height and every tip has its own place on the edge.
     """
     receiver = receiver if receiver is not None else row.receiver
     if receiver is None or not 1 <= receiver <= row.n:
@@ -270,32 +301,41 @@ def get_attention_arrows(row: TokenRow, weights, *, receiver: int | None = None,
     group.arrows, group.sources, group.weights = VGroup(), [], []
     group.color, group.side, group.receiver, group._by_source = color, side, r, {}
     end_base = anchor(r)
-    for j in range(receiver):
+
+    def styled(curve, j):
         w = float(weights[j])
-        width, opacity = arrow_stroke(w), arrow_opacity(w)
-        if j == r:   # the receiver reads itself: a small loop over its own box
-            half = min(0.16, row.boxes[r].width / 3)
-            start, end = end_base + LEFT * half, end_base + RIGHT * half
-            curve = ArcBetweenPoints(start, end, angle=sign * 1.5 * PI)
-        else:
-            start = anchor(j)
-            # tips spread along the receiver's edge, the farthest source leftmost, so each stays readable
-            end = end_base + LEFT * _landing_offset(row, r, j)
-            same_line = row.line_of(j) == row.line_of(r)
-            if same_line:
-                curve = ArcBetweenPoints(start, end, angle=sign * _arc_angle(start, end, angle))
-            else:  # a source on the first line, the receiver on the second
-                start = row.word_bottom(j)
-                end = row.word_top(r) + LEFT * _landing_offset(row, r, j)
-                curve = ArcBetweenPoints(start, end, angle=-PI / 8)
-        curve.set_stroke(color, width, opacity=opacity)
-        if tips:
-            _tip(curve, width, color, opacity)
+        curve.set_stroke(color, arrow_stroke(w), opacity=arrow_opacity(w))
+        if tips:   # (a tip moves the arc's end to the tip's base: check crossings after it)
+            _tip(curve, arrow_stroke(w), color, arrow_opacity(w))
         curve.weight, curve.source = w, j
-        group.arrows.add(curve)
+        return curve
+
+    curves = {r: styled(_self_loop(row, r, end_base, sign), r)}   # the receiver reads itself
+    outer = []                 # arcs on the receiver's line built so far, the farthest source's first
+    for j in range(r):
+        start = anchor(j)
+        # tips spread along the receiver's edge, nested (the nearest source leftmost)
+        end = np.array([_landing_x(row, r, j), end_base[1], 0.0])
+        if row.line_of(j) == row.line_of(r):
+            # bent as the rule says, and flatter where it would cross a farther source's arc (down
+            # to NESTED_HEIGHT_FLOOR of the least height): the farthest arcs keep their height
+            theta = _arc_angle(start, end, angle, min_height)
+            floor = _arc_angle(start, end, 0.0, min_height * NESTED_HEIGHT_FLOOR)
+            curve = styled(ArcBetweenPoints(start, end, angle=sign * theta), j)
+            while theta > floor and any(_crosses(curve, other) for other in outer):
+                theta = max(floor, theta - 0.02)
+                curve = styled(ArcBetweenPoints(start, end, angle=sign * theta), j)
+            outer.append(curve)
+        else:  # a source on the first line, the receiver on the second
+            start = row.word_bottom(j)
+            end = np.array([_landing_x(row, r, j), row.word_top(r)[1], 0.0])
+            curve = styled(ArcBetweenPoints(start, end, angle=-PI / 8), j)
+        curves[j] = curve
+    for j in range(receiver):
+        group.arrows.add(curves[j])
         group.sources.append(j)
-        group.weights.append(w)
-        group._by_source[j] = curve
+        group.weights.append(curves[j].weight)
+        group._by_source[j] = curves[j]
     group.weights = np.array(group.weights)
     group.add(group.arrows)
     return group
@@ -311,6 +351,21 @@ def arc_points(curve: VMobject) -> np.ndarray:
     evaluated at nine parameters."""
     quads = curve.points[: len(curve.points) // 4 * 4].reshape(-1, 4, 3)
     return np.einsum("pk,nkd->npd", _BERNSTEIN, quads).reshape(-1, 3)
+
+
+def polylines_cross(p: np.ndarray, q: np.ndarray) -> bool:
+    """Whether two polylines (n × 2 points) properly cross: some segment of each has the other's
+    ends on opposite sides (signs of cross products; touching ends do not count)."""
+    def orient(a, b, c):
+        return np.sign((b[..., 0] - a[..., 0]) * (c[..., 1] - a[..., 1])
+                       - (b[..., 1] - a[..., 1]) * (c[..., 0] - a[..., 0]))
+    a, b = p[:-1, None, :], p[1:, None, :]
+    c, d = q[None, :-1, :], q[None, 1:, :]
+    return bool(np.any((orient(a, b, c) * orient(a, b, d) < 0) & (orient(c, d, a) * orient(c, d, b) < 0)))
+
+
+def _crosses(a: VMobject, b: VMobject) -> bool:
+    return polylines_cross(arc_points(a)[:, :2], arc_points(b)[:, :2])
 
 
 def _arc_sets(arrows: AttentionArrows) -> dict:
@@ -351,4 +406,4 @@ def place_weight_label(label, arrows: AttentionArrows, j: int, *, at: float = 0.
 
 
 __all__ = ["TokenRow", "AttentionArrows", "get_token_row", "get_attention_arrows", "arrow_stroke",
-           "arrow_opacity", "place_weight_label", "nearest_arrow", "MIN_STROKE", "MAX_STROKE", "BELOW_GAP"]
+           "arrow_opacity", "place_weight_label", "nearest_arrow", "polylines_cross", "arc_points", "MIN_STROKE", "MAX_STROKE", "BELOW_GAP"]
