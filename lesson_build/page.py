@@ -34,13 +34,14 @@ from lesson_build.catalog import Chapter
 RIVER = "The fisherman sat beside the river bank and watched the"   # the explorer's first sentence
 
 # The explorer's parts and the scene of chapter 2 that explains each (its panels, and the steps
-# of its walk, link to that moment of the video): "joined" is [m¹ | m²] W_O = Δe (scene 13),
+# of its walk, link to that moment of the video): "message" is the weighted sum m = Σ α v (scene 9,
+# where head 1's is built source by source), "joined" is [m¹ | m²] W_O = Δe (scene 13),
 # "residual" e′ = e + Δe (scene 14, whose first beat is E′ = E + ΔE), "prediction" the MLP after it.
 # The worksheet scenes that get a "try it" link to the explorer on the sentence they show (None:
 # the sentence the scenes were rendered with, $LESSON_SENTENCE, which every one of them but
 # scene 15 works on; the link says so).
 EXPLAINED_BY = {"tokens": "Setup", "head1": "Head1Weights", "head2": "Head2WeightsAndMessage",
-                "arrows": "Head1Weights", "masked": "MaskedMatrix", "joined": "ConcatAndOutputProjection",
+                "arrows": "Head1Weights", "message": "Head1Message", "masked": "MaskedMatrix", "joined": "ConcatAndOutputProjection",
                 "residual": "ResidualAndPrediction", "prediction": "ResidualAndPrediction"}
 TRY_IT = {"Setup": None, "ShapeFlow": None, "Projections": None, "Head1Weights": None, "Head1Message": None,
           "Head2WeightsAndMessage": None, "MaskedMatrix": None, "WideHeadVersusTwo": None,

@@ -1430,7 +1430,8 @@ def test_a_scene_starts_at_the_same_second_in_its_chapter_and_in_the_explorer(wi
     for _ in range(6):                                    # and the walk's steps' links
         wide.js("document.querySelector('#explorer-walk .walk-next').click()")
         links += wide.js(WATCH_LINKS)
-    assert {part for part, *_ in links} >= {"tokens", "head1", "head2", "arrows", "masked", "joined", "residual", "prediction"}
+    assert {part for part, *_ in links} >= {"tokens", "head1", "head2", "arrows", "message", "masked", "joined", "residual",
+                                            "prediction"}
     for part, label, at, href in links:
         assert at == _clock(second[label]) and href == f"#chapter2&t={second[label]}", (part, label, at, href)
         assert at == dict((c[0], c[1]) for c in chips)[label]
@@ -1453,7 +1454,7 @@ def _beat_captions(entry) -> list[str]:
 
 
 # Each step of the explorer's walk and what the scene it cites says in a beat.
-WALK = [("q·k", "score"), ("÷ √", "√"), ("softmax", "softmax"), ("weighted sum", "value"), ("W_O", "W_O"),
+WALK = [("q·k", "score"), ("÷ √", "√"), ("softmax", "softmax"), ("weighted sum", "builds its message"), ("W_O", "W_O"),
         ("E′", "E′ = E + ΔE"), ("prediction", "most probable next word")]
 
 

@@ -350,7 +350,7 @@ export function walkSteps(sheet, r, mlp) {
         : `head ${head.index} gives ${word(j)} ${fmt(head.weights[r][j])}`)) + ".", "arrows", "arrows"],
     ["weighted sum", "Each head's message is the weighted sum of the values: every source's v times its weight, " +
       "added up. " + sheet.heads.map((head) => `m${sup(head.index)}${sub(r + 1)} = ${vec(head.messages[r])}`).join(", ") + ".",
-    "head2", "head2"],
+    "head2", "message"],
     ["W_O", `The two messages are joined, [m¹${sub(r + 1)} | m²${sub(r + 1)}] = ${vec(sheet.H_joined[r])}, and multiplied by W_O: ` +
       `Δe${sub(r + 1)} = ${vec(sheet.delta_E[r])}, the change the heads make to the receiver's row.`, "joined", "joined"],
     ["E′", `The change is added to the receiver's own row of E: e′${sub(r + 1)} = e${sub(r + 1)} + Δe${sub(r + 1)} = ` +
