@@ -1595,10 +1595,15 @@ def place_on_line(word, ref, dy: float = 0.0) -> None:
         align_baseline(word, baseline_y(ref) + dy)
 
 
+STORY_RECEIVER_WIDTH = 1.2
+
+
 def get_story_line(line: "comparison.StoryLine") -> VGroup:
     """The story line as a token row (attention_arrows.get_token_row): the chosen tokens in boxes, each
     folded gap a grey box; under each box its story position (one-based) or range of positions."""
-    row = get_token_row(line.tokens(), receiver=len(line.entries), positions=False, font_size=LABEL_SIZE + 2)
+    # the receiver (often a comma) wide enough for twenty tips side by side: no knot of arrowheads
+    row = get_token_row(line.tokens(), receiver=len(line.entries), positions=False, font_size=LABEL_SIZE + 2,
+                        receiver_width=STORY_RECEIVER_WIDTH)
     row.move_to([0, LINE_Y, 0])
     ref = get_text("Mx", font_size=row.font_size)
     for word, box in zip(row.words, row.boxes):      # the block sets every token on the baseline

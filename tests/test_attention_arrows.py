@@ -237,3 +237,21 @@ def test_the_two_versus_wide_panels_label_each_strongest_weight_on_its_own_arc(s
     for arrow_set in (panels.a1, panels.a2, panels.aw):
         if not arrow_set.beside_name:
             assert nearest_arrow(arrow_set.arrows, arrow_set.label.get_center()) == arrow_set.top
+
+
+def test_a_short_receiver_can_be_given_room_for_its_tips():
+    """A comma receiving nineteen arrows: its box widened to receiver_width, the other boxes as they
+    were, and the tips then at least 0.05 apart (on the bare comma they are not)."""
+    tokens = ["tim", "said", "the", "dog", "ran", "to", "the", "park", "and", "tim", "was", "happy", "he",
+              "ran", "and", "ran", "to", "tim", "'", ","]
+    weights = np.full(20, 1 / 20)
+    bare = get_token_row(tokens, receiver=20, positions=False)
+    wide = get_token_row(tokens, receiver=20, positions=False, receiver_width=1.2)
+    assert wide.boxes[-1].width == pytest.approx(1.2) and bare.boxes[-1].width < 0.6
+    assert [b.width for b in wide.boxes[:-1]] == pytest.approx([b.width for b in bare.boxes[:-1]])
+
+    def gaps(row):
+        arrows = get_attention_arrows(row, weights)
+        ends = sorted(a.get_end()[0] for a in arrows.arrows if a.source != 19 and row.line_of(a.source) == row.line_of(19))
+        return min(np.diff(ends))
+    assert gaps(bare) < 0.05 <= gaps(wide)

@@ -811,3 +811,18 @@ def test_inside_closes_with_what_is_beyond_and_leaves_the_credits_to_the_series_
     total = math.fsum(float(x) for x in amap.model("one_head").heads[0, amap.n - 1, e.first:e.last + 1])
     assert f"here {e.last - e.first + 1} tokens, {total:.3f} in all, about {total / (e.last - e.first + 1):.3f} each" \
         in said(b)
+
+
+def test_scene_20_the_receiver_has_room_for_every_tip():
+    """The story line's receiver (a comma) gets a box wide enough that the twenty arrows' tips stand
+    apart (the panel found the heaviest arrows, the neighbours', knotted under ~20 arrowheads)."""
+    from scenes.chapter3_trained_models import STORY_RECEIVER_WIDTH
+    b = built(InsideTrainedModels)
+    row = b.scene.row
+    r = row.receiver - 1
+    assert row.boxes[r].width >= STORY_RECEIVER_WIDTH - 1e-9
+    for arrows in (b.scene.one_arrows,):
+        # each tip's centre (a folded box's arrow is a dashed body and its tip)
+        ends = sorted((a[1] if getattr(a, "folded", False) else a.get_tip()).get_center()[0]
+                      for a in arrows.arrows if a.source != r)
+        assert min(np.diff(ends)) >= 0.04          # (tips turn with their arcs: centres, not ends)

@@ -111,11 +111,13 @@ class TokenRow(VGroup):
         return masks
 
 
-def _layout_words(tokens, font_size):
+def _layout_words(tokens, font_size, receiver=None, receiver_width: float = 0.0):
     words = [get_text(t, font_size=font_size) for t in tokens]
     ref = get_text("Mx", font_size=font_size)
     box_h = ref.height * 1.9
-    boxes = [Rectangle(width=max(w.width + 0.22, box_h * 0.9), height=box_h) for w in words]
+    boxes = [Rectangle(width=max(w.width + 0.22, box_h * 0.9,
+                                 receiver_width if receiver is not None and j == receiver - 1 else 0.0), height=box_h)
+             for j, w in enumerate(words)]
     return words, boxes, ref
 
 
@@ -137,12 +139,14 @@ def _pack(boxes, gap, max_width, extra):
 
 def get_token_row(tokens, *, receiver: int | None = None, font_size: float = BODY_SIZE - 4,
                   positions: bool = True, blank: bool = False, max_width: float = SAFE_WIDTH,
-                  gap: float = 0.14, future: bool = False) -> TokenRow:
+                  gap: float = 0.14, future: bool = False, receiver_width: float = 0.0) -> TokenRow:
     """The sentence as word boxes on one line (more when even the legibility floor does not fit).
 
     receiver: one-based position drawn in the receiver colour (None: no receiver). blank: a dashed
     slot after the last token (the unknown next word, which has no query). future: dim the tokens
     after the receiver (when the row shows a longer sentence than the receiver may read).
+    receiver_width: the receiver's box at least this wide, room for many arrows' tips on a short
+    token (a comma receiving twenty arrows).
     """
     tokens = list(tokens)
     if not 1 <= len(tokens) <= 20:
@@ -153,7 +157,7 @@ def get_token_row(tokens, *, receiver: int | None = None, font_size: float = BOD
     # fewest lines first (one line at any legible size beats two larger lines), then the largest size
     for n_lines in (1, 2, 3):
         for size in sizes:
-            words, boxes, ref = _layout_words(tokens, size)
+            words, boxes, ref = _layout_words(tokens, size, receiver, receiver_width)
             starts = _pack(boxes, gap, max_width, extra)
             if len(starts) <= n_lines:
                 chosen = size
