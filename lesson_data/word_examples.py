@@ -78,6 +78,9 @@ class Reading:
     useful: tuple[int, ...]       # one-based positions of the plausible useful sources
     weights: tuple[float, ...]    # one per known position, in order
     illustrative: bool = True
+    # ILLUSTRATIVE: the receiver's query for this head, one shade in [0, 1] per feature of the
+    # example's value rows (what the head looks for); empty if the picture draws no query
+    query: tuple[float, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -182,6 +185,14 @@ def _check_reading(ex: WordExample, r: Reading) -> None:
     others = [w for p, w in enumerate(r.weights, start=1) if p not in r.useful]
     if others and min(r.weights[p - 1] for p in r.useful) <= max(others):
         raise ValueError(f"{where}: a useful source must weigh more than every other row")
+    if r.query:
+        if len(r.query) != len(ex.features) or not all(0.0 <= q <= 1.0 for q in r.query):
+            raise ValueError(f"{where}: the query {r.query!r} needs {len(ex.features)} shades in [0, 1]")
+        # the picture's cause: the query matches the useful sources' keys best
+        scores = matches(ex, r)
+        rest = [m for p, m in enumerate(scores, start=1) if p not in r.useful]
+        if rest and min(scores[p - 1] for p in r.useful) <= max(rest):
+            raise ValueError(f"{where}: the query must match the useful sources' keys best, got {scores}")
 
 
 def contributions(ex: WordExample, reading: Reading) -> tuple[tuple[float, ...], ...]:
@@ -190,6 +201,16 @@ def contributions(ex: WordExample, reading: Reading) -> tuple[tuple[float, ...],
     if not ex.values:
         raise ValueError(f"{ex.key}: the example has no value rows")
     return tuple(tuple(w * v for v in ex.values[p]) for p, w in enumerate(reading.weights))
+
+
+def matches(ex: WordExample, reading: Reading) -> tuple[float, ...]:
+    """How well the head's query matches each known row's key: their dot product, one per position
+    1..receiver. In these illustrations a row's key carries the same features as its value row (as
+    the worksheet's W_K = W_V), so the keys are the value rows. The weights are hand-chosen, not a
+    softmax of these; the matches only rank the rows the same way (the useful ones first)."""
+    if not reading.query or not ex.values:
+        raise ValueError(f"{ex.key}, head {reading.head}: no query or no value rows to match")
+    return tuple(math.fsum(q * k for q, k in zip(reading.query, ex.values[p])) for p in range(ex.receiver))
 
 
 def even_weights(n: int) -> tuple[float, ...]:
@@ -223,10 +244,13 @@ COAT = WordExample(
     # Illustrative weights over Maya, wore, a, hooded, red, wool, coat (hand-chosen for the picture).
     readings=(
         # one head, one set of weights: it splits them between the three describing words
-        Reading(0, "colour, material and detail", (4, 5, 6), (0.04, 0.03, 0.03, 0.27, 0.29, 0.28, 0.06)),
-        Reading(1, "colour", (5,), (0.03, 0.02, 0.02, 0.06, 0.76, 0.06, 0.05)),
-        Reading(2, "material", (6,), (0.03, 0.03, 0.02, 0.05, 0.06, 0.76, 0.05)),
-        Reading(3, "detail", (4,), (0.03, 0.02, 0.03, 0.76, 0.06, 0.05, 0.05)),
+        # each with the query it asks with (shades of colour, material, detail): the one head asks
+        # for all three, each of the three heads for its own feature
+        Reading(0, "colour, material and detail", (4, 5, 6), (0.04, 0.03, 0.03, 0.27, 0.29, 0.28, 0.06),
+                query=(1.0, 1.0, 1.0)),
+        Reading(1, "colour", (5,), (0.03, 0.02, 0.02, 0.06, 0.76, 0.06, 0.05), query=(1.0, 0.0, 0.0)),
+        Reading(2, "material", (6,), (0.03, 0.03, 0.02, 0.05, 0.06, 0.76, 0.05), query=(0.0, 1.0, 0.0)),
+        Reading(3, "detail", (4,), (0.03, 0.02, 0.03, 0.76, 0.06, 0.05, 0.05), query=(0.0, 0.0, 1.0)),
     ),
     # Illustrative value rows: what each row could send, on three named features.
     features=("colour", "material", "detail"),
@@ -409,7 +433,7 @@ def word_example(key: str) -> WordExample:
 
 
 __all__ = [
-    "BLANKS", "tokenize_words", "Source", "Reading", "WordExample", "contributions", "even_weights", "message", "COAT",
+    "BLANKS", "tokenize_words", "Source", "Reading", "WordExample", "contributions", "even_weights", "matches", "message", "COAT",
     "SUBJECT_AGREEMENT", "EVENT_AND_REFERENCE", "EVENT_SUBSTITUTED", "Substitution", "SUBSTITUTION",
     "LATER_LAYER", "WORD_EXAMPLES", "word_example", "HeadPatterns", "OVERLAPPING_HEADS",
 ]

@@ -60,6 +60,7 @@ from lesson_data.word_examples import (
     WordExample,
     contributions,
     even_weights,
+    matches,
 )
 from lesson_data.worksheet import two_source_illustration
 from scenes.blocks.attention_arrows import TokenRow, arrow_opacity, arrow_stroke, get_attention_arrows, get_token_row
@@ -403,11 +404,13 @@ class ThreeHeadsSevenRows(ChapterOneScene):
         hide_receiver(row)
         positions = get_positions(row)
         # keys first (they set how much a row is read), then the values (what it sends)
-        keys = VGroup(*(get_vector_glyph(len(ex.features), DIM_TEXT_COLOR, cell=0.17, filled=True)
+        # each key shaded by its row's features (here a key carries what its value carries), so the
+        # comparison has a visible cause: the query lights the cells the head looks for
+        keys = VGroup(*(get_vector_glyph(len(ex.features), TEXT_COLOR, cell=0.17, filled=True, shades=ex.values[j])
                         .next_to(positions[j], DOWN, buff=0.14).set_x(row.boxes[j].get_x()) for j in range(ex.n)))
         chips = get_value_chips(row, ex, keys, buff=0.18, track_length=0.62, bar_height=0.12, gap=0.1)
         r = ex.receiver - 1
-        query = get_vector_glyph(len(ex.features), RECEIVER_COLOR, cell=0.2)
+        query = get_vector_glyph(len(ex.features), RECEIVER_COLOR, cell=0.2, shades=ex.reading(0).query)
         query.next_to(row.boxes[r], RIGHT, buff=0.4)
         query_label = get_text("query", font_size=MIN_TEXT_SIZE, color=RECEIVER_COLOR).next_to(query, DOWN, buff=0.12)
         slot = get_message_slot(ex.features, color=ONE_HEAD_COLOR, title="one head’s message", gap=0.12)
@@ -553,8 +556,10 @@ class ThreeHeadsSevenRows(ChapterOneScene):
             self.play(FadeIn(layout.label), Indicate(layout.query, color=RECEIVER_COLOR), Create(sweep),
                       run_time=0.8)
             self.mark("key sweep")
-            for k in layout.keys[1:]:
-                self.play(sweep.animate.move_to(k), Indicate(k, color=TEXT_COLOR, scale_factor=1.25),
+            # each key pulses as strongly as it matches the query (their dot product, from the data layer)
+            match = matches(ex, reading)
+            for j, k in enumerate(layout.keys[1:], start=1):
+                self.play(sweep.animate.move_to(k), Indicate(k, color=TEXT_COLOR, scale_factor=1.05 + 0.35 * match[j]),
                           run_time=0.28)
             self.play(FadeOut(sweep), even.create(run_time=1.6))
 
@@ -712,7 +717,8 @@ class ThreeHeadsSevenRows(ChapterOneScene):
         self.flows = [get_message_flow(lane.chips, contributions(self.example, lane.reading), lane.slot,
                                        min_copy_width=0.025) for lane in lanes]
         ghost = self.ghost
-        with self.beat("Scaled and added, each message carries its own feature almost whole."):
+        # "about three quarters": each head's own coordinate is 0.77–0.78 (lesson_data.word_examples.message)
+        with self.beat("Scaled and added, each message carries about three quarters of its own feature."):
             self.play(*(flow.scale_copies(run_time=1.2) for flow in self.flows))
             self.play(*(flow.move_copies(run_time=2.0) for flow in self.flows))
             # against what one head carried, kept in the corner: each track only part full

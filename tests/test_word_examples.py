@@ -267,3 +267,22 @@ def test_the_swapped_event_gives_visibly_different_illustrative_features():
     assert before == after == (0.8, 0.35, 0.55, 0.15)
     with pytest.raises(ValueError, match="must lie in"):
         Source("x", 1, "role", features=(1.2,))
+
+
+def test_the_coat_queries_match_the_useful_sources_keys_best():
+    """Each reading's query, dotted with every row's key (the value rows), by hand: the one head asks
+    for all three features, so hooded, red and wool match 1 each, coat 0.2 × 3 = 0.6; head 1 asks for
+    colour, so red matches 1 and coat 0.2."""
+    from lesson_data.word_examples import matches
+    assert matches(COAT, COAT.reading(0)) == pytest.approx((0.2, 0.2, 0.3, 1.0, 1.0, 1.0, 0.6))
+    assert matches(COAT, COAT.reading(1)) == pytest.approx((0.0, 0.0, 0.1, 0.0, 1.0, 0.0, 0.2))
+    assert matches(COAT, COAT.reading(3)) == pytest.approx((0.2, 0.0, 0.1, 1.0, 0.0, 0.0, 0.2))
+
+
+def test_a_query_that_matches_another_row_best_is_refused():
+    import dataclasses
+    wrong = dataclasses.replace(COAT.reading(1), query=(0.0, 0.0, 1.0))       # asks for detail, leans on red
+    with pytest.raises(ValueError, match="match the useful sources' keys best"):
+        dataclasses.replace(COAT, readings=(wrong,))
+    with pytest.raises(ValueError, match="3 shades"):
+        dataclasses.replace(COAT, readings=(dataclasses.replace(COAT.reading(1), query=(1.0, 0.0)),))
