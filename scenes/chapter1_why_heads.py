@@ -614,10 +614,11 @@ class ThreeHeadsSevenRows(ChapterOneScene):
         slot, flow, arrows = self.layout.slot, self.one_head_flow, self.one_head_arrows
         useful = ex.reading(0).useful
         unfilled = self.unfilled = flow.get_unfilled()
-        part = self.part_label = get_text("each track only part full", font_size=MIN_TEXT_SIZE, color=TEXT_COLOR)
+        part = self.part_label = get_text("each feature from a third of it", font_size=MIN_TEXT_SIZE, color=TEXT_COLOR)
         part.next_to(slot.tracks, DOWN, buff=0.18).align_to(slot.labels, RIGHT)
         share = self.layout.share
-        with self.beat("But its weights add up to one: split three ways, each feature arrives only in part."):
+        with self.beat("But its weights add up to one, and all three features share them: split three ways, about "
+                       "a third each."):
             # the one set of weights: each arrow turns into its share of one bar of fixed length
             self.play(FadeIn(share.frame), FadeIn(self.layout.share_title),
                       share.grow_from(arrows, run_time=1.6))
@@ -696,7 +697,7 @@ class ThreeHeadsSevenRows(ChapterOneScene):
         # its tracks as far apart as the three heads' tracks: room for the feature names beside them
         ghost.stretch_to_fit_height(target.tracks.height)
         title = VGroup(*(get_text(line, font_size=MIN_TEXT_SIZE, color=ONE_HEAD_COLOR)
-                         for line in ("one head (before):", "each feature only in part")))
+                         for line in ("one head (before):", "one shared set of weights")))
         title.arrange(DOWN, buff=0.06, aligned_edge=LEFT)
         ghost.next_to(title, DOWN, buff=0.1, aligned_edge=LEFT)
         names = VGroup(*(get_text(name, font_size=MIN_TEXT_SIZE, color=DIM_TEXT_COLOR)
@@ -709,6 +710,7 @@ class ThreeHeadsSevenRows(ChapterOneScene):
         share.next_to(ghost, DOWN, buff=0.14, aligned_edge=LEFT)
         group = VGroup(title, ghost, names, share)
         group.align_to(target.tracks, LEFT).to_edge(UP, buff=0.2)
+        group.shift(LEFT * max(0.0, group.get_right()[0] - SAFE_WIDTH / 2))     # inside the safe area
         group.title, group.bars, group.names, group.share = title, ghost, names, share
         return group
 
@@ -726,8 +728,10 @@ class ThreeHeadsSevenRows(ChapterOneScene):
             self.mark("compare ghost")
 
     def show_independent_weighting(self):
-        with self.beat("What the extra heads add: each has its own weights adding up to one, most of them on "
-                       "its own word."):
+        # size alone is not the point (a later layer could rescale a message): the notes' "independent
+        # source weighting" is, and each head's own bar of weights shows it
+        with self.beat("What the extra heads add is not size, which could be rescaled: each head weights the "
+                       "sources on its own."):
             self.play(FadeOut(self.alike_note), *swap_fine_print(self, SEVERAL_NOTE))
             # each head's arrows turn into its own bar of shares, as long as the one head's
             self.play(*(FadeIn(lane.share.frame) for lane in self.lanes),

@@ -631,7 +631,7 @@ def test_scene_1_the_one_head_message_stays_as_a_ghost_beside_the_three():
     assert b.scene.marks["ghost"] == b.beat_of("Now three heads").id
     assert sum("TransformFromCopy" in w for w in plays_in(b, "Now three heads")[:1]) == 1
     assert b.scene.marks["compare ghost"] == b.beat_of("about three quarters").id
-    assert [t.original_text for t in ghost.title] == ["one head (before):", "each feature only in part"]
+    assert [t.original_text for t in ghost.title] == ["one head (before):", "one shared set of weights"]
     assert [t.original_text for t in ghost.names] == list(COAT.features)
     # set apart from the three heads' messages: wholly above head 1's message, with room between
     assert ghost.get_bottom()[1] > b.scene.lanes[0].slot.get_top()[1] + 0.3
@@ -750,8 +750,8 @@ def test_scene_1_one_softmax_row_is_split_three_ways_and_each_head_has_its_own()
         j = COAT.tokens.index(useful)
         assert lane.share.segment(j).width == pytest.approx(0.76 * lane.share.frame.width, rel=1e-6)
         assert on_stage(b, lane.share.segment(j))
-    assert b.scene.marks["own shares"] == b.beat_of("its own weights adding up to one").id
-    assert any("LaggedStart" in w for w in plays_in(b, "its own weights adding up to one"))
+    assert b.scene.marks["own shares"] == b.beat_of("weights the sources on its own").id
+    assert any("LaggedStart" in w for w in plays_in(b, "weights the sources on its own"))
 
 
 def test_scene_1_each_value_bar_dims_behind_its_shrunk_copy():
