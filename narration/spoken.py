@@ -159,6 +159,8 @@ _WORDS = [
     (r"\badd_bias_kv\b", "add bias k v"), (r"\battn_mask\b", "attn mask"), (r"\baverage_attn_weights=False\b", "average attn weights equals false"),
     (r"\bd_model\b", "d model"), (r"\bd_k\b", "d k"), (r"\bd_v\b", "d v"), (r"\bn_heads\b", "n heads"),
     (r"\bH/P\b", "H over P"), (r"\bW/P\b", "W over P"),
+    # units a voice would spell out as letters
+    (r"(?<=\d) ?ms\b", " milliseconds"),
 ]
 
 
@@ -316,6 +318,9 @@ def speech_faults(line: str) -> list[str]:
         if not in_list:
             faults.append(f"comma-wrapped word {', ' + m.group(1) + ','!r}")
             break
+    unit = re.search(r"\b(?:ms|MB|GB|kB|s)\b(?=\s*[,.;:]|\s*$|\s+[a-z])", line)
+    if unit and unit.group(0) != "s":
+        faults.append(f"a unit abbreviation {unit.group(0)!r}, spelled out as letters")
     if re.search(r"\b[Aa]\s+(?:is|times|equals)\b", line):
         faults.append("a lone letter A, heard as the article")
     odd = sorted({c for c in line if not _SPEAKABLE.match(c)})

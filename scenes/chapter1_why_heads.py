@@ -576,7 +576,7 @@ class ThreeHeadsSevenRows(ChapterOneScene):
         legend.set_y(self.badge.get_bottom()[1] - 0.12 - legend.height / 2).set_x(0)
         words = " and ".join([", ".join(ex.word_at(p) for p in reading.useful[:-1]), ex.word_at(reading.useful[-1])])
         boxes = self.row.boxes
-        with self.beat(f"Thick arrows mark plausible useful sources: {words}. Thin ones are still read."):
+        with self.beat(f"Thick arrows mark plausible useful sources: {words}. Thin ones still count."):
             # the even arrows take the head's weights: three thicken, the rest stay thin; their words tint
             self.play(ReplacementTransform(self.one_head_even, arrows),
                       *(boxes[p - 1].animate.set_fill(ONE_HEAD_COLOR, HIGHLIGHT_OPACITY).set_stroke(ONE_HEAD_COLOR, 2.5)
@@ -971,7 +971,7 @@ class TheReceiver(ChapterOneScene):
         if msgs.get_right()[0] > SAFE_WIDTH / 2:
             msgs.shift(LEFT * (msgs.get_right()[0] - SAFE_WIDTH / 2))
         arrows = (self.subject_arrows, self.place_arrows)
-        with self.beat(f"Each head brings what it read to “{ex.receiver_word}”: a plural subject, and a place."):
+        with self.beat(f"Each head brings what it found to “{ex.receiver_word}”: a plural subject, and a place."):
             self.play(FadeIn(msgs.title))
             # along each head's strongest arrow into the receiver, and out into that head's message
             self.play(LaggedStart(*(AnimationGroup(

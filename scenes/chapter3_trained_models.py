@@ -1378,12 +1378,12 @@ class TheComparison(LessonScene):
         gap_words = f"about {below[0]}" if len(below) == 1 else f"{below[0]} to {below[-1]}"
         within = math.ceil(max(sl.full_val_to_test(m) for m in sl.means) * 100) / 100
         with self.beat(f"The test dots sit {gap_words} left of the curves’ rings: the curves scored just the first "
-                       f"{fmt_int(sl.selection_windows)} validation windows. On all of them, the diamonds, the gap is "
-                       f"under {fmt(within, 2)}.",
+                       f"{fmt_int(sl.selection_windows)} validation windows. On all of them, the diamonds, each model's "
+                       f"seed-average gap is under {fmt(within, 2)}.",
                        # heard, not seen: no "left of", each marker named by what it is
                        spoken=f"The test losses come out {gap_words} lower than the curves' best points, because "
                               f"the curves scored only the first {fmt_int(sl.selection_windows)} validation windows. "
-                              f"Scored on every validation window, the gap to the test loss is under "
+                              f"Scored on every validation window, each model's gap to the test loss, averaged over its seeds, is under "
                               f"{fmt(within, 2)}."):
             self.play(LaggedStart(*(Create(m.ring) for m in marks), lag_ratio=0.2), FadeIn(ring_name), run_time=1.0)
             self.play(LaggedStart(*(Create(m.link) for m in marks), lag_ratio=0.2), run_time=0.8)
@@ -2208,8 +2208,7 @@ class InsideTrainedModels(LessonScene):
         reading = "; ".join(parts) if parts else "read them as rough"
         reading = reading[0].upper() + reading[1:]
         with self.beat(f"On the right: the median time of one model call, one new token. {reading}.",
-                       spoken=f"On the right: the median time of one model call, one new token. "
-                              f"{reading.replace(' ms ', ' milliseconds ')}."):
+                       spoken=f"On the right: the median time of one model call, one new token. {reading}."):
             self.play(FadeIn(lat_head), LaggedStart(*(FadeIn(r.latency) for r in panel.rows), lag_ratio=0.2))
             self.play(*(Indicate(r.latency, color=RECEIVER_COLOR) for r in panel.rows),
                       *self.swap_note(f"Latency per model call (median), measured on {comparison.device_words(device)}: "

@@ -95,7 +95,7 @@ def test_spoken_forms(written, spoken):
     ("most of its weight on “river”: 0.718", "most of its weight on river: zero point seven one eight"),
     ("the weight of “river” stays", "the weight of river stays"),
     ("Head 2, the “person” head, repeats", "Head two, the person head, repeats"),
-    ("brings what it read to “usually”", "brings what it read to the word usually"),
+    ("brings what it found to “usually”", "brings what it found to the word usually"),
     ("its weight on “she”", "its weight on the word she"),          # a little word is never read bare
     ("The receiver is the word “usually”: the last", "The receiver is the word usually: the last"),
     ("The last known token, “at” at position 20", "The last known token, the word at at position twenty"),
@@ -452,3 +452,12 @@ def test_a_scene_introduces_a_quoted_word_once_then_says_it_alone():
     assert named == {"river", "fisherman"}
     # without a scene's set, every mention is introduced
     assert spoken_form("Now “fisherman” leads.") == "Now the word fisherman leads."
+
+
+def test_a_unit_is_spoken_as_a_word_and_a_left_abbreviation_is_a_fault():
+    from narration.spoken import speech_faults, spoken_form
+    said = spoken_form("the baseline is faster on every prompt, by at least 0.016 ms; one head")
+    assert "milliseconds;" in said and " ms" not in said
+    assert speech_faults(said) == []
+    assert speech_faults("by at least zero point zero one six ms; one head") == [
+        "a unit abbreviation 'ms', spelled out as letters"]

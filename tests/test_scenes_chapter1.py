@@ -341,7 +341,7 @@ def test_scene_2_each_head_carries_a_small_vector_to_the_receiver():
     assert [color_of(item.name.get_color()) for item in msgs.items] == [HEAD_COLORS[1].upper(),
                                                                        HEAD_COLORS[2].upper()]
     assert "numbers, not words" in msgs.title.original_text
-    assert any("LaggedStart" in w for w in plays_in(b, "Each head brings what it read"))
+    assert any("LaggedStart" in w for w in plays_in(b, "Each head brings what it found"))
     assert all(on_stage(b, item.glyph.cells[0]) for item in msgs.items)
 
 
@@ -687,8 +687,8 @@ def test_scene_2_query_agreement_links_and_messages_in_their_sentences():
     # gate is marked solid grey, not dashed like the unknown blank
     assert not isinstance(b.scene.nearer[0], ch1.DashedVMobject)
     # the messages sit beside the receiver and arrive along each head's strongest arrow
-    assert b.scene.marks["messages"] == b.beat_of("Each head brings what it read").id
-    assert any("LaggedStart" in w for w in plays_in(b, "Each head brings what it read"))
+    assert b.scene.marks["messages"] == b.beat_of("Each head brings what it found").id
+    assert any("LaggedStart" in w for w in plays_in(b, "Each head brings what it found"))
     box = b.scene.row.boxes[SUBJECT_AGREEMENT.receiver - 1]
     assert b.scene.messages.get_left()[0] > box.get_right()[0]
     assert b.scene.messages.get_top()[1] < box.get_bottom()[1]

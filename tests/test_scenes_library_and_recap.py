@@ -201,7 +201,7 @@ def test_library_scene_says_what_the_layer_does_not_do():
     # and the teaching lines
     b.beat_of("A position row is different: each position adds its own row.")
     b.beat_of("And a bias shifts the projection even for a zero input.")
-    b.beat_of("We leave biases out only to keep this example simple.")
+    b.beat_of("We leave the attention biases out only to keep this example simple")
     b.beat_of("16 additional trainable scalars.")
     b.beat_of("attn_mask=future blocks every source after the receiver.")
     assert "b_Q¹ (illustrative)" in texts

@@ -326,7 +326,8 @@ def get_attention_arrows(row: TokenRow, weights, *, receiver: int | None = None,
             theta = _arc_angle(start, end, angle, min_height)
             floor = _arc_angle(start, end, 0.0, min_height * NESTED_HEIGHT_FLOOR)
             curve = styled(ArcBetweenPoints(start, end, angle=sign * theta), j)
-            while theta > floor and any(_crosses(curve, other) for other in outer):
+            # (under the next farther arc is under them all: each of those lies under the one before)
+            while theta > floor and outer and _crosses(curve, outer[-1]):
                 theta = max(floor, theta - 0.02)
                 curve = styled(ArcBetweenPoints(start, end, angle=sign * theta), j)
             outer.append(curve)

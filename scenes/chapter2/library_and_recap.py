@@ -898,7 +898,7 @@ class BiasesAndLibraryLayer(LessonScene):
         rounded = self.fine_print
         note = self.fine_print = place_fine_print("Omitting biases is not a general claim that bias-free attention is better.",
                                                   width=SAFE_WIDTH)
-        with self.beat("We leave biases out only to keep this example simple."):
+        with self.beat("We leave the attention biases out only to keep this example simple; the MLP keeps its own."):
             self.play(FadeOut(rounded), FadeIn(note))
 
     # shot 3 -----------------------------------------------------------------------------------
