@@ -118,7 +118,7 @@ def test_setup_names_the_four_invented_axes_when_the_rows_first_show():
     # the glue beat then says only what glue means (the names are not said twice)
     glue = b.beat_of("Glue, the last column")
     assert "water" not in glue.spoken and "finance" not in glue.spoken
-    assert "highest for the word the" in glue.spoken and "zero for content words such as river" in glue.spoken
+    assert "highest for the word the" in glue.spoken and "near zero for nouns such as river and fisherman" in glue.spoken
 
 
 def test_setup_river_rows_worked_by_hand():
@@ -500,9 +500,16 @@ def test_shape_flow_fourth_review_labels_and_stripes():
 
 
 def test_the_glue_column_is_what_its_sentence_says():
-    """05: "Glue ... is highest for “the” and zero for content words like “river”" — in the token table."""
-    from lesson_data.worksheet import AXES, TOKEN_TABLE, VOCAB
+    """05: "Glue ... is highest for “the” and near zero for nouns like “river” and “fisherman”" — in the
+    token table and in E (positions included), where the verbs sat and watched carry glue too (so not
+    "zero for content words", the listener's catch)."""
+    from lesson_data.worksheet import AXES, TOKEN_TABLE, VOCAB, compute_worksheet
     glue = TOKEN_TABLE[:, AXES.index("glue")]
-    assert glue[VOCAB.index("the")] == glue.max() and glue[VOCAB.index("river")] == 0.0
+    assert glue[VOCAB.index("the")] == glue.max() and glue[VOCAB.index("river")] == glue[VOCAB.index("fisherman")] == 0.0
+    assert glue[VOCAB.index("sat")] > 1.0 and glue[VOCAB.index("watched")] > 1.0
+    ws = compute_worksheet("river")
+    e_glue = ws.E[:, AXES.index("glue")]
+    assert max(e_glue[ws.tokens.index("river")], e_glue[ws.tokens.index("fisherman")]) <= 0.1 + 1e-12
+    assert e_glue[ws.tokens.index("the")] == e_glue.max()
     b = built(Setup, "river")
-    b.beat_of("Glue, the last column, is highest for “the” and zero for content words like “river”.")
+    b.beat_of("Glue, the last column, is highest for “the” and near zero for nouns like “river” and “fisherman”.")

@@ -374,9 +374,11 @@ class Setup(LessonScene):
         e2, glue_box = self.e_final, self.glue_box
         # the four axes were named with the token rows (show_rows_become_tables); here only glue's meaning
         glue = e2.col_labels[list(AXES).index("glue")]
-        with self.beat("Glue, the last column, is highest for “the” and zero for content words like “river”.",
+        # (the verbs sat and watched carry glue too: nouns, not "content words", are the ones near zero)
+        with self.beat("Glue, the last column, is highest for “the” and near zero for nouns like “river” and "
+                       "“fisherman”.",
                        spoken="Glue, the last column, is highest for “the”, "
-                              "and zero for content words such as river."):
+                              "and near zero for nouns such as river and fisherman."):
             # the glue header lights up as the sentence names it, then its column is boxed
             self.play(Indicate(glue, color=TEXT_COLOR, scale_factor=1.25), run_time=1.0)
             self.play(Create(glue_box))
