@@ -609,7 +609,7 @@ def test_masked_matrix_grows_from_row_n_lights_the_future_and_outlines_where_hea
     assert played(b, b.beat_of("Above the diagonal sit future sources"), "FadeIn")
     pair = b.scene.pair
     assert len(pair.differ) == 2                                   # rows 7–10: column 6 in A¹, column 2 in A²
-    side = [c.what for c in b.changes_in(b.beat_of("head 1 favours “river”, head 2 “fisherman”"))]
+    side = [c.what for c in b.changes_in(b.beat_of("head 1 on “river”, head 2 on “fisherman”"))]
     assert sum("Create" in w for w in side) >= 2
     b.beat_of("Every permitted source enters each message; row 10 has ten.")
 
@@ -621,8 +621,8 @@ def test_second_review_head_walk_pictures_in_their_sentences():
     assert full.get_top()[1] < shown.get_bottom()[1]
     m = built(MaskedMatrix, "river")
     # rows 1-5: both heads' top source is the same (fisherman from row 2 on); row 6 (river) is the first split
-    m.beat_of("Until “river” arrives at row 6, head 1 cannot pick it. From row 7, head 1 favours “river”, "
-              "head 2 “fisherman”.")
+    m.beat_of("Until “river” arrives at row 6, head 1 cannot pick it. From row 7 on, the two settle apart: "
+              "head 1 on “river”, head 2 on “fisherman”.")
     # the ten row-10 cells flash in both matrices while "every permitted source" is said (one after another)
     assert "LaggedStart" in " ".join(c.what for c in m.changes_in(m.beat_of("Every permitted source enters")))
 
@@ -677,7 +677,7 @@ def test_third_review_masked_matrix_pictures_in_their_sentences():
     assert played(b, first, "FadeIn")
     assert all(MIN_TEXT_SIZE <= m.font_size <= 17 + 1e-6 for m in b.by_tag("A1").values())
     # the split starts where both heads lead clearly: row 7 (by hand: row 6, river 0.191 vs fisherman 0.179)
-    split = b.beat_of("From row 7, head 1 favours “river”, head 2 “fisherman”.")
+    split = b.beat_of("From row 7 on, the two settle apart: head 1 on “river”, head 2 on “fisherman”.")
     assert "spreads its weight its own way" not in split.text
     for r in scene.pair.differ:
         assert r.get_top()[1] <= scene.pair[0].square(6, 0).get_top()[1] + 1e-6

@@ -1840,11 +1840,13 @@ class MaskedMatrix(LessonScene):
         if split is None:
             return "Side by side, without the digits: the two heads’ patterns."
         a, b = quoted(ws.tokens[split.source_a]), quoted(ws.tokens[split.source_b])
-        favour = f"head 1 favours {a}, head 2 {b}."
+        # they settle apart at that row (settled_split): "from row 7, head 2 fisherman" was heard as head
+        # 2 starting there, though it may have favoured that source long before
+        favour = f"the two settle apart: head 1 on {a}, head 2 on {b}."
         if split.source_a >= 1:           # rows before its favourite's own row: it is still in their future
             return (f"Until {a} arrives at row {split.source_a + 1}, head 1 cannot pick it. "
-                    f"From row {split.first + 1}, {favour}")
-        return f"From row {split.first + 1}, {favour}"
+                    f"From row {split.first + 1} on, {favour}")
+        return f"From row {split.first + 1} on, {favour}"
 
     def drop_fine_print(self) -> list:
         anims = [FadeOut(self.fine)] if self.fine is not None else []
