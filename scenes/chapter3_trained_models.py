@@ -580,7 +580,11 @@ class ThreeArchitectures(LessonScene):
                                          get_axis_note(flow.a, "tokens"))
         with self.beat(f"E has a row of {p['d_model']} features for each token. From it come queries, keys and "
                        f"values, and a {T} × {T} attention matrix, token against token, masked so that no token "
-                       "reads the future."):
+                       "reads the future.",
+                       # heard, "64 by 64" twice names two things (features by features, tokens by tokens)
+                       spoken=f"E has a row of {p['d_model']} features for each token. From it come queries, keys "
+                              f"and values, and an attention matrix with a weight for every pair of the {T} tokens, "
+                              "masked so that no token reads the future."):
             self.play(FadeIn(notes[0]), Indicate(flow.e.stripes, color=RECEIVER_COLOR, scale_factor=1.0))
             self.play(GrowArrow(flow.arrows[0]), FadeIn(flow.qkv), FadeIn(notes[1]))
             self.play(GrowArrow(flow.arrows[1]), FadeIn(flow.a), FadeIn(notes[2]))
@@ -688,7 +692,9 @@ class ThreeArchitectures(LessonScene):
         T, C, n = p["context"], p["d_model"], p["n_heads_multi"]
         flow = self.four_head_flow
         with self.beat(f"Each head has its own {T} × {T} attention matrix and a message {head_width(p)} wide; "
-                       f"the {n} messages join into {C} columns again."):
+                       f"the {n} messages join into {C} columns again.",
+                       spoken=f"Each head has its own attention matrix over the {T} tokens, and a message "
+                              f"{head_width(p)} wide; the {n} messages join into {C} columns again."):
             self.play(FadeOut(self.wq_blocks), FadeOut(self.whole_e), GrowArrow(flow.arrows[1][0]), FadeIn(flow.arrows[1].label),
                       ReplacementTransform(self.q_name, self.qkv_name),
                       FadeIn(flow.heads.name_label),
