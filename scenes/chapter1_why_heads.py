@@ -509,7 +509,7 @@ class ThreeHeadsSevenRows(ChapterOneScene):
         layout = self.layout = self.get_one_head_layout(ex)
         row = self.row = layout.row
         # the chapter's question first, then its first example
-        with self.beat(f"Why several heads, not one? Take the phrase “{ex.text}”.",
+        with self.beat(f"Why use several attention heads, not just one? Take the phrase “{ex.text}”.",
                        spoken=f"Why use several attention heads, not just one? Take the phrase: {ex.text}."):
             self.play(LaggedStart(*(FadeIn(row.token(j), shift=0.2 * UP) for j in range(row.n)), lag_ratio=0.12),
                       run_time=1.6)

@@ -1004,7 +1004,8 @@ class Head1Weights(HeadWalkScene):
         # the division previewed on one source (the next sentence divides them all), then the check
         with self.beat(f"{word}’s exponential over the sum is its weight, {weight}. Skip the subtraction "
                        "and the numbers grow, but the weight is the same.",
-                       spoken=f"{self.word(top).capitalize()}'s one, divided by the sum, gives its weight, "
+                       # ("river's one" was heard as "river's won")
+                       spoken=f"{self.word(top).capitalize()}'s exponential is one. Divided by the sum, it gives its weight, "
                               f"{weight}. Skip the subtraction and the numbers grow, but the weight is the same."):
             # the denominator caveat leaves: the check takes its room
             self.play(FadeOut(self.softmax_marks), *self.drop_fine_print(), FadeIn(check.lines[0]))
