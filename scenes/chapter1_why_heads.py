@@ -614,8 +614,9 @@ class ThreeHeadsSevenRows(ChapterOneScene):
         slot, flow, arrows = self.layout.slot, self.one_head_flow, self.one_head_arrows
         useful = ex.reading(0).useful
         unfilled = self.unfilled = flow.get_unfilled()
-        part = self.part_label = get_text("each feature from a third of it", font_size=MIN_TEXT_SIZE, color=TEXT_COLOR)
-        part.next_to(slot.tracks, DOWN, buff=0.18).align_to(slot.labels, RIGHT)
+        # under the message, clear of the receiver's column on its left
+        part = self.part_label = get_text("about a third each", font_size=MIN_TEXT_SIZE, color=TEXT_COLOR)
+        part.next_to(slot.tracks, DOWN, buff=0.18).align_to(slot.tracks, LEFT)
         share = self.layout.share
         with self.beat("But its weights add up to one, and all three features share them: split three ways, about "
                        "a third each."):

@@ -783,3 +783,14 @@ def test_scene_1_the_keys_and_the_query_show_why_the_useful_rows_match():
     assert [c.get_fill_opacity() > 0.5 for c in layout.keys[hooded].cells] == [False, False, True]
     for head, own in ((1, 0), (2, 1), (3, 2)):
         assert 0.75 <= message(COAT, COAT.reading(head))[own] <= 0.8
+
+
+def test_scene_1_the_split_label_stays_clear_of_the_receivers_column():
+    """'about a third each' sits under the one head's message, wholly right of coat's key and value
+    column (the longer label overlapped coat's key at 720p)."""
+    b = built(ThreeHeadsSevenRows)
+    layout, part = b.scene.layout, b.scene.part_label
+    r = COAT.receiver - 1
+    column_right = max(layout.keys[r].get_right()[0], layout.chips[r].get_right()[0], layout.frames[r].get_right()[0])
+    assert part.get_left()[0] > column_right
+    assert part.original_text == "about a third each"
