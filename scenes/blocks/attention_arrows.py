@@ -57,7 +57,6 @@ MAX_STROKE = 14.0
 MIN_OPACITY = 0.3
 # An arc between neighbouring words is at least this tall, so a short arrow reads as a curve, not a stub.
 MIN_ARC_HEIGHT = 0.22
-ARC_HEIGHT_PER_CHORD = 0.0
 # A short arc nested under a farther one may be flattened to this fraction of the least height.
 NESTED_HEIGHT_FLOOR = 0.5
 # Arrows drawn below a row start and end this far under the lowest of word box and position number.
@@ -238,10 +237,9 @@ def _tip(curve: VMobject, width: float, color: str, opacity: float) -> None:
 
 def _arc_angle(start: np.ndarray, end: np.ndarray, angle: float, min_height: float = MIN_ARC_HEIGHT) -> float:
     """The bend of an arc from start to end: `angle`, or more for a short chord (up to a half
-    circle) so that the arc is at least MIN_ARC_HEIGHT tall, and taller the longer its chord: into
-    one receiver the arcs nest, so a nearer source's arc must stay under a farther one's."""
+    circle) so that the arc is at least `min_height` tall."""
     chord = float(np.linalg.norm(end - start))
-    least = min_height + ARC_HEIGHT_PER_CHORD * chord
+    least = min_height
 
     def height(theta):   # sagitta of a circular arc of this chord and bend
         return chord / 2 * np.tan(theta / 4)
@@ -264,8 +262,8 @@ def _landing_x(row: TokenRow, r: int, j: int) -> float:
     box = row.boxes[r]
     left = box.get_left()[0] + LANDING_MARGIN
     right = box.get_right()[0] - LOOP_ROOM
-    if r <= 1:
-        return (left + right) / 2 if r == 1 else box.get_center()[0]
+    if r == 1:                     # one source before the receiver: the middle of the edge
+        return (left + right) / 2
     return left + (right - left) * (r - 1 - j) / (r - 1)
 
 

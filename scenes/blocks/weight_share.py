@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import math
 
-from manim import DOWN, LEFT, RIGHT, LaggedStart, Rectangle, TransformFromCopy, VGroup
+from manim import DOWN, RIGHT, LaggedStart, Rectangle, TransformFromCopy, VGroup
 
 from scenes.style import BACKGROUND, DIM_TEXT_COLOR, MIN_TEXT_SIZE, TEXT_COLOR, get_text
 
@@ -27,16 +27,15 @@ OTHER_OPACITY = 0.35     # every other source's: still read, still part of the o
 class WeightShare(VGroup):
     """Built by get_weight_share. Parts: `segments` (one Rectangle per source, in source order,
     end to end), `frame` (the outline of the whole bar: the "one"), `total` (the "= 1" label),
-    `labels` (the named sources' words, under their segments, {source index: Text}), `title` (or an
-    empty VGroup), `weights`,
-    `length` (the bar's length: a weight of one)."""
+    `labels` (the named sources' words, under their segments, {source index: Text}), `word_labels`
+    (the same words as a VGroup), `weights`, `length` (the bar's length: a weight of one)."""
 
     def segment(self, j: int) -> Rectangle:
         return self.segments[j]
 
     def grow_from(self, arrows, lag_ratio: float = 0.06, run_time: float = 1.6):
-        """Each attention arrow turns into its segment (the arrow's weight is the segment's share),
-        then the bar's outline and its "= 1"."""
+        """Each attention arrow turns into its segment (the arrow's weight is the segment's share).
+        The outline (`frame`) and the "= 1" (`total`) are the scene's to bring in with it."""
         steps = [TransformFromCopy(arrows.arrow(j), seg) for j, seg in enumerate(self.segments)
                  if arrows.arrow(j) is not None]
         return LaggedStart(*steps, lag_ratio=lag_ratio, run_time=run_time)
@@ -44,12 +43,11 @@ class WeightShare(VGroup):
 
 def get_weight_share(weights, *, color: str, length: float = 2.4, height: float = 0.16,
                      words=None, named=(), label_size: float = MIN_TEXT_SIZE,
-                     total_text: str = "= 1", title: str | None = None, labelled: bool = True) -> WeightShare:
+                     total_text: str = "= 1", labelled: bool = True) -> WeightShare:
     """One head's row of weights (all >= 0, adding up to one) as a bar `length` long.
 
     words: the source words (one per weight), needed only for `named`; named: one-based positions
-    of the sources whose segments are drawn strong (and, if `labelled`, named by their word below);
-    title: a name for the bar, on its left ("its weights").
+    of the sources whose segments are drawn strong (and, if `labelled`, named by their word below).
     """
     weights = [float(w) for w in weights]
     if not weights or any(w < 0 or not math.isfinite(w) for w in weights):
@@ -78,10 +76,6 @@ def get_weight_share(weights, *, color: str, length: float = 2.4, height: float 
     share.total = get_text(total_text, font_size=label_size, color=TEXT_COLOR)
     share.total.next_to(share.frame, RIGHT, buff=0.1)
     share.add(share.segments, share.frame, share.total)
-    share.title = VGroup()
-    if title:
-        share.title = get_text(title, font_size=label_size, color=color).next_to(share.frame, LEFT, buff=0.12)
-        share.add(share.title)
     word_labels = VGroup()
     for p in (named if labelled else ()):
         label = get_text(words[p - 1], font_size=label_size, color=color)
