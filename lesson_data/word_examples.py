@@ -182,17 +182,21 @@ def _check_reading(ex: WordExample, r: Reading) -> None:
         raise ValueError(f"{where}: weights sum to {math.fsum(r.weights)!r}, not one")
     if not r.useful or not all(1 <= p <= ex.receiver for p in r.useful):
         raise ValueError(f"{where}: useful sources {r.useful} are not in the known prefix 1..{ex.receiver}")
-    others = [w for p, w in enumerate(r.weights, start=1) if p not in r.useful]
-    if others and min(r.weights[p - 1] for p in r.useful) <= max(others):
+    if not _useful_lead(r.weights, r.useful):
         raise ValueError(f"{where}: a useful source must weigh more than every other row")
     if r.query:
         if len(r.query) != len(ex.features) or not all(0.0 <= q <= 1.0 for q in r.query):
             raise ValueError(f"{where}: the query {r.query!r} needs {len(ex.features)} shades in [0, 1]")
         # the picture's cause: the query matches the useful sources' keys best
         scores = matches(ex, r)
-        rest = [m for p, m in enumerate(scores, start=1) if p not in r.useful]
-        if rest and min(scores[p - 1] for p in r.useful) <= max(rest):
+        if not _useful_lead(scores, r.useful):
             raise ValueError(f"{where}: the query must match the useful sources' keys best, got {scores}")
+
+
+def _useful_lead(values, useful) -> bool:
+    """Every useful position's value (one-based) is larger than every other position's."""
+    others = [v for p, v in enumerate(values, start=1) if p not in useful]
+    return not others or min(values[p - 1] for p in useful) > max(others)
 
 
 def contributions(ex: WordExample, reading: Reading) -> tuple[tuple[float, ...], ...]:

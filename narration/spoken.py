@@ -318,8 +318,8 @@ def speech_faults(line: str) -> list[str]:
         if not in_list:
             faults.append(f"comma-wrapped word {', ' + m.group(1) + ','!r}")
             break
-    unit = re.search(r"\b(?:ms|MB|GB|kB|s)\b(?=\s*[,.;:]|\s*$|\s+[a-z])", line)
-    if unit and unit.group(0) != "s":
+    unit = re.search(r"\b(?:ms|MB|GB|kB)\b(?=\s*[,.;:]|\s*$|\s+[a-z])", line)
+    if unit:
         faults.append(f"a unit abbreviation {unit.group(0)!r}, spelled out as letters")
     if re.search(r"\b[Aa]\s+(?:is|times|equals)\b", line):
         faults.append("a lone letter A, heard as the article")

@@ -461,3 +461,5 @@ def test_a_unit_is_spoken_as_a_word_and_a_left_abbreviation_is_a_fault():
     assert speech_faults(said) == []
     assert speech_faults("by at least zero point zero one six ms; one head") == [
         "a unit abbreviation 'ms', spelled out as letters"]
+    # an "s" earlier in the line (a possessive) does not hide it
+    assert speech_faults("the model's time is five ms.") == ["a unit abbreviation 'ms', spelled out as letters"]
