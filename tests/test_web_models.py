@@ -135,17 +135,23 @@ def _fuzz(seed: int = 3, count: int = 400) -> list[str]:
     return out
 
 
+def _page_tokenizer(texts, method: str):
+    """The page's tokenizer (tokenizer.mjs, loaded from the exported tokenizer.json) applied to each
+    text: `method` is "encode" (the ids) or "dropped" (the characters it removes)."""
+    return json.loads(run_node(
+        "const tok = T.WordTokenizer.fromJSON(JSON.parse(fs.readFileSync("
+        f"{json.dumps(str(EXPORTS / 'tokenizer.json'))}, 'utf8')));\n"
+        "const texts = JSON.parse(fs.readFileSync(0, 'utf8'));\n"
+        f"process.stdout.write(JSON.stringify(texts.map((t) => tok.{method}(t))));", json.dumps(texts)))
+
+
 def test_tokenizer_gives_the_ids_of_tokenizers_on_the_whole_test_split(tok):
     stories = _test_split()
     assert len(stories) == json.loads((EXPORTS / "results.json").read_text())["corpus"]["stories"]["test"]
     assert any(any(ord(c) > 127 for c in s) for s in stories), "the split should exercise non-ASCII text"
     texts = stories + _fuzz() + ["", "   ", "a <UNK> b", "a<BOS>b", "<bos> x", "  <EOS>  ", "x<PAD><PAD>y",
                                  "\u039f\u0394\u039f\u03a3 \u0130stanbul STRASSE \u1e9e", "rock'n'roll don't 'quoted'"]
-    got = json.loads(run_node(
-        "const tok = T.WordTokenizer.fromJSON(JSON.parse(fs.readFileSync("
-        f"{json.dumps(str(EXPORTS / 'tokenizer.json'))}, 'utf8')));\n"
-        "const texts = JSON.parse(fs.readFileSync(0, 'utf8'));\n"
-        "process.stdout.write(JSON.stringify(texts.map((t) => tok.encode(t))));", json.dumps(texts)))
+    got = _page_tokenizer(texts, "encode")
     want = [encode(tok, t) for t in texts]
     wrong = [(t, g, w) for t, g, w in zip(texts, got, want) if g != w]
     assert not wrong, f"{len(wrong)} texts differ; first: {wrong[0]!r}"
@@ -365,11 +371,7 @@ def test_the_characters_the_tokenizer_drops_are_the_ones_tokenizers_drops(tok):
     exactly what tokenizers loses without a trace, on the test split's non-ASCII stories and fuzz."""
     stories = [s for s in _test_split() if any(ord(c) > 127 for c in s)][:300]
     texts = stories + _fuzz(seed=11) + ["the café in Zürich", "naïve résumé_", "<UNK>é<BOS>ß", "plain words only", ""]
-    got = json.loads(run_node(
-        "const tok = T.WordTokenizer.fromJSON(JSON.parse(fs.readFileSync("
-        f"{json.dumps(str(EXPORTS / 'tokenizer.json'))}, 'utf8')));\n"
-        "const texts = JSON.parse(fs.readFileSync(0, 'utf8'));\n"
-        "process.stdout.write(JSON.stringify(texts.map((t) => tok.dropped(t))));", json.dumps(texts)))
+    got = _page_tokenizer(texts, "dropped")
     want = [_dropped_by_tokenizers(tok, t) for t in texts]
     wrong = [(t, g, w) for t, g, w in zip(texts, got, want) if g != w]
     assert not wrong, f"{len(wrong)} texts differ; first: {wrong[0]!r}"
