@@ -724,7 +724,7 @@ class ThreeHeadsSevenRows(ChapterOneScene):
         with self.beat("Scaled and added, each message carries about three quarters of its own feature."):
             self.play(*(flow.scale_copies(run_time=1.2) for flow in self.flows))
             self.play(*(flow.move_copies(run_time=2.0) for flow in self.flows))
-            # against what one head carried, kept in the corner: each track only part full
+            # against what one head carried, kept in the corner: about a third of each feature
             self.play(Indicate(ghost.bars, color=ONE_HEAD_COLOR, scale_factor=1.05))
             self.mark("compare ghost")
 
