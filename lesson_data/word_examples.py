@@ -97,6 +97,9 @@ class WordExample:
     readings: tuple[Reading, ...] = ()   # illustrative weights for the arrows (see Reading)
     features: tuple[str, ...] = ()       # names of the illustrative value coordinates
     values: tuple[tuple[float, ...], ...] = ()   # one illustrative value row per known token, in [0, 1]
+    # other weights the one head (head 0) could choose instead, for the picture of its trade-off: with
+    # one shared set of weights, leaning on one source leaves less for every other (see Reading)
+    alternatives: tuple[Reading, ...] = ()
 
     def __post_init__(self):
         tokens = self.tokens
@@ -109,8 +112,10 @@ class WordExample:
             if tokens[s.position - 1] != s.word:
                 raise ValueError(f"{self.key}: token {s.position} is {tokens[s.position - 1]!r}, "
                                  f"not the source {s.word!r}")
-        for r in self.readings:
+        for r in (*self.readings, *self.alternatives):
             _check_reading(self, r)
+        if any(r.head != 0 for r in self.alternatives):
+            raise ValueError(f"{self.key}: an alternative reading is the one head's (head 0)")
         if len({r.head for r in self.readings}) != len(self.readings):
             raise ValueError(f"{self.key}: two readings for one head")
         if self.values:
@@ -151,6 +156,19 @@ class WordExample:
                 return r
         raise KeyError(f"{self.key}: no reading for head {head}; heads are "
                        f"{', '.join(str(r.head) for r in self.readings)}")
+
+    def alternative(self, word: str) -> Reading:
+        """The one head's alternative reading that leans on `word` (its only useful source)."""
+        for r in self.alternatives:
+            if [self.word_at(p) for p in r.useful] == [word]:
+                return r
+        raise KeyError(f"{self.key}: no alternative reading leans on {word!r}; they lean on "
+                       f"{', '.join(self.word_at(r.useful[0]) for r in self.alternatives) or 'nothing'}")
+
+    def feature_index(self, feature: str) -> int:
+        if feature not in self.features:
+            raise KeyError(f"{self.key}: no feature {feature!r}; features are {', '.join(self.features)}")
+        return self.features.index(feature)
 
     def word_at(self, position: int) -> str:
         return self.tokens[position - 1]
@@ -217,6 +235,18 @@ def matches(ex: WordExample, reading: Reading) -> tuple[float, ...]:
     return tuple(math.fsum(q * k for q, k in zip(reading.query, ex.values[p])) for p in range(ex.receiver))
 
 
+def feature_shares(ex: WordExample, reading: Reading, feature: str) -> tuple[float, ...]:
+    """Where one coordinate of the head's message comes from: each known row's part of it, as a
+    fraction of the whole coordinate (one per position 1..receiver, summing to one). Where value rows
+    overlap, one set of weights mixes them: a share a later layer cannot undo by rescaling."""
+    k = ex.feature_index(feature)
+    parts = [row[k] for row in contributions(ex, reading)]
+    total = math.fsum(parts)
+    if total <= 0.0:
+        raise ValueError(f"{ex.key}, head {reading.head}: the message carries no {feature}")
+    return tuple(p / total for p in parts)
+
+
 def even_weights(n: int) -> tuple[float, ...]:
     """The picture before a head has chosen: every one of the n known rows read alike (1/n each).
     Chapter 1 draws these thin, even arrows first and then thickens them into a head's reading."""
@@ -256,7 +286,12 @@ COAT = WordExample(
         Reading(2, "material", (6,), (0.03, 0.03, 0.02, 0.05, 0.06, 0.76, 0.05), query=(0.0, 1.0, 0.0)),
         Reading(3, "detail", (4,), (0.03, 0.02, 0.03, 0.76, 0.06, 0.05, 0.05), query=(0.0, 0.0, 1.0)),
     ),
-    # Illustrative value rows: what each row could send, on three named features.
+    # the one head's trade: to keep its colour red's, it leans on red, and wool and hooded fade
+    alternatives=(
+        Reading(0, "colour", (5,), (0.03, 0.02, 0.02, 0.12, 0.66, 0.10, 0.05)),
+    ),
+    # Illustrative value rows: what each row could send, on three named features. They overlap where
+    # wool's row also carries some colour, so a head that reads red and wool alike mixes their colours.
     features=("colour", "material", "detail"),
     values=(
         (0.0, 0.0, 0.2),   # Maya
@@ -264,7 +299,7 @@ COAT = WordExample(
         (0.1, 0.1, 0.1),   # a
         (0.0, 0.0, 1.0),   # hooded
         (1.0, 0.0, 0.0),   # red
-        (0.0, 1.0, 0.0),   # wool
+        (0.4, 1.0, 0.0),   # wool: it also carries some colour (value rows seldom keep features apart)
         (0.2, 0.2, 0.2),   # coat
     ),
 )
@@ -437,7 +472,7 @@ def word_example(key: str) -> WordExample:
 
 
 __all__ = [
-    "BLANKS", "tokenize_words", "Source", "Reading", "WordExample", "contributions", "even_weights", "matches", "message", "COAT",
+    "BLANKS", "tokenize_words", "Source", "Reading", "WordExample", "contributions", "even_weights", "feature_shares", "matches", "message", "COAT",
     "SUBJECT_AGREEMENT", "EVENT_AND_REFERENCE", "EVENT_SUBSTITUTED", "Substitution", "SUBSTITUTION",
     "LATER_LAYER", "WORD_EXAMPLES", "word_example", "HeadPatterns", "OVERLAPPING_HEADS",
 ]

@@ -23,6 +23,7 @@ from __future__ import annotations
 import numpy as np
 from manim import (
     AnimationGroup,
+    Circumscribe,
     CubicBezier,
     DOWN,
     LEFT,
@@ -66,7 +67,7 @@ from lesson_data.worksheet import two_source_illustration
 from scenes.blocks.attention_arrows import TokenRow, arrow_opacity, arrow_stroke, get_attention_arrows, get_token_row
 from scenes.blocks.flow_arrow import get_arrow
 from scenes.blocks.labeled_matrix import get_brackets, get_row_vector
-from scenes.blocks.message_slot import get_message_flow, get_message_slot, get_value_chip
+from scenes.blocks.message_slot import BAR_OPACITY, get_message_flow, get_message_slot, get_value_chip
 from scenes.blocks.weight_share import get_weight_share
 from scenes.style import (
     BODY_SIZE,
@@ -145,6 +146,11 @@ LANE_ARC_HEIGHT = 0.14
 
 # every head's weights drawn as shares of one bar this long (scene 1's three heads and the one head's ghost)
 LANE_SHARE_LENGTH = 1.0
+
+# scene 1's overlap: wool's value row also carries some colour, so a head that reads red and wool alike
+# mixes their colours (lesson_data.word_examples.COAT); the colour wool sends is drawn white in every message
+MIXED_SOURCE, MIXED_FEATURE, LEAN_SOURCE = "wool", "colour", "red"
+MIXED_COLOR = TEXT_COLOR
 
 # the query drawn with as many cells in scene 2 as in scene 1 (the coat example's three features)
 QUERY_CELLS = len(COAT.features)
@@ -368,8 +374,10 @@ def get_value_chips(row: TokenRow, ex: WordExample, below, buff: float = 0.12, *
 
 class ThreeHeadsSevenRows(ChapterOneScene):
     """Scene 1: seven rows and a receiver; a query, keys and values; one head reads every row and
-    carries several features, splitting one set of weights; three heads each weight the rows their
-    own way, all at once, each carrying its feature nearly whole."""
+    carries several features, splitting one set of weights. Wool's value carries some colour, so the
+    one head's colour is part wool's; leaning on red to keep it clean would starve wool and hooded
+    (one set of weights cannot do both). Three heads each weight the rows their own way, all at once:
+    head 1's colour is almost all red's."""
 
     def construct(self):
         ex = self.example = COAT
@@ -387,8 +395,9 @@ class ThreeHeadsSevenRows(ChapterOneScene):
         self.show_useful_sources(ex)
         self.show_scaled_values(ex)
         self.show_one_message(ex)
-        self.show_several_features(ex)
         self.show_split_weight(ex)
+        self.show_mixed_colour(ex)
+        self.show_trade(ex)
         # --- Shot 3: three heads, each with its own weights, at the same time ------------------
         self.shot("three heads")
         self.show_three_heads(ex)
@@ -598,17 +607,10 @@ class ThreeHeadsSevenRows(ChapterOneScene):
             self.play(FadeIn(slot))
             self.play(self.one_head_flow.move_copies(run_time=2.2))
 
-    def show_several_features(self, ex):
-        slot, flow = self.layout.slot, self.one_head_flow
-        with self.beat("So one head can carry colour, material and detail at once."):
-            self.play(*swap_fine_print(self, SHARED_NOTE))
-            # each feature in turn: its name and its track light up
-            def track(k):
-                y = slot.tracks[k].get_y()
-                return VGroup(slot.tracks[k], *(s for s in flow.segments if abs(s.get_y() - y) < 1e-6))
-            self.play(LaggedStart(*(AnimationGroup(Indicate(slot.labels[k], color=TEXT_COLOR, scale_factor=1.0),
-                                                   Indicate(track(k), color=TEXT_COLOR, scale_factor=1.1))
-                                    for k in range(len(ex.features))), lag_ratio=0.6), run_time=2.0)
+    def get_track_parts(self, flow, slot, k: int) -> VGroup:
+        """Track k of a message slot and the segments the flow laid in it."""
+        y = slot.tracks[k].get_y()
+        return VGroup(slot.tracks[k], *(s for s in flow.segments if abs(s.get_y() - y) < 1e-6))
 
     def show_split_weight(self, ex):
         slot, flow, arrows = self.layout.slot, self.one_head_flow, self.one_head_arrows
@@ -618,8 +620,14 @@ class ThreeHeadsSevenRows(ChapterOneScene):
         part = self.part_label = get_text("about a third each", font_size=MIN_TEXT_SIZE, color=TEXT_COLOR)
         part.next_to(slot.tracks, DOWN, buff=0.18).align_to(slot.tracks, LEFT)
         share = self.layout.share
-        with self.beat("But its weights add up to one, and all three features share them: split three ways, about "
-                       "a third each."):
+        with self.beat("One head carries colour, material and detail, but they share its weights, which "
+                       "add up to one: about a third each."):
+            self.play(*swap_fine_print(self, SHARED_NOTE))
+            # each feature in turn: its name and its track light up
+            self.play(LaggedStart(*(AnimationGroup(Indicate(slot.labels[k], color=TEXT_COLOR, scale_factor=1.0),
+                                                   Indicate(self.get_track_parts(flow, slot, k), color=TEXT_COLOR,
+                                                            scale_factor=1.1))
+                                    for k in range(len(ex.features))), lag_ratio=0.6), run_time=1.6)
             # the one set of weights: each arrow turns into its share of one bar of fixed length
             self.play(FadeIn(share.frame), FadeIn(self.layout.share_title),
                       share.grow_from(arrows, run_time=1.6))
@@ -629,6 +637,73 @@ class ThreeHeadsSevenRows(ChapterOneScene):
             # so what is left empty in every track
             self.play(FadeIn(unfilled), FadeIn(part, shift=0.1 * UP))
             self.mark("split")
+
+    def get_track_zoom(self, flow, k: int, ex):
+        """Track k of the one head's message, enlarged above the message to the safe area's right edge
+        (its parts too small to name at 720p otherwise), red's and wool's parts named under them."""
+        slot = self.layout.slot
+        sources = sorted(j for (j, kk) in flow.cells if kk == k)
+        cells = {j: flow.cells[j, k].copy() for j in sources}
+        parts = VGroup(slot.tracks[k].copy(), *(cells[j] for j in sources))
+        anchor = slot.tracks[k].get_left()
+        parts.scale((SAFE_WIDTH / 2 - 0.1 - anchor[0]) / slot.tracks[k].width, about_point=anchor)
+        parts.shift(UP * (slot.title.get_top()[1] + 0.75 - parts.get_bottom()[1]))
+        names = VGroup(*(get_text(word, font_size=MIN_TEXT_SIZE, color=TEXT_COLOR)
+                         .next_to(cells[ex.tokens.index(word)], DOWN, buff=0.08) for word in (LEAN_SOURCE, MIXED_SOURCE)))
+        if names[1].get_left()[0] < names[0].get_right()[0] + 0.08:       # never overlapping
+            names[1].shift(RIGHT * (names[0].get_right()[0] + 0.08 - names[1].get_left()[0]))
+        title = get_text(f"its {ex.features[k]}, enlarged", font_size=MIN_TEXT_SIZE, color=ONE_HEAD_COLOR)
+        title.next_to(parts, UP, buff=0.1).align_to(parts, LEFT)
+        zoom = VGroup(parts, names, title)
+        zoom.parts, zoom.names, zoom.title, zoom.cells = parts, names, title, cells
+        return zoom
+
+    def show_mixed_colour(self, ex):
+        layout, flow = self.layout, self.one_head_flow
+        wool, colour = ex.tokens.index(MIXED_SOURCE), ex.feature_index(MIXED_FEATURE)
+        # "about a quarter": wool's share of the one head's colour is 0.27 (lesson_data.word_examples.feature_shares)
+        with self.beat(f"{MIXED_SOURCE.capitalize()}’s value has some {MIXED_FEATURE} too: about a quarter of "
+                       f"this {MIXED_FEATURE}, the white part, is {MIXED_SOURCE}’s."):
+            # the cause first: wool's own colour bar, then what it sent turns white in the message
+            self.play(Indicate(layout.chips[wool].bar(colour), color=MIXED_COLOR, scale_factor=1.3),
+                      Circumscribe(VGroup(self.row.boxes[wool], layout.frames[wool]), color=MIXED_COLOR),
+                      run_time=1.2)
+            self.play(flow.cells[wool, colour].animate.set_fill(MIXED_COLOR, BAR_OPACITY), run_time=0.8)
+            self.mark("mixed")
+            # the colour track, enlarged above the message: red's part and wool's, each named
+            zoom = self.colour_zoom = self.get_track_zoom(flow, colour, ex)
+            self.play(TransformFromCopy(self.get_track_parts(flow, layout.slot, colour), zoom.parts),
+                      FadeIn(zoom.title), run_time=1.2)
+            self.play(LaggedStart(*(FadeIn(n, shift=0.05 * UP) for n in zoom.names), lag_ratio=0.4))
+
+    def show_trade(self, ex):
+        """The one head leans on red to keep its colour clean: arrows, weights and message all change
+        together (one set of weights), and wool and hooded fade; then it returns to its split."""
+        layout, flow, arrows, share = self.layout, self.one_head_flow, self.one_head_arrows, self.layout.share
+        lean, split = ex.alternative(LEAN_SOURCE), ex.reading(0)
+        wool = ex.tokens.index(MIXED_SOURCE)
+        lean_arrows = get_attention_arrows(self.row, lean.weights, color=ONE_HEAD_COLOR)
+        lean_flow = get_message_flow(layout.chips, contributions(ex, lean), layout.slot, min_copy_width=0.03)
+        lean_flow.cells[wool, ex.feature_index(MIXED_FEATURE)].set_fill(MIXED_COLOR, BAR_OPACITY)
+        # the same bar with its cuts moved: the three words stay named under their (new) parts
+        lean_share = get_weight_share(lean.weights, color=ONE_HEAD_COLOR, length=share.frame.width,
+                                      height=share.frame.height, words=ex.tokens, named=split.useful)
+        lean_share.shift(share.frame.get_center() - lean_share.frame.get_center())
+        lean_zoom = self.get_track_zoom(lean_flow, ex.feature_index(MIXED_FEATURE), ex)
+        zoom = self.colour_zoom
+        parts = VGroup(arrows, flow.segments, self.unfilled, share.segments, share.word_labels, zoom.parts, zoom.names)
+        leaning = VGroup(lean_arrows, lean_flow.segments, lean_flow.get_unfilled(), lean_share.segments,
+                         lean_share.word_labels, lean_zoom.parts, lean_zoom.names)
+        self.lean_message = lean_flow.filled
+        before = parts.copy()
+        with self.beat(f"To keep its {MIXED_FEATURE} {LEAN_SOURCE}’s, it must lean on {LEAN_SOURCE}, and "
+                       f"{MIXED_SOURCE} and hooded fade: one set of weights cannot do both.") as beat:
+            self.play(FadeOut(self.part_label), Transform(parts, leaning), run_time=2.0)
+            self.mark("lean")
+            # held while "and wool and hooded fade" is said; "one set of weights…" starts about 70% in
+            self.wait(max(0.5, beat.speech_start + 0.7 * (beat.speech_end - beat.speech_start) - self.time))
+            # back to its split: the one head's weights as they were
+            self.play(Transform(parts, before), FadeIn(self.part_label), run_time=1.4)
 
     def show_three_heads(self, ex):
         lanes = self.lanes = self.get_three_heads(ex)
@@ -683,7 +758,7 @@ class ThreeHeadsSevenRows(ChapterOneScene):
 
     def show_own_projections(self):
         lanes = self.lanes
-        with self.beat("Each head has its own projections, learned matrices, so it can match different features."):
+        with self.beat("Each head has its own learned projections, so it can match different features."):
             self.play(*(FadeIn(lane.own) for lane in lanes), FadeIn(self.alike_note),
                       *swap_fine_print(self, PROJECTIONS_NOTE))
 
@@ -716,23 +791,30 @@ class ThreeHeadsSevenRows(ChapterOneScene):
         return group
 
     def show_three_messages(self):
-        lanes = self.lanes
-        self.flows = [get_message_flow(lane.chips, contributions(self.example, lane.reading), lane.slot,
+        lanes, ex = self.lanes, self.example
+        self.flows = [get_message_flow(lane.chips, contributions(ex, lane.reading), lane.slot,
                                        min_copy_width=0.025) for lane in lanes]
+        wool, colour = ex.tokens.index(MIXED_SOURCE), ex.feature_index(MIXED_FEATURE)
+        for flow in self.flows:         # wool's colour lands white, as in the one head's message
+            flow.cells[wool, colour].set_fill(MIXED_COLOR, BAR_OPACITY)
         ghost = self.ghost
-        # "about three quarters": each head's own coordinate is 0.77–0.78 (lesson_data.word_examples.message)
-        with self.beat("Scaled and added, each message carries about three quarters of its own feature."):
+        # "hardly any": wool's share of head 1's colour is 0.03 (lesson_data.word_examples.feature_shares)
+        with self.beat(f"Each head leans on its own word: head 1’s {MIXED_FEATURE} is almost all "
+                       f"{LEAN_SOURCE}’s, hardly any {MIXED_SOURCE}’s."):
             self.play(*(flow.scale_copies(run_time=1.2) for flow in self.flows))
             self.play(*(flow.move_copies(run_time=2.0) for flow in self.flows))
-            # against what one head carried, kept in the corner: about a third of each feature
-            self.play(Indicate(ghost.bars, color=ONE_HEAD_COLOR, scale_factor=1.05))
+            # head 1's colour against the one head's, kept in the corner: there a quarter was wool's
+            self.play(Indicate(self.get_track_parts(self.flows[0], lanes[0].slot, colour), color=TEXT_COLOR,
+                               scale_factor=1.1),
+                      Indicate(VGroup(ghost.bars[0][colour], *(seg for seg in ghost.bars[1]
+                                                             if abs(seg.get_y() - ghost.bars[0][colour].get_y()) < 1e-6)),
+                               color=ONE_HEAD_COLOR, scale_factor=1.1))
             self.mark("compare ghost")
 
     def show_independent_weighting(self):
-        # size alone is not the point (a later layer could rescale a message): the notes' "independent
-        # source weighting" is, and each head's own bar of weights shows it
-        with self.beat("What the extra heads add is not size, which could be rescaled: each head weights the "
-                       "sources on its own."):
+        # the notes' "independent source weighting", shown by each head's own bar of weights
+        with self.beat("That is what the extra heads add: each weights the sources on its own, so none must trade "
+                       "one word for another."):
             self.play(FadeOut(self.alike_note), *swap_fine_print(self, SEVERAL_NOTE))
             # each head's arrows turn into its own bar of shares, as long as the one head's
             self.play(*(FadeIn(lane.share.frame) for lane in self.lanes),

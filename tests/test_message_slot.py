@@ -43,6 +43,10 @@ def test_the_flow_lays_each_sources_contribution_end_to_end():
     assert [s.width for s in a_segments] == pytest.approx([1.2, 0.1])   # 0.6·2, 0.05·2
     assert a_segments[0].get_left()[0] == pytest.approx(slot.tracks[0].get_left()[0])
     assert a_segments[1].get_left()[0] == pytest.approx(a_segments[0].get_right()[0])
+    # cells name each source's segment in each track: source 2's in track b starts after 0.3 + 0.3
+    assert set(flow.cells) == {(0, 0), (0, 1), (1, 1), (2, 0), (2, 1)}        # (1, 0) sends nothing
+    assert flow.cells[0, 0] is a_segments[0] and flow.cells[2, 0] is a_segments[1]
+    assert flow.cells[2, 1].get_left()[0] == pytest.approx(slot.tracks[1].get_left()[0] + 0.6 * 2.0)
     # the scaled copies sit over their chip, as long as the contribution on the chip's scale
     copy = flow.copies[0][0]
     assert copy.width == pytest.approx(0.6 * chips[0].track_length)

@@ -3,6 +3,7 @@ independently (whitespace split, and by hand), plus the constraints the notes st
 from __future__ import annotations
 
 import dataclasses
+import math
 
 import pytest
 
@@ -22,6 +23,7 @@ from lesson_data.word_examples import (
     WordExample,
     contributions,
     even_weights,
+    feature_shares,
     message,
     tokenize_words,
     word_example,
@@ -161,18 +163,63 @@ def test_coat_readings_one_head_splits_three_heads_each_lean_on_one_word():
 
 def test_coat_messages_worked_by_hand():
     assert COAT.features == ("colour", "material", "detail")
-    # one head: colour = 0.03·0.1 (a) + 0.29·1 (red) + 0.06·0.2 (coat) = 0.305
+    # wool's value row carries some colour too (0.4): the overlap scene 1 is about
+    assert COAT.values[COAT.tokens.index("wool")] == (0.4, 1.0, 0.0)
+    # one head: colour = 0.03·0.1 (a) + 0.29·1 (red) + 0.28·0.4 (wool) + 0.06·0.2 (coat) = 0.417
     #           material = 0.03·0.2 (wore) + 0.03·0.1 (a) + 0.28·1 (wool) + 0.06·0.2 = 0.301
     #           detail = 0.04·0.2 (Maya) + 0.03·0.1 (a) + 0.27·1 (hooded) + 0.06·0.2 = 0.293
-    assert message(COAT, COAT.reading(0)) == pytest.approx((0.305, 0.301, 0.293), abs=1e-12)
-    # head 1 (colour): 0.02·0.1 + 0.76·1 + 0.05·0.2 = 0.772 colour; material 0.02·0.2 + 0.02·0.1
+    assert message(COAT, COAT.reading(0)) == pytest.approx((0.417, 0.301, 0.293), abs=1e-12)
+    # head 1 (colour): 0.02·0.1 + 0.76·1 + 0.06·0.4 + 0.05·0.2 = 0.796 colour; material 0.02·0.2 + 0.02·0.1
     # + 0.06·1 + 0.05·0.2 = 0.076; detail 0.03·0.2 + 0.02·0.1 + 0.06·1 + 0.05·0.2 = 0.078
-    assert message(COAT, COAT.reading(1)) == pytest.approx((0.772, 0.076, 0.078), abs=1e-12)
-    assert message(COAT, COAT.reading(2)) == pytest.approx((0.072, 0.778, 0.068), abs=1e-12)
-    assert message(COAT, COAT.reading(3)) == pytest.approx((0.073, 0.067, 0.779), abs=1e-12)
-    # each of the three heads carries its own feature at more than twice the one head's strength
+    assert message(COAT, COAT.reading(1)) == pytest.approx((0.796, 0.076, 0.078), abs=1e-12)
+    # head 2 reads wool (0.76), so its colour is wool's: 0.072 + 0.76·0.4 = 0.376
+    assert message(COAT, COAT.reading(2)) == pytest.approx((0.376, 0.778, 0.068), abs=1e-12)
+    assert message(COAT, COAT.reading(3)) == pytest.approx((0.093, 0.067, 0.779), abs=1e-12)
+    # each of the three heads carries its own feature more strongly than the one head does
     for h, k in ((1, 0), (2, 1), (3, 2)):
-        assert message(COAT, COAT.reading(h))[k] > 2 * message(COAT, COAT.reading(0))[k]
+        assert message(COAT, COAT.reading(h))[k] > message(COAT, COAT.reading(0))[k]
+
+
+def test_the_one_heads_colour_is_part_wool_and_head_1s_almost_all_red():
+    """feature_shares: where a coordinate of the message comes from. By hand: the one head's colour
+    0.417 holds red's 0.29 and wool's 0.112 (about a quarter, 0.269); head 1's 0.796 holds red's 0.76
+    and wool's 0.024 (0.030). A share is a ratio, so no rescaling of the message changes it."""
+    red, wool = COAT.tokens.index("red"), COAT.tokens.index("wool")
+    one = feature_shares(COAT, COAT.reading(0), "colour")
+    assert math.fsum(one) == pytest.approx(1.0, abs=1e-12) and len(one) == COAT.receiver
+    assert one[wool] == pytest.approx(0.112 / 0.417, abs=1e-12)
+    assert one[red] == pytest.approx(0.29 / 0.417, abs=1e-12)
+    assert 0.2 < one[wool] < 0.3                                   # "about a quarter"
+    head_1 = feature_shares(COAT, COAT.reading(1), "colour")
+    assert head_1[wool] == pytest.approx(0.024 / 0.796, abs=1e-12) and head_1[wool] < 0.05   # "hardly any"
+    assert head_1[red] == pytest.approx(0.76 / 0.796, abs=1e-12)
+    # rows with no colour send none of it
+    assert one[COAT.tokens.index("hooded")] == 0.0 == one[COAT.tokens.index("Maya")]
+    with pytest.raises(KeyError, match="no feature 'size'; features are colour, material, detail"):
+        feature_shares(COAT, COAT.reading(0), "size")
+
+
+def test_the_one_heads_trade_leaning_on_red():
+    """The one head's alternative: lean on red to keep its colour red's, and wool and hooded fade.
+    By hand over Maya, wore, a, hooded, red, wool, coat = 0.03, 0.02, 0.02, 0.12, 0.66, 0.10, 0.05:
+    colour 0.002 + 0.66 + 0.04 + 0.01 = 0.712, material 0.004 + 0.002 + 0.10 + 0.01 = 0.116,
+    detail 0.006 + 0.002 + 0.12 + 0.01 = 0.138."""
+    lean = COAT.alternative("red")
+    assert lean.head == 0 and COAT.word_at(lean.useful[0]) == "red" and len(lean.useful) == 1
+    assert message(COAT, lean) == pytest.approx((0.712, 0.116, 0.138), abs=1e-12)
+    split = message(COAT, COAT.reading(0))
+    # colour grows and comes cleaner from red; material and detail fall below half of the split's
+    assert message(COAT, lean)[0] > split[0]
+    assert feature_shares(COAT, lean, "colour")[COAT.tokens.index("red")] > 0.9
+    assert all(message(COAT, lean)[k] < 0.5 * split[k] for k in (1, 2))
+    with pytest.raises(KeyError, match="no alternative reading leans on 'wool'; they lean on red"):
+        COAT.alternative("wool")
+
+
+def test_an_alternative_reading_is_the_one_heads():
+    with pytest.raises(ValueError, match="alternative reading is the one head's"):
+        WordExample(key="x", text="a b c", receiver=3, sources=(), features=("f",), values=((0.1,), (0.2,), (0.3,)),
+                    alternatives=(Reading(1, "f", (2,), (0.2, 0.6, 0.2)),))
 
 
 def test_contributions_are_the_weight_times_the_value_row():
@@ -271,11 +318,11 @@ def test_the_swapped_event_gives_visibly_different_illustrative_features():
 
 def test_the_coat_queries_match_the_useful_sources_keys_best():
     """Each reading's query, dotted with every row's key (the value rows), by hand: the one head asks
-    for all three features, so hooded, red and wool match 1 each, coat 0.2 × 3 = 0.6; head 1 asks for
-    colour, so red matches 1 and coat 0.2."""
+    for all three features, so hooded and red match 1 each, wool 0.4 + 1 = 1.4 (its colour too), coat
+    0.2 × 3 = 0.6; head 1 asks for colour, so red matches 1, wool 0.4 and coat 0.2."""
     from lesson_data.word_examples import matches
-    assert matches(COAT, COAT.reading(0)) == pytest.approx((0.2, 0.2, 0.3, 1.0, 1.0, 1.0, 0.6))
-    assert matches(COAT, COAT.reading(1)) == pytest.approx((0.0, 0.0, 0.1, 0.0, 1.0, 0.0, 0.2))
+    assert matches(COAT, COAT.reading(0)) == pytest.approx((0.2, 0.2, 0.3, 1.0, 1.0, 1.4, 0.6))
+    assert matches(COAT, COAT.reading(1)) == pytest.approx((0.0, 0.0, 0.1, 0.0, 1.0, 0.4, 0.2))
     assert matches(COAT, COAT.reading(3)) == pytest.approx((0.2, 0.0, 0.1, 1.0, 0.0, 0.0, 0.2))
 
 

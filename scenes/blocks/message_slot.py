@@ -99,7 +99,8 @@ def get_message_slot(features, *, color: str, title: str | None = "message", tra
 
 class MessageFlow(VGroup):
     """Built by get_message_flow. Parts: `segments` (what ends in the slot: one bar per source and
-    non-zero coordinate), `by_source` ({source index: VGroup of its segments}), `copies` (the scaled
+    non-zero coordinate), `by_source` ({source index: VGroup of its segments}), `cells` ({(source
+    index, coordinate): its segment}, for the non-zero ones), `copies` (the scaled
     copies over the chips, {source index: VGroup}), `filled` (each track's filled fraction: the
     message). Play `scale_copies()` then `move_copies()`, or `animation()` for both at once."""
 
@@ -149,6 +150,7 @@ def get_message_flow(chips, contributions, slot: MessageSlot, *, min_copy_width:
         raise ValueError("a slot draws non-negative contributions whose sums fit the track (at most 1)")
     flow = MessageFlow()
     flow.segments, flow.by_source, flow.copies, flow._triples = VGroup(), {}, {}, []
+    flow.cells = {}            # (source index, coordinate): that source's segment in that track
     flow.copy_widths = {}      # source index: the widths its scaled copies start with
     start = np.zeros(parts.shape[1])
     for j, chip in enumerate(chips):
@@ -164,6 +166,7 @@ def get_message_flow(chips, contributions, slot: MessageSlot, *, min_copy_width:
             copy = Rectangle(width=max(c * chip.tracks[k].width, min_copy_width), height=bar.height).set_stroke(width=0)
             copy.set_fill(slot.color, BAR_OPACITY).align_to(chip.tracks[k], LEFT).set_y(chip.tracks[k].get_y())
             mine.add(seg)
+            flow.cells[j, k] = seg
             copies.add(copy)
             triples.append((bar, copy, seg))
         flow.by_source[j], flow.copies[j] = mine, copies
