@@ -607,11 +607,6 @@ class ThreeHeadsSevenRows(ChapterOneScene):
             self.play(FadeIn(slot))
             self.play(self.one_head_flow.move_copies(run_time=2.2))
 
-    def get_track_parts(self, flow, slot, k: int) -> VGroup:
-        """Track k of a message slot and the segments the flow laid in it."""
-        y = slot.tracks[k].get_y()
-        return VGroup(slot.tracks[k], *(s for s in flow.segments if abs(s.get_y() - y) < 1e-6))
-
     def show_split_weight(self, ex):
         slot, flow, arrows = self.layout.slot, self.one_head_flow, self.one_head_arrows
         useful = ex.reading(0).useful
@@ -625,7 +620,7 @@ class ThreeHeadsSevenRows(ChapterOneScene):
             self.play(*swap_fine_print(self, SHARED_NOTE))
             # each feature in turn: its name and its track light up
             self.play(LaggedStart(*(AnimationGroup(Indicate(slot.labels[k], color=TEXT_COLOR, scale_factor=1.0),
-                                                   Indicate(self.get_track_parts(flow, slot, k), color=TEXT_COLOR,
+                                                   Indicate(flow.track(k), color=TEXT_COLOR,
                                                             scale_factor=1.1))
                                     for k in range(len(ex.features))), lag_ratio=0.6), run_time=1.6)
             # the one set of weights: each arrow turns into its share of one bar of fixed length
@@ -642,9 +637,8 @@ class ThreeHeadsSevenRows(ChapterOneScene):
         """Track k of the one head's message, enlarged above the message to the safe area's right edge
         (its parts too small to name at 720p otherwise), red's and wool's parts named under them."""
         slot = self.layout.slot
-        sources = sorted(j for (j, kk) in flow.cells if kk == k)
-        cells = {j: flow.cells[j, k].copy() for j in sources}
-        parts = VGroup(slot.tracks[k].copy(), *(cells[j] for j in sources))
+        cells = {j: seg.copy() for (j, kk), seg in flow.cells.items() if kk == k}
+        parts = VGroup(slot.tracks[k].copy(), *cells.values())
         anchor = slot.tracks[k].get_left()
         parts.scale((SAFE_WIDTH / 2 - 0.1 - anchor[0]) / slot.tracks[k].width, about_point=anchor)
         parts.shift(UP * (slot.title.get_top()[1] + 0.75 - parts.get_bottom()[1]))
@@ -672,7 +666,7 @@ class ThreeHeadsSevenRows(ChapterOneScene):
             self.mark("mixed")
             # the colour track, enlarged above the message: red's part and wool's, each named
             zoom = self.colour_zoom = self.get_track_zoom(flow, colour, ex)
-            self.play(TransformFromCopy(self.get_track_parts(flow, layout.slot, colour), zoom.parts),
+            self.play(TransformFromCopy(flow.track(colour), zoom.parts),
                       FadeIn(zoom.title), run_time=1.2)
             self.play(LaggedStart(*(FadeIn(n, shift=0.05 * UP) for n in zoom.names), lag_ratio=0.4))
 
@@ -804,7 +798,7 @@ class ThreeHeadsSevenRows(ChapterOneScene):
             self.play(*(flow.scale_copies(run_time=1.2) for flow in self.flows))
             self.play(*(flow.move_copies(run_time=2.0) for flow in self.flows))
             # head 1's colour against the one head's, kept in the corner: there a quarter was wool's
-            self.play(Indicate(self.get_track_parts(self.flows[0], lanes[0].slot, colour), color=TEXT_COLOR,
+            self.play(Indicate(self.flows[0].track(colour), color=TEXT_COLOR,
                                scale_factor=1.1),
                       Indicate(VGroup(ghost.bars[0][colour], *(seg for seg in ghost.bars[1]
                                                              if abs(seg.get_y() - ghost.bars[0][colour].get_y()) < 1e-6)),

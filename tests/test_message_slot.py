@@ -47,6 +47,9 @@ def test_the_flow_lays_each_sources_contribution_end_to_end():
     assert set(flow.cells) == {(0, 0), (0, 1), (1, 1), (2, 0), (2, 1)}        # (1, 0) sends nothing
     assert flow.cells[0, 0] is a_segments[0] and flow.cells[2, 0] is a_segments[1]
     assert flow.cells[2, 1].get_left()[0] == pytest.approx(slot.tracks[1].get_left()[0] + 0.6 * 2.0)
+    # track(k): the slot's track k and its segments, in source order
+    assert list(flow.track(0)) == [slot.tracks[0], *a_segments]
+    assert list(flow.track(1)) == [slot.tracks[1], flow.cells[0, 1], flow.cells[1, 1], flow.cells[2, 1]]
     # the scaled copies sit over their chip, as long as the contribution on the chip's scale
     copy = flow.copies[0][0]
     assert copy.width == pytest.approx(0.6 * chips[0].track_length)

@@ -100,7 +100,8 @@ def get_message_slot(features, *, color: str, title: str | None = "message", tra
 class MessageFlow(VGroup):
     """Built by get_message_flow. Parts: `segments` (what ends in the slot: one bar per source and
     non-zero coordinate), `by_source` ({source index: VGroup of its segments}), `cells` ({(source
-    index, coordinate): its segment}, for the non-zero ones), `copies` (the scaled
+    index, coordinate): its segment}, for the non-zero ones; `track(k)` the slot's track k with its
+    segments), `copies` (the scaled
     copies over the chips, {source index: VGroup}), `filled` (each track's filled fraction: the
     message). Play `scale_copies()` then `move_copies()`, or `animation()` for both at once."""
 
@@ -117,6 +118,10 @@ class MessageFlow(VGroup):
         steps = [AnimationGroup(*(ReplacementTransform(copy, seg) for _, copy, seg in triples))
                  for triples in self._triples if triples]
         return LaggedStart(*steps, lag_ratio=lag_ratio, run_time=run_time)
+
+    def track(self, k: int) -> VGroup:
+        """Track k of the slot and the segments laid in it, in source order."""
+        return VGroup(self._slot.tracks[k], *(seg for (_, kk), seg in self.cells.items() if kk == k))
 
     def get_unfilled(self, color: str = DIM_TEXT_COLOR, opacity: float = 0.3) -> VGroup:
         """The part of each track the message leaves empty (after its segments), as dim bars."""
