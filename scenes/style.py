@@ -177,11 +177,16 @@ _TEXT_TEMPLATES: dict = {}
 
 
 def _drop_svg_paths(text: Text) -> Text:
-    """Forget the parsed SVG path of every glyph: used only to make the points, copied on every
-    animation (FadeIn/Transform copy their mobject) and never read again."""
+    """Forget what the SVG import leaves behind once the points exist, all of it copied on every
+    animation (FadeIn/Transform copy their mobject) and never read again: the parsed svgelements
+    path of every glyph, and the SVG's group index (id_to_vgroup_dict: one empty VGroup per SVG
+    element, about three per glyph, read only by Tex and Typst, never by Text). What is drawn, the
+    family and its points and colours, stays as it was (tests/test_text_templates.py)."""
     for m in text.get_family():
         if getattr(m, "path_obj", None) is not None:
             m.path_obj = None
+        if getattr(m, "id_to_vgroup_dict", None):
+            m.id_to_vgroup_dict = {}
     return text
 
 

@@ -26,7 +26,9 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 
 import numpy as np
-from manim import Mobject, Scene, Text, config, tempconfig
+import svgelements as se
+from manim import Mobject, Scene, Text, config, logger, tempconfig
+from manim.mobject.svg.svg_mobject import SVGMobject
 from manim.utils.color.core import ManimColor
 from manim.renderer.cairo_renderer import CairoRenderer
 
@@ -478,6 +480,45 @@ def lean_copies():
             copy._deepcopy_dispatch.pop(ManimColor, None)
 
 
+# Setting a Text is the other large cost, and a third of it went into one empty VGroup per SVG
+# element (about three per glyph) that Manim's SVG import files under the element's id, an index
+# (id_to_vgroup_dict) that Tex and Typst read and Text never does (scenes.style drops it from every
+# template). While the harness builds, a Text imports its SVG as Manim does, element by element in
+# the same order, without those groups; any other SVG keeps Manim's import. A test checks both agree.
+_SVG_SHAPES = (se.Path, se.SimpleLine, se.Rect, se.Circle, se.Ellipse, se.Polygon, se.Polyline, se.Text)
+
+
+def _lean_mobjects_from(self, svg):
+    if not isinstance(self, Text):
+        return _MANIM_MOBJECTS_FROM(self, svg)
+    result, stack = [], [svg]
+    while stack:
+        element = stack.pop()
+        if isinstance(element, (se.Group, se.Use)):
+            stack.extend(element[::-1])
+        try:
+            if isinstance(element, _SVG_SHAPES):
+                mob = self.get_mob_from_shape_element(element)
+                if mob is not None:
+                    result.append(mob)
+        except Exception as e:      # as Manim's import: logged, the element skipped
+            logger.error(f"Exception occurred in 'get_mobjects_from'. Details: {e}")
+    return result, {}
+
+
+_MANIM_MOBJECTS_FROM = SVGMobject.get_mobjects_from
+
+
+@contextmanager
+def lean_text_import():
+    """Text's SVG import without the unread group index (see above)."""
+    SVGMobject.get_mobjects_from = _lean_mobjects_from
+    try:
+        yield
+    finally:
+        SVGMobject.get_mobjects_from = _MANIM_MOBJECTS_FROM
+
+
 def build_scene(scene_cls, sentence: str | None = None, *, pixel_height: int = 216) -> BuiltScene:
     """Construct `scene_cls` with skipped animations and no output files; see the module doc."""
     pixel_width = pixel_height * 16 // 9
@@ -494,7 +535,8 @@ def build_scene(scene_cls, sentence: str | None = None, *, pixel_height: int = 2
         "progress_bar": "none",
         "preview": False,
     }
-    with tempconfig(options), lesson_sentence(sentence), silent_voice(), _recording(recorder), lean_copies():
+    with tempconfig(options), lesson_sentence(sentence), silent_voice(), _recording(recorder), lean_copies(), \
+            lean_text_import():
         scene = scene_cls(skip_animations=True)
         scene.render()
         subs = [(s.start.total_seconds(), s.end.total_seconds(), s.content)
@@ -523,7 +565,7 @@ def build_scene(scene_cls, sentence: str | None = None, *, pixel_height: int = 2
 
 __all__ = ["BuiltScene", "Change", "StageMoment", "build_scene", "lesson_sentence", "silent_voice", "hex_to_rgb", "blend",
            "assert_builds_cleanly", "assert_beats", "assert_speakable", "assert_matrix_on_screen", "built", "effective_font_size",
-           "lean_copies"]
+           "lean_copies", "lean_text_import"]
 
 
 def assert_builds_cleanly(b: BuiltScene, *, min_sections: int = 2, min_beats: int = 3) -> None:
