@@ -247,6 +247,26 @@ def feature_shares(ex: WordExample, reading: Reading, feature: str) -> tuple[flo
     return tuple(p / total for p in parts)
 
 
+def head_slice(ex: WordExample, reading: Reading) -> tuple[int, float]:
+    """What one head of several sends: one coordinate of the message, the feature its role names (its
+    own value projection keeps that feature), from its own weights; (feature index, value)."""
+    if reading.head < 1:
+        raise ValueError(f"{ex.key}: the one head (head 0) sends its whole message, not a slice")
+    k = ex.feature_index(reading.role)
+    return k, message(ex, reading)[k]
+
+
+def joined_slices(ex: WordExample) -> tuple[float, ...]:
+    """The heads' slices side by side, in feature order: a message as wide as the one head's, each
+    coordinate from the head whose role it is. Every feature needs exactly one such head."""
+    heads = [r for r in ex.readings if r.head >= 1]
+    slices = dict(head_slice(ex, r) for r in heads)
+    if sorted(slices) != list(range(len(ex.features))) or len(heads) != len(ex.features):
+        roles = [r.role for r in heads]
+        raise ValueError(f"{ex.key}: the heads' roles {roles} must name each of {list(ex.features)} once")
+    return tuple(slices[k] for k in range(len(ex.features)))
+
+
 def even_weights(n: int) -> tuple[float, ...]:
     """The picture before a head has chosen: every one of the n known rows read alike (1/n each).
     Chapter 1 draws these thin, even arrows first and then thickens them into a head's reading."""
@@ -472,7 +492,7 @@ def word_example(key: str) -> WordExample:
 
 
 __all__ = [
-    "BLANKS", "tokenize_words", "Source", "Reading", "WordExample", "contributions", "even_weights", "feature_shares", "matches", "message", "COAT",
+    "BLANKS", "tokenize_words", "Source", "Reading", "WordExample", "contributions", "even_weights", "feature_shares", "head_slice", "joined_slices", "matches", "message", "COAT",
     "SUBJECT_AGREEMENT", "EVENT_AND_REFERENCE", "EVENT_SUBSTITUTED", "Substitution", "SUBSTITUTION",
     "LATER_LAYER", "WORD_EXAMPLES", "word_example", "HeadPatterns", "OVERLAPPING_HEADS",
 ]

@@ -147,6 +147,9 @@ LANE_ARC_HEIGHT = 0.14
 # every head's weights drawn as shares of one bar this long (scene 1's three heads and the one head's ghost)
 LANE_SHARE_LENGTH = 1.0
 
+# the gap between the three heads' slices once they are joined into one message (before scaling)
+JOIN_GAP = 0.17
+
 # scene 1's overlap: wool's value row also carries some colour, so a head that reads red and wool alike
 # mixes their colours (lesson_data.word_examples.COAT); the colour wool sends is drawn white in every message
 MIXED_SOURCE, MIXED_FEATURE, LEAN_SOURCE = "wool", "colour", "red"
@@ -376,8 +379,9 @@ class ThreeHeadsSevenRows(ChapterOneScene):
     """Scene 1: seven rows and a receiver; a query, keys and values; one head reads every row and
     carries several features, splitting one set of weights. Wool's value carries some colour, so the
     one head's colour is part wool's; leaning on red to keep it clean would starve wool and hooded
-    (one set of weights cannot do both). Three heads each weight the rows their own way, all at once:
-    head 1's colour is almost all red's."""
+    (one set of weights cannot do both). Three heads each ask with their own query and weight the rows
+    their own way, all at once; each sends one slice (head 1's colour is almost all red's), and the
+    three slices join into one message as wide as the one head's, no part starved."""
 
     def construct(self):
         ex = self.example = COAT
@@ -391,7 +395,6 @@ class ThreeHeadsSevenRows(ChapterOneScene):
         # --- Shot 2: one head reads every row and fills one message ----------------------------
         self.shot("one head")
         self.show_one_head(ex)
-        self.show_caveat()
         self.show_useful_sources(ex)
         self.show_scaled_values(ex)
         self.show_one_message(ex)
@@ -401,10 +404,10 @@ class ThreeHeadsSevenRows(ChapterOneScene):
         # --- Shot 3: three heads, each with its own weights, at the same time ------------------
         self.shot("three heads")
         self.show_three_heads(ex)
+        self.show_queries(ex)
         self.show_roles(ex)
-        self.show_every_row_read(ex)
-        self.show_own_projections()
-        self.show_three_messages()
+        self.show_slices()
+        self.show_joined_slices()
         self.show_independent_weighting()
 
     # pictures ---------------------------------------------------------------------------------
@@ -476,10 +479,17 @@ class ThreeHeadsSevenRows(ChapterOneScene):
             # before the head has chosen: every row read alike (thin, even arrows)
             even = get_attention_arrows(row, even_weights(ex.receiver), color=color, angle=PI / 5.5,
                                         min_height=LANE_ARC_HEIGHT)
-            slot = get_message_slot(ex.features, color=color, title=None, track_length=1.0, bar_height=0.1,
-                                    gap=0.13)
+            # its slice of the message: the one coordinate its own value projection keeps (its role's
+            # feature), so the three slices together are as wide as the one head's message
+            slot = get_message_slot((reading.role,), color=color, title=None, track_length=1.0, bar_height=0.1)
             slot.next_to(row.boxes[ex.receiver - 1], RIGHT, buff=0.4)
             slot.shift(UP * (VGroup(row.boxes, chips).get_y() - slot.tracks.get_y()))
+            # its own query, where its slice will be: shaded by the feature it asks for
+            query = get_vector_glyph(len(ex.features), RECEIVER_COLOR, cell=0.16, shades=reading.query)
+            query.next_to(row.boxes[ex.receiver - 1], RIGHT, buff=0.4).set_y(slot.tracks.get_y())
+            query.label = get_text("query", font_size=MIN_TEXT_SIZE, color=RECEIVER_COLOR)
+            query.label.next_to(query, DOWN, buff=0.08)
+            query.add(query.label)
             label = get_head_label(head, reading.role, ex.word_at(reading.useful[0]))
             own = get_own_projections(color)
             own.next_to(label, DOWN, buff=0.08).align_to(label, LEFT)
@@ -490,27 +500,29 @@ class ThreeHeadsSevenRows(ChapterOneScene):
             share.next_to(label.head_text, RIGHT, buff=0.2)
             column = VGroup(label, own, share)
             column.next_to(row.boxes[0], LEFT, buff=0.45).set_y(VGroup(row.boxes, chips).get_y())
-            lane = VGroup(column, row, chips, arrows, slot)
+            lane = VGroup(column, row, chips, arrows, slot, query)
             lane.label, lane.row, lane.chips, lane.arrows, lane.slot = label, row, chips, arrows, slot
-            lane.reading, lane.own, lane.even, lane.share = reading, own, even, share
+            lane.reading, lane.own, lane.even, lane.share, lane.query = reading, own, even, share, query
+            lane.feature = ex.feature_index(reading.role)
             lanes.add(lane)
-        lanes.arrange(DOWN, buff=0.04, aligned_edge=RIGHT)
+        lanes.arrange(DOWN, buff=0.04)
+        for lane in lanes:              # the rows one above another (the slices' names differ in width)
+            lane.shift(RIGHT * (lanes[0].row.get_x() - lane.row.get_x()))
         left = min(lane.label.get_left()[0] for lane in lanes)
         for lane in lanes:
             VGroup(lane.label, lane.own, lane.share).shift(RIGHT * (left - lane.label.get_left()[0]))
         for lane in lanes:
             lane.even.move_to(lane.arrows)
-        alike = self.alike_note = get_text("value rows drawn alike for simplicity", font_size=MIN_TEXT_SIZE,
-                                           color=DIM_TEXT_COLOR)
-        alike.next_to(lanes, DOWN, buff=0.12).align_to(lanes[-1].row, LEFT)
-        group = VGroup(lanes, alike, *(lane.even for lane in lanes))
+        group = VGroup(lanes, *(lane.even for lane in lanes))
         top = self.badge.get_bottom()[1] - 0.1
-        bottom = CONTENT_BOTTOM + 0.4          # room for a line of fine print
+        bottom = CONTENT_BOTTOM + 0.75         # room for two lines of fine print
         factor = min(1.15, (top - bottom) / group.height, SAFE_WIDTH / group.width)
         group.scale(factor).move_to(UP * (top + bottom) / 2).set_x(0)
         for lane in lanes:             # the slots draw their segments to their (now scaled) tracks
             lane.slot.track_length, lane.slot.bar_height = (lane.slot.track_length * factor,
                                                             lane.slot.bar_height * factor)
+        # joined, the slices lie one under another as the one head's tracks do, head 2's in place
+        lanes.pitch = lanes[0].slot.bar_height + JOIN_GAP * factor
         return lanes
 
     # beats ------------------------------------------------------------------------------------
@@ -518,14 +530,14 @@ class ThreeHeadsSevenRows(ChapterOneScene):
         layout = self.layout = self.get_one_head_layout(ex)
         row = self.row = layout.row
         # the chapter's question first, then its first example
-        with self.beat(f"Why use several attention heads, not just one? Take the phrase “{ex.text}”.",
-                       spoken=f"Why use several attention heads, not just one? Take the phrase: {ex.text}."):
+        with self.beat(f"Why use several attention heads, not one? Take “{ex.text}”.",
+                       spoken=f"Why use several attention heads, not one? Take the phrase: {ex.text}."):
             self.play(LaggedStart(*(FadeIn(row.token(j), shift=0.2 * UP) for j in range(row.n)), lag_ratio=0.12),
                       run_time=1.6)
 
     def show_receiver(self, ex):
         layout, r = self.layout, ex.receiver - 1
-        with self.beat(f"{count_word(ex.n).capitalize()} tokens give {count_word(ex.n)} rows. The last, "
+        with self.beat(f"{count_word(ex.n).capitalize()} tokens, {count_word(ex.n)} rows. The last, "
                        f"“{ex.receiver_word}”, is the receiver: it gathers from all {count_word(ex.n)}."):
             # seven rows: each token's position and an empty row under it (its parts are named next)
             self.play(LaggedStart(*(FadeIn(VGroup(p, f), shift=0.1 * UP)
@@ -561,7 +573,10 @@ class ThreeHeadsSevenRows(ChapterOneScene):
         even = self.one_head_even = get_attention_arrows(row, even_weights(ex.receiver), color=ONE_HEAD_COLOR)
         # the comparison: a white frame steps from key to key, the query flashing at each
         sweep = SurroundingRectangle(layout.keys[0], buff=0.06, corner_radius=0.04).set_stroke(TEXT_COLOR, 2.5)
-        with self.beat(f"One head compares the query with every key, and reads all {count_word(ex.n)} rows."):
+        badge = self.badge = get_badge()
+        # the caveat said as the first arrows appear, then carried by the badge (no fine print repeating it)
+        with self.beat(f"One head compares the query with every key and reads all {count_word(ex.n)} rows: "
+                       "an illustration, not attention measured in our model."):
             self.play(FadeIn(layout.label), Indicate(layout.query, color=RECEIVER_COLOR), Create(sweep),
                       run_time=0.8)
             self.mark("key sweep")
@@ -571,12 +586,8 @@ class ThreeHeadsSevenRows(ChapterOneScene):
                 self.play(sweep.animate.move_to(k), Indicate(k, color=TEXT_COLOR, scale_factor=1.05 + 0.35 * match[j]),
                           run_time=0.28)
             self.play(FadeOut(sweep), even.create(run_time=1.6))
-
-    def show_caveat(self):
-        badge = self.badge = get_badge()
-        # said here, then carried by the badge: no fine print repeating the same sentence
-        with self.beat("These arrows are an illustration, not attention measured in our trained model."):
             self.play(FadeIn(badge, shift=0.2 * DOWN), *swap_fine_print(self, None))
+            self.mark("badge")
 
     def show_useful_sources(self, ex):
         reading = ex.reading(0)
@@ -597,7 +608,7 @@ class ThreeHeadsSevenRows(ChapterOneScene):
         layout = self.layout
         flow = self.one_head_flow = get_message_flow(layout.chips, contributions(ex, ex.reading(0)), layout.slot,
                                                      min_copy_width=0.03)
-        with self.beat("Each value shrinks by its weight, its row's share of one: tiny for thin arrows."):
+        with self.beat("Each value shrinks by its weight; the weights add up to one, so a thin arrow sends a tiny part."):
             self.play(FadeOut(VGroup(layout.query, layout.query_label)))
             self.play(flow.scale_copies(run_time=1.6))
 
@@ -656,8 +667,8 @@ class ThreeHeadsSevenRows(ChapterOneScene):
         layout, flow = self.layout, self.one_head_flow
         wool, colour = ex.tokens.index(MIXED_SOURCE), ex.feature_index(MIXED_FEATURE)
         # "about a quarter": wool's share of the one head's colour is 0.27 (lesson_data.word_examples.feature_shares)
-        with self.beat(f"{MIXED_SOURCE.capitalize()}’s value has some {MIXED_FEATURE} too: about a quarter of "
-                       f"this {MIXED_FEATURE}, the white part, is {MIXED_SOURCE}’s."):
+        with self.beat(f"{MIXED_SOURCE.capitalize()}’s value carries some {MIXED_FEATURE} too: about a quarter of "
+                       f"this message’s {MIXED_FEATURE} comes from {MIXED_SOURCE}, drawn white."):
             # the cause first: wool's own colour bar, then what it sent turns white in the message
             self.play(Indicate(layout.chips[wool].bar(colour), color=MIXED_COLOR, scale_factor=1.3),
                       Circumscribe(VGroup(self.row.boxes[wool], layout.frames[wool]), color=MIXED_COLOR),
@@ -690,13 +701,13 @@ class ThreeHeadsSevenRows(ChapterOneScene):
                          lean_share.word_labels, lean_zoom.parts, lean_zoom.names)
         self.lean_message = lean_flow.filled
         before = parts.copy()
-        with self.beat(f"To keep its {MIXED_FEATURE} {LEAN_SOURCE}’s, it must lean on {LEAN_SOURCE}, and "
-                       f"{MIXED_SOURCE} and hooded fade: one set of weights cannot do both.") as beat:
+        with self.beat(f"{MIXED_FEATURE.capitalize()} from {LEAN_SOURCE} alone needs nearly all the weight on "
+                       f"{LEAN_SOURCE}; {MIXED_SOURCE} and hooded fade. One set of weights cannot do both.") as beat:
             self.play(FadeOut(self.part_label), Transform(parts, leaning), run_time=2.0)
             self.mark("lean")
-            # held while "and wool and hooded fade" is said; "one set of weights…" starts about 70% in
-            self.wait(max(0.5, beat.speech_start + 0.7 * (beat.speech_end - beat.speech_start) - self.time))
-            # back to its split: the one head's weights as they were
+            # held through the whole sentence, "cannot do both" included: the lean is what is argued against
+            self.wait(max(0.5, beat.speech_end - self.time))
+            # then back to its split: the one head's weights as they were
             self.play(Transform(parts, before), FadeIn(self.part_label), run_time=1.4)
 
     def show_three_heads(self, ex):
@@ -704,7 +715,8 @@ class ThreeHeadsSevenRows(ChapterOneScene):
         layout, flow = self.layout, self.one_head_flow
         ghost = self.ghost = self.get_one_head_ghost()
         self.clear_stage(self.title, self.badge)      # the one head gives way as the three arrive
-        with self.beat("Now three heads read the same rows, all at the same time.", look=1.5):
+        with self.beat(f"Now three heads read all {count_word(ex.n)} rows, “{ex.receiver_word}” itself included, "
+                       "all at the same time.", look=1.5):
             # the one head's rows are copied into three lanes, and its message and weights move to the
             # corner, kept for comparison: the same rows, now read three times (no wipe, no redraw)
             rows = VGroup(self.row, layout.chips)
@@ -714,17 +726,33 @@ class ThreeHeadsSevenRows(ChapterOneScene):
                       TransformFromCopy(VGroup(share.segments, share.frame, share.total),
                                         VGroup(ghost.share.segments, ghost.share.frame, ghost.share.total)),
                       FadeIn(ghost.title), FadeIn(ghost.names),
-                      *(FadeIn(VGroup(lane.label.head_text, lane.slot.tracks, lane.slot.labels)) for lane in lanes),
-                      run_time=1.8)
+                      *(FadeIn(lane.label.head_text) for lane in lanes), run_time=1.8)
             self.mark("ghost")
             # the same play draws all three heads, thin and even to begin with: none waits for another
             self.play(*(lane.even.create(run_time=1.8) for lane in lanes))
+            self.play_every_row_read(ex)
+
+    def show_queries(self, ex):
+        lanes = self.lanes
+        features = [ex.features[lane.feature] for lane in lanes]
+        with self.beat(f"Each head has its own projections, so its query asks for its own feature: "
+                       f"{features[0]}, {features[1]} or {features[2]}."):
+            self.play(*(FadeIn(lane.query, shift=0.1 * LEFT) for lane in lanes),
+                      *(FadeIn(lane.own) for lane in lanes), *swap_fine_print(self, PROJECTIONS_NOTE))
+            self.mark("queries")
+            # what each query compares: in its lane, every row's bar of the feature it asks for
+            self.play(*(Indicate(VGroup(*(chip.bar(lane.feature) for chip in lane.chips
+                                          if chip.bar(lane.feature) is not None)),
+                                 color=chapter_head_color(k + 1), scale_factor=1.25)
+                        for k, lane in enumerate(lanes)),
+                      *(Indicate(lane.query.cells[lane.feature], color=RECEIVER_COLOR, scale_factor=1.4)
+                        for lane in lanes), run_time=1.4)
 
     def show_roles(self, ex):
         lanes = self.lanes
         words = [ex.word_at(lane.reading.useful[0]) for lane in lanes]
         # "division of work" is in the fine print shown with it: the caption does not repeat it
-        with self.beat(f"Head 1 might lean on {words[0]}, head 2 on {words[1]}, head 3 on {words[2]}: one "
+        with self.beat(f"So head 1 might lean on {words[0]}, head 2 on {words[1]}, head 3 on {words[2]}: one "
                        "possible split.", look=1.2):
             self.play(*(FadeIn(lane.label.role_lines) for lane in lanes), *swap_fine_print(self, DIVISION_NOTE))
             # each head's arrows thicken into its own reading
@@ -733,28 +761,23 @@ class ThreeHeadsSevenRows(ChapterOneScene):
             self.play(*(Indicate(lane.arrows.arrow(lane.reading.useful[0] - 1), color=chapter_head_color(k + 1),
                                  scale_factor=1.05) for k, lane in enumerate(lanes)))
 
-    def show_every_row_read(self, ex):
+    def play_every_row_read(self, ex):
+        """All seven rows read, in every head at once (played in the three heads' first beat, on their
+        even arrows)."""
         lanes, r = self.lanes, ex.receiver - 1
-        with self.beat(f"All three heads see all {count_word(ex.n)} rows, “{ex.receiver_word}” itself included."):
-            # a bright flash runs along every arrow, the thinnest too, while in each head at once a white
-            # frame steps across all the columns: all seven rows are read
-            sweeps = self.row_sweeps = [
-                [SurroundingRectangle(VGroup(lane.row.boxes[j], lane.chips[j]), buff=0.04, corner_radius=0.04)
-                 .set_stroke(SOURCE_COLOR, 2) for j in range(ex.n)] for lane in lanes]
-            self.play(*(flash_along(a, TEXT_COLOR) for lane in lanes for a in lane.arrows.arrows),
-                      *(Succession(Create(frames[0], run_time=0.2),
-                                   *(Transform(frames[0], f, run_time=0.2) for f in frames[1:]),
-                                   FadeOut(frames[0], run_time=0.2)) for frames in sweeps), run_time=1.8)
-            self.mark("every arrow")
-            # and the receiver's own loop, in each head
-            self.play(*(Indicate(lane.row.boxes[r], color=RECEIVER_COLOR) for lane in lanes),
-                      *(flash_along(lane.arrows.arrow(r), RECEIVER_COLOR) for lane in lanes), run_time=1.2)
-
-    def show_own_projections(self):
-        lanes = self.lanes
-        with self.beat("Each head has its own learned projections, so it can match different features."):
-            self.play(*(FadeIn(lane.own) for lane in lanes), FadeIn(self.alike_note),
-                      *swap_fine_print(self, PROJECTIONS_NOTE))
+        # a bright flash runs along every arrow, the thinnest too, while in each head at once a white
+        # frame steps across all the columns: all seven rows are read
+        sweeps = self.row_sweeps = [
+            [SurroundingRectangle(VGroup(lane.row.boxes[j], lane.chips[j]), buff=0.04, corner_radius=0.04)
+             .set_stroke(SOURCE_COLOR, 2) for j in range(ex.n)] for lane in lanes]
+        self.play(*(flash_along(a, TEXT_COLOR) for lane in lanes for a in lane.even.arrows),
+                  *(Succession(Create(frames[0], run_time=0.2),
+                               *(Transform(frames[0], f, run_time=0.2) for f in frames[1:]),
+                               FadeOut(frames[0], run_time=0.2)) for frames in sweeps), run_time=1.8)
+        self.mark("every arrow")
+        # and the receiver's own loop, in each head
+        self.play(*(Indicate(lane.row.boxes[r], color=RECEIVER_COLOR) for lane in lanes),
+                  *(flash_along(lane.even.arrow(r), RECEIVER_COLOR) for lane in lanes), run_time=1.2)
 
     def get_one_head_ghost(self):
         """The one head's message from before (each track only part full), in the top right corner, set
@@ -764,8 +787,12 @@ class ThreeHeadsSevenRows(ChapterOneScene):
         ghost = VGroup(slot.tracks.copy(), flow.segments.copy(), self.unfilled.copy())
         target = self.lanes[0].slot
         ghost.scale(target.tracks.width / slot.tracks.width)
-        # its tracks as far apart as the three heads' tracks: room for the feature names beside them
-        ghost.stretch_to_fit_height(target.tracks.height)
+        # its tracks as tall and as far apart as the three heads' slices once joined: room for the
+        # feature names beside them, and the two messages compare track by track
+        ys = [t.get_y() for t in ghost[0]]
+        for part in (*ghost[0], *ghost[1], *ghost[2]):
+            k = min(range(len(ys)), key=lambda i: abs(part.get_y() - ys[i]))
+            part.stretch_to_fit_height(target.bar_height).set_y(ys[0] - k * self.lanes.pitch)
         title = VGroup(*(get_text(line, font_size=MIN_TEXT_SIZE, color=ONE_HEAD_COLOR)
                          for line in ("one head (before):", "one shared set of weights")))
         title.arrange(DOWN, buff=0.06, aligned_edge=LEFT)
@@ -784,32 +811,53 @@ class ThreeHeadsSevenRows(ChapterOneScene):
         group.title, group.bars, group.names, group.share = title, ghost, names, share
         return group
 
-    def show_three_messages(self):
+    def show_slices(self):
         lanes, ex = self.lanes, self.example
         self.flows = [get_message_flow(lane.chips, contributions(ex, lane.reading), lane.slot,
-                                       min_copy_width=0.025) for lane in lanes]
+                                       min_copy_width=0.025, coordinates=(lane.feature,)) for lane in lanes]
         wool, colour = ex.tokens.index(MIXED_SOURCE), ex.feature_index(MIXED_FEATURE)
-        for flow in self.flows:         # wool's colour lands white, as in the one head's message
-            flow.cells[wool, colour].set_fill(MIXED_COLOR, BAR_OPACITY)
+        for lane, flow in zip(lanes, self.flows):     # wool's colour lands white, as in the one head's message
+            if lane.feature == colour:
+                flow.cells[wool, 0].set_fill(MIXED_COLOR, BAR_OPACITY)
         ghost = self.ghost
         # "hardly any": wool's share of head 1's colour is 0.03 (lesson_data.word_examples.feature_shares)
-        with self.beat(f"Each head leans on its own word: head 1’s {MIXED_FEATURE} is almost all "
-                       f"{LEAN_SOURCE}’s, hardly any {MIXED_SOURCE}’s."):
+        with self.beat(f"Each head sends one slice of the message: head 1 its {MIXED_FEATURE}, almost all from "
+                       f"{LEAN_SOURCE}, hardly any from {MIXED_SOURCE}."):
+            # each query gives way to its head's slice, filled from the rows it weighted
+            self.play(*(FadeOut(lane.query) for lane in lanes),
+                      *(FadeIn(VGroup(lane.slot.tracks, lane.slot.labels)) for lane in lanes), run_time=0.8)
             self.play(*(flow.scale_copies(run_time=1.2) for flow in self.flows))
             self.play(*(flow.move_copies(run_time=2.0) for flow in self.flows))
             # head 1's colour against the one head's, kept in the corner: there a quarter was wool's
-            self.play(Indicate(self.flows[0].track(colour), color=TEXT_COLOR,
-                               scale_factor=1.1),
+            self.play(Indicate(self.flows[0].track(0), color=TEXT_COLOR, scale_factor=1.1),
                       Indicate(VGroup(ghost.bars[0][colour], *(seg for seg in ghost.bars[1]
                                                              if abs(seg.get_y() - ghost.bars[0][colour].get_y()) < 1e-6)),
                                color=ONE_HEAD_COLOR, scale_factor=1.1))
             self.mark("compare ghost")
 
+    def show_joined_slices(self):
+        lanes, ghost = self.lanes, self.ghost
+        # the slices move together beside head 2's, one under another in feature order: one message
+        middle = lanes[len(lanes) // 2].slot.tracks[0].get_y()
+        centre = (len(lanes) - 1) / 2
+        slices = [VGroup(lane.slot.tracks, lane.slot.labels, flow.segments) for lane, flow in zip(lanes, self.flows)]
+        self.joined = VGroup(*slices)
+        with self.beat("Side by side, the slices make one message as wide as the one head’s, no part starved."):
+            self.play(*(piece.animate.shift(UP * (middle + (centre - lane.feature) * lanes.pitch
+                                                  - lane.slot.tracks[0].get_y()))
+                        for piece, lane in zip(slices, lanes)), run_time=1.6)
+            self.mark("joined")
+            # each part against the one head's, track by track: full where the one head's was a third
+            self.play(LaggedStart(*(AnimationGroup(Indicate(slices[k][0], color=TEXT_COLOR, scale_factor=1.1),
+                                                   Indicate(ghost.bars[0][lane.feature], color=ONE_HEAD_COLOR,
+                                                            scale_factor=1.1))
+                                    for k, lane in enumerate(lanes)), lag_ratio=0.5), run_time=1.8)
+
     def show_independent_weighting(self):
         # the notes' "independent source weighting", shown by each head's own bar of weights
         with self.beat("That is what the extra heads add: each weights the sources on its own, so none must trade "
                        "one word for another."):
-            self.play(FadeOut(self.alike_note), *swap_fine_print(self, SEVERAL_NOTE))
+            self.play(*swap_fine_print(self, SEVERAL_NOTE))
             # each head's arrows turn into its own bar of shares, as long as the one head's
             self.play(*(FadeIn(lane.share.frame) for lane in self.lanes),
                       *(lane.share.grow_from(lane.arrows, run_time=1.6) for lane in self.lanes))

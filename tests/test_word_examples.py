@@ -24,6 +24,8 @@ from lesson_data.word_examples import (
     contributions,
     even_weights,
     feature_shares,
+    head_slice,
+    joined_slices,
     message,
     tokenize_words,
     word_example,
@@ -178,6 +180,26 @@ def test_coat_messages_worked_by_hand():
     # each of the three heads carries its own feature more strongly than the one head does
     for h, k in ((1, 0), (2, 1), (3, 2)):
         assert message(COAT, COAT.reading(h))[k] > message(COAT, COAT.reading(0))[k]
+
+
+def test_the_three_heads_slices_join_into_a_message_as_wide_as_the_one_heads():
+    """Each head sends the one coordinate its role names; side by side they make three coordinates,
+    as the one head's message has. By hand: head 1's colour 0.796 (above); head 2's material
+    0.03·0.2 (wore) + 0.02·0.1 (a) + 0.76·1 (wool) + 0.05·0.2 (coat) = 0.778; head 3's detail
+    0.03·0.2 (Maya) + 0.03·0.1 (a) + 0.76·1 (hooded) + 0.05·0.2 (coat) = 0.779."""
+    assert [head_slice(COAT, COAT.reading(h))[0] for h in (1, 2, 3)] == [0, 1, 2]
+    joined = joined_slices(COAT)
+    assert joined == pytest.approx((0.796, 0.778, 0.779), abs=1e-12)
+    assert len(joined) == len(message(COAT, COAT.reading(0)))
+    # no part starved: each is fuller than the one head's (0.417, 0.301, 0.293)
+    assert all(j > 1.5 * o for j, o in zip(joined, (0.417, 0.301, 0.293)))
+    with pytest.raises(ValueError, match="the one head .head 0. sends its whole message"):
+        head_slice(COAT, COAT.reading(0))
+    # two heads for colour and none for material: refused, naming the roles
+    twice = dataclasses.replace(COAT.reading(2), role="colour")
+    bad = dataclasses.replace(COAT, readings=(COAT.reading(0), COAT.reading(1), twice, COAT.reading(3)))
+    with pytest.raises(ValueError, match=r"roles \['colour', 'colour', 'detail'\] must name each of"):
+        joined_slices(bad)
 
 
 def test_the_one_heads_colour_is_part_wool_and_head_1s_almost_all_red():
