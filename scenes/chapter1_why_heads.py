@@ -1654,10 +1654,13 @@ class OneSharedWeight(ChapterOneScene):
     # beats: one head --------------------------------------------------------------------------
     def show_sources(self, ill):
         one, two = self.one, self.two = self.get_panels(ill)
-        with self.beat(f"Two sources, {ill.sources[0]} and {ill.sources[1]}, each send a value row of two "
-                       "numbers.",
-                       spoken=f"Picture two source words from a sentence, {ill.sources[0]} and {ill.sources[1]}: "
-                              "each sends a value row of two numbers."):
+        # the values said as well as shown: the message's 8.4 and 2.4 are heard as made from them
+        v = [[fmt(x, places_for(ill.V)) for x in row] for row in ill.V]
+        with self.beat(f"Two sources from chapter 2’s sentence, {ill.sources[0]} and {ill.sources[1]}, send "
+                       f"value rows [{', '.join(v[0])}] and [{', '.join(v[1])}].",
+                       spoken=f"Take two words from the next chapter’s sentence, {ill.sources[0]} and "
+                              f"{ill.sources[1]}. {ill.sources[0].capitalize()} sends the values {' and '.join(v[0])}; "
+                              f"{ill.sources[1]} sends {' and '.join(v[1])}."):
             self.play(LaggedStart(*(FadeIn(row) for row in one.sources), lag_ratio=0.3), run_time=1.2)
 
     def show_one_head_weights(self, ill):
@@ -1665,7 +1668,7 @@ class OneSharedWeight(ChapterOneScene):
         shown = [fmt(x, places_for([x])) for x in ill.one_head_weights]
         with self.beat(f"One head reads them for “{ill.receiver}”, with one weight per source: "
                        f"{shown[0]} and {shown[1]}.",
-                       spoken=f"One head reads them for a later word in the sentence, “{ill.receiver}”, with one "
+                       spoken=f"One head reads them for the last known word, “{ill.receiver}”, with one "
                               f"weight per source: {shown[0]} and {shown[1]}."):
             self.play(FadeIn(one.header), FadeIn(one.receiver), FadeIn(one.receiver_tag))
             self.play(*(Create(a) for a in one.arrows), FadeIn(one.weights))
@@ -1865,10 +1868,10 @@ class OneSharedWeight(ChapterOneScene):
         label = get_text("read almost alike", font_size=MIN_TEXT_SIZE, color=TEXT_COLOR)
         label.next_to(frame, DOWN, buff=0.1).align_to(frame, LEFT)
         self.overlap_mark = VGroup(frame, label)
-        with self.beat(f"Clear roles sometimes emerge, but some heads overlap: heads {a} and {b} read almost "
-                       "alike.",
-                       spoken=f"Clear roles sometimes emerge, but some heads overlap: head {count_word(a)} and head "
-                              f"{count_word(b)} read almost alike."):
+        with self.beat(f"With more heads, clear roles sometimes emerge, but some overlap: here heads {a} and {b} "
+                       "read almost alike.",
+                       spoken=f"With more heads, clear roles sometimes emerge, but some overlap: here, head "
+                              f"{count_word(a)} and head {count_word(b)} read almost alike."):
             self.play(*(Indicate(h.bars, color=TEXT_COLOR, scale_factor=1.15) for h in pair),
                       *swap_fine_print(self, PRUNE_NOTE))
             self.play(Create(frame), FadeIn(label))
