@@ -149,7 +149,7 @@ _WORDS = [
     (r"\b3Blue1Brown\b", "three blue one brown"), (r"[−-]\s?log\b", "minus the log of"),
     (r"(?<=\w) \. (?=[A-Z])", ". "),
     (r"\bMLP\b", "M L P"), (r"\bMLPs\b", "M L Ps"), (r"\bCLS\b", "C L S"), (r"\bReLU\b", "ray-loo"), (r"\brelu\b", "ray-loo"),
-    (r"\bMFU\b", "M F U"), (r"\bCPU\b", "C P U"), (r"\bGPU\b", "G P U"), (r"\bRGB\b", "R G B"),
+    (r"\bMFU\b", "M F U"), (r"\bCPU\b", "C P U"), (r"\bEPYC\b", "Epic"), (r"\bGPU\b", "G P U"), (r"\bRGB\b", "R G B"),
     (r"\bsoftmax\b", "soft max"), (r"\bSoftmax\b", "Soft max"), (r"\bTinyStories\b", "Tiny Stories"), (r"\bPyTorch\b", "Pie Torch"),
     (r"\bFixedWindowMLP\b", "Fixed Window M L P"), (r"\bnn\.MultiheadAttention\b", "N N dot multi-head attention"),
     (r"\bMultiheadAttention\b", "multi-head attention"), (r"\bQKᵀ", "Q K transpose"),

@@ -73,6 +73,7 @@ ROOT = Path(__file__).resolve().parents[1]
     ("q = [2.3, 2.3]", "q equals two point three, two point three"),
     ("[H¹ | H²]", "head one's H joined to head two's H"),
     ("add_bias_kv", "add bias k v"),
+    ("Training ran on an AMD EPYC CPU", "Training ran on an AMD Epic C P U"),   # not spelled out
     ("The receiver “the” brings its row", "The receiver the word the brings its row"),
     ("−log 0.336", "minus the log of zero point three three six"),
     ("“Ravi dropped the glass . It”", "Ravi dropped the glass. It"),
