@@ -880,6 +880,13 @@ def cpu_name(results: dict) -> str | None:
     return names.pop() if len(names) == 1 else None
 
 
+def cpu_threads(device: str) -> tuple[str, int] | None:
+    """The processor and thread count of an exported device string ("CPU (AMD EPYC), 1 thread" ->
+    ("AMD EPYC", 1)), so a sentence can say where a timing was measured; None for any other form."""
+    m = re.fullmatch(r"CPU \(([^)]+)\), (\d+) threads?", device.strip())
+    return (m.group(1), int(m.group(2))) if m else None
+
+
 # ---------------------------------------------------------------------------------------------
 # Scene 20's readings: what a sentence may say about the continuations and the latencies
 # ---------------------------------------------------------------------------------------------

@@ -376,6 +376,10 @@ def test_timing_range_and_cpu_name(results):
     assert (lo, hi) == (min(secs[m]), max(secs[m]))
     assert C.cpu_name(results) == "AMD EPYC"
     assert C.cpu_name({"runs": [{"device": "cpu"}]}) is None
+    # the continuations' latencies name their device the same way, with a thread count
+    assert C.cpu_threads(C.load_continuation_set().device) == ("AMD EPYC", 1)
+    assert C.cpu_threads("CPU (AMD EPYC), 2 threads") == ("AMD EPYC", 2)
+    assert C.cpu_threads("cuda:0") is None
 
 
 # ---- scene 20's readings ------------------------------------------------------------------------------
