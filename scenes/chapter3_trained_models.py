@@ -769,7 +769,7 @@ class ThreeArchitectures(LessonScene):
         self.first_layer = VGroup(box, formula)
         # the voice rounds (about a million) and names the cause; the exact product stays on screen
         with self.beat(f"The baseline’s first layer alone holds about {millions(hidden.count, 0)} parameters, "
-                       "because it reads the whole window at once; the attention models’ first layer reads one row."):
+                       "because it reads the whole window at once; the attention models’ MLP reads just one row."):
             self.play(Create(box), FadeIn(formula))
             self.play(*self.swap_note("Its larger first MLP matrix helps explain its parameter count."))
 
@@ -1084,13 +1084,13 @@ class TheComparison(LessonScene):
         self.show_means()
         self.show_slices()
         self.show_same_parameters()
+        self.show_clean_pair()
         self.show_gap()
         # --- Shot 4: the table, the device, what it shows ---------------------------------------
         self.shot("results")
         self.show_table()
         self.show_times()
         self.show_no_guarantee()
-        self.show_position_caveat()
 
     # helpers -----------------------------------------------------------------------------------
     def note_at(self, text: str):
@@ -1240,7 +1240,8 @@ class TheComparison(LessonScene):
         is the lowest-selection-loss state; the seed-11 checkpoints are those, exported)."""
         curves = self.curves
         early = [m for m in models_in(self.results) if comparison.kept_early(self.results, m)]
-        text = ("Each run keeps a checkpoint, a copy of its parameters, at its lowest point: the dot. "
+        # "dot" is kept for the test plot's one dot per run (a listener heard two things called "the dot")
+        text = ("Each run keeps a checkpoint, a copy of its parameters, at its lowest point, marked on its curve. "
                 "Only that checkpoint meets the test stories.")
         with self.beat(text):
             self.play(LaggedStart(*(FadeIn(c.dot, scale=0.5) for c in curves), lag_ratio=0.08),
@@ -1382,17 +1383,20 @@ class TheComparison(LessonScene):
         self.slice_names = VGroup(ring_name, diamond_name)
         below = sorted({fmt(sl.below_curve(m), 2) for m in sl.means})
         gap_words = f"about {below[0]}" if len(below) == 1 else f"{below[0]} to {below[-1]}"
+        # the seed averages, not each run: one baseline run alone sits 0.033 from its test loss
         within = math.ceil(max(sl.full_val_to_test(m) for m in sl.means) * 100) / 100
-        with self.beat(f"The test dots sit {gap_words} left of the curves’ rings: the curves scored just the first "
-                       f"{fmt_int(sl.selection_windows)} validation windows. On all of them, the diamonds, each model's "
-                       f"seed-average gap is under {fmt(within, 2)}.",
-                       # heard, not seen: no "left of", each marker named by what it is
-                       spoken=f"The test losses come out {gap_words} lower than the curves' best points, because "
-                              f"the curves scored only the first {fmt_int(sl.selection_windows)} validation windows. "
-                              f"Scored on every validation window, each model's gap to the test loss, averaged over its seeds, is under "
-                              f"{fmt(within, 2)}."):
+        # two beats, one marker each (a listener could not hold both slices in one): the rings, then the
+        # diamonds; heard, not seen: no "left of", each marker named by what it is
+        with self.beat(f"The test dots sit {gap_words} left of the curves’ rings: the curves used only the first "
+                       f"{fmt_int(sl.selection_windows)} validation windows.",
+                       spoken=f"The test losses are {gap_words} lower than the curves' best points. That's because "
+                              f"the curves used only the first {fmt_int(sl.selection_windows)} validation windows."):
             self.play(LaggedStart(*(Create(m.ring) for m in marks), lag_ratio=0.2), FadeIn(ring_name), run_time=1.0)
             self.play(LaggedStart(*(Create(m.link) for m in marks), lag_ratio=0.2), run_time=0.8)
+        with self.beat(f"On every validation window, the diamonds, each model's seed average lands within {fmt(within, 2)} of "
+                       "its test loss.",
+                       spoken=f"Score on every validation window, and each model's average over its seeds lands "
+                              f"within {fmt(within, 2)} of its test loss."):
             self.play(LaggedStart(*(FadeIn(m.diamond, scale=0.5) for m in marks), lag_ratio=0.2),
                       FadeIn(diamond_name), run_time=1.0)
 
@@ -1438,6 +1442,20 @@ class TheComparison(LessonScene):
             self.play(*(FadeIn(t) for t in new.x_ticks), run_time=0.5)
             self.play(*(Indicate(c, color=RECEIVER_COLOR) for c in counts), FadeIn(stds))
 
+    def show_clean_pair(self):
+        """Why one head against four heads is the pair to compare, said where a listener asks it: right
+        after their equal parameter counts. Only the attention models have a position table, and (from
+        the protocol) they share their optimizer settings, which the baseline does not."""
+        pair = ("one_head", "four_heads")
+        shared = comparison.same_optimizer(self.results, pair)
+        with self.beat("Both also have a position table and the same optimizer settings, unlike the baseline: so "
+                       "one head against four heads is the clean comparison here." if shared else
+                       "Only these two have a position table: one head against four heads is the closest "
+                       "comparison here."):
+            self.play(*self.swap_note("The comparison does not isolate the effect of position encoding, because it "
+                                      "does not train a position-free attention ablation. Head count, total width, "
+                                      "parameter count, measured losses and device timings must be distinguished."))
+
     def show_gap(self):
         better, worse = "four_heads", "one_head"
         bands = {b.model: b for b in self.bands}
@@ -1458,7 +1476,8 @@ class TheComparison(LessonScene):
             widest = comparison.largest_std(self.results, (better, worse))
             spread_said = f", about {count_word(times)} times the seeds’ own spread"
             self.widest_std = widest
-        with self.beat(f"Yet every four-head run beats every one-head run: lower by "
+        # after the clean-comparison sentence, the result of that comparison
+        with self.beat(f"And every four-head run beats every one-head run: lower by "
                        f"{fmt(gap, LOSS_PLACES)} on average{spread_said}." if apart else
                        f"Four heads are lower by {fmt(gap, LOSS_PLACES)} on average{spread_said}, "
                        "but some seeds overlap."):
@@ -1477,15 +1496,16 @@ class TheComparison(LessonScene):
         # the dots give way to the table as it comes in
         self.give_way(VGroup(self.dot_plot.axes, self.dot_plot.titles, self.dot_zoom.x_ticks,
                              *(VGroup(b.dots, b.seeds, b.mean, b.label) for b in self.bands if b.model != "mlp"),
-                             self.row_labels, self.stds, self.gap))
+                             self.row_labels, self.stds, self.gap, *([self.note] if self.note else [])))
+        self.note = None
         ppl = {m: comparison.spread(self.results, m, "test_perplexity").mean for m in ("four_heads", "one_head")}
         with self.beat(f"Perplexity is e to the loss: {fmt(ppl['four_heads'], PPL_PLACES)} against "
                        f"{fmt(ppl['one_head'], PPL_PLACES)}, as if choosing among about {fmt(ppl['four_heads'], 0)} "
-                       f"or {fmt(ppl['one_head'], 0)} words. Means over {count_word(len(self.seeds))} seeds, "
-                       "± their spread.",
+                       f"or {fmt(ppl['one_head'], 0)} words. Each is a mean over {count_word(len(self.seeds))} "
+                       "seeds.",
                        spoken=f"Perplexity is e to the power of the loss: as if choosing among about "
                               f"{fmt(ppl['four_heads'], 0)} words for four heads, {fmt(ppl['one_head'], 0)} for one "
-                              f"head. Each is a mean over {count_word(len(self.seeds))} seeds, with its spread."):
+                              f"head. Each is a mean over {count_word(len(self.seeds))} seeds."):
             self.play(FadeIn(table.header), Create(table.rule))
             self.play(LaggedStart(*(FadeIn(VGroup(*row[:4])) for row in table.rows), lag_ratio=0.3), run_time=1.5)
             self.play(FadeIn(head))
@@ -1506,13 +1526,18 @@ class TheComparison(LessonScene):
         slow_model, fastest, slowest = comparison.timing_range(self.results)
         cpu = comparison.cpu_name(self.results)
         on = f"an {cpu} CPU" if cpu and cpu[0] in "AEIOU" else f"a {cpu} CPU" if cpu else "a CPU"
-        with self.beat(f"Training ran on {on} limited to {count_word(threads)} threads; one model took "
-                       f"{fmt_int(round(fastest))} to {fmt_int(round(slowest))} seconds across seeds, so read the "
-                       "wall times loosely.",
-                       spoken=f"Training ran on {on} limited to {count_word(threads)} threads; the "
-                              f"{RUN_WORDS[slow_model]} runs alone took from about {round(fastest / 60)} to "
-                              f"{round(slowest / 60)} minutes, depending on the seed, so the training times are "
-                              "rough."):
+        # the model whose runs' times differ most (same work, a shared machine), named in both lines;
+        # the voice says minutes, the screen the table's seconds
+        n = len(comparison.runs_of(self.results, slow_model))
+        who = f"The {count_word(n)} {RUN_WORDS[slow_model]} runs" if n > 1 else f"The {RUN_WORDS[slow_model]} run"
+        took = (f"{fmt_int(round(fastest))} to {fmt_int(round(slowest))} seconds" if n > 1 else
+                f"{fmt_int(round(fastest))} seconds")
+        took_said = (f"between about {round(fastest / 60)} and {round(slowest / 60)} minutes" if n > 1 else
+                     f"about {round(fastest / 60)} minutes")
+        with self.beat(f"Training ran on {on} limited to {count_word(threads)} threads. {who}, for example, took "
+                       f"{took}, so read the wall times loosely.",
+                       spoken=f"Training ran on {on.replace(' CPU', ' processor')} limited to {count_word(threads)} "
+                              f"threads. {who}, for example, took {took_said}, so treat training times as rough."):
             self.play(LaggedStart(*(FadeIn(row[4]) for row in table.rows), lag_ratio=0.2), FadeIn(device),
                       FadeIn(rough))
             self.play(*self.swap_note("Wall times of runs that shared the machine with other jobs: rough timings, "
@@ -1523,24 +1548,14 @@ class TheComparison(LessonScene):
         helped = comparison.heads_helped(self.results)
         mark = self.helped_box = SurroundingRectangle(VGroup(rows["one_head"][2], rows["four_heads"][2]),
                                                       color=RECEIVER_COLOR, buff=0.1)
+        # the last beat holds: the table stays to be read before the scene ends
         with self.beat("More heads helped this experiment. That is no guarantee for other data, other head counts, "
                        "or the stories each model writes." if helped else
-                       "More heads did not help this experiment: they are a capacity choice to test."):
+                       "More heads did not help this experiment: they are a capacity choice to test.", look=3.0):
             self.play(Create(mark),
                       *self.swap_note("More heads helped this experiment; this is not a guarantee for every dataset, "
                                       "head count or generated continuation." if helped else
                                       "More heads are a capacity choice to test, not an automatic improvement."))
-
-    def show_position_caveat(self):
-        rows = {row.model: row for row in self.table.rows}
-        # the last beat holds: the table stays to be read before the scene ends
-        with self.beat("And only the attention models have a position table, and the baseline trains with other "
-                       "optimizer settings: so one head against four heads is the clean comparison here.", look=3.0):
-            self.play(FadeOut(self.helped_box), rows["mlp"].animate.set_opacity(0.35),
-                      *self.swap_note("The comparison does not isolate the effect of position encoding, because it "
-                                      "does not train a position-free attention ablation. Head count, total width, "
-                                      "parameter count, measured losses and device timings must be distinguished."))
-
 
 # ============================================================================================
 # Scene 20 — Inside the trained models
@@ -2190,12 +2205,13 @@ class InsideTrainedModels(LessonScene):
                     for w in comparison.prompt_words_kept(cont, kind, m)]
             topic = comparison.prompt_content_words(cont, kind)
             named = ", ".join(topic[:-1]) + " or " + topic[-1] if len(topic) > 1 else "".join(topic)
-            text = ((f"None of the three uses {named} again; " if not kept and topic else
-                     "They take up the prompt only in part; ")
-                    + (f"{writers} even writes {UNK} itself, {'twice' if times == 2 else f'{count_word(times)} times'}."
-                       if len(produced) == 1 else "none writes an unknown word itself."
-                       if not produced else f"{writers} even write {UNK} themselves."))
-            said = text.replace(UNK, "the unknown token").replace(f"uses {named} again", f"uses the words {named} again")
+            # "the prompt’s words": heard right after the unknown words, they must not sound like them
+            wrote = (f"{writers} even writes {UNK} itself, {'twice' if times == 2 else f'{count_word(times)} times'}."
+                     if len(produced) == 1 else "None writes an unknown word itself."
+                     if not produced else f"{writers} even write {UNK} themselves.")
+            text = ((f"None of the three reuses the prompt’s words {named}. " if not kept and topic else
+                     "They take up the prompt only in part. ") + wrote[0].upper() + wrote[1:])
+            said = text.replace(UNK, "the unknown token")
             with self.beat(text, spoken=said, look=7.0):
                 self.play(LaggedStart(*(FadeIn(r) for r in rows), lag_ratio=0.4), FadeIn(lat_head), run_time=2.0)
 
@@ -2210,15 +2226,24 @@ class InsideTrainedModels(LessonScene):
             # the smallest margin over the prompts (0.025 on one, 0.016 on another): "at least", not "about"
             parts.append(f"the baseline is faster on every prompt, by at least {fmt(lr.baseline_margin, 3)} ms")
         if lr.same_speed:
-            parts.append("one head and four heads differ by less than either varies from prompt to prompt")
-        reading = "; ".join(parts) if parts else "read them as rough"
-        reading = reading[0].upper() + reading[1:]
-        with self.beat(f"On the right: the median time of one model call, one new token. {reading}.",
-                       spoken=f"On the right: the median time of one model call, one new token. {reading}."):
-            self.play(FadeIn(lat_head), LaggedStart(*(FadeIn(r.latency) for r in panel.rows), lag_ratio=0.2))
-            self.play(*(Indicate(r.latency, color=RECEIVER_COLOR) for r in panel.rows),
+            parts.append("one head and four heads differ by less than either varies between prompts")
+        reading = ". ".join(x[0].upper() + x[1:] for x in parts) if parts else "Read them as rough"
+        # where it was measured, in words (the notes keep device timings apart from training times)
+        cpu = comparison.cpu_threads(device)
+        if cpu:
+            name, threads = cpu
+            where = (f"on {'one thread' if threads == 1 else f'{count_word(threads)} threads'} of "
+                     f"{'an' if name[0] in 'AEIOU' else 'a'} {name} CPU")
+        else:
+            where = f"on {comparison.device_words(device)}"
+        # two beats (a listener lost the thread in one): what the column is, then what it shows
+        with self.beat(f"On the right: the median time per new token, {where}.",
+                       spoken=f"On the right: the median time per new token, {where.replace(' CPU', ' processor')}."):
+            self.play(FadeIn(lat_head), LaggedStart(*(FadeIn(r.latency) for r in panel.rows), lag_ratio=0.2),
                       *self.swap_note(f"Latency per model call (median), measured on {comparison.device_words(device)}: "
                                       "PyTorch, batch 1, the final query only."))
+        with self.beat(f"{reading}."):
+            self.play(*(Indicate(r.latency, color=RECEIVER_COLOR) for r in panel.rows))
 
     def show_beyond(self):
         self.make_way("to the close", self.shown_panel)
