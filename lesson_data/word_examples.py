@@ -247,13 +247,27 @@ def feature_shares(ex: WordExample, reading: Reading, feature: str) -> tuple[flo
     return tuple(p / total for p in parts)
 
 
-def head_slice(ex: WordExample, reading: Reading) -> tuple[int, float]:
-    """What one head of several sends: one coordinate of the message, the feature its role names (its
-    own value projection keeps that feature), from its own weights; (feature index, value)."""
+def head_values(ex: WordExample, reading: Reading) -> tuple[tuple[float, ...], ...]:
+    """Each known row's value as one head of several sees it, through its own value projection: the
+    one coordinate its role names (head 1 keeps colour). Here a key carries what its value carries
+    (as in `matches`), so these are the head's keys too; one row per position 1..receiver."""
     if reading.head < 1:
-        raise ValueError(f"{ex.key}: the one head (head 0) sends its whole message, not a slice")
+        raise ValueError(f"{ex.key}: the one head (head 0) sees whole value rows, not a slice")
     k = ex.feature_index(reading.role)
-    return k, message(ex, reading)[k]
+    return tuple((ex.values[p][k],) for p in range(ex.receiver))
+
+
+def slice_contributions(ex: WordExample, reading: Reading) -> tuple[tuple[float, ...], ...]:
+    """What each known row sends into one head's slice: its weight times its value as the head sees
+    it (head_values), one row per position 1..receiver."""
+    return tuple((w * v[0],) for w, v in zip(reading.weights, head_values(ex, reading)))
+
+
+def head_slice(ex: WordExample, reading: Reading) -> tuple[int, float]:
+    """What one head of several sends: one coordinate of the message, the feature its role names,
+    the sum of its slice contributions; (feature index, value)."""
+    parts = slice_contributions(ex, reading)
+    return ex.feature_index(reading.role), math.fsum(c[0] for c in parts)
 
 
 def joined_slices(ex: WordExample) -> tuple[float, ...]:
@@ -492,7 +506,7 @@ def word_example(key: str) -> WordExample:
 
 
 __all__ = [
-    "BLANKS", "tokenize_words", "Source", "Reading", "WordExample", "contributions", "even_weights", "feature_shares", "head_slice", "joined_slices", "matches", "message", "COAT",
+    "BLANKS", "tokenize_words", "Source", "Reading", "WordExample", "contributions", "even_weights", "feature_shares", "head_slice", "head_values", "joined_slices", "slice_contributions", "matches", "message", "COAT",
     "SUBJECT_AGREEMENT", "EVENT_AND_REFERENCE", "EVENT_SUBSTITUTED", "Substitution", "SUBSTITUTION",
     "LATER_LAYER", "WORD_EXAMPLES", "word_example", "HeadPatterns", "OVERLAPPING_HEADS",
 ]

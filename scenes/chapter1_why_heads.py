@@ -61,7 +61,9 @@ from lesson_data.word_examples import (
     WordExample,
     contributions,
     even_weights,
+    head_values,
     matches,
+    slice_contributions,
 )
 from lesson_data.worksheet import two_source_illustration
 from scenes.blocks.attention_arrows import TokenRow, arrow_opacity, arrow_stroke, get_attention_arrows, get_token_row
@@ -364,10 +366,11 @@ def get_coat_row(ex: WordExample, font_size: float) -> TokenRow:
     return get_token_row(ex.tokens, receiver=ex.receiver, font_size=font_size, positions=False)
 
 
-def get_value_chips(row: TokenRow, ex: WordExample, below, buff: float = 0.12, **kw) -> VGroup:
-    """Each token's illustrative value row as a small bar chart under its column."""
+def get_value_chips(row: TokenRow, ex: WordExample, below, buff: float = 0.12, values=None, **kw) -> VGroup:
+    """Each token's illustrative value row as a small bar chart under its column (`values`: the rows
+    as one head sees them, lesson_data.word_examples.head_values; the example's own by default)."""
     chips = VGroup()
-    for j, values in enumerate(ex.values):
+    for j, values in enumerate(ex.values if values is None else values):
         chip = get_value_chip(values, **kw)
         chip.next_to(below[j] if below is not None else row.boxes[j], DOWN, buff=buff)
         chip.set_x(row.boxes[j].get_x())
@@ -474,7 +477,11 @@ class ThreeHeadsSevenRows(ChapterOneScene):
             color = chapter_head_color(head)
             row = get_coat_row(ex, BODY_SIZE - 6)
             # value bars larger than the default (wider, a little taller): legible at 720p beside the words
-            chips = get_value_chips(row, ex, None, buff=0.09, track_length=0.55, bar_height=0.078)
+            full = get_value_chips(row, ex, None, buff=0.09, track_length=0.55, bar_height=0.078)
+            # the rows as this head sees them through its own projections: one feature each (its keys
+            # carry what its values carry), under the words where the full rows' first track was
+            chips = get_value_chips(row, ex, None, values=head_values(ex, reading), buff=0.09, track_length=0.55,
+                                    bar_height=0.078)
             arrows = get_attention_arrows(row, reading.weights, color=color, angle=PI / 5.5, min_height=LANE_ARC_HEIGHT)
             # before the head has chosen: every row read alike (thin, even arrows)
             even = get_attention_arrows(row, even_weights(ex.receiver), color=color, angle=PI / 5.5,
@@ -500,8 +507,9 @@ class ThreeHeadsSevenRows(ChapterOneScene):
             share.next_to(label.head_text, RIGHT, buff=0.2)
             column = VGroup(label, own, share)
             column.next_to(row.boxes[0], LEFT, buff=0.45).set_y(VGroup(row.boxes, chips).get_y())
-            lane = VGroup(column, row, chips, arrows, slot, query)
+            lane = VGroup(column, row, full, chips, arrows, slot, query)
             lane.label, lane.row, lane.chips, lane.arrows, lane.slot = label, row, chips, arrows, slot
+            lane.full_chips = full
             lane.reading, lane.own, lane.even, lane.share, lane.query = reading, own, even, share, query
             lane.feature = ex.feature_index(reading.role)
             lanes.add(lane)
@@ -622,12 +630,12 @@ class ThreeHeadsSevenRows(ChapterOneScene):
         slot, flow, arrows = self.layout.slot, self.one_head_flow, self.one_head_arrows
         useful = ex.reading(0).useful
         unfilled = self.unfilled = flow.get_unfilled()
-        # under the message, clear of the receiver's column on its left
-        part = self.part_label = get_text("about a third each", font_size=MIN_TEXT_SIZE, color=TEXT_COLOR)
-        part.next_to(slot.tracks, DOWN, buff=0.18).align_to(slot.tracks, LEFT)
         share = self.layout.share
+        # under the weights' bar, what it shows: hooded, red and wool get 0.27, 0.29 and 0.28
+        part = self.part_label = get_text("under a third each", font_size=MIN_TEXT_SIZE, color=TEXT_COLOR)
+        part.next_to(share.word_labels, DOWN, buff=0.1).align_to(share.frame, LEFT)
         with self.beat("One head carries colour, material and detail, but they share its weights, which "
-                       "add up to one: about a third each."):
+                       "add up to one: under a third each."):
             self.play(*swap_fine_print(self, SHARED_NOTE))
             # each feature in turn: its name and its track light up
             self.play(LaggedStart(*(AnimationGroup(Indicate(slot.labels[k], color=TEXT_COLOR, scale_factor=1.0),
@@ -721,7 +729,7 @@ class ThreeHeadsSevenRows(ChapterOneScene):
             # corner, kept for comparison: the same rows, now read three times (no wipe, no redraw)
             rows = VGroup(self.row, layout.chips)
             share = layout.share
-            self.play(*(TransformFromCopy(rows, VGroup(lane.row, lane.chips)) for lane in lanes),
+            self.play(*(TransformFromCopy(rows, VGroup(lane.row, lane.full_chips)) for lane in lanes),
                       TransformFromCopy(VGroup(layout.slot.tracks, flow.segments, self.unfilled), ghost.bars),
                       TransformFromCopy(VGroup(share.segments, share.frame, share.total),
                                         VGroup(ghost.share.segments, ghost.share.frame, ghost.share.total)),
@@ -735,18 +743,30 @@ class ThreeHeadsSevenRows(ChapterOneScene):
     def show_queries(self, ex):
         lanes = self.lanes
         features = [ex.features[lane.feature] for lane in lanes]
-        with self.beat(f"Each head has its own projections, so its query asks for its own feature: "
-                       f"{features[0]}, {features[1]} or {features[2]}."):
-            self.play(*(FadeIn(lane.query, shift=0.1 * LEFT) for lane in lanes),
-                      *(FadeIn(lane.own) for lane in lanes), *swap_fine_print(self, PROJECTIONS_NOTE))
+        with self.beat(f"Each head’s own projections keep one feature in its keys and values: {features[0]}, "
+                       f"{features[1]} or {features[2]}. Its query asks for it."):
+            # each head's own projection, as motion: of every full row it keeps one feature's bar, which
+            # moves up under the word, and the other two fade
+            keep, drop = [], []
+            for lane in lanes:
+                k = lane.feature
+                for full, own in zip(lane.full_chips, lane.chips):
+                    kept = VGroup(full.tracks[k], *([full.bar(k)] if full.bar(k) is not None else []))
+                    keep.append(ReplacementTransform(kept, own))
+                    drop.extend(m for m in (*full.tracks, *full.bars) if all(m is not x for x in kept))
+            self.play(*keep, FadeOut(VGroup(*drop)), *(FadeIn(lane.own) for lane in lanes),
+                      *swap_fine_print(self, PROJECTIONS_NOTE), run_time=1.6)
+            self.mark("own rows")
+            self.play(*(FadeIn(lane.query, shift=0.1 * LEFT) for lane in lanes))
             self.mark("queries")
-            # what each query compares: in its lane, every row's bar of the feature it asks for
-            self.play(*(Indicate(VGroup(*(chip.bar(lane.feature) for chip in lane.chips
-                                          if chip.bar(lane.feature) is not None)),
-                                 color=chapter_head_color(k + 1), scale_factor=1.25)
-                        for k, lane in enumerate(lanes)),
-                      *(Indicate(lane.query.cells[lane.feature], color=RECEIVER_COLOR, scale_factor=1.4)
-                        for lane in lanes), run_time=1.4)
+            # the comparison: each query's lit cell, then every key of its lane, pulsing as strongly as it
+            # matches (the query asks for one feature, so the match is that feature's bar)
+            self.play(*(Indicate(lane.query.cells[lane.feature], color=RECEIVER_COLOR, scale_factor=1.4)
+                        for lane in lanes), run_time=0.8)
+            self.play(*(Indicate(chip.bar(0), color=chapter_head_color(k + 1), scale_factor=1.0 + 0.5 * score)
+                        for k, lane in enumerate(lanes)
+                        for chip, score in zip(lane.chips, matches(ex, lane.reading))
+                        if score > 0), run_time=1.2)
 
     def show_roles(self, ex):
         lanes = self.lanes
@@ -768,7 +788,7 @@ class ThreeHeadsSevenRows(ChapterOneScene):
         # a bright flash runs along every arrow, the thinnest too, while in each head at once a white
         # frame steps across all the columns: all seven rows are read
         sweeps = self.row_sweeps = [
-            [SurroundingRectangle(VGroup(lane.row.boxes[j], lane.chips[j]), buff=0.04, corner_radius=0.04)
+            [SurroundingRectangle(VGroup(lane.row.boxes[j], lane.full_chips[j]), buff=0.04, corner_radius=0.04)
              .set_stroke(SOURCE_COLOR, 2) for j in range(ex.n)] for lane in lanes]
         self.play(*(flash_along(a, TEXT_COLOR) for lane in lanes for a in lane.even.arrows),
                   *(Succession(Create(frames[0], run_time=0.2),
@@ -813,8 +833,8 @@ class ThreeHeadsSevenRows(ChapterOneScene):
 
     def show_slices(self):
         lanes, ex = self.lanes, self.example
-        self.flows = [get_message_flow(lane.chips, contributions(ex, lane.reading), lane.slot,
-                                       min_copy_width=0.025, coordinates=(lane.feature,)) for lane in lanes]
+        self.flows = [get_message_flow(lane.chips, slice_contributions(ex, lane.reading), lane.slot,
+                                       min_copy_width=0.025) for lane in lanes]
         wool, colour = ex.tokens.index(MIXED_SOURCE), ex.feature_index(MIXED_FEATURE)
         for lane, flow in zip(lanes, self.flows):     # wool's colour lands white, as in the one head's message
             if lane.feature == colour:
@@ -842,7 +862,7 @@ class ThreeHeadsSevenRows(ChapterOneScene):
         centre = (len(lanes) - 1) / 2
         slices = [VGroup(lane.slot.tracks, lane.slot.labels, flow.segments) for lane, flow in zip(lanes, self.flows)]
         self.joined = VGroup(*slices)
-        with self.beat("Side by side, the slices make one message as wide as the one head’s, no part starved."):
+        with self.beat("Joined, the three slices make one message as wide as the one head’s, no part starved."):
             self.play(*(piece.animate.shift(UP * (middle + (centre - lane.feature) * lanes.pitch
                                                   - lane.slot.tracks[0].get_y()))
                         for piece, lane in zip(slices, lanes)), run_time=1.6)

@@ -56,24 +56,6 @@ def test_the_flow_lays_each_sources_contribution_end_to_end():
     assert copy.get_left()[0] == pytest.approx(chips[0].tracks[0].get_left()[0])
 
 
-def test_a_slice_slot_carries_one_coordinate_from_its_chips_own_track():
-    """A head that sends one coordinate: a one-track slot fed from the chips' coordinate b."""
-    chips = VGroup(get_value_chip((1.0, 0.5)), get_value_chip((0.0, 1.0)))
-    slot = get_message_slot(("b",), color=head_color(1), track_length=2.0)
-    # weights 0.6, 0.4 by hand: b = 0.6·0.5 + 0.4·1 = 0.7, from 0.3 and 0.4
-    flow = get_message_flow(chips, [(0.6, 0.3), (0.0, 0.4)], slot, coordinates=(1,))
-    assert tuple(flow.filled) == pytest.approx((0.7,))
-    assert set(flow.cells) == {(0, 0), (1, 0)}
-    assert [flow.cells[j, 0].width for j in (0, 1)] == pytest.approx([0.6, 0.8])     # 0.3·2, 0.4·2
-    # the scaled copies start over each chip's second track, not its first
-    for j in (0, 1):
-        copy = flow.copies[j][0]
-        assert copy.get_y() == pytest.approx(chips[j].tracks[1].get_y())
-        assert copy.width == pytest.approx((0.3, 0.4)[j] * chips[j].track_length)
-    with pytest.raises(ValueError, match=r"coordinates \[2\] for contributions of shape \(2, 2\)"):
-        get_message_flow(chips, [(0.6, 0.3), (0.0, 0.4)], slot, coordinates=(2,))
-
-
 def test_the_flow_refuses_contributions_that_do_not_fit():
     chips = VGroup(get_value_chip((1.0,)), get_value_chip((1.0,)))
     slot = get_message_slot(("a",), color=head_color(1))

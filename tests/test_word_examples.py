@@ -25,7 +25,9 @@ from lesson_data.word_examples import (
     even_weights,
     feature_shares,
     head_slice,
+    head_values,
     joined_slices,
+    slice_contributions,
     message,
     tokenize_words,
     word_example,
@@ -193,8 +195,16 @@ def test_the_three_heads_slices_join_into_a_message_as_wide_as_the_one_heads():
     assert len(joined) == len(message(COAT, COAT.reading(0)))
     # no part starved: each is fuller than the one head's (0.417, 0.301, 0.293)
     assert all(j > 1.5 * o for j, o in zip(joined, (0.417, 0.301, 0.293)))
-    with pytest.raises(ValueError, match="the one head .head 0. sends its whole message"):
+    with pytest.raises(ValueError, match="the one head .head 0. sees whole value rows"):
         head_slice(COAT, COAT.reading(0))
+    # what each head sees of the rows, through its own value projection: its role's column
+    # (Maya, wore, a, hooded, red, wool, coat), read off the value rows above by hand
+    assert head_values(COAT, COAT.reading(1)) == ((0.0,), (0.0,), (0.1,), (0.0,), (1.0,), (0.4,), (0.2,))
+    assert head_values(COAT, COAT.reading(2)) == ((0.0,), (0.2,), (0.1,), (0.0,), (0.0,), (1.0,), (0.2,))
+    assert head_values(COAT, COAT.reading(3)) == ((0.2,), (0.0,), (0.1,), (1.0,), (0.0,), (0.0,), (0.2,))
+    # head 1's slice, part by part: a 0.02·0.1, red 0.76·1, wool 0.06·0.4, coat 0.05·0.2
+    assert [c[0] for c in slice_contributions(COAT, COAT.reading(1))] == pytest.approx(
+        [0.0, 0.0, 0.002, 0.0, 0.76, 0.024, 0.01], abs=1e-15)
     # two heads for colour and none for material: refused, naming the roles
     twice = dataclasses.replace(COAT.reading(2), role="colour")
     bad = dataclasses.replace(COAT, readings=(COAT.reading(0), COAT.reading(1), twice, COAT.reading(3)))

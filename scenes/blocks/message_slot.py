@@ -141,24 +141,13 @@ class MessageFlow(VGroup):
         return LaggedStart(*steps, lag_ratio=lag_ratio, run_time=run_time)
 
 
-def get_message_flow(chips, contributions, slot: MessageSlot, *, min_copy_width: float = 0.0,
-                     coordinates=None) -> MessageFlow:
+def get_message_flow(chips, contributions, slot: MessageSlot, *, min_copy_width: float = 0.0) -> MessageFlow:
     """The head's message built from its sources' scaled values: source j's contribution to
     coordinate k (its weight times its value, from the data layer) becomes a segment of track k,
     after the segments of sources 0..j-1. `chips` are the sources' value chips, in source order.
     min_copy_width: the scaled copy over a chip is drawn at least this wide, so a thinly read row
-    still shows a (tiny) part moving; the segments in the slot keep their exact lengths.
-    coordinates: which of the chips' coordinates the slot's tracks carry, in track order (a head
-    that sends a slice of the message: a slot of one track, `coordinates=(k,)`); all by default.
-    `cells` and `track` are keyed by the slot's track index."""
+    still shows a (tiny) part moving; the segments in the slot keep their exact lengths."""
     parts = np.asarray(contributions, dtype=float)
-    if coordinates is not None:
-        coordinates = list(coordinates)
-        if parts.ndim != 2 or not all(0 <= c < parts.shape[1] for c in coordinates):
-            raise ValueError(f"coordinates {coordinates} for contributions of shape {parts.shape}")
-        parts = parts[:, coordinates]
-    else:
-        coordinates = list(range(parts.shape[1] if parts.ndim == 2 else 0))
     if parts.ndim != 2 or parts.shape[0] != len(chips) or parts.shape[1] != len(slot.tracks):
         raise ValueError(f"contributions of shape {parts.shape} for {len(chips)} chips and "
                          f"{len(slot.tracks)} tracks")
@@ -172,15 +161,15 @@ def get_message_flow(chips, contributions, slot: MessageSlot, *, min_copy_width:
     for j, chip in enumerate(chips):
         mine, copies, triples = VGroup(), VGroup(), []
         for k in range(parts.shape[1]):
-            c, source_track = parts[j, k], chip.tracks[coordinates[k]]
-            bar = chip.bar(coordinates[k])
+            c = parts[j, k]
+            bar = chip.bar(k)
             if c <= 0 or bar is None:
                 continue
             seg = slot.segment(k, start[k], c)
             start[k] += c
             # the scaled copy: over the chip's track, c of its length, in the head's colour
-            copy = Rectangle(width=max(c * source_track.width, min_copy_width), height=bar.height).set_stroke(width=0)
-            copy.set_fill(slot.color, BAR_OPACITY).align_to(source_track, LEFT).set_y(source_track.get_y())
+            copy = Rectangle(width=max(c * chip.tracks[k].width, min_copy_width), height=bar.height).set_stroke(width=0)
+            copy.set_fill(slot.color, BAR_OPACITY).align_to(chip.tracks[k], LEFT).set_y(chip.tracks[k].get_y())
             mine.add(seg)
             flow.cells[j, k] = seg
             copies.add(copy)
