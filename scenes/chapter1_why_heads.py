@@ -624,7 +624,8 @@ class ThreeHeadsSevenRows(ChapterOneScene):
         slot = self.layout.slot
         with self.beat(f"The scaled values add up in the head’s message, beside “{ex.receiver_word}”."):
             self.play(FadeIn(slot))
-            self.play(self.one_head_flow.move_copies(run_time=2.2))
+            # each row's scaled copy travels along its own arrow into the message
+            self.play(self.one_head_flow.move_copies(run_time=3.0, along=self.one_head_arrows))
 
     def show_split_weight(self, ex):
         slot, flow, arrows = self.layout.slot, self.one_head_flow, self.one_head_arrows
@@ -847,7 +848,7 @@ class ThreeHeadsSevenRows(ChapterOneScene):
             self.play(*(FadeOut(lane.query) for lane in lanes),
                       *(FadeIn(VGroup(lane.slot.tracks, lane.slot.labels)) for lane in lanes), run_time=0.8)
             self.play(*(flow.scale_copies(run_time=1.2) for flow in self.flows))
-            self.play(*(flow.move_copies(run_time=2.0) for flow in self.flows))
+            self.play(*(flow.move_copies(run_time=2.6, along=lane.arrows) for flow, lane in zip(self.flows, lanes)))
             # head 1's colour against the one head's, kept in the corner: there a quarter was wool's
             self.play(Indicate(self.flows[0].track(0), color=TEXT_COLOR, scale_factor=1.1),
                       Indicate(VGroup(ghost.bars[0][colour], *(seg for seg in ghost.bars[1]

@@ -4,7 +4,7 @@ contribution), checked against contributions worked by hand."""
 from __future__ import annotations
 
 import pytest
-from manim import VGroup
+from manim import DOWN, RIGHT, VGroup
 
 from scenes.blocks.message_slot import get_message_flow, get_message_slot, get_value_chip
 from scenes.style import MIN_TEXT_SIZE, head_color
@@ -54,6 +54,32 @@ def test_the_flow_lays_each_sources_contribution_end_to_end():
     copy = flow.copies[0][0]
     assert copy.width == pytest.approx(0.6 * chips[0].track_length)
     assert copy.get_left()[0] == pytest.approx(chips[0].tracks[0].get_left()[0])
+
+
+def test_the_copies_can_travel_along_their_own_arrows():
+    """With the head's arrows, each source's copies go up its own arrow's curve to the receiver and on
+    into the slot: the path starts over the chip, passes every point of that arrow's curve in order,
+    and ends on the source's segments."""
+    import numpy as np
+    from manim import Succession
+    from scenes.blocks.attention_arrows import arc_points, get_attention_arrows, get_token_row
+
+    row = get_token_row(["red", "wool", "coat"], receiver=3, positions=False)
+    chips = VGroup(*(get_value_chip(v).next_to(row.boxes[j], DOWN) for j, v in enumerate(((1.0,), (0.4,), (0.2,)))))
+    slot = get_message_slot(("colour",), color=head_color(1)).next_to(row.boxes[2], RIGHT)
+    arrows = get_attention_arrows(row, (0.7, 0.2, 0.1))
+    flow = get_message_flow(chips, [(0.7,), (0.08,), (0.02,)], slot)
+    for j in range(3):
+        path = flow.path_of(j, arrows).points
+        curve = arc_points(arrows.arrow(j))
+        assert np.allclose(path[0], flow.copies[j].get_center())
+        assert np.allclose(path[-1], flow.by_source[j].get_center())
+        # the arrow's curve, in order, inside the path (each point an anchor of the path)
+        anchors = path[::4]
+        hits = [int(np.argmin(np.linalg.norm(anchors - p, axis=1))) for p in curve]
+        assert hits == sorted(hits) and all(np.linalg.norm(anchors[h] - p) < 1e-6 for h, p in zip(hits, curve))
+    animation = flow.move_copies(along=arrows)
+    assert len(animation.animations) == 3 and all(isinstance(a, Succession) for a in animation.animations)
 
 
 def test_the_flow_refuses_contributions_that_do_not_fit():

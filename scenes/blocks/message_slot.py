@@ -19,8 +19,10 @@ here but the picture's geometry.
 from __future__ import annotations
 
 import numpy as np
-from manim import (DOWN, LEFT, RIGHT, UP, AnimationGroup, LaggedStart, Rectangle, ReplacementTransform,
-                   TransformFromCopy, VGroup)
+from manim import (DOWN, LEFT, RIGHT, UP, AnimationGroup, LaggedStart, MoveAlongPath, Rectangle,
+                   ReplacementTransform, Succession, TransformFromCopy, VGroup, VMobject, smooth)
+
+from scenes.blocks.attention_arrows import arc_points
 
 from scenes.style import BACKGROUND, DIM_TEXT_COLOR, MIN_TEXT_SIZE, TEXT_COLOR, get_text
 
@@ -113,11 +115,37 @@ class MessageFlow(VGroup):
                  for triples in self._triples if triples]
         return LaggedStart(*steps, lag_ratio=lag_ratio, run_time=run_time)
 
-    def move_copies(self, lag_ratio: float = 0.12, run_time: float = 1.8):
-        """The scaled copies travel into the slot, each source's after the ones before it."""
-        steps = [AnimationGroup(*(ReplacementTransform(copy, seg) for _, copy, seg in triples))
-                 for triples in self._triples if triples]
+    def move_copies(self, lag_ratio: float = 0.12, run_time: float = 1.8, along=None):
+        """The scaled copies travel into the slot, each source's after the ones before it. With
+        `along` (the head's AttentionArrows), each source's copies travel together along its own
+        arrow: up to where the arrow leaves the word, over its arc to the receiver, then into the
+        slot, where each becomes its segment (see `path_of`)."""
+        if along is None:
+            steps = [AnimationGroup(*(ReplacementTransform(copy, seg) for _, copy, seg in triples))
+                     for triples in self._triples if triples]
+            return LaggedStart(*steps, lag_ratio=lag_ratio, run_time=run_time)
+        steps = []
+        for j, triples in enumerate(self._triples):
+            if not triples:
+                continue
+            copies = VGroup(*(copy for _, copy, _ in triples))
+            steps.append(Succession(MoveAlongPath(copies, self.path_of(j, along), rate_func=smooth, run_time=0.75),
+                                    AnimationGroup(*(ReplacementTransform(copy, seg) for _, copy, seg in triples),
+                                                   run_time=0.25)))
         return LaggedStart(*steps, lag_ratio=lag_ratio, run_time=run_time)
+
+    def path_of(self, j: int, along) -> VMobject:
+        """The way source j's copies travel: from over its chip, along its arrow's curve (source to
+        receiver), to its segments in the slot."""
+        arrow = along.arrow(j)
+        if arrow is None:
+            raise ValueError(f"source {j} has no arrow to travel along")
+        copies = VGroup(*(copy for _, copy, _ in self._triples[j]))
+        segments = VGroup(*(seg for _, _, seg in self._triples[j]))
+        curve = arc_points(arrow)
+        path = VMobject()
+        path.set_points_as_corners([copies.get_center(), *curve, segments.get_center()])
+        return path
 
     def track(self, k: int) -> VGroup:
         """Track k of the slot and the segments laid in it, in source order."""
