@@ -79,7 +79,8 @@ def test_the_copies_can_travel_along_their_own_arrows():
         hits = [int(np.argmin(np.linalg.norm(anchors - p, axis=1))) for p in curve]
         assert hits == sorted(hits) and all(np.linalg.norm(anchors[h] - p) < 1e-6 for h, p in zip(hits, curve))
     animation = flow.move_copies(along=arrows)
-    assert len(animation.animations) == 3 and all(isinstance(a, Succession) for a in animation.animations)
+    assert len(animation.animations) == 3
+    assert all(isinstance(s, Succession) for a in animation.animations for s in a.animations)
 
 
 def test_the_flow_refuses_contributions_that_do_not_fit():

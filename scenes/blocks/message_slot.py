@@ -128,10 +128,15 @@ class MessageFlow(VGroup):
         for j, triples in enumerate(self._triples):
             if not triples:
                 continue
-            copies = VGroup(*(copy for _, copy, _ in triples))
-            steps.append(Succession(MoveAlongPath(copies, self.path_of(j, along), rate_func=smooth, run_time=0.75),
-                                    AnimationGroup(*(ReplacementTransform(copy, seg) for _, copy, seg in triples),
-                                                   run_time=0.25)))
+            # one path for the source, each copy on it at its own offset (no group is added to the
+            # scene, so nothing is left behind once the copies have become their segments)
+            path = self.path_of(j, along)
+            centre = VGroup(*(copy for _, copy, _ in triples)).get_center()
+            steps.append(AnimationGroup(*(
+                Succession(MoveAlongPath(copy, path.copy().shift(copy.get_center() - centre), rate_func=smooth,
+                                         run_time=0.75),
+                           ReplacementTransform(copy, seg, run_time=0.25))
+                for _, copy, seg in triples)))
         return LaggedStart(*steps, lag_ratio=lag_ratio, run_time=run_time)
 
     def path_of(self, j: int, along) -> VMobject:
