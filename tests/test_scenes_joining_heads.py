@@ -151,7 +151,7 @@ def test_wide_head_score_walk_adds_both_dot_products(sentence):
         assert b.by_tag("split_w1")[j].value == h1.weights[-1, j]
         assert b.by_tag("split_w_wide")[j].value == wide.weights[-1, j]
     # each column in the beat of the sentence that names it
-    assert {"split_s1", "split_scaled1", "split_w1"} <= tags_in(b, b.beat_of("In head 1"))
+    assert {"split_s1", "split_scaled1", "split_w1"} <= tags_in(b, b.beat_of("Head 1's raw scores"))
     assert tags_in(b, b.beat_of("Head 2 scores")) == {"split_s2", "split_scaled2", "split_w2"}
     assert {"split_sum", "split_scaled_wide"} <= tags_in(b, b.beat_of("Summed, then divided by"))
     assert tags_in(b, b.beat_of("After one softmax")) == {"split_w_wide"}
@@ -214,10 +214,12 @@ def test_wide_head_rows_name_the_same_sources_in_every_row(sentence):
     assert_matrix_on_screen(b, "wide_m", ws.wide_head.messages[-1])
     assert_matrix_on_screen(b, "two_m", np.concatenate([ws.heads[0].messages[-1], ws.heads[1].messages[-1]]))
     assert "wide_m" in tags_in(b, b.beat_of("mixes all four value coordinates"))
-    assert "two_m" in tags_in(b, b.beat_of("Head 1's"))
+    # the two heads' messages, in the sentence that reads them ("Head 1's water, ...", not its raw scores)
+    head1 = next(bt for bt in b.beats if bt.text.startswith("Head 1's ") and "raw scores" not in bt.text)
+    assert "two_m" in tags_in(b, head1)
     # the two largest parts of each water, in the beat that names them
     assert {"wide_term_w", "wide_term_v", "wide_term_p"} <= tags_in(b, b.beat_of("mixes all four value coordinates"))
-    assert {"head1_term_w", "head1_term_p"} <= tags_in(b, b.beat_of("Head 1's"))
+    assert {"head1_term_w", "head1_term_p"} <= tags_in(b, head1)
     assert "mix_gap" in tags_in(b, b.beat_of("all four differences"))
 
 
@@ -337,7 +339,7 @@ def test_concat_pictures_play_in_their_sentences():
     assert ghost[0].get_right()[0] == pytest.approx(b.scene.cop.delta_2.cell(0, 0).get_right()[0], abs=1e-6)
     # no inverse: the 0.25 and the zeros off the blocks pulse in that sentence; hand-chosen said
     inverse = b.beat_of("no inverse of the input projections")
-    assert "Indicate" in " ".join(c.what for c in b.changes_in(inverse)) and "hand-chosen here" in inverse.text
+    assert "Indicate" in " ".join(c.what for c in b.changes_in(inverse)) and "We chose it by hand" in inverse.text
     # ...the sentence before says what an inverse would do and names where the 0.25 sends person; the box
     # with where it lands (head 2's person coordinate into water) is drawn in that sentence
     where = b.beat_of("An inverse would put each coordinate back where W_V took it")

@@ -620,12 +620,10 @@ class WideHeadVersusTwo(LessonScene):
         lead = by[st.head1_order[0]]
         raw = lambda x: fmt(x, places_for([x]))  # noqa: E731  (a raw score as the table shows it: 6.9)
         scored = " and ".join(f"{self.said(x.source)} {raw(x.head_scores[0])}" for x in st.splits)
-        first, *others = st.splits
-        scored = f"{self.said(first.source)} scores {raw(first.head_scores[0])}" + "".join(
-            f" and {self.said(x.source)} {raw(x.head_scores[0])}" for x in others)
-        with self.beat(f"Why? In head 1, {scored}, so {self.said(lead.source)} gets {fmt(lead.head_weights[0])}."
-                       if len(st.splits) > 1 else
-                       f"Why? In head 1, {scored}: the only source gets {fmt(lead.head_weights[0])}."):
+        # "raw": the listener last heard a scaled score (4.879), and head 1's raw 4.83 sounds like it
+        with self.beat(f"Why? Head 1's raw scores: {scored}, so {self.said(lead.source)} gets "
+                       f"{fmt(lead.head_weights[0])}." if len(st.splits) > 1 else
+                       f"Why? Head 1's raw score: {scored}, so the only source gets {fmt(lead.head_weights[0])}."):
             # the voice says the scores too: the wide head's sums below are made of them
             self.play(FadeIn(table.names), FadeIn(table.columns["s1"]))
             self.play(FadeIn(table.columns["scaled1"], shift=RIGHT * 0.2))
@@ -650,7 +648,7 @@ class WideHeadVersusTwo(LessonScene):
         tail = (f"{self.said(lead.source)} {'now ' if st.flipped else ''}leads, {fmt(lead.wide_scaled)} to "
                 f"{fmt(rest[0].wide_scaled)}" if rest else f"{self.said(lead.source)} scores {fmt(lead.wide_scaled)}")
         with self.beat(f"Summed, then divided by {fmt(ws.wide_head.scale, 0)}: {tail}.",
-                       spoken=f"The wide head adds each source's two scores and divides by root "
+                       spoken=f"The wide head adds the two raw scores and divides by root "
                               f"{count_word(ws.wide_head.W_Q.shape[1])}, which is {fmt(ws.wide_head.scale, 0)}: "
                               f"{tail}."):
             sums = table.numbers["sum"]
@@ -671,7 +669,8 @@ class WideHeadVersusTwo(LessonScene):
                 if len(st.splits) > 1 else
                 f"After its one softmax, the only source keeps {fmt(st.splits[0].wide_weight)}.")
         top = max(st.splits, key=lambda x: x.wide_weight)
-        spoken = (f"After one soft max, {self.said(top.source)} takes {fmt(top.wide_weight)}: closer to head {near}'s "
+        # its weight was said with the wide head's arrows: heard once, not repeated
+        spoken = (f"After one soft max, {self.said(top.source)} takes the most weight: closer to head {near}'s "
                   f"row than to head {3 - near}'s." if len(st.splits) > 1 else None)
         with self.beat(text, spoken=spoken):
             self.play(FadeIn(table.columns["w_wide"], shift=RIGHT * 0.2))
@@ -1093,8 +1092,9 @@ class ConcatAndOutputProjection(LessonScene):
                 align_baseline(where, baseline_y(block.name_label))
                 self.land_mark = VGroup(box, where)
                 self.play(Create(box), FadeIn(where, shift=RIGHT * 0.1))
-        with self.beat("So W_O is no inverse of the input projections: it decides where head outputs land "
-                       "(hand-chosen here; in a model, learned).", look=0.3):
+        # no bracket: said aloud, "(hand-chosen here …)" became commas and attached to "land"
+        with self.beat("So W_O is no inverse of the input projections: it decides where each head’s output lands. "
+                       "We chose it by hand; a real model learns it.", look=0.3):
             self.play(*self.swap_note("Here the joined width already equals the embedding width. W_O still learns "
                                       "to mix head outputs into embedding coordinates. It is not an inverse of the "
                                       "input projections."))
@@ -1680,8 +1680,10 @@ class ChequeSentence(LessonScene):
         h1 = cheque.heads[0]
         w = h1.weights[-1]
         second = self.second[1].index
-        with self.beat(f"Head 1's arrows move: {fmt(w[a1.top])} from {said_source(cheque.tokens, a1.top)}, "
-                       f"{fmt(w[second])} from {said_source(cheque.tokens, second)}."):
+        # both sources said alike ("from the word deposited" needs "the word": a verb heard bare is grammar)
+        text = (f"Head 1's arrows move: {fmt(w[a1.top])} from {said_source(cheque.tokens, a1.top)}, "
+                f"{fmt(w[second])} from {said_source(cheque.tokens, second)}.")
+        with self.beat(text, spoken=text.replace(" from “", " from the word “")):
             # cheque's arrows drawn fresh: the thick one now starts at cheque's slot
             self.play(FadeOut(self.box), a1.arrows.create(), run_time=2.0)
             self.play(FadeIn(a1.badge), FadeIn(self.second), FadeIn(self.weights[1]))
