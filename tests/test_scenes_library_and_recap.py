@@ -228,8 +228,8 @@ def test_library_pictures_play_in_their_own_beats():
     assert {m.tag for m in b.numbers_in(b.beat_of("stored together in in_proj_bias"))} == {"in_proj_bias"}
     assert {"out_proj.bias", "total"} <= {m.tag for m in b.numbers_in(b.beat_of("Plus four output offsets"))}
     assert "total" not in {m.tag for m in b.numbers_in(b.beat_of("stored together in in_proj_bias"))}
-    assert {m.tag for m in b.numbers_in(b.beat_of("ΔE agrees"))} == {"delta_E_diff"}
-    assert {m.tag for m in b.numbers_in(b.beat_of("Both heads’ weights agree too"))} == {"weight_diff"}
+    assert {m.tag for m in b.numbers_in(b.beat_of("ΔE differs by at most"))} == {"delta_E_diff"}
+    assert {m.tag for m in b.numbers_in(b.beat_of("Both heads’ weights differ by at most"))} == {"weight_diff"}
     # bias=True becomes bias=False (our layers) in the sentence that says so
     assert "ReplacementTransform" in kinds(b.changes_in(b.beat_of("in code, bias=False")))
 
@@ -312,7 +312,7 @@ def test_recap_pictures_play_in_their_own_beats():
     assert b.beats[-1].text == "“water” joins the prefix, and the loop runs the model again."
     assert "Create" in kinds(b.changes_in(b.beats[-1]))
     # training is drawn on the recap diagram: the loss routed back into both heads, W_O and the MLP
-    back = b.beat_of("The loss flows back and updates the parameters of every block")
+    back = b.beat_of("The loss flows back and updates every parameter")
     assert "LaggedStart" in kinds(b.changes_in(back))
     t = b.scene.training
     assert len(t.back) == 4
@@ -440,9 +440,10 @@ def test_copy_into_pytorch_is_drawn():
 def test_measured_differences_are_said_as_a_person_says_them():
     b = built(BiasesAndLibraryLayer, "river")
     diffs = b.scene.parity["max_abs_weight_diff"]
-    beat = b.beat_of("Both heads’ weights agree too")
+    beat = b.beat_of("Both heads’ weights differ by at most")
     if all(0 < d < 1e-15 for d in diffs) and len({f"{d:.0e}" for d in diffs}) == 1:
-        assert beat.spoken.startswith("Both heads' weights agree too: both about")
+        # alike at one digit: said once, "each"
+        assert beat.spoken.startswith("Both heads' weights differ by at most about") and beat.spoken.endswith(" each.")
         assert "times ten to the minus" in beat.spoken or "about ten to the minus" in beat.spoken
     assert not re.search(r"\de-|\d e minus", beat.spoken)
 
@@ -505,7 +506,7 @@ def test_recap_training_colours_and_shapes():
     hue = colorsys.rgb_to_hsv(*(int(GRADIENT_COLOR[i:i + 2], 16) / 255 for i in (1, 3, 5)))[0] * 360
     assert hue > 340 or hue < 10
     # the learners are outlined, not tinted, in the loss's beat
-    back_beat = b.beat_of("The loss flows back and updates the parameters of every block")
+    back_beat = b.beat_of("The loss flows back and updates every parameter")
     assert "Indicate" not in kinds(b.changes_in(back_beat))
     assert t.target[0].color.to_hex().upper() != RECEIVER_COLOR.upper()
     # the example target is the training text's word, not the model's guess (river predicts

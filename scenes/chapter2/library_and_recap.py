@@ -711,11 +711,6 @@ def get_parity_table(parity) -> VGroup:
     return table
 
 
-def sci_said(value: float) -> str:
-    """How a measured difference is written in a sentence: its display text, or 'exactly' for 0."""
-    return "exactly" if value == 0.0 else f"to {fmt_sci(value)}"
-
-
 class BiasesAndLibraryLayer(LessonScene):
     """Scene 16: a projection bias is shared across positions (unlike position rows) and shifts head
     1's receiver row; bias=True adds 16 scalars; what nn.MultiheadAttention does and does not do;
@@ -725,8 +720,7 @@ class BiasesAndLibraryLayer(LessonScene):
         ws = self.ws = scene_worksheet()
         self.bias = bias_illustration(sentence_from_env())
         self.title = get_title("Biases and the library layer")
-        with self.transition("title"):
-            self.play(FadeIn(self.title))
+        self.show_aside()
         # --- Shot 1: a bias is shared across positions; position rows are not -----------------
         self.shot("shared bias")
         self.show_bias_on_query(ws)
@@ -768,6 +762,17 @@ class BiasesAndLibraryLayer(LessonScene):
         self.show_weight_parity()
 
     # shot 1 -----------------------------------------------------------------------------------
+    def show_aside(self):
+        """The scene sits between the cheque sentence's payoff and the recap: with its title, it says
+        it is an aside, and what its two parts are; the list gives way to the bias picture."""
+        agenda = VGroup(*(get_text(line, font_size=BODY_SIZE, color=TEXT_COLOR)
+                          for line in ("1   projection biases", "2   the library layer")))
+        agenda.arrange(DOWN, buff=0.4, aligned_edge=LEFT).move_to(CONTENT_CENTER)
+        with self.beat("Before the recap, two details of real code."):
+            self.play(FadeIn(self.title), LaggedStart(*(FadeIn(line, shift=0.1 * UP) for line in agenda),
+                                                      lag_ratio=0.4))
+        self.give_way(agenda)
+
     def show_bias_on_query(self, ws):
         bias, n = self.bias, ws.n
         query = self.query = get_query_with_bias(bias, n)
@@ -912,7 +917,7 @@ class BiasesAndLibraryLayer(LessonScene):
         head.scale(self.FLAG_SCALE).move_to(CONTENT_CENTER + UP * 0.2)
         note = self.fine_print = place_fine_print("bias=True is the default of torch.nn.MultiheadAttention.")
         with self.beat("In PyTorch, one flag, bias=True, adds such offsets to every projection.",
-                       spoken="In PyTorch, one flag, switched on, adds such offsets to every projection."):
+                       spoken="In PyTorch, switching on one flag adds such offsets to every projection."):
             self.play(FadeIn(c.code), FadeIn(note))
             self.play(LaggedStart(*(FadeIn(p, shift=0.1 * DOWN) for p in c.projections), lag_ratio=0.3),
                       run_time=1.2)
@@ -947,9 +952,8 @@ class BiasesAndLibraryLayer(LessonScene):
                         for g in c.query_key_value for cell, h in zip(g[0], g[0].owners)), run_time=1.2)
 
     def show_add_bias_kv(self):
-        with self.beat("The add_bias_kv option is something else, not this flag.",
-                       spoken="A separate option, named on screen, adds extra key and value rows instead; it is "
-                              "not this flag."):
+        with self.beat("The add_bias_kv option adds extra key and value rows; it is not this flag.",
+                       spoken="The option on screen adds extra key and value rows; it is not this flag."):
             self.play(FadeIn(self.counts.kv_note))
 
     def show_ours_omit(self):
@@ -1101,19 +1105,26 @@ class BiasesAndLibraryLayer(LessonScene):
 
         t, p = self.parity_table, self.parity
         diff = p["max_abs_delta_E_diff"]
-        tail = ", the size of floating-point rounding."
-        with self.beat(f"ΔE agrees {sci_said(diff)}{tail}",
-                       spoken=f"Delta E agrees {'exactly' if diff == 0 else 'to ' + said_sci(diff)}{tail}"):
+        # "differs by at most", not "agrees to": heard, "agrees to 9e-16" sounds like a tiny agreement
+        with self.beat("ΔE agrees exactly." if diff == 0 else
+                       f"ΔE differs by at most {fmt_sci(diff)}: floating-point rounding.",
+                       spoken="Delta E agrees exactly." if diff == 0 else
+                              f"Delta E differs by at most {said_sci(diff)}: floating-point rounding."):
             self.play(FadeIn(t.labels[0]), FadeIn(t.numbers[0], scale=1.2))
 
     def show_weight_parity(self):
-        from lesson_data.library import said_all
+        from lesson_data.library import said_sci
 
         t, p = self.parity_table, self.parity
         diffs = p["max_abs_weight_diff"]
-        said = " and ".join(fmt_sci(x) for x in diffs) if all(diffs) else "exactly"
-        with self.beat(f"Both heads’ weights agree too: {said}.",
-                       spoken=f"Both heads' weights agree too: {said_all(diffs)}."):
+        if not any(diffs):
+            text = spoken = "Both heads’ weights agree exactly too."
+        else:
+            text = f"Both heads’ weights differ by at most {' and '.join(fmt_sci(x) for x in diffs)}."
+            said = [said_sci(x) for x in diffs]     # alike at one digit: said once
+            spoken = ("Both heads' weights differ by at most "
+                      + (f"{said[0]} each." if len(set(said)) == 1 else " and ".join(said) + "."))
+        with self.beat(text, spoken=spoken):
             self.play(LaggedStart(*(FadeIn(VGroup(label, number)) for label, number in zip(t.labels[1:], t.numbers[1:])),
                                   lag_ratio=0.4), FadeIn(self.credit))
 
@@ -1265,7 +1276,7 @@ def get_training_panel(diagram, example: str) -> VGroup:
     target_arrow = get_arrow([tx, target.get_top()[1], 0], [tx, loss.get_bottom()[1], 0],
                              color=TEXT_COLOR, buff=0.04)
     title.next_to(loss, LEFT, buff=0.5)
-    learners = VGroup(*diagram.heads, diagram.w_o, diagram.mlp)
+    learners = VGroup(diagram.e_box, *diagram.heads, diagram.w_o, diagram.mlp)
 
     def dashed(points, hops=()):
         path = VGroup()
@@ -1639,7 +1650,8 @@ class RecapAndLoop(LessonScene):
 
     def show_weight_update(self):
         t = self.training
-        with self.beat("The loss flows back and updates the parameters of every block: both heads, W_O and the MLP."):
+        # every part that learns: the embedding rows behind E too (outlined with the blocks)
+        with self.beat("The loss flows back and updates every parameter: the embeddings, both heads, W_O and the MLP."):
             self.play(Create(t.back[0]), run_time=1.6)
             self.play(LaggedStart(*(GrowArrow(path[0]) for path in t.back[1:]), lag_ratio=0.3), run_time=1.0)
             # outlined, not tinted: the heads keep their own colours
