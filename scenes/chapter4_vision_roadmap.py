@@ -259,7 +259,6 @@ class PatchesAndCLS(LessonScene):
         # --- Shot 3: one shared projection, swept row times column ------------------------------
         self.shot("projection")
         self.show_projection(vr)
-        self.show_illustrative()
         self.show_dropped_rows(vr)
         self.show_first_column(vr)
         self.show_other_columns(vr)
@@ -390,24 +389,19 @@ class PatchesAndCLS(LessonScene):
             proj.name_label.shift(RIGHT * (pixel_name.get_right()[0] + 0.2 - proj.name_label.get_left()[0]))
         self.pixel_name = pixel_name
         self.note = get_fine_print("Each patch has 16 pixel values; a shared 16×4 projection produces "
-                                   "four-dimensional rows.", max_width=RIGHT_EDGE - (-1.6))
+                                   "four-dimensional rows. The projection is learned from the image task.",
+                                   max_width=RIGHT_EDGE - (-1.6))
         place_fine_print(self.note, left=-1.6)
         d = vr.projection.shape[1]
-        with self.beat(f"Next, one shared {vr.patch_width}×{d} projection: {count_word(vr.patch_width)} rows, "
-                       f"one for each pixel of a patch. Patch {k + 1}'s values stand beside them."):
+        # "illustrative" said here, once: a beat of its own made three caveats in one scene (02, 07, 31)
+        with self.beat(f"Next, one shared {vr.patch_width}×{d} projection, with illustrative numbers that a real "
+                       f"model learns: {count_word(vr.patch_width)} rows, one for each pixel of a patch. "
+                       f"Patch {k + 1}'s values stand beside them."):
             self.play(FadeIn(proj), FadeIn(self.note))
             self.play(*(ReplacementTransform(flat.entries[k][i], pixels.cell(i, 0))
                         for i in range(vr.patch_width)), FadeIn(pixels.brackets), FadeIn(pixel_name),
                       run_time=1.8)
-
-    def show_illustrative(self):
-        note = place_fine_print(get_fine_print("The projection is learned from the image task.",
-                                               max_width=RIGHT_EDGE + 1.6), left=-1.6)
-        with self.beat("Its numbers are illustrative parameters; a real model learns them "
-                       "from the image task."):
-            self.play(Indicate(self.proj.name_label, color=PATCH_COLOR, scale_factor=1.05),
-                      FadeOut(self.note), FadeIn(note))
-        self.note = note
+            self.play(Indicate(proj.name_label, color=PATCH_COLOR, scale_factor=1.05))
 
     def show_dropped_rows(self, vr):
         k = vr.stripe_pair[0]
