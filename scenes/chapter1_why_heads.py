@@ -149,6 +149,12 @@ LANE_ARC_HEIGHT = 0.14
 # every head's weights drawn as shares of one bar this long (scene 1's three heads and the one head's ghost)
 LANE_SHARE_LENGTH = 1.0
 
+# the gap between the three heads' joined message and the one head's beside it, in the corner
+JOINED_GAP = 0.25
+
+# "coat" in the three heads' lanes, widened so its seven arrowheads land apart
+LANE_RECEIVER_WIDTH = 1.25
+
 # the gap between the three heads' slices once they are joined into one message (before scaling)
 JOIN_GAP = 0.17
 
@@ -362,8 +368,9 @@ class ChapterOneScene(LessonScene):
 # ============================================================================================
 
 
-def get_coat_row(ex: WordExample, font_size: float) -> TokenRow:
-    return get_token_row(ex.tokens, receiver=ex.receiver, font_size=font_size, positions=False)
+def get_coat_row(ex: WordExample, font_size: float, receiver_width: float = 0.0) -> TokenRow:
+    return get_token_row(ex.tokens, receiver=ex.receiver, font_size=font_size, positions=False,
+                         receiver_width=receiver_width)
 
 
 def get_value_chips(row: TokenRow, ex: WordExample, below, buff: float = 0.12, values=None, **kw) -> VGroup:
@@ -475,13 +482,17 @@ class ThreeHeadsSevenRows(ChapterOneScene):
         for head in (1, 2, 3):
             reading = ex.reading(head)
             color = chapter_head_color(head)
-            row = get_coat_row(ex, BODY_SIZE - 6)
+            # "coat" widened: seven arrowheads each get their own place on its edge, the nearest too
+            row = get_coat_row(ex, BODY_SIZE - 6, receiver_width=LANE_RECEIVER_WIDTH)
             # value bars larger than the default (wider, a little taller): legible at 720p beside the words
             full = get_value_chips(row, ex, None, buff=0.09, track_length=0.55, bar_height=0.078)
-            # the rows as this head sees them through its own projections: one feature each (its keys
-            # carry what its values carry), under the words where the full rows' first track was
-            chips = get_value_chips(row, ex, None, values=head_values(ex, reading), buff=0.09, track_length=0.55,
-                                    bar_height=0.078)
+            # the rows as this head sees them through its own projections: one feature each, in its key
+            # (what the query is compared with) and in its value (what it sends), shaded and drawn as
+            # the one head's keys and values were
+            seen = head_values(ex, reading)
+            keys = VGroup(*(get_vector_glyph(1, TEXT_COLOR, cell=0.11, shades=v).next_to(row.boxes[j], DOWN, buff=0.08)
+                            .set_x(row.boxes[j].get_x()) for j, v in enumerate(seen)))
+            chips = get_value_chips(row, ex, keys, values=seen, buff=0.05, track_length=0.55, bar_height=0.078)
             arrows = get_attention_arrows(row, reading.weights, color=color, angle=PI / 5.5, min_height=LANE_ARC_HEIGHT)
             # before the head has chosen: every row read alike (thin, even arrows)
             even = get_attention_arrows(row, even_weights(ex.receiver), color=color, angle=PI / 5.5,
@@ -507,9 +518,13 @@ class ThreeHeadsSevenRows(ChapterOneScene):
             share.next_to(label.head_text, RIGHT, buff=0.2)
             column = VGroup(label, own, share)
             column.next_to(row.boxes[0], LEFT, buff=0.45).set_y(VGroup(row.boxes, chips).get_y())
-            lane = VGroup(column, row, full, chips, arrows, slot, query)
+            lane = VGroup(column, row, full, keys, chips, arrows, slot, query)
             lane.label, lane.row, lane.chips, lane.arrows, lane.slot = label, row, chips, arrows, slot
-            lane.full_chips = full
+            lane.full_chips, lane.keys = full, keys
+            # the key its query matches best (the useful source's), framed once the comparison is made
+            lane.match = SurroundingRectangle(keys[reading.useful[0] - 1], buff=0.04, corner_radius=0.03)
+            lane.match.set_stroke(color, 2.5)
+            lane.add(lane.match)            # moved and scaled with its lane
             lane.reading, lane.own, lane.even, lane.share, lane.query = reading, own, even, share, query
             lane.feature = ex.feature_index(reading.role)
             lanes.add(lane)
@@ -593,7 +608,12 @@ class ThreeHeadsSevenRows(ChapterOneScene):
             for j, k in enumerate(layout.keys[1:], start=1):
                 self.play(sweep.animate.move_to(k), Indicate(k, color=TEXT_COLOR, scale_factor=1.05 + 0.35 * match[j]),
                           run_time=0.28)
-            self.play(FadeOut(sweep), even.create(run_time=1.6))
+            # the keys it matches best (hooded, red and wool: their dot products with the query are the
+            # largest) stay framed while the arrows appear, the cause of the weights they will get
+            marks = self.match_marks = VGroup(*(
+                SurroundingRectangle(layout.keys[p - 1], buff=0.05, corner_radius=0.04).set_stroke(TEXT_COLOR, 2.5)
+                for p in reading.useful))
+            self.play(ReplacementTransform(sweep, marks), even.create(run_time=1.6))
             self.play(FadeIn(badge, shift=0.2 * DOWN), *swap_fine_print(self, None))
             self.mark("badge")
 
@@ -606,7 +626,7 @@ class ThreeHeadsSevenRows(ChapterOneScene):
         boxes = self.row.boxes
         with self.beat(f"Thick arrows mark plausible useful sources: {words}. Thin ones still count."):
             # the even arrows take the head's weights: three thicken, the rest stay thin; their words tint
-            self.play(ReplacementTransform(self.one_head_even, arrows),
+            self.play(ReplacementTransform(self.one_head_even, arrows), FadeOut(self.match_marks),
                       *(boxes[p - 1].animate.set_fill(ONE_HEAD_COLOR, HIGHLIGHT_OPACITY).set_stroke(ONE_HEAD_COLOR, 2.5)
                         for p in reading.useful), run_time=1.6)
             self.mark("one head thickens")
@@ -710,7 +730,7 @@ class ThreeHeadsSevenRows(ChapterOneScene):
                          lean_share.word_labels, lean_zoom.parts, lean_zoom.names)
         self.lean_message = lean_flow.filled
         before = parts.copy()
-        with self.beat(f"{MIXED_FEATURE.capitalize()} from {LEAN_SOURCE} alone needs nearly all the weight on "
+        with self.beat(f"{MIXED_FEATURE.capitalize()} from {LEAN_SOURCE} alone needs most of the weight on "
                        f"{LEAN_SOURCE}; {MIXED_SOURCE} and hooded fade. One set of weights cannot do both.") as beat:
             self.play(FadeOut(self.part_label), Transform(parts, leaning), run_time=2.0)
             self.mark("lean")
@@ -751,9 +771,9 @@ class ThreeHeadsSevenRows(ChapterOneScene):
             keep, drop = [], []
             for lane in lanes:
                 k = lane.feature
-                for full, own in zip(lane.full_chips, lane.chips):
+                for full, key, own in zip(lane.full_chips, lane.keys, lane.chips):
                     kept = VGroup(full.tracks[k], *([full.bar(k)] if full.bar(k) is not None else []))
-                    keep.append(ReplacementTransform(kept, own))
+                    keep.extend((TransformFromCopy(kept, key), ReplacementTransform(kept, own)))
                     drop.extend(m for m in (*full.tracks, *full.bars) if all(m is not x for x in kept))
             self.play(*keep, FadeOut(VGroup(*drop)), *(FadeIn(lane.own) for lane in lanes),
                       *swap_fine_print(self, PROJECTIONS_NOTE), run_time=1.6)
@@ -764,10 +784,12 @@ class ThreeHeadsSevenRows(ChapterOneScene):
             # matches (the query asks for one feature, so the match is that feature's bar)
             self.play(*(Indicate(lane.query.cells[lane.feature], color=RECEIVER_COLOR, scale_factor=1.4)
                         for lane in lanes), run_time=0.8)
-            self.play(*(Indicate(chip.bar(0), color=chapter_head_color(k + 1), scale_factor=1.0 + 0.5 * score)
+            self.play(*(Indicate(key.cells[0], color=chapter_head_color(k + 1), scale_factor=1.0 + 0.6 * score)
                         for k, lane in enumerate(lanes)
-                        for chip, score in zip(lane.chips, matches(ex, lane.reading))
+                        for key, score in zip(lane.keys, matches(ex, lane.reading))
                         if score > 0), run_time=1.2)
+            # and the key each query matches best stays framed until the arrows take it up
+            self.play(*(Create(lane.match) for lane in lanes), run_time=0.6)
 
     def show_roles(self, ex):
         lanes = self.lanes
@@ -777,7 +799,8 @@ class ThreeHeadsSevenRows(ChapterOneScene):
                        "possible split.", look=1.2):
             self.play(*(FadeIn(lane.label.role_lines) for lane in lanes), *swap_fine_print(self, DIVISION_NOTE))
             # each head's arrows thicken into its own reading
-            self.play(*(ReplacementTransform(lane.even, lane.arrows) for lane in lanes), run_time=1.6)
+            self.play(*(ReplacementTransform(lane.even, lane.arrows) for lane in lanes),
+                      *(FadeOut(lane.match) for lane in lanes), run_time=1.6)
             self.mark("thicken")
             self.play(*(Indicate(lane.arrows.arrow(lane.reading.useful[0] - 1), color=chapter_head_color(k + 1),
                                  scale_factor=1.05) for k, lane in enumerate(lanes)))
@@ -803,7 +826,8 @@ class ThreeHeadsSevenRows(ChapterOneScene):
     def get_one_head_ghost(self):
         """The one head's message from before (each track only part full), in the top right corner, set
         apart from the three heads' messages: the same tracks, segments and empty parts, drawn as long as
-        the three heads' tracks, each named by its feature."""
+        the three heads' tracks, each named by its feature, with room to its right for the three heads'
+        joined message, level with it track by track."""
         slot, flow = self.layout.slot, self.one_head_flow
         ghost = VGroup(slot.tracks.copy(), flow.segments.copy(), self.unfilled.copy())
         target = self.lanes[0].slot
@@ -814,9 +838,7 @@ class ThreeHeadsSevenRows(ChapterOneScene):
         for part in (*ghost[0], *ghost[1], *ghost[2]):
             k = min(range(len(ys)), key=lambda i: abs(part.get_y() - ys[i]))
             part.stretch_to_fit_height(target.bar_height).set_y(ys[0] - k * self.lanes.pitch)
-        title = VGroup(*(get_text(line, font_size=MIN_TEXT_SIZE, color=ONE_HEAD_COLOR)
-                         for line in ("one head (before):", "one shared set of weights")))
-        title.arrange(DOWN, buff=0.06, aligned_edge=LEFT)
+        title = VGroup(get_text("one head:", font_size=MIN_TEXT_SIZE, color=ONE_HEAD_COLOR))
         ghost.next_to(title, DOWN, buff=0.1, aligned_edge=LEFT)
         names = VGroup(*(get_text(name, font_size=MIN_TEXT_SIZE, color=DIM_TEXT_COLOR)
                          .next_to(ghost[0][k], RIGHT, buff=0.1) for k, name in enumerate(self.example.features)))
@@ -828,7 +850,10 @@ class ThreeHeadsSevenRows(ChapterOneScene):
         share.next_to(ghost, DOWN, buff=0.14, aligned_edge=LEFT)
         group = VGroup(title, ghost, names, share)
         group.align_to(target.tracks, LEFT).to_edge(UP, buff=0.2)
-        group.shift(LEFT * max(0.0, group.get_right()[0] - SAFE_WIDTH / 2))     # inside the safe area
+        # inside the safe area once the three heads' joined message has come in between its tracks and
+        # their names (show_joined_slices)
+        room = target.tracks.width + JOINED_GAP
+        group.shift(LEFT * max(0.0, group.get_right()[0] + room - SAFE_WIDTH / 2))
         group.title, group.bars, group.names, group.share = title, ghost, names, share
         return group
 
@@ -858,19 +883,26 @@ class ThreeHeadsSevenRows(ChapterOneScene):
 
     def show_joined_slices(self):
         lanes, ghost = self.lanes, self.ghost
-        # the slices move together beside head 2's, one under another in feature order: one message
-        middle = lanes[len(lanes) // 2].slot.tracks[0].get_y()
-        centre = (len(lanes) - 1) / 2
-        slices = [VGroup(lane.slot.tracks, lane.slot.labels, flow.segments) for lane, flow in zip(lanes, self.flows)]
+        # the slices travel up beside the one head's message in the corner, each level with the same
+        # coordinate there, one under another: one message, as wide as the one head's, compared track
+        # by track; the names make way and name both
+        tracks = ghost.bars[0]
+        left = tracks.get_right()[0] + JOINED_GAP
+        slices = [VGroup(lane.slot.tracks, flow.segments) for lane, flow in zip(lanes, self.flows)]
+        title = self.joined_title = get_text("three heads:", font_size=MIN_TEXT_SIZE, color=TEXT_COLOR)
+        title.align_to(ghost.title, DOWN).set_x(left + title.width / 2)
+        step = lanes[0].slot.tracks[0].width + JOINED_GAP
         self.joined = VGroup(*slices)
         with self.beat("Joined, the three slices make one message as wide as the one head’s, no part starved."):
-            self.play(*(piece.animate.shift(UP * (middle + (centre - lane.feature) * lanes.pitch
-                                                  - lane.slot.tracks[0].get_y()))
-                        for piece, lane in zip(slices, lanes)), run_time=1.6)
+            self.play(*(piece.animate.shift(tracks[lane.feature].get_center() + RIGHT * (left - tracks[0].get_left()[0])
+                                            - lane.slot.tracks[0].get_center())
+                        for piece, lane in zip(slices, lanes)),
+                      ghost.names.animate.shift(RIGHT * step),
+                      *(FadeOut(lane.slot.labels) for lane in lanes), FadeIn(title), run_time=1.8)
             self.mark("joined")
             # each part against the one head's, track by track: full where the one head's was a third
             self.play(LaggedStart(*(AnimationGroup(Indicate(slices[k][0], color=TEXT_COLOR, scale_factor=1.1),
-                                                   Indicate(ghost.bars[0][lane.feature], color=ONE_HEAD_COLOR,
+                                                   Indicate(tracks[lane.feature], color=ONE_HEAD_COLOR,
                                                             scale_factor=1.1))
                                     for k, lane in enumerate(lanes)), lag_ratio=0.5), run_time=1.8)
 
