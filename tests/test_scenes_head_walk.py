@@ -373,7 +373,7 @@ def test_message_walk_projects_values_from_E():
     assert "W_K1_beside" in {m.tag for m in b.numbers_in(beat)}
     assert_matrix_on_screen(b, "W_K1_beside", ws.heads[0].W_K)
     texts = {t.original_text for t in b.texts}
-    assert {"→ helped set the weights", "→ the values, what gets mixed"} <= texts
+    assert {"keys: set the arrows’ weights", "values: what gets mixed"} <= texts
     assert fine_print_in(b, beat, "they remain separate parameters with different roles.")
     assert "need not" not in beat.text
 
@@ -384,7 +384,9 @@ def test_message_walk_expands_the_top_a_signed_and_a_small_source_each_in_its_be
     assert b.scene.walked_sources == [5, 6]
     river = b.beat_of("Source 6, “river”: its weight times its value")
     assert {"svp1_5_alpha", "svp1_5_product"} <= {m.tag for m in b.numbers_in(river)}
-    assert ("0.718 × 3.1 = 2.225 and 0.718 × (-0.1) = -0.072") in river.text
+    # "≈" where the screen's digits disagree (0.718 × 3.1 = 2.2258, shown 2.225), "=" where they agree
+    # (0.718 × -0.1 = -0.0718, shown -0.072)
+    assert ("0.718 × 3.1 ≈ 2.225 and 0.718 × (-0.1) = -0.072") in river.text
     sign = b.beat_of("minus sign in the product comes from the value")
     assert played(b, sign, "Create") and fine_print_in(b, sign, "The sign of each coordinate comes from the value.")
     small = b.beat_of("Source 7, “bank”, has a small weight, 0.053: its whole value shrinks, 0.7 and 0.7 becoming 0.037 and 0.037.")

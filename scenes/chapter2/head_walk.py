@@ -1071,7 +1071,10 @@ class MessageWalk(HeadWalkScene):
         values, products = self.value_words(j)
         vp = places_for(head.V)
         terms = message_terms(head, i)[j]
-        pairs = " and ".join(f"{alpha} × {self.factor(head.V[j, k], vp)} = {fmt(terms[k])}"
+        # "≈" where the screen's digits multiply to another last digit (the weight is unrounded;
+        # lesson_data.walkthrough.product_rounding_gaps), "=" where they agree
+        gapped = {g.coordinate for g in product_rounding_gaps(head.weights[i, j], head.V[j], value_places=vp)}
+        pairs = " and ".join(f"{alpha} × {self.factor(head.V[j, k], vp)} {'≈' if k in gapped else '='} {fmt(terms[k])}"
                              for k in range(head.V.shape[1]))
         source = f"Source {j + 1}, {quoted(word)}"
         # the voice says each product once, rounded ("about"): the exact digits stay on screen
@@ -1359,10 +1362,11 @@ class Head1Message(MessageWalk):
                                  dim_zeros=True, label_size=MIN_TEXT_SIZE)
         w_k.move_to([e.get_center()[0], projection.W_V.get_center()[1], 0])
         w_k.fade(0.45)          # dimmed relative to each part's own opacity (its cell rectangles stay unfilled)
-        k_tag = get_text("→ helped set the weights", font_size=MIN_TEXT_SIZE, color=DIM_TEXT_COLOR)
-        k_tag.next_to(w_k, DOWN, buff=0.2)
-        v_tag = get_text("→ the values, what gets mixed", font_size=MIN_TEXT_SIZE, color=self.color)
+        # each tagged above, level: the keys' job points up to the arrows, whose widths are the weights
+        v_tag = get_text("values: what gets mixed", font_size=MIN_TEXT_SIZE, color=self.color)
         v_tag.next_to(box, UP, buff=0.12)
+        k_tag = get_text("keys: set the arrows’ weights", font_size=MIN_TEXT_SIZE, color=DIM_TEXT_COLOR)
+        k_tag.move_to([w_k.get_center()[0], v_tag.get_center()[1], 0])
         with self.beat(f"W_V{sup(1)} has a different job from W_K{sup(1)}: the keys helped set the weights; "
                        "the values are what gets mixed.",
                        spoken="Head one's value matrix has a different job from its key matrix: the keys helped "
