@@ -1119,7 +1119,8 @@ class TheReceiver(ChapterOneScene):
         label.next_to(self.row.boxes[0], LEFT, buff=0.35).align_to(self.row.boxes, UP).shift(DOWN * 0.55)
         label.align_to(self.subject_label, LEFT)
         place = ex.word_at(reading.useful[0])
-        with self.beat(f"A second head might read “{place}” for something else: where the dogs are."):
+        with self.beat(f"A second head might read “{place}” for something else: where the dogs are.",
+                       spoken=f"A second head might read the word {place} for something else: where the dogs are."):
             # the agreement notes have been said: they leave room for head 2's arrows (the positions stay)
             # "barks" has been ruled out: it leaves with the agreement links, clear of head 2's arrows
             # the continuation was one possibility: it greys back, the known prefix stays bright
@@ -1440,8 +1441,11 @@ class ParallelHeads(ChapterOneScene):
         stays.next_to(self.slot_words[1 - event], RIGHT, buff=0.1)
         new_guess = word_in_box(after.next_word, self.row.blank[0], font_size=self.word_size)
         role, new_role, new_name = self.swap_labels
+        # "the next word might be gleamed": the sentence already makes it a word (no "the word" added)
         with self.beat(f"The object clue stays; the event clue changes, and the next word might be "
-                       f"“{after.next_word}”."):
+                       f"“{after.next_word}”.",
+                       spoken=f"The object clue stays; the event clue changes, and the next word might be "
+                              f"{after.next_word}."):
             self.play(Indicate(VGroup(self.glyphs[1 - event], self.slot_words[1 - event]), color=TEXT_COLOR,
                                scale_factor=1.05),
                       Indicate(self.row.token(kept.position - 1), color=TEXT_COLOR), FadeIn(stays))
