@@ -37,6 +37,7 @@ from manim import (
     FadeOut,
     Indicate,
     LaggedStart,
+    MoveToTarget,
     Line,
     ReplacementTransform,
     Rectangle,
@@ -149,8 +150,8 @@ LANE_ARC_HEIGHT = 0.14
 # every head's weights drawn as shares of one bar this long (scene 1's three heads and the one head's ghost)
 LANE_SHARE_LENGTH = 1.0
 
-# the gap between the three heads' joined message and the one head's beside it, in the corner
-JOINED_GAP = 0.25
+# the one head's message and the three heads' joined message, enlarged this much for the conclusion
+JOINED_ZOOM = 1.5
 
 # "coat" in the three heads' lanes, widened so its seven arrowheads land apart
 LANE_RECEIVER_WIDTH = 1.25
@@ -490,9 +491,9 @@ class ThreeHeadsSevenRows(ChapterOneScene):
             # (what the query is compared with) and in its value (what it sends), shaded and drawn as
             # the one head's keys and values were
             seen = head_values(ex, reading)
-            keys = VGroup(*(get_vector_glyph(1, TEXT_COLOR, cell=0.11, shades=v).next_to(row.boxes[j], DOWN, buff=0.08)
+            keys = VGroup(*(get_vector_glyph(1, TEXT_COLOR, cell=0.16, shades=v).next_to(row.boxes[j], DOWN, buff=0.08)
                             .set_x(row.boxes[j].get_x()) for j, v in enumerate(seen)))
-            chips = get_value_chips(row, ex, keys, values=seen, buff=0.05, track_length=0.55, bar_height=0.078)
+            chips = get_value_chips(row, ex, keys, values=seen, buff=0.05, track_length=0.6, bar_height=0.12)
             arrows = get_attention_arrows(row, reading.weights, color=color, angle=PI / 5.5, min_height=LANE_ARC_HEIGHT)
             # before the head has chosen: every row read alike (thin, even arrows)
             even = get_attention_arrows(row, even_weights(ex.receiver), color=color, angle=PI / 5.5,
@@ -826,8 +827,7 @@ class ThreeHeadsSevenRows(ChapterOneScene):
     def get_one_head_ghost(self):
         """The one head's message from before (each track only part full), in the top right corner, set
         apart from the three heads' messages: the same tracks, segments and empty parts, drawn as long as
-        the three heads' tracks, each named by its feature, with room to its right for the three heads'
-        joined message, level with it track by track."""
+        the three heads' tracks, each named by its feature."""
         slot, flow = self.layout.slot, self.one_head_flow
         ghost = VGroup(slot.tracks.copy(), flow.segments.copy(), self.unfilled.copy())
         target = self.lanes[0].slot
@@ -850,10 +850,7 @@ class ThreeHeadsSevenRows(ChapterOneScene):
         share.next_to(ghost, DOWN, buff=0.14, aligned_edge=LEFT)
         group = VGroup(title, ghost, names, share)
         group.align_to(target.tracks, LEFT).to_edge(UP, buff=0.2)
-        # inside the safe area once the three heads' joined message has come in between its tracks and
-        # their names (show_joined_slices)
-        room = target.tracks.width + JOINED_GAP
-        group.shift(LEFT * max(0.0, group.get_right()[0] + room - SAFE_WIDTH / 2))
+        group.shift(LEFT * max(0.0, group.get_right()[0] - SAFE_WIDTH / 2))     # inside the safe area
         group.title, group.bars, group.names, group.share = title, ghost, names, share
         return group
 
@@ -883,26 +880,36 @@ class ThreeHeadsSevenRows(ChapterOneScene):
 
     def show_joined_slices(self):
         lanes, ghost = self.lanes, self.ghost
-        # the slices travel up beside the one head's message in the corner, each level with the same
-        # coordinate there, one under another: one message, as wide as the one head's, compared track
-        # by track; the names make way and name both
-        tracks = ghost.bars[0]
-        left = tracks.get_right()[0] + JOINED_GAP
-        slices = [VGroup(lane.slot.tracks, flow.segments) for lane, flow in zip(lanes, self.flows)]
-        title = self.joined_title = get_text("three heads:", font_size=MIN_TEXT_SIZE, color=TEXT_COLOR)
-        title.align_to(ghost.title, DOWN).set_x(left + title.width / 2)
-        step = lanes[0].slot.tracks[0].width + JOINED_GAP
+        # the conclusion gets the room right of the lanes, enlarged: the one head's message comes down
+        # from the corner, and under it the three slices gather into one message, track under track as
+        # the one head's are, each keeping its name: as wide, and no part starved
+        left = max(lane.row.boxes[-1].get_right()[0] for lane in lanes) + 0.45
+        widest = max(ghost.width, *(VGroup(lane.slot.tracks, lane.slot.labels).width for lane in lanes))
+        zoom = min(JOINED_ZOOM, (SAFE_WIDTH / 2 - left) / widest)          # as large as the room allows
+        one = ghost.copy().scale(zoom)
+        one.align_to([left, 0, 0], LEFT)
+        slices = [VGroup(lane.slot.tracks, flow.segments, lane.slot.labels) for lane, flow in zip(lanes, self.flows)]
+        title = self.joined_title = get_text("three heads:", font_size=MIN_TEXT_SIZE * zoom, color=TEXT_COLOR)
+        title.next_to(one, DOWN, buff=0.35).align_to(one, LEFT)
+        pitch = one.bars[0][1].get_y() - one.bars[0][0].get_y()          # negative: downwards
+        for piece, lane in zip(slices, lanes):
+            piece.generate_target()
+            piece.target.scale(zoom, about_point=lane.slot.tracks[0].get_left())
+            track = piece.target[0][0]
+            piece.target.shift([left - track.get_left()[0],
+                                title.get_bottom()[1] - 0.12 - track.height / 2 + lane.feature * pitch - track.get_y(), 0])
+        column = VGroup(one, title, *(p.target for p in slices))
+        # the column centred on the lanes, inside the frame
+        dy = VGroup(*lanes).get_center()[1] - column.get_center()[1]
+        for m in column:
+            m.shift(UP * dy)
         self.joined = VGroup(*slices)
         with self.beat("Joined, the three slices make one message as wide as the one head’s, no part starved."):
-            self.play(*(piece.animate.shift(tracks[lane.feature].get_center() + RIGHT * (left - tracks[0].get_left()[0])
-                                            - lane.slot.tracks[0].get_center())
-                        for piece, lane in zip(slices, lanes)),
-                      ghost.names.animate.shift(RIGHT * step),
-                      *(FadeOut(lane.slot.labels) for lane in lanes), FadeIn(title), run_time=1.8)
+            self.play(Transform(ghost, one), *(MoveToTarget(p) for p in slices), FadeIn(title), run_time=1.8)
             self.mark("joined")
             # each part against the one head's, track by track: full where the one head's was a third
             self.play(LaggedStart(*(AnimationGroup(Indicate(slices[k][0], color=TEXT_COLOR, scale_factor=1.1),
-                                                   Indicate(tracks[lane.feature], color=ONE_HEAD_COLOR,
+                                                   Indicate(ghost.bars[0][lane.feature], color=ONE_HEAD_COLOR,
                                                             scale_factor=1.1))
                                     for k, lane in enumerate(lanes)), lag_ratio=0.5), run_time=1.8)
 

@@ -640,7 +640,8 @@ def test_scene_1_the_one_head_message_stays_as_a_ghost_beside_the_three():
     assert [t.original_text for t in ghost.title] == ["one head:"]
     assert [t.original_text for t in ghost.names] == list(COAT.features)
     # set apart from the three heads' messages: wholly above head 1's message, with room between
-    assert ghost.get_bottom()[1] > b.scene.lanes[0].query.get_top()[1] + 0.3      # above where lane 1's slice was
+    # beside the lanes at the end, where it came down to for the conclusion
+    assert ghost.get_left()[0] > max(lane.row.boxes[-1].get_right()[0] for lane in b.scene.lanes)
     # the ghost's tracks are as long as the three heads' tracks, and filled as the one head's message was
     tracks, segments, unfilled = ghost.bars
     assert tracks[0].width == pytest.approx(b.scene.lanes[0].slot.tracks[0].width)
@@ -750,8 +751,11 @@ def test_scene_1_one_softmax_row_is_split_three_ways_and_each_head_has_its_own()
     assert b.scene.marks["share"] == b.beat_of("which add up to one").id
     assert any("LaggedStart" in w for w in plays_in(b, "which add up to one"))
     # every head's bar (and the one head's, kept in the ghost) is one length: the same "one"
-    bars = [lane.share for lane in b.scene.lanes] + [b.scene.ghost.share]
+    # (the one head's, kept in the ghost, enlarged with it for the conclusion, as every part of it)
+    bars = [lane.share for lane in b.scene.lanes]
     assert len({round(bar.frame.width, 9) for bar in bars}) == 1
+    zoom = b.scene.ghost.bars[0][0].width / b.scene.lanes[0].share.frame.width
+    assert b.scene.ghost.share.frame.width == pytest.approx(zoom * bars[0].frame.width)
     for lane, useful in zip(b.scene.lanes, ("red", "wool", "hooded")):
         j = COAT.tokens.index(useful)
         assert lane.share.segment(j).width == pytest.approx(0.76 * lane.share.frame.width, rel=1e-6)
@@ -894,20 +898,26 @@ def test_scene_1_each_head_asks_with_its_own_query_before_its_arrows_thicken():
 
 
 def test_scene_1_the_three_slices_join_into_one_message_as_wide_as_the_one_heads():
-    """The slices travel up beside the one head's message, each level with the same coordinate there:
-    three coordinates, as the one head's message has, each fuller (0.796, 0.778, 0.779 of the track
-    against the ghost's 0.417, 0.301, 0.293, by hand), under a title of their own."""
+    """The conclusion, enlarged right of the lanes: the one head's message, and under it the three
+    slices gathered track under track as its tracks are, each as long and keeping its name: three
+    coordinates, each fuller (0.796, 0.778, 0.779 of the track against 0.417, 0.301, 0.293, by hand)."""
     b = built(ThreeHeadsSevenRows)
-    ghost, joined = b.scene.ghost, b.scene.joined
+    ghost, joined, lanes = b.scene.ghost, b.scene.joined, b.scene.lanes
     assert b.scene.marks["joined"] == b.beat_of("Joined, the three slices").id
     tracks = [piece[0][0] for piece in joined]
-    for k, (track, beside) in enumerate(zip(tracks, ghost.bars[0])):
-        assert track.get_y() == pytest.approx(beside.get_y())                  # level, track by track
-        assert track.height == pytest.approx(beside.height) and track.width == pytest.approx(beside.width)
-        assert track.get_left()[0] - beside.get_right()[0] == pytest.approx(ch1.JOINED_GAP)
-        # the coordinate's name, right of both
-        assert ghost.names[k].get_left()[0] > track.get_right()[0]
-        assert abs(ghost.names[k].get_y() - track.get_y()) < 0.05
+    right_of_lanes = max(lane.row.boxes[-1].get_right()[0] for lane in lanes)
+    for k, (track, above) in enumerate(zip(tracks, ghost.bars[0])):
+        assert track.get_left()[0] == pytest.approx(above.get_left()[0])          # one column
+        assert track.width == pytest.approx(above.width) and track.height == pytest.approx(above.height)
+        assert track.get_top()[1] < ghost.get_bottom()[1]                          # under the one head's
+        assert track.get_left()[0] > right_of_lanes
+        assert joined[k][2][0].original_text == COAT.features[k]                   # its name beside it
+        assert joined[k][2][0].get_left()[0] > track.get_right()[0]
+    pitch = [b2.get_y() - a.get_y() for a, b2 in zip(tracks, tracks[1:])]
+    ghost_pitch = [b2.get_y() - a.get_y() for a, b2 in zip(ghost.bars[0], ghost.bars[0][1:])]
+    assert pitch == pytest.approx(ghost_pitch)
+    # enlarged: longer than the lanes' tracks were
+    assert tracks[0].width > 1.15 * lanes[0].share.frame.width
     for k, piece in enumerate(joined):
         segs = piece[1]
         assert all(abs(seg.get_y() - tracks[k].get_y()) < 1e-6 for seg in segs)
@@ -915,6 +925,4 @@ def test_scene_1_the_three_slices_join_into_one_message_as_wide_as_the_one_heads
         assert filled == pytest.approx((0.796, 0.778, 0.779)[k], rel=1e-6)
         assert filled > (0.417, 0.301, 0.293)[k] * 1.5
         assert on_stage(b, tracks[k]) and all(on_stage(b, seg) for seg in segs)
-    # named as the three heads' (the ghost's names, right of its tracks, name the coordinates of both)
     assert b.scene.joined_title.original_text == "three heads:" and on_stage(b, b.scene.joined_title)
-    assert not any(on_stage(b, label) for lane in b.scene.lanes for label in lane.slot.labels)
