@@ -735,9 +735,12 @@ class ThreeHeadsSevenRows(ChapterOneScene):
                        f"{LEAN_SOURCE}; {MIXED_SOURCE} and hooded fade. One set of weights cannot do both.") as beat:
             self.play(FadeOut(self.part_label), Transform(parts, leaning), run_time=2.0)
             self.mark("lean")
-            # held through the whole sentence, "cannot do both" included: the lean is what is argued against
+            # held through the whole sentence, "cannot do both" included, to the beat's end: the lean is
+            # what is argued against
             self.wait(max(0.5, beat.speech_end - self.time))
-            # then back to its split: the one head's weights as they were
+        # then, between sentences, back to its split: the one head's weights as they were (what the three
+        # heads are compared with)
+        with self.transition("back to the split"):
             self.play(Transform(parts, before), FadeIn(self.part_label), run_time=1.4)
 
     def show_three_heads(self, ex):

@@ -843,7 +843,11 @@ def test_scene_1_the_one_head_leans_on_red_and_comes_back():
     assert b.scene.marks["lean"] == b.beat_of("most of the weight on red").id
     assert tuple(b.scene.lean_message) == pytest.approx((0.712, 0.116, 0.138), abs=1e-12)
     plays = plays_in(b, "most of the weight on red")
-    assert len(plays) == 2 and all("Transform" in w for w in plays)
+    assert len(plays) == 1 and "Transform" in plays[0]
+    # held to the beat's end, so its last frame shows the lean; the return plays between sentences
+    beat = b.beat_of("most of the weight on red")
+    back = [t for t in b.transitions if t.name == "back to the split"]
+    assert len(back) == 1 and back[0].start == pytest.approx(beat.end)
     assert "One set of weights cannot do both" in b.beat_of("most of the weight on red").text
     # back where it was: red's arrow and its part of the bar as the split drew them
     share, arrows = b.scene.layout.share, b.scene.one_head_arrows
