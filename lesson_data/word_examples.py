@@ -313,9 +313,11 @@ COAT = WordExample(
     readings=(
         # one head, one set of weights: it splits them between the three describing words
         # each with the query it asks with (shades of colour, material, detail): the one head asks
-        # for all three, each of the three heads for its own feature
+        # for all three, each of the three heads for its own feature. The one head asks for material
+        # less (0.6), so wool (colour 0.4, material 1) matches as well as red and hooded, not better:
+        # three equal matches, three nearly equal weights
         Reading(0, "colour, material and detail", (4, 5, 6), (0.04, 0.03, 0.03, 0.27, 0.29, 0.28, 0.06),
-                query=(1.0, 1.0, 1.0)),
+                query=(1.0, 0.6, 1.0)),
         Reading(1, "colour", (5,), (0.03, 0.02, 0.02, 0.06, 0.76, 0.06, 0.05), query=(1.0, 0.0, 0.0)),
         Reading(2, "material", (6,), (0.03, 0.03, 0.02, 0.05, 0.06, 0.76, 0.05), query=(0.0, 1.0, 0.0)),
         Reading(3, "detail", (4,), (0.03, 0.02, 0.03, 0.76, 0.06, 0.05, 0.05), query=(0.0, 0.0, 1.0)),

@@ -503,8 +503,8 @@ class ThreeHeadsSevenRows(ChapterOneScene):
             slot = get_message_slot((reading.role,), color=color, title=None, track_length=1.0, bar_height=0.1)
             slot.next_to(row.boxes[ex.receiver - 1], RIGHT, buff=0.4)
             slot.shift(UP * (VGroup(row.boxes, chips).get_y() - slot.tracks.get_y()))
-            # its own query, where its slice will be: shaded by the feature it asks for
-            query = get_vector_glyph(len(ex.features), RECEIVER_COLOR, cell=0.16, shades=reading.query)
+            # its own query, where its slice will be: one cell, as its keys have, the feature it asks for
+            query = get_vector_glyph(1, RECEIVER_COLOR, cell=0.16, shades=(reading.query[ex.feature_index(reading.role)],))
             query.next_to(row.boxes[ex.receiver - 1], RIGHT, buff=0.4).set_y(slot.tracks.get_y())
             query.label = get_text("query", font_size=MIN_TEXT_SIZE, color=RECEIVER_COLOR)
             query.label.next_to(query, DOWN, buff=0.08)
@@ -656,8 +656,8 @@ class ThreeHeadsSevenRows(ChapterOneScene):
         # under the weights' bar, what it shows: hooded, red and wool get 0.27, 0.29 and 0.28
         part = self.part_label = get_text("under a third each", font_size=MIN_TEXT_SIZE, color=TEXT_COLOR)
         part.next_to(share.word_labels, DOWN, buff=0.1).align_to(share.frame, LEFT)
-        with self.beat("One head carries colour, material and detail, but they share its weights, which "
-                       "add up to one: under a third each."):
+        with self.beat("One head carries three features with one set of weights, summing to one: hooded, red and "
+                       "wool get under a third each."):
             self.play(*swap_fine_print(self, SHARED_NOTE))
             # each feature in turn: its name and its track light up
             self.play(LaggedStart(*(AnimationGroup(Indicate(slot.labels[k], color=TEXT_COLOR, scale_factor=1.0),
@@ -786,7 +786,7 @@ class ThreeHeadsSevenRows(ChapterOneScene):
             self.mark("queries")
             # the comparison: each query's lit cell, then every key of its lane, pulsing as strongly as it
             # matches (the query asks for one feature, so the match is that feature's bar)
-            self.play(*(Indicate(lane.query.cells[lane.feature], color=RECEIVER_COLOR, scale_factor=1.4)
+            self.play(*(Indicate(lane.query.cells[0], color=RECEIVER_COLOR, scale_factor=1.4)
                         for lane in lanes), run_time=0.8)
             self.play(*(Indicate(key.cells[0], color=chapter_head_color(k + 1), scale_factor=1.0 + 0.6 * score)
                         for k, lane in enumerate(lanes)
@@ -907,7 +907,8 @@ class ThreeHeadsSevenRows(ChapterOneScene):
         for m in column:
             m.shift(UP * dy)
         self.joined = VGroup(*slices)
-        with self.beat("Joined, the three slices make one message as wide as the one head’s, no part starved."):
+        with self.beat("Joined, the three slices make one message as wide as the one head’s, each part from its "
+                       "own word."):
             self.play(Transform(ghost, one), *(MoveToTarget(p) for p in slices), FadeIn(title), run_time=1.8)
             self.mark("joined")
             # each part against the one head's, track by track: full where the one head's was a third

@@ -350,10 +350,12 @@ def test_the_swapped_event_gives_visibly_different_illustrative_features():
 
 def test_the_coat_queries_match_the_useful_sources_keys_best():
     """Each reading's query, dotted with every row's key (the value rows), by hand: the one head asks
-    for all three features, so hooded and red match 1 each, wool 0.4 + 1 = 1.4 (its colour too), coat
-    0.2 × 3 = 0.6; head 1 asks for colour, so red matches 1, wool 0.4 and coat 0.2."""
+    for colour and detail fully and material at 0.6, so hooded and red match 1 each, wool 0.4 + 0.6 = 1
+    (its colour too): three equal matches for three nearly equal weights (0.27, 0.29, 0.28); a
+    0.1 + 0.06 + 0.1 = 0.26, coat 0.2 + 0.12 + 0.2 = 0.52; head 1 asks for colour, so red matches 1,
+    wool 0.4 and coat 0.2."""
     from lesson_data.word_examples import matches
-    assert matches(COAT, COAT.reading(0)) == pytest.approx((0.2, 0.2, 0.3, 1.0, 1.0, 1.4, 0.6))
+    assert matches(COAT, COAT.reading(0)) == pytest.approx((0.2, 0.12, 0.26, 1.0, 1.0, 1.0, 0.52))
     assert matches(COAT, COAT.reading(1)) == pytest.approx((0.0, 0.0, 0.1, 0.0, 1.0, 0.4, 0.2))
     assert matches(COAT, COAT.reading(3)) == pytest.approx((0.2, 0.0, 0.1, 1.0, 0.0, 0.0, 0.2))
 
