@@ -150,6 +150,9 @@ LANE_ARC_HEIGHT = 0.14
 # every head's weights drawn as shares of one bar this long (scene 1's three heads and the one head's ghost)
 LANE_SHARE_LENGTH = 1.0
 
+# how much higher the rows sit in the opening beats, before the arrows need the room above them
+OPENING_LIFT = 0.8
+
 # the one head's message and the three heads' joined message, enlarged this much for the conclusion
 JOINED_ZOOM = 1.5
 
@@ -553,6 +556,9 @@ class ThreeHeadsSevenRows(ChapterOneScene):
     def show_phrase(self, ex):
         layout = self.layout = self.get_one_head_layout(ex)
         row = self.row = layout.row
+        # until the first arrows need the room above the words, the rows sit higher, in the middle of
+        # the stage (show_one_head brings them down)
+        layout.shift(UP * OPENING_LIFT)
         # the chapter's question first, then its first example
         with self.beat(f"Why use several attention heads, not one? Take “{ex.text}”.",
                        spoken=f"Why use several attention heads, not one? Take the phrase: {ex.text}."):
@@ -592,15 +598,20 @@ class ThreeHeadsSevenRows(ChapterOneScene):
     def show_one_head(self, ex):
         layout, row = self.layout, self.row
         reading = ex.reading(0)
-        arrows = self.one_head_arrows = get_attention_arrows(row, reading.weights, color=ONE_HEAD_COLOR)
-        # before the weights are read off: every row drawn alike (thin, even arrows)
-        even = self.one_head_even = get_attention_arrows(row, even_weights(ex.receiver), color=ONE_HEAD_COLOR)
-        # the comparison: a white frame steps from key to key, the query flashing at each
-        sweep = SurroundingRectangle(layout.keys[0], buff=0.06, corner_radius=0.04).set_stroke(TEXT_COLOR, 2.5)
         badge = self.badge = get_badge()
         # the caveat said as the first arrows appear, then carried by the badge (no fine print repeating it)
         with self.beat(f"One head compares the query with every key and reads all {count_word(ex.n)} rows: "
                        "an illustration, not attention measured in our model."):
+            # the rows make room above them for the arrows (what is not yet shown moves with them)
+            hidden = (layout.label, layout.slot, layout.share, layout.share_title)
+            shown = VGroup(*(m for m in layout.submobjects if all(m is not h for h in hidden)))
+            VGroup(*hidden).shift(DOWN * OPENING_LIFT)
+            self.play(shown.animate.shift(DOWN * OPENING_LIFT), run_time=0.8)
+            arrows = self.one_head_arrows = get_attention_arrows(row, reading.weights, color=ONE_HEAD_COLOR)
+            # before the weights are read off: every row drawn alike (thin, even arrows)
+            even = self.one_head_even = get_attention_arrows(row, even_weights(ex.receiver), color=ONE_HEAD_COLOR)
+            # the comparison: a white frame steps from key to key, the query flashing at each
+            sweep = SurroundingRectangle(layout.keys[0], buff=0.06, corner_radius=0.04).set_stroke(TEXT_COLOR, 2.5)
             self.play(FadeIn(layout.label), Indicate(layout.query, color=RECEIVER_COLOR), Create(sweep),
                       run_time=0.8)
             self.mark("key sweep")
