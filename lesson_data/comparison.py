@@ -855,6 +855,13 @@ class Slices:
         _, val, test = self.means[model]
         return abs(val - test)
 
+    @property
+    def selection_harder(self) -> bool:
+        """For every model, the first `selection_windows` validation windows score a higher loss than the
+        whole validation split: those windows are harder than the rest (why the curves sit above the
+        test losses)."""
+        return all(sel > val for sel, val, _ in self.means.values())
+
 
 def loss_slices(results: dict) -> Slices:
     corpus = results["corpus"]["targets"]

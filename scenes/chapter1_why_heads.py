@@ -66,7 +66,7 @@ from lesson_data.word_examples import (
     matches,
     slice_contributions,
 )
-from lesson_data.worksheet import two_source_illustration
+from lesson_data.worksheet import SENTENCES, two_source_illustration
 from scenes.blocks.attention_arrows import TokenRow, arrow_opacity, arrow_stroke, get_attention_arrows, get_token_row
 from scenes.blocks.flow_arrow import get_arrow
 from scenes.blocks.labeled_matrix import get_brackets, get_row_vector
@@ -667,7 +667,7 @@ class ThreeHeadsSevenRows(ChapterOneScene):
         # under the weights' bar, what it shows: hooded, red and wool get 0.27, 0.29 and 0.28
         part = self.part_label = get_text("under a third each", font_size=MIN_TEXT_SIZE, color=TEXT_COLOR)
         part.next_to(share.word_labels, DOWN, buff=0.1).align_to(share.frame, LEFT)
-        with self.beat("One head carries three features with one set of weights, summing to one: hooded, red and "
+        with self.beat("One head carries colour, material and detail with one set of weights: hooded, red and "
                        "wool get under a third each."):
             self.play(*swap_fine_print(self, SHARED_NOTE))
             # each feature in turn: its name and its track light up
@@ -742,8 +742,8 @@ class ThreeHeadsSevenRows(ChapterOneScene):
                          lean_share.word_labels, lean_zoom.parts, lean_zoom.names)
         self.lean_message = lean_flow.filled
         before = parts.copy()
-        with self.beat(f"{MIXED_FEATURE.capitalize()} from {LEAN_SOURCE} alone needs most of the weight on "
-                       f"{LEAN_SOURCE}; {MIXED_SOURCE} and hooded fade. One set of weights cannot do both.") as beat:
+        with self.beat(f"Pure {LEAN_SOURCE} {MIXED_FEATURE} needs most weight on {LEAN_SOURCE}, so {MIXED_SOURCE} "
+                       "and hooded fade: one set of weights can’t have both.") as beat:
             self.play(FadeOut(self.part_label), Transform(parts, leaning), run_time=2.0)
             self.mark("lean")
             # held through the whole sentence, "cannot do both" included, to the beat's end: the lean is
@@ -1735,10 +1735,12 @@ class OneSharedWeight(ChapterOneScene):
         one, two = self.one, self.two = self.get_panels(ill)
         # the values said as well as shown: the message's 8.4 and 2.4 are heard as made from them
         v = [[fmt(x, places_for(ill.V)) for x in row] for row in ill.V]
-        with self.beat(f"Two sources from chapter 2’s sentence, {ill.sources[0]} and {ill.sources[1]}, send "
-                       f"value rows [{', '.join(v[0])}] and [{', '.join(v[1])}].",
-                       spoken=f"Take two words from the next chapter’s sentence, {ill.sources[0]} and "
-                              f"{ill.sources[1]}. {ill.sources[0].capitalize()} sends the values {' and '.join(v[0])}; "
+        # heard before chapter 2 reads it: the sentence said as a preview, and the values said as made up
+        # (chapter 2's own rows for these words differ)
+        with self.beat(f"Two words from chapter 2’s sentence, {ill.sources[0]} and {ill.sources[1]}, with "
+                       f"made-up value rows [{', '.join(v[0])}] and [{', '.join(v[1])}].",
+                       spoken=f"A preview of the next chapter’s sentence: {SENTENCES['river']}. Take two of its "
+                              f"words with simple made-up values: {ill.sources[0]} sends {' and '.join(v[0])}; "
                               f"{ill.sources[1]} sends {' and '.join(v[1])}."):
             self.play(LaggedStart(*(FadeIn(row) for row in one.sources), lag_ratio=0.3), run_time=1.2)
 
@@ -1810,9 +1812,10 @@ class OneSharedWeight(ChapterOneScene):
         c1, c2 = ill.coordinates
         big = ill.leans_on
         # short enough for one line (no coordinate name left alone on a second line)
-        with self.beat(f"Head 1 leans on {big[0]} for coordinate {c1}; head 2 on {big[1]} for {c2}.",
-                       spoken=f"Head one leans on {big[0]} for the first coordinate; head two on {big[1]} "
-                              "for the second."):
+        w = [fmt(max(ill.two_head_weights[c]), places_for([max(ill.two_head_weights[c])])) for c in (c1, c2)]
+        with self.beat(f"Head 1 puts {w[0]} on {big[0]} for coordinate {c1}; head 2 puts {w[1]} on {big[1]} for {c2}.",
+                       spoken=f"Head one puts {w[0]} on {big[0]} for the first coordinate; head two puts {w[1]} on "
+                              f"{big[1]} for the second."):
             # the arrows, each with its weight, arrive with the sentence that reads them
             self.play(*(Create(a) for group in two.arrows for a in group), FadeIn(two.arrow_weights), run_time=1.4)
             self.mark("two arrows")

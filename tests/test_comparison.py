@@ -367,6 +367,12 @@ def test_kept_last_and_the_validation_slices(results):
         assert sl.below_curve(m) == pytest.approx(sel - test, abs=1e-12)
         assert sl.full_val_to_test(m) == pytest.approx(abs(val - test), abs=1e-12)
         assert 0.16 < sl.below_curve(m) < 0.18 and sl.full_val_to_test(m) < 0.03
+        assert sel > val + 0.1                      # the first 20,000 windows are harder than the whole split
+    assert sl.selection_harder
+    # and the claim is refused where one model's selection windows were easier
+    easier = C.Slices(sl.selection_windows, sl.val_targets, sl.test_targets,
+                      {**sl.means, "mlp": (1.0, 2.0, 2.0)})
+    assert not easier.selection_harder
 
 
 def test_timing_range_and_cpu_name(results):

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from scenes.blocks.weight_share import get_weight_share
+from scenes.blocks.weight_share import WORD_GAP, get_weight_share
 
 WEIGHTS = (0.5, 0.25, 0.125, 0.125)      # adds up to one exactly in binary
 
@@ -38,7 +38,7 @@ def test_neighbouring_word_labels_do_not_overlap():
                              named=(1, 2, 3))
     labels = [share.labels[j] for j in sorted(share.labels)]
     for a, b in zip(labels, labels[1:]):
-        assert a.get_right()[0] < b.get_left()[0]
+        assert b.get_left()[0] - a.get_right()[0] >= WORD_GAP - 1e-9      # a word space apart, not run together
 
 
 @pytest.mark.parametrize("weights, message", [

@@ -41,6 +41,9 @@ class WeightShare(VGroup):
         return LaggedStart(*steps, lag_ratio=lag_ratio, run_time=run_time)
 
 
+WORD_GAP = 0.2      # between neighbouring word labels: about a space at the label size
+
+
 def get_weight_share(weights, *, color: str, length: float = 2.4, height: float = 0.16,
                      words=None, named=(), label_size: float = MIN_TEXT_SIZE,
                      total_text: str = "= 1", labelled: bool = True) -> WeightShare:
@@ -82,10 +85,11 @@ def get_weight_share(weights, *, color: str, length: float = 2.4, height: float 
         label.next_to(share.segments[p - 1], DOWN, buff=0.06)
         share.labels[p - 1] = label
         word_labels.add(label)
-    # neighbouring words never overlap: push each right of the one before it
+    # neighbouring words never overlap or run together: each at least a word space right of the one
+    # before it (0.08 read as "hoodedred wool" at 720p)
     ordered = sorted(share.labels.items())
     for (_, a), (_, b) in zip(ordered, ordered[1:]):
-        gap = a.get_right()[0] + 0.08 - b.get_left()[0]
+        gap = a.get_right()[0] + WORD_GAP - b.get_left()[0]
         if gap > 0:
             b.shift(RIGHT * gap)
     share.word_labels = word_labels

@@ -818,7 +818,9 @@ class WideHeadVersusTwo(LessonScene):
                         "Need, §3.2.2.")
         self.verdict, self.credit = verdict, credit
         with self.beat("Here two heads kept both readings; that is a design choice, not proof: "
-                       "wide heads can learn too."):
+                       "wide heads can learn too.",
+                       spoken="Here two heads kept both readings. That is a design choice, not proof that one wide "
+                              "head cannot learn such relations, or that more heads always help."):
             self.play(FadeOut(VGroup(self.mix_boxes, self.mix_cells, self.mix_cell)),
                       FadeIn(line, shift=LEFT * 0.2), FadeOut(self.mix_note), FadeIn(note))
 
