@@ -779,7 +779,8 @@ class ThreeHeadsSevenRows(ChapterOneScene):
     def show_queries(self, ex):
         lanes = self.lanes
         features = [ex.features[lane.feature] for lane in lanes]
-        with self.beat(f"Each head’s own projections keep one feature in its keys and values: {features[0]}, "
+        # "Here": this picture's choice, not a rule (the notes: a head may also encode several attributes)
+        with self.beat(f"Here each head’s own projections keep one feature in its keys and values: {features[0]}, "
                        f"{features[1]} or {features[2]}. Its query asks for it."):
             # each head's own projection, as motion: of every full row it keeps one feature's bar, which
             # moves up under the word, and the other two fade
