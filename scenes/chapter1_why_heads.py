@@ -919,7 +919,7 @@ class ThreeHeadsSevenRows(ChapterOneScene):
         for m in column:
             m.shift(UP * dy)
         self.joined = VGroup(*slices)
-        with self.beat("Joined, the three slices make one message as wide as the one head’s, each part from its "
+        with self.beat("Joined, the three slices make one message as wide as the single head’s, each part from its "
                        "own word."):
             self.play(Transform(ghost, one), *(MoveToTarget(p) for p in slices), FadeIn(title), run_time=1.8)
             self.mark("joined")

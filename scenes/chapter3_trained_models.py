@@ -2213,7 +2213,7 @@ class InsideTrainedModels(LessonScene):
             wrote = (f"{writers} even writes {UNK} itself, {'twice' if times == 2 else f'{count_word(times)} times'}."
                      if len(produced) == 1 else "None writes an unknown word itself."
                      if not produced else f"{writers} even write {UNK} themselves.")
-            text = ((f"None of the three reuses the prompt’s words {named}. " if not kept and topic else
+            text = ((f"None of the three picks up the prompt’s topic: none writes {named}. " if not kept and topic else
                      "They take up the prompt only in part. ") + wrote[0].upper() + wrote[1:])
             said = text.replace(UNK, "the unknown token")
             with self.beat(text, spoken=said, look=7.0):
@@ -2230,7 +2230,8 @@ class InsideTrainedModels(LessonScene):
             # the smallest margin over the prompts (0.025 on one, 0.016 on another): "at least", not "about"
             parts.append(f"the baseline is faster on every prompt, by at least {fmt(lr.baseline_margin, 3)} ms")
         if lr.same_speed:
-            parts.append("one head and four heads differ by less than either varies between prompts")
+            parts.append("one head and four heads are effectively tied: their gap is smaller than either one’s "
+                         "spread across prompts")
         reading = ". ".join(x[0].upper() + x[1:] for x in parts) if parts else "Read them as rough"
         # where it was measured, in words (the notes keep device timings apart from training times)
         cpu = comparison.cpu_threads(device)

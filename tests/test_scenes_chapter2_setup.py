@@ -187,7 +187,7 @@ def test_shape_flow_river_shapes_worked_by_hand():
     # ten tokens of four numbers; two heads of width two; twenty vocabulary words
     assert "We follow one sentence, with no batch axis: E is [10, 4], one row per token." in words
     assert "Q times K transpose, [10, 2] by [2, 10], gives [10, 10] scores." in words
-    assert "The MLP gives each of the twenty vocabulary words a probability: p is [1, 20]." in words
+    assert "The MLP and a softmax give each of the twenty vocabulary words a probability: p is [1, 20]." in words
     # the shapes stay on screen; the voice says what the product is (ten receivers by ten sources)
     assert b.beat_of("Q times K transpose").spoken == (
         "Q times K transpose gives a ten by ten grid of scores: one for every receiver and source.")
@@ -204,8 +204,8 @@ def test_shape_flow_pictures_play_in_their_own_beats():
     assert "Create" in kinds(b.changes_in(b.beat_of("The residual adds E back")))
     last_row = kinds(b.changes_in(b.beat_of("Only its last row")))
     assert "ReplacementTransform" in last_row and "GrowArrow" in last_row
-    assert "GrowArrow" in kinds(b.changes_in(b.beat_of("The MLP gives each of")))
-    assert b.beats[-1].text.startswith("The MLP gives each of")
+    assert "GrowArrow" in kinds(b.changes_in(b.beat_of("The MLP and a softmax give each of")))
+    assert b.beats[-1].text.startswith("The MLP and a softmax give each of")
     # the lanes leave inside the joining sentence, and H¹ and H² slide together there (not between beats)
     join = b.beat_of("The two messages join side by side")
     assert kinds(b.changes_in(join)).count("ReplacementTransform") >= 3     # H¹, H², and E into the chain
@@ -465,7 +465,7 @@ def test_shape_flow_third_review_pictures_play_in_their_sentences():
     p = scene.parts
     assert p["last_label"].get_bottom()[1] > p["a_last"].get_top()[1]
     assert "width not to scale" in texts_of(b)
-    assert "FadeIn" in kinds(b.changes_in(b.beat_of("The MLP gives each of")))
+    assert "FadeIn" in kinds(b.changes_in(b.beat_of("The MLP and a softmax give each of")))
 
 
 def test_projections_fourth_review_causes_before_results():

@@ -784,7 +784,7 @@ def test_inside_shows_the_continuations_as_read_and_their_latency():
     assert "The four-head model even writes <UNK> itself, twice" in said(b)
     assert "The four-head model even writes the unknown token itself, twice" in " ".join(bt.spoken for bt in b.beats)
     # each continuation panel holds still long enough to read: a look of at least 7 s after the speech
-    for words in ("Read what each model wrote", "All three name the boy tim", "None of the three reuses"):
+    for words in ("Read what each model wrote", "All three name the boy tim", "None of the three picks up"):
         beat = b.beat_of(words)
         assert beat.look >= 7.0 and beat.end - beat.speech_end >= 7.0
     assert any(comparison.device_words(cont.device) in n for n in fine_print(b))
@@ -796,8 +796,8 @@ def test_inside_shows_the_continuations_as_read_and_their_latency():
     gap = max(abs(lat[("one_head", k)] - lat[("four_heads", k)]) for k in kinds_)
     own = min(max(lat[(m, k)] for k in kinds_) - min(lat[(m, k)] for k in kinds_) for m in ("one_head", "four_heads"))
     assert margin > 0 and gap < own
-    assert (f"The baseline is faster on every prompt, by at least {margin:.3f} ms. One head and four heads differ "
-            "by less than either varies between prompts.") in said(b)
+    assert (f"The baseline is faster on every prompt, by at least {margin:.3f} ms. One head and four heads are "
+            "effectively tied: their gap is smaller than either one’s spread across prompts.") in said(b)
     # the voice says where the latencies were measured: cont.device is "CPU (AMD EPYC), 1 thread"
     assert comparison.cpu_threads(cont.device) == ("AMD EPYC", 1)
     assert "on one thread of an AMD EPYC CPU" in b.beat_of("On the right: the median time").text
@@ -807,7 +807,7 @@ def test_inside_shows_the_continuations_as_read_and_their_latency():
     assert "The one-head model already repeats itself: “he wanted to” comes twice." in said(b)
     for m in ("mlp", "one_head", "four_heads"):
         assert not {"bank", "raised", "because"} & set(cont.of(m, "outside_domain").tokens)
-    assert "None of the three reuses the prompt’s words bank, raised or because." in said(b)
+    assert "None of the three picks up the prompt’s topic: none writes bank, raised or because." in said(b)
     assert "All three name the boy tim; two of the three already repeat a phrase." in said(b)
     # the latency column arrives with the sentence that explains it, right after the first panel's rows
     order = [bt.text for bt in b.beats]

@@ -871,7 +871,8 @@ class ShapeFlow(LessonScene):
     def show_probabilities(self, ws):
         p = self.parts
         vocab = len(ws.mlp.probabilities)
-        with self.beat(f"The MLP gives each of the {count_word(vocab)} vocabulary words a probability: "
+        # strictly the MLP gives scores (logits) and a softmax the probabilities, as scene 14 says
+        with self.beat(f"The MLP and a softmax give each of the {count_word(vocab)} vocabulary words a probability: "
                        f"p is {format_shape((1, vocab))}.", look=1.0):
             self.play(GrowArrow(p["a_p"]), FadeIn(p["probs"], shift=0.15 * RIGHT))
             self.play(FadeIn(p["scale_note"]), run_time=0.5)
