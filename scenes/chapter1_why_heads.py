@@ -20,6 +20,8 @@ through the chapter; words that no head relies on are drawn in grey, never in a 
 """
 from __future__ import annotations
 
+import dataclasses
+
 import numpy as np
 from manim import (
     AnimationGroup,
@@ -67,12 +69,14 @@ from lesson_data.word_examples import (
     slice_contributions,
 )
 from lesson_data.worksheet import SENTENCES, two_source_illustration
-from scenes.blocks.attention_arrows import TokenRow, arrow_opacity, arrow_stroke, get_attention_arrows, get_token_row
+from scenes.blocks.attention_arrows import (TokenRow, arrow_opacity, arrow_stroke, get_attention_arrows, get_token_row,
+                                            place_weight_label)
 from scenes.blocks.flow_arrow import get_arrow
 from scenes.blocks.labeled_matrix import get_brackets, get_row_vector
 from scenes.blocks.message_slot import BAR_OPACITY, get_message_flow, get_message_slot, get_value_chip
 from scenes.blocks.weight_share import get_weight_share
 from scenes.style import (
+    BACKGROUND,
     BODY_SIZE,
     CONTENT_BOTTOM,
     CONTENT_TOP,
@@ -629,6 +633,16 @@ class ThreeHeadsSevenRows(ChapterOneScene):
             self.play(FadeIn(badge, shift=0.2 * DOWN), *swap_fine_print(self, None))
             self.mark("badge")
 
+    def get_weight_labels(self, arrows, reading, tag: str) -> VGroup:
+        """The weights of the reading's useful sources, each on its own arc near its source (where the arcs
+        into one receiver are still apart), in the head's colour."""
+        labels = VGroup(*(place_weight_label(get_number(reading.weights[p - 1], places_for(reading.weights), tag=tag,
+                                                        index=(p - 1,), color=arrows.color, font_size=NUMBER_SIZE + 2),
+                                             arrows, p - 1, at=0.2)
+                          for p in reading.useful))
+        # a dark outline behind each digit: legible where a thick arc runs under it
+        return labels.set_stroke(BACKGROUND, 5, background=True)
+
     def show_useful_sources(self, ex):
         reading = ex.reading(0)
         arrows = self.one_head_arrows
@@ -642,7 +656,9 @@ class ThreeHeadsSevenRows(ChapterOneScene):
                       *(boxes[p - 1].animate.set_fill(ONE_HEAD_COLOR, HIGHLIGHT_OPACITY).set_stroke(ONE_HEAD_COLOR, 2.5)
                         for p in reading.useful), run_time=1.6)
             self.mark("one head thickens")
-            self.play(FadeIn(legend), *swap_fine_print(self, ARROWS_NOTE))
+            # each useful source's weight on its own arc (the amounts "under a third each" will name)
+            labels = self.weight_labels = self.get_weight_labels(arrows, reading, "one_head_w")
+            self.play(FadeIn(legend), FadeIn(labels), *swap_fine_print(self, ARROWS_NOTE))
 
     def show_scaled_values(self, ex):
         layout = self.layout
@@ -737,9 +753,15 @@ class ThreeHeadsSevenRows(ChapterOneScene):
         lean_share.shift(share.frame.get_center() - lean_share.frame.get_center())
         lean_zoom = self.get_track_zoom(lean_flow, ex.feature_index(MIXED_FEATURE), ex)
         zoom = self.colour_zoom
-        parts = VGroup(arrows, flow.segments, self.unfilled, share.segments, share.word_labels, zoom.parts, zoom.names)
+        # the weights on the arcs change with them (the lean's own numbers, on the lean's arcs)
+        lean_labels = self.lean_labels = self.get_weight_labels(lean_arrows, dataclasses.replace(lean, useful=split.useful),
+                                                                "lean_w")
+        for new, old in zip(lean_labels, self.weight_labels):     # where the split's were: only the amounts change
+            new.move_to(old)
+        parts = VGroup(arrows, flow.segments, self.unfilled, share.segments, share.word_labels, zoom.parts, zoom.names,
+                       self.weight_labels)
         leaning = VGroup(lean_arrows, lean_flow.segments, lean_flow.get_unfilled(), lean_share.segments,
-                         lean_share.word_labels, lean_zoom.parts, lean_zoom.names)
+                         lean_share.word_labels, lean_zoom.parts, lean_zoom.names, lean_labels)
         self.lean_message = lean_flow.filled
         before = parts.copy()
         with self.beat(f"Pure {LEAN_SOURCE} {MIXED_FEATURE} needs most weight on {LEAN_SOURCE}, so {MIXED_SOURCE} "

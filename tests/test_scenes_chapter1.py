@@ -104,7 +104,14 @@ def test_scene_builds_cleanly(scene_cls):
 @pytest.mark.parametrize("scene_cls", WORD_SCENES, ids=lambda c: c.__name__)
 def test_word_scenes_show_no_numbers_and_end_under_the_badge(scene_cls):
     b = built(scene_cls)
-    assert b.numbers == []                          # word-only: the weights are drawn, not written
+    if scene_cls is ThreeHeadsSevenRows:
+        # one exception: the one head's weights on its three useful arcs (what "under a third each"
+        # names), unrounded underneath and shown to two places: 0.27, 0.29, 0.28, nothing else
+        assert sorted((m.tag, m.index, m.original_text) for m in b.numbers) == [
+            ("one_head_w", (3,), "0.27"), ("one_head_w", (4,), "0.29"), ("one_head_w", (5,), "0.28")]
+        assert [m.value for m in sorted(b.numbers, key=lambda m: m.index)] == [0.27, 0.29, 0.28]
+    else:
+        assert b.numbers == []                      # word-only: the weights are drawn, not written
     assert b.scene.badge in b.scene.mobjects        # the general caveat stays on screen
     assert b.scene.badge.label.original_text == CAVEAT_BADGE
 
@@ -848,6 +855,11 @@ def test_scene_1_the_one_head_leans_on_red_and_comes_back():
     beat = b.beat_of("most weight on red")
     back = [t for t in b.transitions if t.name == "back to the split"]
     assert len(back) == 1 and back[0].start == pytest.approx(beat.end)
+    # the weights on the arcs change with them, where the split's stood: hooded 0.12, red 0.66, wool 0.10
+    lean, split = b.scene.lean_labels, b.scene.weight_labels
+    assert [m.original_text for m in lean] == ["0.12", "0.66", "0.10"]
+    assert [m.original_text for m in split] == ["0.27", "0.29", "0.28"]
+    assert all(np.allclose(n.get_center(), o.get_center()) for n, o in zip(lean, split))
     assert "one set of weights can’t have both" in b.beat_of("most weight on red").text
     # back where it was: red's arrow and its part of the bar as the split drew them
     share, arrows = b.scene.layout.share, b.scene.one_head_arrows
