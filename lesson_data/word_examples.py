@@ -324,7 +324,9 @@ COAT = WordExample(
     ),
     # the one head's trade: to keep its colour red's, it leans on red, and wool and hooded fade
     alternatives=(
-        Reading(0, "colour", (5,), (0.03, 0.02, 0.02, 0.12, 0.66, 0.10, 0.05)),
+        # its query asks mostly for colour (detail at 0.5, material not at all): red matches best, then
+        # hooded, then wool, as these weights rank them
+        Reading(0, "colour", (5,), (0.03, 0.02, 0.02, 0.12, 0.66, 0.10, 0.05), query=(1.0, 0.0, 0.5)),
     ),
     # Illustrative value rows: what each row could send, on three named features. They overlap where
     # wool's row also carries some colour, so a head that reads red and wool alike mixes their colours.

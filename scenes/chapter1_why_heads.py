@@ -739,8 +739,9 @@ class ThreeHeadsSevenRows(ChapterOneScene):
             self.play(LaggedStart(*(FadeIn(n, shift=0.05 * UP) for n in zoom.names), lag_ratio=0.4))
 
     def show_trade(self, ex):
-        """The one head leans on red to keep its colour clean: arrows, weights and message all change
-        together (one set of weights), and wool and hooded fade; then it returns to its split."""
+        """The one head leans on red to keep its colour clean: its query asks mostly for colour, and
+        arrows, weights and message all change with it (one set of weights), wool and hooded fading;
+        then it returns to its split."""
         layout, flow, arrows, share = self.layout, self.one_head_flow, self.one_head_arrows, self.layout.share
         lean, split = ex.alternative(LEAN_SOURCE), ex.reading(0)
         wool = ex.tokens.index(MIXED_SOURCE)
@@ -764,9 +765,17 @@ class ThreeHeadsSevenRows(ChapterOneScene):
                          lean_share.word_labels, lean_zoom.parts, lean_zoom.names, lean_labels)
         self.lean_message = lean_flow.filled
         before = parts.copy()
-        with self.beat(f"Pure {LEAN_SOURCE} {MIXED_FEATURE} needs most weight on {LEAN_SOURCE}, so {MIXED_SOURCE} "
-                       "and hooded fade: one set of weights can’t have both.") as beat:
-            self.play(FadeOut(self.part_label), Transform(parts, leaning), run_time=2.0)
+        # the cause of the new weights: the head's query, back above its label, asking mostly for colour
+        query = self.trade_query = get_vector_glyph(len(ex.features), RECEIVER_COLOR, cell=0.2, shades=split.query)
+        query.next_to(layout.label, UP, buff=0.35).align_to(layout.label, RIGHT)
+        query_name = get_text("its query", font_size=MIN_TEXT_SIZE, color=RECEIVER_COLOR)
+        query_name.next_to(query, UP, buff=0.1).align_to(query, RIGHT)
+        lean_query = self.lean_query = get_vector_glyph(len(ex.features), RECEIVER_COLOR, cell=0.2,
+                                                        shades=lean.query).move_to(query)
+        with self.beat(f"A query asking mostly for {MIXED_FEATURE} keeps it pure: {LEAN_SOURCE} gets most weight; "
+                       f"{MIXED_SOURCE} and hooded fade. One set can’t have both.") as beat:
+            self.play(FadeIn(query), FadeIn(query_name), run_time=0.6)
+            self.play(FadeOut(self.part_label), Transform(query, lean_query), Transform(parts, leaning), run_time=2.0)
             self.mark("lean")
             # held through the whole sentence, "cannot do both" included, to the beat's end: the lean is
             # what is argued against
@@ -774,7 +783,8 @@ class ThreeHeadsSevenRows(ChapterOneScene):
         # then, between sentences, back to its split: the one head's weights as they were (what the three
         # heads are compared with)
         with self.transition("back to the split"):
-            self.play(Transform(parts, before), FadeIn(self.part_label), run_time=1.4)
+            self.play(Transform(parts, before), FadeIn(self.part_label), FadeOut(VGroup(query, query_name)),
+                      run_time=1.4)
 
     def show_three_heads(self, ex):
         lanes = self.lanes = self.get_three_heads(ex)

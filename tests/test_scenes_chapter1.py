@@ -847,12 +847,19 @@ def test_scene_1_the_one_head_leans_on_red_and_comes_back():
     leans on red (colour 0.712, material 0.116, detail 0.138, by hand in test_word_examples), then
     return, so the ghost keeps the one head's split."""
     b = built(ThreeHeadsSevenRows)
-    assert b.scene.marks["lean"] == b.beat_of("most weight on red").id
+    assert b.scene.marks["lean"] == b.beat_of("red gets most weight").id
     assert tuple(b.scene.lean_message) == pytest.approx((0.712, 0.116, 0.138), abs=1e-12)
-    plays = plays_in(b, "most weight on red")
-    assert len(plays) == 1 and "Transform" in plays[0]
+    plays = plays_in(b, "red gets most weight")
+    assert len(plays) == 2 and "FadeIn" in plays[0] and plays[1].count("Transform") == 2
+    # the cause, on screen: the query comes back and changes from asking for all three (material at
+    # 0.6) to asking mostly for colour (1, 0, 0.5), the lean's own query; gone again after the return
+    shade = lambda q: [0.08 + 0.87 * v for v in q]
+    assert [c.get_fill_opacity() for c in b.scene.lean_query.cells] == pytest.approx(shade((1.0, 0.0, 0.5)))
+    assert [c.get_fill_opacity() for c in b.scene.layout.query.cells] == pytest.approx(shade((1.0, 0.6, 1.0)))
+    assert [c.get_fill_opacity() for c in b.scene.trade_query.cells] == pytest.approx(shade((1.0, 0.0, 0.5)))
+    assert not on_stage(b, b.scene.trade_query)
     # held to the beat's end, so its last frame shows the lean; the return plays between sentences
-    beat = b.beat_of("most weight on red")
+    beat = b.beat_of("red gets most weight")
     back = [t for t in b.transitions if t.name == "back to the split"]
     assert len(back) == 1 and back[0].start == pytest.approx(beat.end)
     # the weights on the arcs change with them, where the split's stood: hooded 0.12, red 0.66, wool 0.10
@@ -860,7 +867,7 @@ def test_scene_1_the_one_head_leans_on_red_and_comes_back():
     assert [m.original_text for m in lean] == ["0.12", "0.66", "0.10"]
     assert [m.original_text for m in split] == ["0.27", "0.29", "0.28"]
     assert all(np.allclose(n.get_center(), o.get_center()) for n, o in zip(lean, split))
-    assert "one set of weights can’t have both" in b.beat_of("most weight on red").text
+    assert "One set can’t have both" in b.beat_of("red gets most weight").text
     # back where it was: red's arrow and its part of the bar as the split drew them
     share, arrows = b.scene.layout.share, b.scene.one_head_arrows
     assert share.segment(red := COAT.tokens.index("red")).width == pytest.approx(0.29 * share.frame.width, rel=1e-6)

@@ -358,6 +358,13 @@ def test_the_coat_queries_match_the_useful_sources_keys_best():
     assert matches(COAT, COAT.reading(0)) == pytest.approx((0.2, 0.12, 0.26, 1.0, 1.0, 1.0, 0.52))
     assert matches(COAT, COAT.reading(1)) == pytest.approx((0.0, 0.0, 0.1, 0.0, 1.0, 0.4, 0.2))
     assert matches(COAT, COAT.reading(3)) == pytest.approx((0.2, 0.0, 0.1, 1.0, 0.0, 0.0, 0.2))
+    # the one head's lean asks mostly for colour, detail at 0.5: red 1, hooded 0.5, wool 0.4, coat
+    # 0.2 + 0.1 = 0.3, a 0.1 + 0.05 = 0.15, Maya 0.1, wore 0: red first, then hooded, then wool, as
+    # its weights (0.66, 0.12, 0.10) rank them
+    lean = matches(COAT, COAT.alternative("red"))
+    assert lean == pytest.approx((0.1, 0.0, 0.15, 0.5, 1.0, 0.4, 0.3))
+    w = COAT.alternative("red").weights
+    assert [p for p in sorted(range(7), key=lambda p: -lean[p])][:3] == sorted(range(7), key=lambda p: -w[p])[:3]
 
 
 def test_a_query_that_matches_another_row_best_is_refused():
