@@ -20,9 +20,10 @@ def said_sci(value: float) -> str:
     return f"about {mantissa} times ten to the {sign}{abs(power)}"
 
 
-def said_all(values) -> str:
+def said_all(values, *, each: bool = False) -> str:
     """Several measured differences in one phrase: 'exactly' when all are 0; 'both about …' (or
-    'all about …') when they read alike at one digit; else each in turn joined by 'and'."""
+    'all about …'; with `each`, 'about … each') when they read alike at one digit; else each in turn
+    joined by 'and'."""
     values = list(values)
     if not values:
         raise ValueError("no values")
@@ -30,7 +31,7 @@ def said_all(values) -> str:
     if all(s == "exactly" for s in said):
         return "exactly"
     if len(set(said)) == 1:
-        return f"{'both' if len(values) == 2 else 'all'} {said[0]}"
+        return f"{said[0]} each" if each else f"{'both' if len(values) == 2 else 'all'} {said[0]}"
     return " and ".join(said)
 
 

@@ -16,6 +16,9 @@ def test_said_all_merges_alike_values():
     assert said_all([3.3e-16, 3.4e-16]) == "both about 3 times ten to the minus 16"
     assert said_all([0.0, 0.0]) == "exactly"
     assert said_all([1.1e-16, 3.3e-16]) == "about ten to the minus 16 and about 3 times ten to the minus 16"
+    # "each" after the one value, for a sentence that already names the two ("differ by at most …")
+    assert said_all([3.3e-16, 3.4e-16], each=True) == "about 3 times ten to the minus 16 each"
+    assert said_all([1.1e-16, 3.3e-16], each=True) == said_all([1.1e-16, 3.3e-16])
     with pytest.raises(ValueError):
         said_all([])
 

@@ -1113,7 +1113,7 @@ class BiasesAndLibraryLayer(LessonScene):
             self.play(FadeIn(t.labels[0]), FadeIn(t.numbers[0], scale=1.2))
 
     def show_weight_parity(self):
-        from lesson_data.library import said_sci
+        from lesson_data.library import said_all
 
         t, p = self.parity_table, self.parity
         diffs = p["max_abs_weight_diff"]
@@ -1121,9 +1121,8 @@ class BiasesAndLibraryLayer(LessonScene):
             text = spoken = "Both heads’ weights agree exactly too."
         else:
             text = f"Both heads’ weights differ by at most {' and '.join(fmt_sci(x) for x in diffs)}."
-            said = [said_sci(x) for x in diffs]     # alike at one digit: said once
-            spoken = ("Both heads' weights differ by at most "
-                      + (f"{said[0]} each." if len(set(said)) == 1 else " and ".join(said) + "."))
+            # alike at one digit: said once
+            spoken = f"Both heads' weights differ by at most {said_all(diffs, each=True)}."
         with self.beat(text, spoken=spoken):
             self.play(LaggedStart(*(FadeIn(VGroup(label, number)) for label, number in zip(t.labels[1:], t.numbers[1:])),
                                   lag_ratio=0.4), FadeIn(self.credit))
