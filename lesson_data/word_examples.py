@@ -247,27 +247,33 @@ def feature_shares(ex: WordExample, reading: Reading, feature: str) -> tuple[flo
     return tuple(p / total for p in parts)
 
 
+def _slice_index(ex: WordExample, reading: Reading) -> int:
+    """The one coordinate a head of several keeps: the feature its role names."""
+    if reading.head < 1:
+        raise ValueError(f"{ex.key}: the one head (head 0) sees whole value rows, not a slice")
+    return ex.feature_index(reading.role)
+
+
 def head_values(ex: WordExample, reading: Reading) -> tuple[tuple[float, ...], ...]:
     """Each known row's value as one head of several sees it, through its own value projection: the
     one coordinate its role names (head 1 keeps colour). Here a key carries what its value carries
     (as in `matches`), so these are the head's keys too; one row per position 1..receiver."""
-    if reading.head < 1:
-        raise ValueError(f"{ex.key}: the one head (head 0) sees whole value rows, not a slice")
-    k = ex.feature_index(reading.role)
+    k = _slice_index(ex, reading)
     return tuple((ex.values[p][k],) for p in range(ex.receiver))
 
 
 def slice_contributions(ex: WordExample, reading: Reading) -> tuple[tuple[float, ...], ...]:
-    """What each known row sends into one head's slice: its weight times its value as the head sees
-    it (head_values), one row per position 1..receiver."""
-    return tuple((w * v[0],) for w, v in zip(reading.weights, head_values(ex, reading)))
+    """What each known row sends into one head's slice: its contribution (weight times value) to the
+    coordinate the head keeps, one row per position 1..receiver."""
+    k = _slice_index(ex, reading)
+    return tuple((row[k],) for row in contributions(ex, reading))
 
 
 def head_slice(ex: WordExample, reading: Reading) -> tuple[int, float]:
-    """What one head of several sends: one coordinate of the message, the feature its role names,
-    the sum of its slice contributions; (feature index, value)."""
-    parts = slice_contributions(ex, reading)
-    return ex.feature_index(reading.role), math.fsum(c[0] for c in parts)
+    """What one head of several sends: one coordinate of its message, the feature its role names;
+    (feature index, value)."""
+    k = _slice_index(ex, reading)
+    return k, message(ex, reading)[k]
 
 
 def joined_slices(ex: WordExample) -> tuple[float, ...]:

@@ -20,8 +20,6 @@ through the chapter; words that no head relies on are drawn in grey, never in a 
 """
 from __future__ import annotations
 
-import dataclasses
-
 import numpy as np
 from manim import (
     AnimationGroup,
@@ -163,7 +161,8 @@ JOINED_ZOOM = 1.5
 # "coat" in the three heads' lanes, widened so its seven arrowheads land apart
 LANE_RECEIVER_WIDTH = 1.25
 
-# the gap between the three heads' slices once they are joined into one message (before scaling)
+# the gap between the tracks of the one head's message kept beside the three heads (before scaling):
+# the three slices join at the same spacing
 JOIN_GAP = 0.17
 
 # scene 1's overlap: wool's value row also carries some colour, so a head that reads red and wool alike
@@ -399,7 +398,7 @@ class ThreeHeadsSevenRows(ChapterOneScene):
     one head's colour is part wool's; leaning on red to keep it clean would starve wool and hooded
     (one set of weights cannot do both). Three heads each ask with their own query and weight the rows
     their own way, all at once; each sends one slice (head 1's colour is almost all red's), and the
-    three slices join into one message as wide as the one head's, no part starved."""
+    three slices join into one message as wide as the one head's, each part from its own word."""
 
     def construct(self):
         ex = self.example = COAT
@@ -552,7 +551,7 @@ class ThreeHeadsSevenRows(ChapterOneScene):
         for lane in lanes:             # the slots draw their segments to their (now scaled) tracks
             lane.slot.track_length, lane.slot.bar_height = (lane.slot.track_length * factor,
                                                             lane.slot.bar_height * factor)
-        # joined, the slices lie one under another as the one head's tracks do, head 2's in place
+        # the one head's kept message spaces its tracks this far apart (the slices join at its spacing)
         lanes.pitch = lanes[0].slot.bar_height + JOIN_GAP * factor
         return lanes
 
@@ -633,13 +632,13 @@ class ThreeHeadsSevenRows(ChapterOneScene):
             self.play(FadeIn(badge, shift=0.2 * DOWN), *swap_fine_print(self, None))
             self.mark("badge")
 
-    def get_weight_labels(self, arrows, reading, tag: str) -> VGroup:
-        """The weights of the reading's useful sources, each on its own arc near its source (where the arcs
-        into one receiver are still apart), in the head's colour."""
-        labels = VGroup(*(place_weight_label(get_number(reading.weights[p - 1], places_for(reading.weights), tag=tag,
+    def get_weight_labels(self, arrows, weights, positions, tag: str) -> VGroup:
+        """The weights of the sources at `positions` (one-based), each on its own arc near its source
+        (where the arcs into one receiver are still apart), in the head's colour."""
+        labels = VGroup(*(place_weight_label(get_number(weights[p - 1], places_for(weights), tag=tag,
                                                         index=(p - 1,), color=arrows.color, font_size=NUMBER_SIZE + 2),
                                              arrows, p - 1, at=0.2)
-                          for p in reading.useful))
+                          for p in positions))
         # a dark outline behind each digit: legible where a thick arc runs under it
         return labels.set_stroke(BACKGROUND, 5, background=True)
 
@@ -657,7 +656,7 @@ class ThreeHeadsSevenRows(ChapterOneScene):
                         for p in reading.useful), run_time=1.6)
             self.mark("one head thickens")
             # each useful source's weight on its own arc (the amounts "under a third each" will name)
-            labels = self.weight_labels = self.get_weight_labels(arrows, reading, "one_head_w")
+            labels = self.weight_labels = self.get_weight_labels(arrows, reading.weights, reading.useful, "one_head_w")
             self.play(FadeIn(legend), FadeIn(labels), *swap_fine_print(self, ARROWS_NOTE))
 
     def show_scaled_values(self, ex):
@@ -755,8 +754,7 @@ class ThreeHeadsSevenRows(ChapterOneScene):
         lean_zoom = self.get_track_zoom(lean_flow, ex.feature_index(MIXED_FEATURE), ex)
         zoom = self.colour_zoom
         # the weights on the arcs change with them (the lean's own numbers, on the lean's arcs)
-        lean_labels = self.lean_labels = self.get_weight_labels(lean_arrows, dataclasses.replace(lean, useful=split.useful),
-                                                                "lean_w")
+        lean_labels = self.lean_labels = self.get_weight_labels(lean_arrows, lean.weights, split.useful, "lean_w")
         for new, old in zip(lean_labels, self.weight_labels):     # where the split's were: only the amounts change
             new.move_to(old)
         parts = VGroup(arrows, flow.segments, self.unfilled, share.segments, share.word_labels, zoom.parts, zoom.names,
@@ -777,7 +775,7 @@ class ThreeHeadsSevenRows(ChapterOneScene):
             self.play(FadeIn(query), FadeIn(query_name), run_time=0.6)
             self.play(FadeOut(self.part_label), Transform(query, lean_query), Transform(parts, leaning), run_time=2.0)
             self.mark("lean")
-            # held through the whole sentence, "cannot do both" included, to the beat's end: the lean is
+            # held through the whole sentence, "can't have both" included, to the beat's end: the lean is
             # what is argued against
             self.wait(max(0.5, beat.speech_end - self.time))
         # then, between sentences, back to its split: the one head's weights as they were (what the three
@@ -929,7 +927,7 @@ class ThreeHeadsSevenRows(ChapterOneScene):
         lanes, ghost = self.lanes, self.ghost
         # the conclusion gets the room right of the lanes, enlarged: the one head's message comes down
         # from the corner, and under it the three slices gather into one message, track under track as
-        # the one head's are, each keeping its name: as wide, and no part starved
+        # the one head's are, each keeping its name: as wide, each part from its own word
         left = max(lane.row.boxes[-1].get_right()[0] for lane in lanes) + 0.45
         widest = max(ghost.width, *(VGroup(lane.slot.tracks, lane.slot.labels).width for lane in lanes))
         zoom = min(JOINED_ZOOM, (SAFE_WIDTH / 2 - left) / widest)          # as large as the room allows
@@ -947,9 +945,7 @@ class ThreeHeadsSevenRows(ChapterOneScene):
                                 title.get_bottom()[1] - 0.12 - track.height / 2 + lane.feature * pitch - track.get_y(), 0])
         column = VGroup(one, title, *(p.target for p in slices))
         # the column centred on the lanes, inside the frame
-        dy = VGroup(*lanes).get_center()[1] - column.get_center()[1]
-        for m in column:
-            m.shift(UP * dy)
+        column.shift(UP * (VGroup(*lanes).get_center()[1] - column.get_center()[1]))
         self.joined = VGroup(*slices)
         with self.beat("Joined, the three slices make one message as wide as the single head’s, each part from its "
                        "own word."):

@@ -23,7 +23,6 @@ from manim import (DOWN, LEFT, RIGHT, UP, AnimationGroup, LaggedStart, MoveAlong
                    ReplacementTransform, Succession, TransformFromCopy, VGroup, VMobject, smooth)
 
 from scenes.blocks.attention_arrows import arc_points
-
 from scenes.style import BACKGROUND, DIM_TEXT_COLOR, MIN_TEXT_SIZE, TEXT_COLOR, get_text
 
 TRACK_OPACITY = 0.7
@@ -130,10 +129,10 @@ class MessageFlow(VGroup):
                 continue
             # one path for the source, each copy on it at its own offset (no group is added to the
             # scene, so nothing is left behind once the copies have become their segments)
-            path = self.path_of(j, along)
-            centre = VGroup(*(copy for _, copy, _ in triples)).get_center()
+            path = self.path_of(j, along)          # it starts at the centre of the source's copies
             steps.append(AnimationGroup(*(
-                Succession(MoveAlongPath(copy, path.copy().shift(copy.get_center() - centre), rate_func=smooth,
+                Succession(MoveAlongPath(copy, path.copy().shift(copy.get_center() - path.get_start()),
+                                         rate_func=smooth,
                                          run_time=0.75),
                            ReplacementTransform(copy, seg, run_time=0.25))
                 for _, copy, seg in triples)))
