@@ -12,6 +12,7 @@ from decimal import Decimal
 
 import numpy as np
 import pytest
+from manim import VGroup
 
 from lesson_data.display import fmt, places_for
 from lesson_data.worksheet import compute_worksheet
@@ -776,3 +777,30 @@ def test_side_by_side_labels_each_strongest_weight_on_its_own_arc(sentence):
         top = ranked_sources(head.weights[i], i)[0]
         assert number.value == head.weights[i][top]
         assert nearest_arrow(arrows, number.get_center()) == top, (head.index, top)
+
+
+@pytest.mark.parametrize("scene_cls", [Head1Message, Head2WeightsAndMessage], ids=lambda c: c.__name__)
+def test_scaled_rows_travel_along_their_arrows_into_the_receivers_slot(scene_cls):
+    """Issue 18: the weighted sum moves. Each source's scaled row leaves the table, travels along its
+    own arrow to the receiver and lands in the message slot under the receiver, where the rows add."""
+    b = built(scene_cls, "river")
+    s = b.scene
+    beat = b.beat_of("Add the") if scene_cls is Head1Message else b.beat_of("Add them up")
+    whats = [c.what for c in b.changes_in(beat)]
+    travel = next(k for k, w in enumerate(whats) if w == "LaggedStart")
+    assert any("ReplacementTransform" in w for w in whats[travel + 1:])        # they add after arriving
+    receiver = s.band.row.boxes[s.n - 1]
+    slot = s.table.message
+    # the slot is under the receiver (centred on it), below the words and, for head 2, its arrows
+    assert abs(slot.get_center()[0] - receiver.get_center()[0]) < 0.05
+    assert slot.get_top()[1] < min(receiver.get_bottom()[1], s.arrows.get_bottom()[1])
+    assert sorted(s.message_paths) == list(range(s.n))                           # every source travels
+    for j, path in s.message_paths.items():
+        anchors = path.get_anchors()
+        row = VGroup(*(s.table.products.cell(j, k) for k in range(2)))
+        curve = s.arrows.arrow(j)
+        ends = [curve.points[0], curve.points[-1]]                               # the arrow's own two ends
+        assert np.allclose(anchors[0], row.get_center(), atol=1e-6)               # from its row of products
+        for end in ends:                                                          # through its own arrow
+            assert min(np.linalg.norm(anchors - end, axis=1)) < 1e-6
+        assert np.allclose(anchors[-1], slot.get_center(), atol=1e-6)             # into the slot

@@ -356,6 +356,14 @@ def arc_points(curve: VMobject) -> np.ndarray:
     return np.einsum("pk,nkd->npd", _BERNSTEIN, quads).reshape(-1, 3)
 
 
+def path_along(arrow: VMobject, start, end) -> VMobject:
+    """The way something carried by an arrow travels: from `start` (where it was) to the arrow's
+    source end, over its arc to the receiver, then to `end` (where it lands)."""
+    path = VMobject()
+    path.set_points_as_corners([np.asarray(start, dtype=float), *arc_points(arrow), np.asarray(end, dtype=float)])
+    return path
+
+
 def polylines_cross(p: np.ndarray, q: np.ndarray) -> bool:
     """Whether two polylines (n × 2 points) properly cross: some segment of each has the other's
     ends on opposite sides (signs of cross products; touching ends do not count)."""

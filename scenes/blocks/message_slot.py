@@ -22,7 +22,7 @@ import numpy as np
 from manim import (DOWN, LEFT, RIGHT, UP, AnimationGroup, LaggedStart, MoveAlongPath, Rectangle,
                    ReplacementTransform, Succession, TransformFromCopy, VGroup, VMobject, smooth)
 
-from scenes.blocks.attention_arrows import arc_points
+from scenes.blocks.attention_arrows import path_along
 from scenes.style import BACKGROUND, DIM_TEXT_COLOR, MIN_TEXT_SIZE, TEXT_COLOR, get_text
 
 TRACK_OPACITY = 0.7
@@ -146,10 +146,7 @@ class MessageFlow(VGroup):
             raise ValueError(f"source {j} has no arrow to travel along")
         copies = VGroup(*(copy for _, copy, _ in self._triples[j]))
         segments = VGroup(*(seg for _, _, seg in self._triples[j]))
-        curve = arc_points(arrow)
-        path = VMobject()
-        path.set_points_as_corners([copies.get_center(), *curve, segments.get_center()])
-        return path
+        return path_along(arrow, copies.get_center(), segments.get_center())
 
     def track(self, k: int) -> VGroup:
         """Track k of the slot and the segments laid in it, in source order."""

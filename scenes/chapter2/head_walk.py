@@ -43,8 +43,10 @@ from manim import (
     LaggedStart,
     Line,
     Mobject,
+    MoveAlongPath,
     Rectangle,
     ReplacementTransform,
+    Succession,
     SurroundingRectangle,
     VGroup,
 )
@@ -68,7 +70,8 @@ from lesson_data.walkthrough import (
     value_axes,
 )
 from lesson_data.worksheet import AXES
-from scenes.blocks.attention_arrows import AttentionArrows, get_attention_arrows, get_token_row, place_weight_label
+from scenes.blocks.attention_arrows import (AttentionArrows, get_attention_arrows, get_token_row, path_along,
+                                           place_weight_label)
 from scenes.blocks.flow_arrow import get_arrow
 from scenes.blocks.labeled_matrix import get_labeled_matrix, get_row_vector
 from scenes.blocks.masked_matrix import BLOCKED_COLOR, get_masked_matrix, heat_color
@@ -1178,20 +1181,54 @@ class MessageWalk(HeadWalkScene):
         n, h, d = self.n, self.h, self.head.V.shape[1]
         formula = self.message_formula = get_text(f"m{sup(h)}{sub(n)} = Σⱼ {alpha_name(h, n)} v{sup(h)}ⱼ",
                                                   font_size=SYMBOL_SIZE, color=self.color)
-        formula.move_to([self.panel_left, self.grid.top - 0.1, 0], aligned_edge=LEFT + UP)
-        sums = [ReplacementTransform(VGroup(*(table.products.cell(j, k).copy() for j in range(n))), table.message[k])
-                for k in range(d)]
+        travel = self.band_shown and self.arrows in self.on_band
+        if travel:
+            # the message is the receiver's: its slot sits under the receiver, the formula under it
+            slot = self.place_message_slot()
+            formula.next_to(slot, DOWN, buff=0.3)
+            formula.set_x(max(formula.get_center()[0], self.panel_left + formula.width / 2))
+            shown = [slot.frame, table.message_row[1]]
+        else:
+            formula.move_to([self.panel_left, self.grid.top - 0.1, 0], aligned_edge=LEFT + UP)
+            shown = [table.message_row[0], table.message_row[1]]
+        rows = [VGroup(*(table.products.cell(j, k).copy() for k in range(d))) for j in range(n)]
         marks = self.rounding_marks = self.get_sum_rounding_marks()
         leaving = [self.values_note] if getattr(self, "values_note", None) is not None else []
         self.values_note = None
         with self.beat(text, spoken=spoken):
-            self.play(FadeIn(VGroup(table.message_row[0], table.message_row[1])), FadeIn(formula),
+            self.play(FadeIn(VGroup(*shown)), FadeIn(formula),
                       *(FadeOut(m) for m in leaving), *(self.fine_print(fine) if fine else []))
-            self.play(*sums, run_time=1.5)
+            if travel:
+                # each scaled row leaves the table, goes up to its word and along its own arrow
+                # to the receiver, then down into the slot: what the arrows carry, source by source
+                self.message_paths = {j: path_along(self.arrows.arrow(j), row.get_center(), table.message.get_center())
+                                      for j, row in enumerate(rows)}
+                # each sinks into the slot as it lands (ten rows stacked there would be unreadable)
+                self.play(LaggedStart(*(Succession(MoveAlongPath(row, self.message_paths[j], run_time=0.85),
+                                                   row.animate(run_time=0.15).scale(0.6).set_opacity(0))
+                                        for j, row in enumerate(rows)), lag_ratio=0.12, run_time=3.0))
+            # in the slot, the rows add coordinate by coordinate into the message
+            self.play(*(ReplacementTransform(VGroup(*(row[k] for row in rows)), table.message[k]) for k in range(d)),
+                      run_time=1.0 if travel else 1.5)
             if len(marks):
                 # on screen only: the voice said the rounding rule once, in scene 8
                 self.play(FadeIn(marks[0]), Create(marks[1]), FadeIn(marks[2]))
         # the copies became the message numbers; the table's own products stay where they were
+
+    def place_message_slot(self) -> VGroup:
+        """Move the message (its name and numbers) under the receiver, in a frame: the slot the
+        scaled rows travel into. Returns the slot (its `frame`)."""
+        table = self.table
+        receiver = self.band.row.boxes[self.n - 1]
+        label, numbers = table.message_row[1], table.message
+        frame = SurroundingRectangle(numbers, color=self.color, buff=0.1, stroke_width=2)
+        slot = VGroup(label, numbers, frame)
+        slot.frame = frame
+        slot.shift(RIGHT * (receiver.get_center()[0] - numbers.get_center()[0])
+                   + UP * (self.grid.top - 0.1 - slot.get_top()[1]))
+        if slot.get_right()[0] > RIGHT_X:
+            slot.shift(LEFT * (slot.get_right()[0] - RIGHT_X))
+        return slot
 
     def get_sum_rounding_marks(self) -> VGroup:
         """Where the rounded products on screen add to other digits than the message: 'finance: rounded
@@ -1282,11 +1319,13 @@ class Head1Message(MessageWalk):
         self.show_all_products()
         # --- Shot 4: the sum, its rounding, its shapes -------------------------------------------
         self.shot("message")
-        self.show_message_sum(f"Add the {counted(self.n, 'scaled row')}, coordinate by coordinate: head 1’s message, "
-                              f"m{sup(1)}{sub(self.n)}, is {join_words(fmt(x) for x in head.messages[self.i])}.",
+        self.show_message_sum(f"Add the {counted(self.n, 'scaled row')}: each travels along its arrow to "
+                              f"{quoted(self.word(self.i))}, and there, coordinate by coordinate, they make head 1’s "
+                              f"message, m{sup(1)}{sub(self.n)} = {join_words(fmt(x) for x in head.messages[self.i])}.",
                               fine="The displayed products are rounded, but the sums use full precision.",
-                              spoken=f"Add the {counted(self.n, 'scaled row')}, coordinate by coordinate: head one's "
-                                     f"message is {join_words(fmt(x) for x in head.messages[self.i])}.")
+                              spoken=f"Add the {counted(self.n, 'scaled row')}: each travels along its arrow to the "
+                                     f"receiver, and there, coordinate by coordinate, they make head one's message: "
+                                     f"{join_words(fmt(x) for x in head.messages[self.i])}.")
         self.show_shapes()
         self.show_what_it_carries()
 
@@ -1408,9 +1447,9 @@ class Head2WeightsAndMessage(MessageWalk):
         # --- Shot 3: its message ----------------------------------------------------------------
         self.shot("message")
         self.show_values_and_products()
-        self.show_message_sum(f"Add them up: head 2’s message, m{sup(2)}{sub(n)}, is "
-                              f"{join_words(fmt(x) for x in head.messages[i])}.",
-                              spoken=f"Add them up: head two's message is "
+        self.show_message_sum(f"Add them up along their arrows, at {quoted(self.word(i))}: head 2’s message, "
+                              f"m{sup(2)}{sub(n)}, is {join_words(fmt(x) for x in head.messages[i])}.",
+                              spoken=f"Add them up along their arrows, at the receiver: head two's message is "
                                      f"{join_words(fmt(x) for x in head.messages[i])}.")
         # --- Shot 4: both heads side by side ----------------------------------------------------
         self.shot("side by side")
