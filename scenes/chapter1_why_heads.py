@@ -429,7 +429,7 @@ class ThreeHeadsSevenRows(ChapterOneScene):
 
     # pictures ---------------------------------------------------------------------------------
     def get_one_head_layout(self, ex):
-        row = get_coat_row(ex, BODY_SIZE)
+        row = get_coat_row(ex, BODY_SIZE, receiver_width=LANE_RECEIVER_WIDTH)
         hide_receiver(row)
         positions = get_positions(row)
         # keys first (they set how much a row is read), then the values (what it sends)
