@@ -598,6 +598,7 @@ class HeadWalkScene(LessonScene):
         self.on_band = VGroup()          # what is shown with the sentence (its arrows, the head label)
         self.band_shown = False
         self.fine_prints = []            # (beat id, caveat): the notes' fine print, beat by beat
+        self.fold_kept, self.fold_slide = None, 0.0     # the softmax's last step, kept beside the weights
 
     # ---- small pictures -------------------------------------------------------------------
     def get_head_label(self, head) -> VGroup:
@@ -792,11 +793,11 @@ class HeadWalkScene(LessonScene):
         self.on_band.add(self.arrows)
         if not self.grid.with_band:
             self.bring_back_band(leaving=VGroup(self.weights, self.softmax_panel.formula, *self.drop_fine_print_mobs(),
-                                                *([self.fold_kept] if getattr(self, "fold_kept", None) else [])))
+                                                *([self.fold_kept] if self.fold_kept else [])))
             self.fold_kept = None
-        kept = getattr(self, "fold_kept", None)
+        kept = self.fold_kept
         slide = VGroup(column.weights, self.weights.header)
-        if kept is None and getattr(self, "fold_slide", 0):
+        if kept is None and self.fold_slide:
             slide.shift(LEFT * self.fold_slide)          # the weights left with the table: home, unseen
         with self.beat(text, spoken=spoken, look=1.0):
             self.play(self.arrows.create(run_time=2.0), *([FadeOut(kept)] if kept is not None else []),
@@ -1029,6 +1030,9 @@ class MessageWalk(HeadWalkScene):
         self.walked = choose_walk_sources(self.head, self.i, self.walk_count)
         self.walked_sources = [w.j for w in self.walked]
         self.shown_gap = False
+        # what the product and sum beats leave on screen for the next beat to clear
+        self.expansion = self.previous_boxes = self.gap_note = self.values_note = None
+        self.rounding_marks = VGroup()
 
     walk_count = 3
 
@@ -1104,7 +1108,7 @@ class MessageWalk(HeadWalkScene):
             text = f"{source}: its weight times its value, coordinate by coordinate: {pairs}."
             spoken = f"{weight} turns its value's {turns}."
             fine = "All products use the unrounded weights."
-        previous = getattr(self, "expansion", None)
+        previous = self.expansion
         self.expansion, self.product_boxes = line, boxes
         shrink = VGroup()
         if "small" in walked.reasons:
@@ -1129,8 +1133,8 @@ class MessageWalk(HeadWalkScene):
                 fine = None          # the footnote says it, with the digits
         with self.beat(text, spoken=spoken):
             self.play(*([FadeOut(previous), FadeOut(self.previous_boxes)] if previous is not None else []),
-                      *([FadeOut(self.values_note)] if getattr(self, "values_note", None) is not None else []),
-                      *([FadeOut(self.gap_note)] if getattr(self, "gap_note", None) is not None else []),
+                      *([FadeOut(self.values_note)] if self.values_note is not None else []),
+                      *([FadeOut(self.gap_note)] if self.gap_note is not None else []),
                       Create(boxes), FadeIn(line.label), FadeIn(svp.lines[0]),
                       *(self.fine_print(fine) if fine else self.drop_fine_print()),
                       *([Indicate(self.arrows.arrow(j), color=TEXT_COLOR, scale_factor=1.03)]
@@ -1166,8 +1170,7 @@ class MessageWalk(HeadWalkScene):
         hidden = [r for r in range(table.products.n_rows)
                   if table.products.row(r)[0].get_fill_opacity() < 0.5]
         with self.beat(text, look=1.0):
-            leaving = [m for m in (getattr(self, "expansion", None), getattr(self, "previous_boxes", None),
-                                   getattr(self, "gap_note", None), getattr(self, "values_note", None))
+            leaving = [m for m in (self.expansion, self.previous_boxes, self.gap_note, self.values_note)
                        if m is not None]
             if leaving or self.fine is not None:
                 self.play(*(FadeOut(m) for m in leaving), *self.drop_fine_print(), run_time=0.6)
@@ -1193,7 +1196,7 @@ class MessageWalk(HeadWalkScene):
             shown = [table.message_row[0], table.message_row[1]]
         rows = [VGroup(*(table.products.cell(j, k).copy() for k in range(d))) for j in range(n)]
         marks = self.rounding_marks = self.get_sum_rounding_marks()
-        leaving = [self.values_note] if getattr(self, "values_note", None) is not None else []
+        leaving = [self.values_note] if self.values_note is not None else []
         self.values_note = None
         with self.beat(text, spoken=spoken):
             self.play(FadeIn(VGroup(*shown)), FadeIn(formula),
@@ -1256,7 +1259,7 @@ class MessageWalk(HeadWalkScene):
         n, d = self.n, self.head.V.shape[1]
         shapes = self.shapes = get_shape_equation(self.ws, self.head)
         shapes.next_to(self.message_formula, DOWN, buff=0.45, aligned_edge=LEFT)
-        leaving = getattr(self, "rounding_marks", None) or VGroup()
+        leaving = self.rounding_marks
 
         def tight(shape):          # "[1,10]": a shape the caption never breaks across two lines
             return format_shape(shape).replace(", ", ",")
@@ -1281,7 +1284,7 @@ class MessageWalk(HeadWalkScene):
         marks = VGroup(SurroundingRectangle(table.message[k], color=TEXT_COLOR, buff=0.06),
                        table.products.get_cell_box(j, k, color=SOURCE_COLOR))
         with self.beat(self.message_reading_text(head, reading, f"So head {self.h}’s message")):
-            self.play(*([FadeOut(self.rounding_marks[1])] if getattr(self, "rounding_marks", None) else []),
+            self.play(*([FadeOut(self.rounding_marks[1])] if len(self.rounding_marks) else []),
                       Create(marks),
                       *([Indicate(self.arrows.arrow(j), color=TEXT_COLOR, scale_factor=1.05)] if self.band_shown else []))
 
