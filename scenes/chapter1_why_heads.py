@@ -160,6 +160,7 @@ JOINED_ZOOM = 1.5
 
 # "coat" in the three heads' lanes, widened so its seven arrowheads land apart
 LANE_RECEIVER_WIDTH = 1.25
+STALE_OPACITY = 0.35        # what followed from a word that has just been swapped out, until it changes
 
 # the gap between the tracks of the one head's message kept beside the three heads (before scaling):
 # the three slices join at the same spacing
@@ -1007,7 +1008,8 @@ class TheReceiver(ChapterOneScene):
     # pictures ---------------------------------------------------------------------------------
     def get_layout(self, ex):
         # the positions belong to the row, so head 2's arrows start below them and they can stay
-        row = get_token_row(ex.tokens, receiver=ex.receiver, font_size=BODY_SIZE, positions=True, blank=True)
+        row = get_token_row(ex.tokens, receiver=ex.receiver, font_size=BODY_SIZE, positions=True, blank=True,
+                            receiver_width=LANE_RECEIVER_WIDTH)
         hide_receiver(row)
         row.move_to(UP * 0.35).set_x(0.25)
         layout = VGroup(row)
@@ -1246,7 +1248,8 @@ class ParallelHeads(ChapterOneScene):
     # pictures ---------------------------------------------------------------------------------
     def get_layout(self, ex):
         # the positions belong to the row: head 2's arrows start below them, so they can stay
-        row = get_token_row(ex.tokens, receiver=ex.receiver, font_size=BODY_SIZE - 4, positions=True, blank=True)
+        row = get_token_row(ex.tokens, receiver=ex.receiver, font_size=BODY_SIZE - 4, positions=True, blank=True,
+                            receiver_width=LANE_RECEIVER_WIDTH)
         hide_receiver(row)
         # a little high: head 2's arrows and the message slots below stay clear of the fine print
         row.move_to(UP * 0.5)
@@ -1475,8 +1478,11 @@ class ParallelHeads(ChapterOneScene):
         new_name = self.get_slot_name(new.word, heads[event])
         align_baseline(new_name, baseline_y(self.slot_words[event]))
         with self.beat(f"Change one word: Ravi {new.word} the glass."):
-            # only the word changes here; what follows from it comes with the next sentence
-            self.play(box.animate.stretch_to_fit_width(wider), ReplacementTransform(self.row.words[j], new_word))
+            # only the word changes here; what followed from the old word (the event role, its message,
+            # the guessed next word) dims at once, and changes with the next sentence
+            stale = VGroup(role, self.slot_words[event], self.glyphs[event], self.guess)
+            self.play(box.animate.stretch_to_fit_width(wider), ReplacementTransform(self.row.words[j], new_word),
+                      stale.animate.set_opacity(STALE_OPACITY))
             self.play(Indicate(VGroup(box, new_word), color=TEXT_COLOR, scale_factor=1.2))
         self.event_word = new_word
         self.swap_labels = (role, new_role, new_name)
