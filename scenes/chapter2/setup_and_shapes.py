@@ -831,10 +831,11 @@ class ShapeFlow(LessonScene):
         p = self.parts
         n_heads, d_v, d_model = len(ws.heads), ws.heads[0].V.shape[1], ws.E.shape[1]
         with self.beat(f"W_O is square here only because {count_word(n_heads)} heads of width "
-                       f"{count_word(d_v)} join to width {count_word(d_model)}; in general it is "
-                       "[n_heads × d_v, d_model].",
+                       f"{count_word(d_v)} join to width {count_word(n_heads * d_v)}, which is also E’s width, "
+                       f"{count_word(d_model)}; in general it is [n_heads × d_v, d_model].",
                        spoken=f"W O is square here only because {count_word(n_heads)} heads of width "
-                              f"{count_word(d_v)} join to width {count_word(d_model)}. In general, W O has one "
+                              f"{count_word(d_v)} join to width {count_word(n_heads * d_v)}, the same as E's "
+                              f"width. In general, W O has one "
                               "block of rows per head, and as many columns as E is wide."):
             note = get_fine_print("W_O still learns to mix head outputs into embedding coordinates. "
                                   "It is not an inverse of the input projections.")
