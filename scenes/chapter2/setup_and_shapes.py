@@ -35,9 +35,10 @@ from manim import (
 from lesson_data.display import fmt, places_for
 from lesson_data.projections import (axes_read, copied_axes, differing_columns, dot_terms, rows_sharing_token,
                                      shown_rows)
+from lesson_data.word_examples import even_weights
 from lesson_data.worksheet import AXES
 from narration.spoken import spoken_form
-from scenes.blocks.attention_arrows import TokenRow, get_token_row
+from scenes.blocks.attention_arrows import TokenRow, get_attention_arrows, get_token_row
 from scenes.blocks.elided_matrix import get_row_elided_matrix
 from scenes.blocks.flow_arrow import get_arrow
 from scenes.blocks.labeled_matrix import get_labeled_matrix, get_row_vector
@@ -214,12 +215,19 @@ class Setup(LessonScene):
         n = ws.n
         box = self.prefix.boxes[n - 1]
         fill = box.copy().set_stroke(RECEIVER_COLOR, 3).set_fill(RECEIVER_COLOR, HIGHLIGHT_OPACITY)
-        label = get_text("receiver", font_size=LABEL_SIZE, color=RECEIVER_COLOR).next_to(box, UP, buff=0.2)
+        # what it gathers from: one even, thin arrow from each readable source (no head has chosen
+        # weights yet; scene 8 computes them)
+        arrows = get_attention_arrows(self.prefix, even_weights(n), receiver=n, color=DIM_TEXT_COLOR)
+        label = get_text("receiver", font_size=LABEL_SIZE, color=RECEIVER_COLOR)
+        # just above what lands on the receiver: its arrowheads and its own loop
+        over = [p[1] for a in arrows.arrows for p in a.get_all_points()
+                if box.get_left()[0] - 0.3 <= p[0] <= box.get_right()[0] + 0.3]
+        label.move_to([box.get_x(), max([box.get_top()[1], *over]) + 0.12 + label.height / 2, 0])
         sources = self.get_sources_bracket(ws)
-        self.receiver_marks = VGroup(fill, label, sources)
+        self.receiver_marks = VGroup(fill, label, sources, arrows)
         with self.beat(f"The last known token, “{ws.tokens[-1]}”, at position {n}, is the receiver: "
                        "it gathers information from itself and the tokens before it."):
-            self.play(FadeIn(fill), FadeIn(label, shift=0.2 * DOWN))
+            self.play(FadeIn(fill), arrows.create(run_time=1.5), FadeIn(label, shift=0.2 * DOWN))
             # what it may read: itself and every token before it, under one bracket per line
             self.play(*(Create(b) for b in sources.brackets), FadeIn(sources.label, shift=0.1 * UP), run_time=1.2)
 
