@@ -219,10 +219,12 @@ class Setup(LessonScene):
         # weights yet; scene 8 computes them)
         arrows = get_attention_arrows(self.prefix, even_weights(n), receiver=n, color=DIM_TEXT_COLOR)
         label = get_text("receiver", font_size=LABEL_SIZE, color=RECEIVER_COLOR)
-        # just above what lands on the receiver: its arrowheads and its own loop
+        # just above what lands on the receiver (its arrowheads and its own loop); a prefix on several
+        # lines has the line above there, so the label keeps to the box
         over = [p[1] for a in arrows.arrows for p in a.get_all_points()
                 if box.get_left()[0] - 0.3 <= p[0] <= box.get_right()[0] + 0.3]
-        label.move_to([box.get_x(), max([box.get_top()[1], *over]) + 0.12 + label.height / 2, 0])
+        lifted = max([box.get_top()[1], *over]) + 0.12 if self.prefix.line_of(n - 1) == 0 else box.get_top()[1] + 0.2
+        label.move_to([box.get_x(), lifted + label.height / 2, 0])
         sources = self.get_sources_bracket(ws)
         self.receiver_marks = VGroup(fill, label, sources, arrows)
         with self.beat(f"The last known token, “{ws.tokens[-1]}”, at position {n}, is the receiver: "
