@@ -61,6 +61,9 @@ MIN_ARC_HEIGHT = 0.22
 NESTED_HEIGHT_FLOOR = 0.5
 # Arrows drawn below a row start and end this far under the lowest of word box and position number.
 BELOW_GAP = 0.14
+# A receiver box at least this wide (get_token_row's receiver_width) gives ten arrowheads room
+# along its edge; a short receiver word ("the", "It") is otherwise a corner they knot in.
+RECEIVER_ROOM = 1.0
 
 
 def arrow_stroke(weight: float) -> float:
@@ -416,5 +419,5 @@ def place_weight_label(label, arrows: AttentionArrows, j: int, *, at: float = 0.
     return label
 
 
-__all__ = ["TokenRow", "AttentionArrows", "get_token_row", "get_attention_arrows", "arrow_stroke",
+__all__ = ["TokenRow", "AttentionArrows", "get_token_row", "get_attention_arrows", "arrow_stroke", "RECEIVER_ROOM",
            "arrow_opacity", "place_weight_label", "nearest_arrow", "polylines_cross", "arc_points", "MIN_STROKE", "MAX_STROKE", "BELOW_GAP"]

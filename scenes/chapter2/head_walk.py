@@ -70,7 +70,7 @@ from lesson_data.walkthrough import (
     value_axes,
 )
 from lesson_data.worksheet import AXES
-from scenes.blocks.attention_arrows import (AttentionArrows, get_attention_arrows, get_token_row, path_along,
+from scenes.blocks.attention_arrows import (RECEIVER_ROOM, AttentionArrows, get_attention_arrows, get_token_row, path_along,
                                            place_weight_label)
 from scenes.blocks.flow_arrow import get_arrow
 from scenes.blocks.labeled_matrix import get_labeled_matrix, get_row_vector
@@ -234,7 +234,7 @@ class SentenceBand(VGroup):
 
 def get_sentence_band(ws, max_width: float = FRAME_WIDTH - 2 * MARGIN) -> SentenceBand:
     row = get_token_row(display_words(ws), receiver=ws.n, blank=True, font_size=TOKEN_SIZE,
-                        max_width=max_width)
+                        receiver_width=RECEIVER_ROOM, max_width=max_width)
     slot = row.blank[0]
     shade = Rectangle(width=slot.width, height=slot.height).move_to(slot)
     shade.set_stroke(width=0).set_fill(MASK_COLOR, 0.85)

@@ -64,7 +64,7 @@ from lesson_data.joining import (
 )
 from lesson_data.walkthrough import rounding_shows_in_sum
 from lesson_data.worksheet import AXES, VOCAB, compute_worksheet
-from scenes.blocks.attention_arrows import get_attention_arrows, get_token_row, place_weight_label
+from scenes.blocks.attention_arrows import RECEIVER_ROOM, get_attention_arrows, get_token_row, place_weight_label
 from scenes.blocks.concat_output_projection import get_concat_output_projection
 from scenes.blocks.flow_arrow import get_arrow
 from scenes.blocks.labeled_matrix import get_labeled_matrix, get_row_vector
@@ -289,7 +289,7 @@ def get_arrow_panels(ws):
     below), the one wide head on a second row above it. `stacked` is False when the two rows do not
     fit one screen (a long prefix wraps): then the wide panel takes the two-head panel's place."""
     n = ws.n
-    kw = dict(receiver=n, font_size=20, max_width=SAFE_WIDTH - 2.1)
+    kw = dict(receiver=n, font_size=20, max_width=SAFE_WIDTH - 2.1, receiver_width=RECEIVER_ROOM)
     two_row = get_token_row(ws.tokens, **kw)
     wide_row = get_token_row(ws.tokens, **kw)
     h1, h2 = ws.heads
