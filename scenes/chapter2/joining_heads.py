@@ -958,9 +958,17 @@ class ConcatAndOutputProjection(LessonScene):
                               f"{count_word(ws.W_O.shape[1])} coordinates."):
             self.play(cop.concat.animate.move_to(self.concat_home))
             self.play(FadeIn(cop.top[1]), FadeIn(cop.W_O))
-            self.play(FadeIn(cop.top[3]), FadeIn(cop.delta, shift=RIGHT * 0.3),
+            delta = cop.delta
+            self.play(FadeIn(cop.top[3]), FadeIn(VGroup(delta.brackets, delta.col_labels, delta.name_label)),
                       *self.swap_note(f"H¹ and H² concatenate to {format_shape(ws.H_joined.shape)} (row {ws.n} shown). "
                                       f"W_O {format_shape(ws.W_O.shape)} gives ΔE {format_shape(ws.delta_E.shape)}."))
+            # each coordinate of Δe is the joined row times one column of W_O: the row and that
+            # column travel into its cell, column by column
+            for k in range(cop.W_O.n_cols):
+                column = cop.W_O.get_column_box(k, color=TEXT_COLOR, fill_opacity=0.08)
+                self.play(FadeIn(column), TransformFromCopy(VGroup(cop.concat.row(0), cop.W_O.column(k)),
+                                                            delta.cell(0, k)), run_time=0.7)
+                self.play(FadeOut(column), run_time=0.2)
 
     # shot 2 -----------------------------------------------------------------------------------
     def show_blocks(self):
