@@ -27,6 +27,7 @@ from manim import (
     Restore,
     SurroundingRectangle,
     Transform,
+    TransformFromCopy,
     VGroup,
     linear,
     there_and_back,
@@ -1144,10 +1145,11 @@ class Projections(LessonScene):
         col_box = self.query_boxes[1]
         with self.beat(f"The other coordinates work the same way: {said}."):
             self.play(FadeOut(self.key_ghost), run_time=0.4)
-            # the column highlight walks once through every other query coordinate, each filled in turn
+            # the column highlight walks once through every other query coordinate; each column's
+            # numbers flow into the coordinate they make (row times column, as worked above)
             for head, p, k in steps:
-                self.play(Transform(col_box, get_inset_column_box(p.w_q, k, head_color(head.index))),
-                          FadeIn(p.q.cell(0, k), scale=1.3), run_time=1.4)
+                self.play(Transform(col_box, get_inset_column_box(p.w_q, k, head_color(head.index))), run_time=0.5)
+                self.play(TransformFromCopy(p.w_q.column(k), p.q.cell(0, k)), run_time=0.9)
             self.play(FadeOut(self.query_boxes), run_time=0.4)
 
     def show_query_width(self, ws):
