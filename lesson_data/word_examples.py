@@ -1,17 +1,19 @@
 """The lesson's word-only examples (docs/WORKSHEET.md, "Word-only examples"): sentences, receivers and
 possible source roles as plain data, so the chapter-1 scenes show nothing they invent.
 
-No numbers are computed here. Positions are one-based, counted in tokens, and a punctuation mark
-is a token ("we treat punctuation as a token in this illustration"). The blank a prefix ends with
-("___" or "…") is the unknown next word: it is not a token and has no query.
+Positions are one-based, counted in tokens, and a punctuation mark is a token ("we treat punctuation
+as a token in this illustration"). The blank a prefix ends with ("___" or "…") is the unknown next
+word: it is not a token and has no query.
 
 Every role is a *possible* reading, not a job assigned to a trained head and not attention measured
 in our trained model (lesson notes, paragraphs 1–5). The chapter-1 pictures draw those readings as
-arrows whose width is a weight: the weights here are ILLUSTRATIVE, hand-chosen for the picture (every
-known row gets some weight, the plausible useful sources the most), and the scenes say so on screen.
-Where a picture shows what a head carries, the example also holds illustrative value rows (one short
-row per token over named features) and `contributions` / `message` mix them with a reading's weights.
-Pure Python: no numpy, torch or manim.
+arrows whose width is a weight: the weights here are ILLUSTRATIVE (every known row gets some weight,
+the plausible useful sources the most), and the scenes say so on screen. Where an example draws no
+query, its weights are hand-chosen for the picture. Where it draws a query and value rows (the coat),
+the query and the value rows are hand-chosen and the weights follow from them as attention's do: the
+softmax of one stated sharpness (`SHARPNESS`) times the query's match with each row's key
+(`matched_reading`), so the picture never contradicts its own cause. `contributions` / `message` mix
+the value rows with a reading's weights. Pure Python (math.fsum, math.exp): no numpy, torch or manim.
 """
 from __future__ import annotations
 
@@ -64,7 +66,8 @@ class Source:
 
 @dataclass(frozen=True)
 class Reading:
-    """One head's possible reading of an example, for a picture: ILLUSTRATIVE weights, hand-chosen.
+    """One head's possible reading of an example, for a picture: ILLUSTRATIVE weights, hand-chosen or,
+    with a query, the softmax of `sharpness` times its matches (`matched_reading`).
 
     `head` is 0 for "one head" (a single head doing all the work) and 1, 2, 3 for the heads of a
     multi-head picture (each head keeps its number, and so its colour, across the chapter). `weights`
@@ -81,6 +84,37 @@ class Reading:
     # ILLUSTRATIVE: the receiver's query for this head, one shade in [0, 1] per feature of the
     # example's value rows (what the head looks for); empty if the picture draws no query
     query: tuple[float, ...] = ()
+    # the sharpness the weights were computed with (weights = softmax(sharpness · matches)), or None
+    # for hand-chosen weights; the example checks that its weights follow from its own keys
+    sharpness: float | None = None
+
+
+# How sharply the illustrative heads prefer the rows their query matches: weights = softmax(β · match),
+# β = 3.5. Chosen for the picture, not measured: a match of 1 against 0 gives e^3.5 ≈ 33 times the weight,
+# so head 1 gives red about 0.76 and the one head's three equal matches about 0.30 each.
+SHARPNESS = 3.5
+
+
+def softmax_of(scores, sharpness: float) -> tuple[float, ...]:
+    """softmax(sharpness · scores) in float64, the largest score subtracted first (no overflow):
+    positive weights that sum to one (to rounding); equal scores give exactly equal weights."""
+    if not scores:
+        raise ValueError("need at least one score")
+    top = max(scores)
+    exps = [math.exp(sharpness * (s - top)) for s in scores]
+    total = math.fsum(exps)
+    return tuple(e / total for e in exps)
+
+
+def matched_reading(head: int, role: str, useful: tuple[int, ...], query: tuple[float, ...],
+                    keys: tuple[tuple[float, ...], ...], sharpness: float = SHARPNESS) -> Reading:
+    """A reading whose weights follow from its query, as attention's do: each known row's match is the
+    query's dot product with the row's key (`keys`, one per known position 1..receiver; in these
+    illustrations the keys are the value rows, see `matches`), and the weights are the softmax of
+    `sharpness` times those matches. Only the query (and the example's value rows) are hand-chosen, so
+    rows that match alike weigh alike and a better match always weighs more. Illustrative numbers."""
+    scores = tuple(math.fsum(q * k for q, k in zip(query, row)) for row in keys)
+    return Reading(head, role, useful, softmax_of(scores, sharpness), query=query, sharpness=sharpness)
 
 
 @dataclass(frozen=True)
@@ -209,6 +243,13 @@ def _check_reading(ex: WordExample, r: Reading) -> None:
         scores = matches(ex, r)
         if not _useful_lead(scores, r.useful):
             raise ValueError(f"{where}: the query must match the useful sources' keys best, got {scores}")
+    if r.sharpness is not None:
+        if not r.query:
+            raise ValueError(f"{where}: weights computed from matches need a query")
+        expected = softmax_of(matches(ex, r), r.sharpness)
+        if any(abs(w - e) > 1e-12 for w, e in zip(r.weights, expected)):
+            raise ValueError(f"{where}: the weights are not softmax({r.sharpness} · matches) of this "
+                             f"example's keys: {r.weights} against {expected}")
 
 
 def _useful_lead(values, useful) -> bool:
@@ -228,8 +269,8 @@ def contributions(ex: WordExample, reading: Reading) -> tuple[tuple[float, ...],
 def matches(ex: WordExample, reading: Reading) -> tuple[float, ...]:
     """How well the head's query matches each known row's key: their dot product, one per position
     1..receiver. In these illustrations a row's key carries the same features as its value row (as
-    the worksheet's W_K = W_V), so the keys are the value rows. The weights are hand-chosen, not a
-    softmax of these; the matches only rank the rows the same way (the useful ones first)."""
+    the worksheet's W_K = W_V), so the keys are the value rows. A reading made by `matched_reading`
+    has the softmax of its sharpness times these as its weights."""
     if not reading.query or not ex.values:
         raise ValueError(f"{ex.key}, head {reading.head}: no query or no value rows to match")
     return tuple(math.fsum(q * k for q, k in zip(reading.query, ex.values[p])) for p in range(ex.receiver))
@@ -305,6 +346,20 @@ def message(ex: WordExample, reading: Reading) -> tuple[float, ...]:
 # The examples (docs/WORKSHEET.md, "Word-only examples")
 # ---------------------------------------------------------------------------------------------
 
+# Illustrative value rows of the coat example: what each row could send, on three named features
+# (hand-chosen). They overlap where wool's row also carries some colour, so a head that reads red and
+# wool alike mixes their colours. The keys carry the same features (see `matches`).
+COAT_FEATURES = ("colour", "material", "detail")
+COAT_VALUES = (
+    (0.0, 0.0, 0.2),   # Maya
+    (0.0, 0.2, 0.0),   # wore
+    (0.1, 0.1, 0.1),   # a
+    (0.0, 0.0, 1.0),   # hooded
+    (1.0, 0.0, 0.0),   # red
+    (0.4, 1.0, 0.0),   # wool: it also carries some colour (value rows seldom keep features apart)
+    (0.2, 0.2, 0.2),   # coat
+)
+
 COAT = WordExample(
     key="coat",
     text="Maya wore a hooded red wool coat",
@@ -315,37 +370,28 @@ COAT = WordExample(
         Source("hooded", 4, "detail"),
     ),
     heads=3,
-    # Illustrative weights over Maya, wore, a, hooded, red, wool, coat (hand-chosen for the picture).
+    # Illustrative readings over Maya, wore, a, hooded, red, wool, coat: each head's query is
+    # hand-chosen (shades of colour, material, detail); its weights are not, they are the softmax of
+    # SHARPNESS times the query's match with every row's key (matched_reading).
     readings=(
-        # one head, one set of weights: it splits them between the three describing words
-        # each with the query it asks with (shades of colour, material, detail): the one head asks
-        # for all three, each of the three heads for its own feature. The one head asks for material
-        # less (0.6), so wool (colour 0.4, material 1) matches as well as red and hooded, not better:
-        # three equal matches, three nearly equal weights
-        Reading(0, "colour, material and detail", (4, 5, 6), (0.04, 0.03, 0.03, 0.27, 0.29, 0.28, 0.06),
-                query=(1.0, 0.6, 1.0)),
-        Reading(1, "colour", (5,), (0.03, 0.02, 0.02, 0.06, 0.76, 0.06, 0.05), query=(1.0, 0.0, 0.0)),
-        Reading(2, "material", (6,), (0.03, 0.03, 0.02, 0.05, 0.06, 0.76, 0.05), query=(0.0, 1.0, 0.0)),
-        Reading(3, "detail", (4,), (0.03, 0.02, 0.03, 0.76, 0.06, 0.05, 0.05), query=(0.0, 0.0, 1.0)),
+        # one head, one set of weights: it asks for all three features, so it splits its weights
+        # between the three describing words. It asks for material less (0.6), so wool (colour 0.4,
+        # material 1) matches as well as red and hooded, not better: three equal matches (1 each),
+        # three equal weights, under a third each
+        matched_reading(0, "colour, material and detail", (4, 5, 6), (1.0, 0.6, 1.0), COAT_VALUES),
+        # each of the three heads asks for its own feature and leans on the word that carries it
+        matched_reading(1, "colour", (5,), (1.0, 0.0, 0.0), COAT_VALUES),
+        matched_reading(2, "material", (6,), (0.0, 1.0, 0.0), COAT_VALUES),
+        matched_reading(3, "detail", (4,), (0.0, 0.0, 1.0), COAT_VALUES),
     ),
     # the one head's trade: to keep its colour red's, it leans on red, and wool and hooded fade
     alternatives=(
         # its query asks mostly for colour (detail at 0.5, material not at all): red matches best, then
-        # hooded, then wool, as these weights rank them
-        Reading(0, "colour", (5,), (0.03, 0.02, 0.02, 0.12, 0.66, 0.10, 0.05), query=(1.0, 0.0, 0.5)),
+        # hooded, then wool, and the weights follow in that order
+        matched_reading(0, "colour", (5,), (1.0, 0.0, 0.5), COAT_VALUES),
     ),
-    # Illustrative value rows: what each row could send, on three named features. They overlap where
-    # wool's row also carries some colour, so a head that reads red and wool alike mixes their colours.
-    features=("colour", "material", "detail"),
-    values=(
-        (0.0, 0.0, 0.2),   # Maya
-        (0.0, 0.2, 0.0),   # wore
-        (0.1, 0.1, 0.1),   # a
-        (0.0, 0.0, 1.0),   # hooded
-        (1.0, 0.0, 0.0),   # red
-        (0.4, 1.0, 0.0),   # wool: it also carries some colour (value rows seldom keep features apart)
-        (0.2, 0.2, 0.2),   # coat
-    ),
+    features=COAT_FEATURES,
+    values=COAT_VALUES,
 )
 
 SUBJECT_AGREEMENT = WordExample(
@@ -516,7 +562,9 @@ def word_example(key: str) -> WordExample:
 
 
 __all__ = [
-    "BLANKS", "tokenize_words", "Source", "Reading", "WordExample", "contributions", "even_weights", "feature_shares", "head_slice", "head_values", "joined_slices", "slice_contributions", "matches", "message", "COAT",
+    "BLANKS", "tokenize_words", "Source", "Reading", "WordExample", "SHARPNESS", "matched_reading",
+    "softmax_of", "contributions", "even_weights", "feature_shares", "head_slice", "head_values", "joined_slices", "slice_contributions", "matches", "message", "COAT",
+    "COAT_FEATURES", "COAT_VALUES",
     "SUBJECT_AGREEMENT", "EVENT_AND_REFERENCE", "EVENT_SUBSTITUTED", "Substitution", "SUBSTITUTION",
     "LATER_LAYER", "WORD_EXAMPLES", "word_example", "HeadPatterns", "OVERLAPPING_HEADS",
 ]

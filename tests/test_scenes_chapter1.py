@@ -29,6 +29,7 @@ from scenes.chapter1_why_heads import (
     chapter_head_color,
 )
 from scenes.style import BACKGROUND, DIM_TEXT_COLOR, HEAD_COLORS, SAFE_WIDTH, WIDE_HEAD_COLOR
+from tests import coat_by_hand as hand
 from tests.scene_harness import assert_builds_cleanly, assert_matrix_on_screen, blend, built
 
 SCENES = (ThreeHeadsSevenRows, TheReceiver, ParallelHeads, OneSharedWeight)
@@ -106,10 +107,12 @@ def test_word_scenes_show_no_numbers_and_end_under_the_badge(scene_cls):
     b = built(scene_cls)
     if scene_cls is ThreeHeadsSevenRows:
         # one exception: the one head's weights on its three useful arcs (what "under a third each"
-        # names), unrounded underneath and shown to two places: 0.27, 0.29, 0.28, nothing else
+        # names), unrounded underneath and shown to two places: three equal matches, three equal
+        # weights (0.2969 each, softmax(3.5 · matches) in numpy) that read 0.30, nothing else
         assert sorted((m.tag, m.index, m.original_text) for m in b.numbers) == [
-            ("one_head_w", (3,), "0.27"), ("one_head_w", (4,), "0.29"), ("one_head_w", (5,), "0.28")]
-        assert [m.value for m in sorted(b.numbers, key=lambda m: m.index)] == [0.27, 0.29, 0.28]
+            ("one_head_w", (3,), "0.30"), ("one_head_w", (4,), "0.30"), ("one_head_w", (5,), "0.30")]
+        assert [m.value for m in sorted(b.numbers, key=lambda m: m.index)] == pytest.approx(
+            list(hand.weights("one head")[3:6]), abs=1e-15)
     else:
         assert b.numbers == []                      # word-only: the weights are drawn, not written
     assert b.scene.badge in b.scene.mobjects        # the general caveat stays on screen
@@ -181,7 +184,10 @@ def test_scene_1_one_head_reads_every_row_with_the_illustrative_weights():
     # the three widest arrows come from hooded, red and wool (positions 4, 5, 6, by hand)
     assert sorted(arrows.strongest(3)) == [3, 4, 5]
     widths = [a.get_stroke_width() for a in arrows.arrows]
-    assert widths[4] == pytest.approx(arrow_stroke(0.29))           # red: 0.29, the largest
+    w = hand.weights("one head")
+    # hooded, red and wool: equal weights (equal matches), so equally wide, the widest
+    assert widths[3] == widths[4] == widths[5] == pytest.approx(arrow_stroke(w[4]))
+    assert widths == pytest.approx([arrow_stroke(x) for x in w])
     # the arrows are drawn in the beat that says the head reads all seven rows
     assert any("LaggedStart" in what for what in plays_in(b, "reads all seven rows"))
 
@@ -189,9 +195,9 @@ def test_scene_1_one_head_reads_every_row_with_the_illustrative_weights():
 def test_scene_1_the_message_slot_holds_the_scaled_values():
     b = built(ThreeHeadsSevenRows)
     flow, slot = b.scene.one_head_flow, b.scene.layout.slot
-    # the slot's filled fraction per feature is the one head's message (0.417, 0.301, 0.293 by hand:
-    # colour 0.003 (a) + 0.29 (red) + 0.28 · 0.4 (wool) + 0.012 (coat))
-    assert flow.filled == pytest.approx((0.417, 0.301, 0.293), abs=1e-12)
+    # the slot's filled fraction per feature is the one head's message (about 0.429, 0.313, 0.314:
+    # the weights softmax(3.5 · matches) times the value rows, in numpy)
+    assert flow.filled == pytest.approx(tuple(hand.message("one head")), abs=1e-12)
     assert tuple(flow.filled) == pytest.approx(message(COAT, COAT.reading(0)), abs=1e-15)
     # geometry: the segments of a track end to end span filled × track length
     for k in range(3):
@@ -199,14 +205,14 @@ def test_scene_1_the_message_slot_holds_the_scaled_values():
         segs = [s for s in flow.segments if abs(s.get_y() - track.get_y()) < 1e-6]
         assert sum(s.width for s in segs) == pytest.approx(flow.filled[k] * slot.track_length, rel=1e-6)
         assert min(s.get_left()[0] for s in segs) == pytest.approx(track.get_left()[0], abs=1e-6)
-    # red's segment in the colour track is its weight × value: 0.29 × 1
+    # red's segment in the colour track is its weight × value: 0.297 × 1
     red = flow.by_source[4]
-    assert len(red) == 1 and red[0].width == pytest.approx(0.29 * slot.track_length, rel=1e-6)
+    assert len(red) == 1 and red[0].width == pytest.approx(hand.weights("one head")[4] * slot.track_length, rel=1e-6)
     assert [t.original_text for t in slot.labels] == ["colour", "material", "detail"]
     # the scaled copies appear in the "scaled by its weight" beat, the slot fills in the next one
     assert any("LaggedStart" in w for w in plays_in(b, "Each value shrinks by its weight"))
     assert "the weights add up to one" in b.beat_of("Each value shrinks by its weight").text   # every row keeps a share
-    # every row with a non-zero value shows a scaled part, tiny for the thin arrows (Maya: 0.04 · 0.2)
+    # every row with a non-zero value shows a scaled part, tiny for the thin arrows (Maya: 0.018 · 0.2)
     for j in range(7):
         if any(COAT.values[j]):
             assert flow.copy_widths[j] and min(flow.copy_widths[j]) >= 0.03 - 1e-9
@@ -246,12 +252,12 @@ def test_scene_1_three_heads_each_read_all_seven_rows_at_once():
     assert b.scene.marks["thicken"] == b.beat_of("head 1 might lean on red").id
     assert any(w.count("ReplacementTransform") == 3 for w in plays_in(b, "head 1 might lean on red"))
     assert all(lane.own.plain == "own W_Q, W_K, W_V" for lane in lanes)  # drawn with real subscripts
-    # each head sends one slice: the coordinate its role names (by hand in test_word_examples: 0.796,
-    # 0.778, 0.779), fuller than the same coordinate of the one head's message
+    # each head sends one slice: the coordinate its role names (about 0.809, 0.820, 0.820, worked in
+    # numpy), fuller than the same coordinate of the one head's message
     for k, (lane, flow) in enumerate(zip(lanes, b.scene.flows)):
         assert lane.feature == k and [t.original_text for t in lane.slot.labels] == [COAT.features[k]]
         assert len(lane.slot.tracks) == 1
-        assert tuple(flow.filled) == pytest.approx(((0.796,), (0.778,), (0.779,))[k], abs=1e-12)
+        assert tuple(flow.filled) == pytest.approx((hand.message(f"head {k + 1}")[k],), abs=1e-12)
         assert flow.filled[0] > b.scene.one_head_flow.filled[k]
     assert any(what.count("LaggedStart") == 3 for what in plays_in(b, "Each head sends one slice"))
     # "all seven rows, coat itself included": a flash runs along every arrow of every head (7 each)
@@ -655,7 +661,7 @@ def test_scene_1_the_one_head_message_stays_as_a_ghost_beside_the_three():
     for k in range(3):
         y = tracks[k].get_y()
         filled = sum(s.width for s in segments if abs(s.get_y() - y) < 0.3 * tracks[k].height) / tracks[k].width
-        assert filled == pytest.approx((0.417, 0.301, 0.293)[k], abs=1e-9)      # by hand, as above
+        assert filled == pytest.approx(hand.message("one head")[k], abs=1e-9)      # numpy, as above
     assert on_stage(b, ghost.title)
 
 
@@ -743,15 +749,19 @@ def test_scene_4_capacity_marks_box_one_and_four_and_the_spans_leave():
 
 def test_scene_1_one_softmax_row_is_split_three_ways_and_each_head_has_its_own():
     """The argument by weights, not bar length: a head's weights add up to one, drawn as one bar of
-    fixed length; the one head's three useful sources share it (about 0.28 each), each of the three
-    heads gives about 0.76 of its own bar to its own word."""
+    fixed length; the one head's three useful sources share it equally (0.297 each, under a third),
+    each of the three heads gives three quarters or more of its own bar to its own word (0.76, 0.80,
+    0.80; softmax(3.5 · matches), worked in numpy)."""
     b = built(ThreeHeadsSevenRows)
     share = b.scene.layout.share
     length = share.frame.width
-    # red's part is 0.29 of the bar, hooded's 0.27, wool's 0.28 (COAT's one-head row, by hand)
-    assert share.segment(4).width == pytest.approx(0.29 * length, rel=1e-6)
-    assert share.segment(3).width == pytest.approx(0.27 * length, rel=1e-6)
-    assert share.segment(5).width == pytest.approx(0.28 * length, rel=1e-6)
+    # hooded's, red's and wool's parts are equal, each its weight's part of the bar
+    w = hand.weights("one head")
+    for j in (3, 4, 5):
+        assert share.segment(j).width == pytest.approx(w[j] * length, rel=1e-6)
+        assert share.segment(j).width < length / 3                                   # "under a third each"
+    assert share.segment(3).width == pytest.approx(share.segment(4).width, rel=1e-9)
+    assert share.segment(5).width == pytest.approx(share.segment(4).width, rel=1e-9)
     assert sum(s.width for s in share.segments) == pytest.approx(length, rel=1e-6)
     assert [share.labels[j].original_text for j in sorted(share.labels)] == ["hooded", "red", "wool"]
     # it is drawn out of the arrows in the sentence that says the weights add up to one
@@ -763,9 +773,11 @@ def test_scene_1_one_softmax_row_is_split_three_ways_and_each_head_has_its_own()
     assert len({round(bar.frame.width, 9) for bar in bars}) == 1
     zoom = b.scene.ghost.bars[0][0].width / b.scene.lanes[0].share.frame.width
     assert b.scene.ghost.share.frame.width == pytest.approx(zoom * bars[0].frame.width)
-    for lane, useful in zip(b.scene.lanes, ("red", "wool", "hooded")):
+    for k, (lane, useful) in enumerate(zip(b.scene.lanes, ("red", "wool", "hooded")), start=1):
         j = COAT.tokens.index(useful)
-        assert lane.share.segment(j).width == pytest.approx(0.76 * lane.share.frame.width, rel=1e-6)
+        assert lane.share.segment(j).width == pytest.approx(hand.weights(f"head {k}")[j] * lane.share.frame.width,
+                                                            rel=1e-6)
+        assert lane.share.segment(j).width > 0.75 * lane.share.frame.width
         assert on_stage(b, lane.share.segment(j))
     assert b.scene.marks["own shares"] == b.beat_of("weights the sources on its own").id
     assert any("LaggedStart" in w for w in plays_in(b, "weights the sources on its own"))
@@ -803,8 +815,8 @@ def test_scene_1_the_keys_and_the_query_show_why_the_useful_rows_match():
 
 def test_scene_1_wool_s_colour_turns_white_in_every_message():
     """The overlap, drawn: the colour wool sends lands white in the one head's message and in each of the three,
-    in the beat that says so; the one head's colour track is about a quarter white (0.112 of 0.417, by
-    hand), head 1's hardly any (0.024 of 0.796)."""
+    in the beat that says so; the one head's colour track is about a quarter white (0.119 of 0.429,
+    worked in numpy), head 1's hardly any (0.037 of 0.809)."""
     from scenes.blocks.message_slot import BAR_OPACITY
     b = built(ThreeHeadsSevenRows)
     wool, red = COAT.tokens.index("wool"), COAT.tokens.index("red")
@@ -827,15 +839,19 @@ def test_scene_1_wool_s_colour_turns_white_in_every_message():
         segs = [s for s in flow.segments if abs(s.get_y() - y) < 1e-6]
         white = sum(s.width for s in segs if color_of(s.get_fill_color()) == ch1.TEXT_COLOR.upper())
         return white / sum(s.width for s in segs)
-    assert white_share(*flows[0]) == pytest.approx(0.112 / 0.417, rel=1e-6)
-    assert white_share(*flows[1]) == pytest.approx(0.024 / 0.796, rel=1e-6)
+    assert white_share(*flows[0]) == pytest.approx(hand.share("one head", "wool", 0), rel=1e-6)
+    assert 0.2 < white_share(*flows[0]) < 0.3                                      # "about a quarter"
+    assert white_share(*flows[1]) == pytest.approx(hand.share("head 1", "wool", 0), rel=1e-6)
+    assert white_share(*flows[1]) < 0.05                                           # "hardly any"
     assert "hardly any from wool" in b.beat_of("Each head sends one slice").text
     # the colour track, enlarged above the message, names red's part and wool's under them: red's is
-    # 0.29 of the track, wool's 0.28 · 0.4 = 0.112 (back at the split once the trade has played)
+    # its weight (0.297) of the track, wool's its weight times 0.4 (back at the split once the trade
+    # has played)
     zoom = b.scene.colour_zoom
     track = zoom.parts[0]
-    assert zoom.cells[red].width == pytest.approx(0.29 * track.width, rel=1e-6)
-    assert zoom.cells[wool].width == pytest.approx(0.112 * track.width, rel=1e-6)
+    w = hand.weights("one head")
+    assert zoom.cells[red].width == pytest.approx(w[red] * track.width, rel=1e-6)
+    assert zoom.cells[wool].width == pytest.approx(w[wool] * 0.4 * track.width, rel=1e-6)
     assert track.width > 2 * b.scene.layout.slot.tracks[0].width                   # legible parts
     assert [n.original_text for n in zoom.names] == ["red", "wool"]
     assert zoom.names[0].get_right()[0] < zoom.names[1].get_left()[0]
@@ -844,11 +860,13 @@ def test_scene_1_wool_s_colour_turns_white_in_every_message():
 
 def test_scene_1_the_one_head_leans_on_red_and_comes_back():
     """The trade, as motion: arrows, weight bar and message change together into the reading that
-    leans on red (colour 0.712, material 0.116, detail 0.138, by hand in test_word_examples), then
-    return, so the ghost keeps the one head's split."""
+    leans on red (colour 0.711, material 0.100, detail 0.136, worked in numpy), then return, so the
+    ghost keeps the one head's split."""
     b = built(ThreeHeadsSevenRows)
     assert b.scene.marks["lean"] == b.beat_of("red gets most weight").id
-    assert tuple(b.scene.lean_message) == pytest.approx((0.712, 0.116, 0.138), abs=1e-12)
+    assert tuple(b.scene.lean_message) == pytest.approx(tuple(hand.message("lean")), abs=1e-12)
+    # it keeps its colour mostly red's, more so than the split did
+    assert hand.share("lean", "red", 0) > 0.9 > hand.share("one head", "red", 0)
     plays = plays_in(b, "red gets most weight")
     assert len(plays) == 2 and "FadeIn" in plays[0] and plays[1].count("Transform") == 2
     # the cause, on screen: the query comes back and changes from asking for all three (material at
@@ -862,16 +880,19 @@ def test_scene_1_the_one_head_leans_on_red_and_comes_back():
     beat = b.beat_of("red gets most weight")
     back = [t for t in b.transitions if t.name == "back to the split"]
     assert len(back) == 1 and back[0].start == pytest.approx(beat.end)
-    # the weights on the arcs change with them, where the split's stood: hooded 0.12, red 0.66, wool 0.10
+    # the weights on the arcs change with them, where the split's stood: hooded 0.1153, red 0.6637,
+    # wool 0.0813 (numpy) read 0.12, 0.66, 0.08; the split's three equal 0.2969 read 0.30
     lean, split = b.scene.lean_labels, b.scene.weight_labels
-    assert [m.original_text for m in lean] == ["0.12", "0.66", "0.10"]
-    assert [m.original_text for m in split] == ["0.27", "0.29", "0.28"]
+    assert [m.original_text for m in lean] == ["0.12", "0.66", "0.08"]
+    assert [m.value for m in lean] == pytest.approx(list(hand.weights("lean")[3:6]), abs=1e-15)
+    assert [m.original_text for m in split] == ["0.30", "0.30", "0.30"]
     assert all(np.allclose(n.get_center(), o.get_center()) for n, o in zip(lean, split))
     assert "One set can’t have both" in b.beat_of("red gets most weight").text
     # back where it was: red's arrow and its part of the bar as the split drew them
     share, arrows = b.scene.layout.share, b.scene.one_head_arrows
-    assert share.segment(red := COAT.tokens.index("red")).width == pytest.approx(0.29 * share.frame.width, rel=1e-6)
-    assert arrows.arrow(red).get_stroke_width() == pytest.approx(arrow_stroke(0.29))
+    w = hand.weights("one head")[red := COAT.tokens.index("red")]
+    assert share.segment(red).width == pytest.approx(w * share.frame.width, rel=1e-6)
+    assert arrows.arrow(red).get_stroke_width() == pytest.approx(arrow_stroke(w))
 
 
 def test_scene_1_the_split_label_stays_clear_of_the_receivers_column():
@@ -924,7 +945,8 @@ def test_scene_1_each_head_asks_with_its_own_query_before_its_arrows_thicken():
 def test_scene_1_the_three_slices_join_into_one_message_as_wide_as_the_one_heads():
     """The conclusion, enlarged right of the lanes: the one head's message, and under it the three
     slices gathered track under track as its tracks are, each as long and keeping its name: three
-    coordinates, each fuller (0.796, 0.778, 0.779 of the track against 0.417, 0.301, 0.293, by hand)."""
+    coordinates, each fuller (0.809, 0.820, 0.820 of the track against 0.429, 0.313, 0.314, worked in
+    numpy)."""
     b = built(ThreeHeadsSevenRows)
     ghost, joined, lanes = b.scene.ghost, b.scene.joined, b.scene.lanes
     assert b.scene.marks["joined"] == b.beat_of("Joined, the three slices").id
@@ -946,7 +968,7 @@ def test_scene_1_the_three_slices_join_into_one_message_as_wide_as_the_one_heads
         segs = piece[1]
         assert all(abs(seg.get_y() - tracks[k].get_y()) < 1e-6 for seg in segs)
         filled = sum(seg.width for seg in segs) / tracks[k].width
-        assert filled == pytest.approx((0.796, 0.778, 0.779)[k], rel=1e-6)
-        assert filled > (0.417, 0.301, 0.293)[k] * 1.5
+        assert filled == pytest.approx(hand.message(f"head {k + 1}")[k], rel=1e-6)
+        assert filled > hand.message("one head")[k] * 1.5
         assert on_stage(b, tracks[k]) and all(on_stage(b, seg) for seg in segs)
     assert b.scene.joined_title.original_text == "three heads:" and on_stage(b, b.scene.joined_title)
