@@ -171,6 +171,10 @@ JOIN_GAP = 0.17
 MIXED_SOURCE, MIXED_FEATURE, LEAN_SOURCE = "wool", "colour", "red"
 MIXED_COLOR = TEXT_COLOR
 
+# the one head's weights on its arcs, rounded to two places for display (the arcs' room; unrounded in
+# lesson_data, where they are the softmax of the matches): its three equal weights read alike
+WEIGHT_LABEL_PLACES = 2
+
 # the query drawn with as many cells in scene 2 as in scene 1 (the coat example's three features)
 QUERY_CELLS = len(COAT.features)
 
@@ -636,7 +640,7 @@ class ThreeHeadsSevenRows(ChapterOneScene):
     def get_weight_labels(self, arrows, weights, positions, tag: str) -> VGroup:
         """The weights of the sources at `positions` (one-based), each on its own arc near its source
         (where the arcs into one receiver are still apart), in the head's colour."""
-        labels = VGroup(*(place_weight_label(get_number(weights[p - 1], places_for(weights), tag=tag,
+        labels = VGroup(*(place_weight_label(get_number(weights[p - 1], WEIGHT_LABEL_PLACES, tag=tag,
                                                         index=(p - 1,), color=arrows.color, font_size=NUMBER_SIZE + 2),
                                              arrows, p - 1, at=0.2)
                           for p in positions))
@@ -680,7 +684,8 @@ class ThreeHeadsSevenRows(ChapterOneScene):
         useful = ex.reading(0).useful
         unfilled = self.unfilled = flow.get_unfilled()
         share = self.layout.share
-        # under the weights' bar, what it shows: hooded, red and wool get 0.27, 0.29 and 0.28
+        # under the weights' bar, what it shows: hooded, red and wool match the query alike and get
+        # equal weights, 0.297 each (lesson_data.word_examples.COAT, the softmax of the matches)
         part = self.part_label = get_text("under a third each", font_size=MIN_TEXT_SIZE, color=TEXT_COLOR)
         part.next_to(share.word_labels, DOWN, buff=0.1).align_to(share.frame, LEFT)
         with self.beat("One head carries colour, material and detail with one set of weights: hooded, red and "
@@ -723,7 +728,7 @@ class ThreeHeadsSevenRows(ChapterOneScene):
     def show_mixed_colour(self, ex):
         layout, flow = self.layout, self.one_head_flow
         wool, colour = ex.tokens.index(MIXED_SOURCE), ex.feature_index(MIXED_FEATURE)
-        # "about a quarter": wool's share of the one head's colour is 0.27 (lesson_data.word_examples.feature_shares)
+        # "about a quarter": wool's share of the one head's colour is 0.28 (lesson_data.word_examples.feature_shares)
         with self.beat(f"{MIXED_SOURCE.capitalize()}’s value carries some {MIXED_FEATURE} too: about a quarter of "
                        f"this message’s {MIXED_FEATURE} comes from {MIXED_SOURCE}, drawn white."):
             # the cause first: wool's own colour bar, then what it sent turns white in the message
@@ -909,7 +914,7 @@ class ThreeHeadsSevenRows(ChapterOneScene):
             if lane.feature == colour:
                 flow.cells[wool, 0].set_fill(MIXED_COLOR, BAR_OPACITY)
         ghost = self.ghost
-        # "hardly any": wool's share of head 1's colour is 0.03 (lesson_data.word_examples.feature_shares)
+        # "hardly any": wool's share of head 1's colour is 0.05 (lesson_data.word_examples.feature_shares)
         with self.beat(f"Each head sends one slice of the message: head 1 its {MIXED_FEATURE}, almost all from "
                        f"{LEAN_SOURCE}, hardly any from {MIXED_SOURCE}."):
             # each query gives way to its head's slice, filled from the rows it weighted
