@@ -1499,3 +1499,41 @@ def test_each_worksheet_scene_tries_its_own_sentence_or_says_whose_it_is(wide):
     wide.js("[...document.querySelectorAll('#chapter2 a[data-try]')].find(a => a.textContent.includes('cheque')).click()")
     got = wide.js(LINK_STATE)
     assert got["sentence"] == "cheque" and got["input"] == ws.SENTENCES["cheque"], got
+
+
+# ---------------------------------------------------------------- the fourth page review's findings
+
+def _page_scroll(p: Page) -> dict:
+    return p.js("({ client: document.documentElement.clientWidth, scroll: document.documentElement.scrollWidth,"
+                " inner: innerWidth })")
+
+
+@pytest.mark.parametrize("width", [1440, 390])
+def test_a_long_unknown_word_does_not_make_the_page_scroll_sideways(width, wide, narrow):
+    """The fourth page reviewer typed a 3,000-letter word (and opened ?sentence= with a 299-letter
+    one): the message echoed it whole, on one line, and the page scrolled 28,552 px sideways."""
+    p = wide if width == 1440 else narrow
+    for how, length in [("typed", 3000), ("linked", 299)]:
+        word = "x" * length
+        if how == "typed":
+            p.goto(p.base)
+            explore(p, word)
+        else:
+            p.goto(p.base + "?sentence=" + word + "#explorer")
+        got = p.js("""(() => { const m = document.getElementById('explorer-message');
+            return { hidden: m.hidden, text: m.textContent, right: m.getBoundingClientRect().right }; })()""")
+        assert not got["hidden"] and "unknown word" in got["text"], (how, got)
+        # the word is echoed shortened, with its length, as the link messages do (at most 40 letters)
+        assert f"{length:,} characters" in got["text"] and "x" * 41 not in got["text"], (how, got["text"][:200])
+        sizes = _page_scroll(p)
+        assert sizes["scroll"] <= sizes["client"] == width, (how, sizes)
+        assert got["right"] <= width, (how, got["right"])
+    # A prompt made of one long unknown word: its <UNK> note names the word, wrapped.
+    p.goto(p.base + "#demo")
+    p.tab.wait_for("document.getElementById('demo').dataset.state === 'ready'", timeout=30)
+    p.js("""(() => { const f = document.getElementById('demo-prompt'); f.value = 'once ' + 'q'.repeat(1990);
+        f.dispatchEvent(new Event('input', { bubbles: true })); })()""")
+    assert not p.js("document.getElementById('demo-unk-note').hidden")
+    sizes = _page_scroll(p)
+    assert sizes["scroll"] <= sizes["client"] == width, sizes
+

@@ -6,7 +6,7 @@
 import {
   AXES, FORMAT, HEAD_NAMES, SENTENCES, VOCAB, CANDIDATES, WorksheetInputError, computeWorksheet, fmt, predict, toPythonJSON,
   W_Q1, W_K1, W_V1, W_Q2, W_K2, W_V2, W_O,
-  COORDINATE_NAMES,
+  COORDINATE_NAMES, pyRepr,
 } from "./worksheet.mjs";
 
 const SVG = "http://www.w3.org/2000/svg";
@@ -505,6 +505,17 @@ export function stripPunctuation(text) {
   return { text: marks.length ? text.replace(PUNCTUATION, " ") : text, marks };
 }
 
+// An unknown word is echoed in the message at most ECHO characters long (as player.js's link
+// messages are), with its length: a 3,000-letter "word" would otherwise be one unbreakable line.
+const ECHO = 40;
+export function echoed(err) {
+  const word = err.word, letters = typeof word === "string" ? [...word] : [];
+  const quoted = letters.length > ECHO ? pyRepr(word) : null;
+  if (!quoted || !err.message.includes(quoted)) return err.message;
+  return err.message.replace(quoted, `${pyRepr(letters.slice(0, ECHO).join("") + "…")} ` +
+    `(${letters.length.toLocaleString("en-US")} characters)`);
+}
+
 export function mount(root = document.getElementById("explorer")) {
   if (!root) return null;
   const form = root.querySelector("#explorer-form");
@@ -548,7 +559,7 @@ export function mount(root = document.getElementById("explorer")) {
       sheet = computeWorksheet(cleaned.text, { literal });
     } catch (err) {
       if (!(err instanceof WorksheetInputError)) throw err;
-      message.textContent = err.message;
+      message.textContent = echoed(err);
       message.dataset.word = err.word ?? "";
       message.hidden = false;
       // The last good sentence's tables go: numbers left under an error read as this sentence's.
