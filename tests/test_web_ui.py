@@ -1537,3 +1537,21 @@ def test_a_long_unknown_word_does_not_make_the_page_scroll_sideways(width, wide,
     sizes = _page_scroll(p)
     assert sizes["scroll"] <= sizes["client"] == width, sizes
 
+
+def test_the_explorers_link_is_withheld_while_its_sentence_is_refused(wide):
+    """After a refused sentence, "Link to this sentence" pointed at the last good one, which is
+    not the one in the box: it has no address until a sentence is computed again."""
+    link = """(() => { const a = document.getElementById('explorer-link');
+        return { href: a.getAttribute('href'), disabled: a.getAttribute('aria-disabled') }; })()"""
+    wide.goto(wide.base)
+    explore(wide, "she deposited the cheque")
+    good = wide.js(link)
+    assert urllib.parse.parse_qs(urllib.parse.urlsplit(good["href"]).query)["sentence"] == ["she deposited the cheque"], good
+    for bad in ["she deposited the dragon", sentence(21, 7), "   "]:
+        explore(wide, bad)
+        assert not wide.js("document.getElementById('explorer-message').hidden"), bad
+        assert wide.js(link) == {"href": None, "disabled": "true"}, bad
+    explore(wide, "the river bank")
+    again = wide.js(link)
+    assert again["disabled"] is None and "sentence=the+river+bank" in again["href"], again
+

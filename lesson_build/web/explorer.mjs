@@ -540,6 +540,8 @@ export function mount(root = document.getElementById("explorer")) {
       const query = { sentence: current.text };
       if (r !== current.n - 1) query.receiver = String(r + 1);
       link.href = `?${new URLSearchParams(query)}#explorer`;
+      link.removeAttribute("aria-disabled");
+      link.title = `A link to this page's explorer on “${current.text}”`;
     }
     if (kind === "pick") out.querySelector(`.masked[data-head="${focused.closest(".masked").dataset.head}"] button[data-pick="${r + 1}"]`)?.focus();
     else if (kind === "token") out.querySelectorAll("#explorer-tokens .token")[r]?.focus();
@@ -565,6 +567,12 @@ export function mount(root = document.getElementById("explorer")) {
       // The last good sentence's tables go: numbers left under an error read as this sentence's.
       out.replaceChildren();
       current = null;
+      // ... and so does its link: it would share a sentence other than the one in the box.
+      if (link) {
+        link.removeAttribute("href");
+        link.setAttribute("aria-disabled", "true");
+        link.title = "No link: the sentence in the box cannot be computed (see the message)";
+      }
       delete root.dataset.sentence;
       return false;
     }
