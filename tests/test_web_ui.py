@@ -1555,3 +1555,44 @@ def test_the_explorers_link_is_withheld_while_its_sentence_is_refused(wide):
     again = wide.js(link)
     assert again["disabled"] is None and "sentence=the+river+bank" in again["href"], again
 
+
+@pytest.mark.parametrize("field, typed, links_as", [
+    ("temperature", ".5", "0.5"), ("temperature", "0.1234", "0.1234"), ("temperature", "1e0", "1"),
+    ("seed", "1e3", "1000"), ("tokens", "2e0", "2"),
+])
+def test_settings_generate_takes_get_a_link_that_opens_them(wide, field, typed, links_as):
+    """The fourth page reviewer typed temperature ".5" (and "0.1234", "1e0", seed "1e3"): Generate ran,
+    but the link was withheld with a false reason ("not a number from 0 to 10"). The form and the
+    link read a number by one rule; the link writes the number Generate used."""
+    wide.goto(wide.base + "#demo")
+    wide.js(f"""(() => {{ const f = document.getElementById('demo-{field}'); f.value = {json.dumps(typed)};
+      f.dispatchEvent(new Event('input', {{ bubbles: true }})); }})()""")
+    wide.js("document.getElementById('demo-tokens').value = document.getElementById('demo-tokens').value || '3';"
+            "document.getElementById('demo-run').click()")
+    wide.tab.wait_for("document.getElementById('demo').dataset.state === 'done'", timeout=60)     # Generate runs it
+    got = wide.js("""(() => { const a = document.getElementById('demo-link');
+        return { href: a.getAttribute('href'), status: document.getElementById('demo-link-status').textContent }; })()""")
+    assert got["href"] and not got["status"], got
+    query = {k: v[0] for k, v in urllib.parse.parse_qs(urllib.parse.urlsplit(got["href"]).query).items()}
+    assert query[field] == links_as, query
+    # The link opens without a message, the field reading the same number.
+    wide.goto(wide.base.rsplit("/", 1)[0] + "/index.html" + got["href"])
+    state = wide.js(LINK_STATE)
+    assert state["message"] is None and float(state["run"][["temperature", "seed", "tokens"].index(field)]) == float(links_as), state
+
+
+@pytest.mark.parametrize("field, typed, says", [
+    ("temperature", "10.5", "is not a number from 0 to 10"),
+    ("seed", "1.5", "is not a whole number of at most 15 digits"),
+    ("tokens", "501", "is not a whole number from 1 to 500"),
+])
+def test_a_setting_generate_refuses_gets_no_link_and_the_same_reason(wide, field, typed, says):
+    wide.goto(wide.base + "#demo")
+    wide.tab.wait_for("document.getElementById('demo').dataset.state === 'ready'", timeout=30)
+    wide.js(f"""(() => {{ const f = document.getElementById('demo-{field}'); f.value = {json.dumps(typed)};
+      f.dispatchEvent(new Event('input', {{ bubbles: true }})); document.getElementById('demo-run').click(); }})()""")
+    got = wide.js("""(() => ({ href: document.getElementById('demo-link').getAttribute('href'),
+        link: document.getElementById('demo-link-status').textContent,
+        run: document.getElementById('demo-status').textContent, state: document.getElementById('demo').dataset.state }))()""")
+    assert got["href"] is None and says in got["link"], got
+    assert got["state"] == "error" and says in got["run"], got

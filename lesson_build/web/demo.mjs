@@ -126,12 +126,25 @@ export function mount(root = document.getElementById("demo")) {
       .filter((x) => x !== "");
   }
 
+  /** The form's numbers, read by the one rule a link's get (player.js lessonDemoNumber): an empty
+   * temperature or seed is 0, as the link says. Each: { text, value } or { text, problem }. */
+  function formNumbers() {
+    const read = globalThis.lessonDemoNumber;
+    const out = {};
+    for (const [name, field, empty] of [["tokens", tokensIn, ""], ["temperature", tempIn, "0"], ["seed", seedIn, "0"]]) {
+      const text = field.value.trim() || empty;
+      out[name] = { text, ...read(name, text) };
+    }
+    return out;
+  }
+
   function readOptions() {
-    const tokens = Number(tokensIn.value), temperature = Number(tempIn.value), seed = Number(seedIn.value);
-    if (!(Number.isInteger(tokens) && tokens >= 1 && tokens <= 500)) throw new RangeError(`tokens ${JSON.stringify(tokensIn.value)}: use a whole number from 1 to 500`);
-    if (!(Number.isFinite(temperature) && temperature >= 0 && temperature <= 10)) throw new RangeError(`temperature ${JSON.stringify(tempIn.value)}: use 0 (greedy) or a number up to 10`);
-    if (!Number.isSafeInteger(seed)) throw new RangeError(`seed ${JSON.stringify(seedIn.value)}: use a whole number`);
-    return { tokens, temperature, seed };
+    const got = formNumbers(), options = {};
+    for (const [name, { text, value, problem }] of Object.entries(got)) {
+      if (problem) throw new RangeError(`The ${name === "tokens" ? "number of tokens" : name} ${JSON.stringify(text)} ${problem}.`);
+      options[name] = value;
+    }
+    return options;
   }
 
   /** The form's temperature for reshaping the bars (the last valid one while the field is being edited). */
@@ -232,8 +245,10 @@ export function mount(root = document.getElementById("demo")) {
   // fills them in and runs it once, as the three models side by side after a Compare).
   function updateLink() {
     if (!runLink) return;
-    const query = new URLSearchParams({ prompt: prompt.value, model: select.value, temperature: tempIn.value.trim() || "0",
-      seed: seedIn.value.trim() || "0", tokens: tokensIn.value.trim() || "1" });
+    // The numbers as Generate reads them, written as String(number) writes them (".5" links as 0.5).
+    const numbers = formNumbers(), written = (name) => ("value" in numbers[name] ? String(numbers[name].value) : numbers[name].text);
+    const query = new URLSearchParams({ prompt: prompt.value, model: select.value, temperature: written("temperature"),
+      seed: written("seed"), tokens: written("tokens") });
     if (compared) query.set("compare", "1");
     // the checks a link gets when it is opened (player.js), run on the form: no link the page refuses
     const problems = globalThis.lessonDemoProblems ? globalThis.lessonDemoProblems(query) : [];

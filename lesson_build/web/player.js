@@ -168,6 +168,25 @@
   function decoded(text) { try { return decodeURIComponent(text); } catch (e) { return text; } }
   function shown(text) { return JSON.stringify(text.length > 40 ? text.slice(0, 40) + "…" : text); }
 
+  // The demo's numbers, one rule for a link and for the demo's own form (demo.mjs reads its fields
+  // with it, and writes its link with the numbers it read, as String(number) writes them): the text
+  // of a number as a number field takes one (".5", "0.1234", "1e3"), read by Number, then its range.
+  var NUMBER_TEXT = /^[+-]?(\d+\.?\d*|\.\d+)(e[+-]?\d+)?$/i;
+  var DEMO_NUMBERS = {
+    temperature: { noun: "temperature", ok: function (v) { return v >= 0 && v <= LIMITS.temperature; },
+                   rule: "is not a number from 0 to " + LIMITS.temperature },
+    seed: { noun: "seed", ok: function (v) { return Number.isInteger(v) && Math.abs(v) < 1e15; },
+            rule: "is not a whole number of at most 15 digits" },
+    tokens: { noun: "number of tokens", ok: function (v) { return Number.isInteger(v) && v >= 1 && v <= LIMITS.tokens; },
+              rule: "is not a whole number from 1 to " + LIMITS.tokens }
+  };
+  function demoNumber(name, text) {
+    var value = typeof text === "string" && NUMBER_TEXT.test(text.trim()) ? Number(text.trim()) : NaN;
+    if (!isFinite(value) || !DEMO_NUMBERS[name].ok(value)) return { problem: DEMO_NUMBERS[name].rule };
+    return { value: value === 0 ? 0 : value };        // -0 reads and links as 0
+  }
+  window.lessonDemoNumber = demoNumber;
+
   // The demo's part of a link (prompt, temperature, seed, tokens, model, compare), checked into `link`; demo.mjs runs
   // the same checks on its own form, so every link the page makes is one it opens.
   function checkDemo(query, link, bad) {
@@ -178,23 +197,12 @@
       else if (/[<>]/.test(prompt)) bad("its prompt " + shown(prompt) + " holds markup (< or >), which no story the models read has");
       else link.prompt = prompt;
     }
-    if (query.has("temperature")) {    // the demo's form: 0 (greedy) to 10
-      var temperature = query.get("temperature");
-      if (!/^\d{1,2}(\.\d{1,3})?$/.test(temperature) || +temperature > LIMITS.temperature) {
-        bad("its temperature " + shown(temperature) + " is not a number from 0 to " + LIMITS.temperature);
-      } else link.temperature = +temperature;
-    }
-    if (query.has("seed")) {
-      var seed = query.get("seed");
-      if (!/^-?\d{1,15}$/.test(seed)) bad("its seed " + shown(seed) + " is not a whole number (at most 15 digits)");
-      else link.seed = +seed;
-    }
-    if (query.has("tokens")) {
-      var tokens = query.get("tokens");
-      if (!/^\d{1,3}$/.test(tokens) || +tokens < 1 || +tokens > LIMITS.tokens) {
-        bad("its number of tokens " + shown(tokens) + " is not a whole number from 1 to " + LIMITS.tokens);
-      } else link.tokens = +tokens;
-    }
+    ["temperature", "seed", "tokens"].forEach(function (name) {
+      if (!query.has(name)) return;
+      var text = query.get(name), got = demoNumber(name, text);
+      if (got.problem) bad("its " + DEMO_NUMBERS[name].noun + " " + shown(text) + " " + got.problem);
+      else link[name] = got.value;
+    });
     if (query.has("model")) {
       var model = query.get("model");
       var names = Array.prototype.map.call(document.querySelectorAll("#demo-model option"), function (o) { return o.value; });
