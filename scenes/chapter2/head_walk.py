@@ -823,9 +823,24 @@ class HeadWalkScene(LessonScene):
             spoken += f" Next comes {quoted(self.word(second))}, at {fmt(head.weights[self.i, second])}."
         boxes = VGroup(*(column.get_row_box(j) for j in ranked[:2])) if self.grid.with_band else VGroup()
         self.strong_boxes = boxes
+        labels = self.arc_labels = self.get_arc_labels(ranked[:2])
         with self.beat(text, spoken=spoken):
             self.play(Indicate(self.arrows.arrow(top), color=TEXT_COLOR, scale_factor=1.05),
-                      *(Create(b) for b in boxes), run_time=1.2)
+                      *(Create(b) for b in boxes), FadeIn(labels), run_time=1.2)
+        self.on_band.add(labels)
+
+    def get_arc_labels(self, sources) -> VGroup:
+        """The weights of these sources written on their own arcs (each on a background pill, so no
+        thin arc runs through it); none for a source on another line of a wrapped sentence."""
+        row, labels = self.band.row, VGroup()
+        for j in sources:
+            if row.line_of(j) != row.line_of(self.n - 1):
+                continue
+            label = get_number(self.head.weights[self.i, j], tag=f"A{self.h}_arc", index=j,
+                               font_size=NUMBER_SIZE, color=self.color)
+            place_weight_label(label, self.arrows, j)
+            labels.add(VGroup(BackgroundRectangle(label, color=BACKGROUND, fill_opacity=0.9, buff=0.04), label))
+        return labels
 
     def show_sum(self):
         column = self.weights.column
