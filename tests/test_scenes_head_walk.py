@@ -804,3 +804,20 @@ def test_scaled_rows_travel_along_their_arrows_into_the_receivers_slot(scene_cls
         for end in ends:                                                          # through its own arrow
             assert min(np.linalg.norm(anchors - end, axis=1)) < 1e-6
         assert np.allclose(anchors[-1], slot.get_center(), atol=1e-6)             # into the slot
+
+
+def test_strongest_weights_are_written_on_their_own_arcs():
+    """Scene 8: the two strongest weights (river 0.718, fisherman 0.166 on the worksheet sentence)
+    sit on their own arrows: each label's centre is nearer its source's arc than any other arc."""
+    from scenes.blocks.attention_arrows import nearest_arrow
+    ws = compute_worksheet("river")
+    b = built(Head1Weights, "river")
+    s = b.scene
+    w = ws.heads[0].weights[ws.n - 1]
+    top_two = list(np.argsort(-w[: ws.n], kind="stable")[:2])
+    assert [ws.tokens[j] for j in top_two] == ["river", "fisherman"]          # by the worksheet's row
+    labels = b.all_with_tag("A1_arc")
+    assert sorted(m.index for m in labels) == sorted(top_two)
+    for m in labels:
+        assert m.value == w[m.index]
+        assert nearest_arrow(s.arrows, m.get_center()) == m.index
