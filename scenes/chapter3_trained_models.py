@@ -58,6 +58,7 @@ from lesson_data.comparison import (
 from lesson_data.display import fmt, fmt_int
 from scenes.blocks.attention_arrows import get_attention_arrows, get_token_row
 from scenes.blocks.flow_arrow import get_arrow
+from scenes.blocks.head_chain import get_head_chain
 from scenes.blocks.heat_map import (
     FUTURE_COLOR,
     get_axis_labels,
@@ -133,7 +134,7 @@ def get_line(*parts, buff=0.14, font_size=LABEL_SIZE, color=TEXT_COLOR) -> VGrou
 BOX = 0.74                  # a [64, 64] array
 VECTOR_UNIT = 1.8 / 4096    # scene units per entry of a [1, n] vector (the 4,096 concatenation: 1.8)
 VECTOR_HEIGHT = 0.2
-LANE_Y = (2.25, 0.62, -1.01)  # the three lanes, top to bottom (box centres)
+LANE_Y = (2.25, 0.62, -1.07)  # the three lanes, top to bottom (box centres)
 FLOW_LEFT = -3.95           # where every lane's flow starts (the names and counts sit left of it)
 NAME_X = -6.72
 
@@ -186,10 +187,12 @@ def get_mlp_box(color: str, hidden: int) -> VGroup:
     return box
 
 
-def arrange_stages(stages, labels=None, min_gap=0.5) -> VGroup:
+def arrange_stages(stages, labels=None, min_gap=0.5, gaps=None) -> VGroup:
     """Stages left to right on one centre line (their boxes' centres), an arrow between each pair,
-    each gap wide enough for its arrow label and for the stages' labels that overhang their boxes."""
+    each gap wide enough for its arrow label and for the stages' labels that overhang their boxes
+    (or as given in `gaps`, one per pair, None where the rule above decides)."""
     labels = labels or [None] * (len(stages) - 1)
+    gaps = gaps or [None] * (len(stages) - 1)
     x = 0.0
     for k, stage in enumerate(stages):
         stage.shift(RIGHT * (x - stage.box.get_left()[0]) + UP * (0 - stage.box.get_center()[1]))
@@ -205,7 +208,8 @@ def arrange_stages(stages, labels=None, min_gap=0.5) -> VGroup:
                 clear = [max(0.0, (s.name_label.width - s.box.width) / 2) for s in (stage, nxt)
                          if s.box.get_top()[1] + BUFF_SMALL < top + 0.05]
                 label_w = labels[k].width + 2 * max(clear, default=0.0) + 0.4
-            x = stage.box.get_right()[0] + max(min_gap, left_over + right_over + 0.3, label_w)
+            x = stage.box.get_right()[0] + (gaps[k] if gaps[k] is not None
+                                            else max(min_gap, left_over + right_over + 0.3, label_w))
     arrows = VGroup()
     for k in range(len(stages) - 1):
         arrow = get_arrow(stages[k].box.get_right(), stages[k + 1].box.get_left(), buff=0.08)
@@ -265,42 +269,44 @@ def get_attention_flow(p: dict, color: str, n_heads: int) -> VGroup:
         qkv.split_label.move_to(qkv.shape_label)
         qkv.add(qkv.split_label)
         qkv.add(qkv.blocks)
-        side = BOX / 2 - 0.04
-        squares = VGroup()
-        for k, c in enumerate(colors):
-            sq = Rectangle(width=side, height=side).set_stroke(c, 1.5).set_fill(c, 0.3)
-            sq.add(get_mask_triangle(sq))
-            squares.add(sq)
-        squares.arrange_in_grid(rows=2, cols=n_heads // 2, buff=0.08)
-        heads = VGroup(squares)
-        heads.box = squares
-        heads.squares = squares
-        heads.name_label = get_text(f"{n_heads} heads: Aʰ", font_size=SMALL_SIZE, color=color)
-        heads.name_label.next_to(squares, UP, buff=BUFF_SMALL)
-        heads.shape_label = get_text(f"each [{T}, {T}]\ntokens × tokens", font_size=SMALL_SIZE,
-                                     color=DIM_TEXT_COLOR, line_spacing=0.8)
-        heads.shape_label.next_to(squares, DOWN, buff=BUFF_SMALL)
-        heads.add(heads.name_label, heads.shape_label)
-        h = get_square("concat Hʰ", (T, C), color, fill=0.0, shape_text=f"{n_heads} × [{T}, {d}]")
+        # one head's own chain, its blocks to scale with Q's column blocks: Qʰ beside the scores, Kʰᵀ above
+        # them (as the product multiplies), the scores masked and softmaxed in place into Aʰ, then · Vʰ
+        heads = get_head_chain(T, C, d, color=colors[0], side=BOX)
+        heads.name_label = heads.s_shape                  # (for the layout: what overhangs the chain's box)
+        h = get_square("H", (T, C), color, fill=0.0, shape_text=f"{n_heads} × [{T}, {d}]")
         h.blocks = VGroup(*(Rectangle(width=BOX / n_heads, height=BOX).set_stroke(BACKGROUND, 2).set_fill(c, 0.6)
                             for c in colors)).arrange(RIGHT, buff=0).move_to(h.box)
         h.add_to_back(h.blocks)
         stages += [heads, h]
-        links += [get_link("QʰKʰᵀ"), get_link("join")]           # each head's maps come from its own Qʰ, Kʰ
+        links += [None, None]
     last = get_vector(f"e′{sub(T)}", C, TEXT_COLOR, fill=0.6)
     mlp = get_mlp_box(TEXT_COLOR, Hd)
     scores = get_vector("word scores", V, TEXT_COLOR)
     stages += [last, mlp, scores]
     links += [get_link("· W_O + E"), None, None]
-    flow = arrange_stages(stages, links)
+    gaps = None
+    if heads is not None:
+        # into the chain: room for Qʰ's shape under the arrow; out of it: Vʰ's shape and a short arrow
+        gaps = [None, (heads.q.get_left()[0] - heads.q_shape.get_left()[0]) + 0.12, 0.5,
+                links[3].width + 2 * max(0.0, (last.name_label.width - last.box.width) / 2) + 0.25, None, None]
+    flow = arrange_stages(stages, links, gaps=gaps)
     if heads is not None:
         # under the joined H: 64 columns again (placed after the layout: it overhangs into free space)
-        wide = get_text(f"[{T}, {C}]\n= {n_heads} × {head_width(p)} features", font_size=SMALL_SIZE,
-                        color=DIM_TEXT_COLOR, line_spacing=0.8)
-        wide.next_to(h.box, DOWN, buff=BUFF_SMALL).align_to(h.box, LEFT)    # clear of the heads' label
+        # (one line: the band under it holds the fine print and the widths)
+        wide = get_text(f"[{T}, {C}] = {n_heads} × {head_width(p)} features", font_size=SMALL_SIZE,
+                        color=DIM_TEXT_COLOR)
+        # from under Vʰ (whose labels stand over it) to under e′: clear of the scores' shape on the left, and
+        # a little lower than e′'s shape on the right
+        wide.next_to(h.box, DOWN, buff=0.2).align_to(heads.v, LEFT)
         h.remove(h.shape_label)
         h.shape_label = wide
         h.add(wide)
+        # before the heads join: the first column block is head 1's message, named over H's left edge
+        # (under H, where the joined shape will be: Vʰ's labels stand over the row's gap)
+        h.head_name = get_text(f"Hʰ = AʰVʰ\n[{T}, {head_width(p)}]", font_size=SMALL_SIZE,
+                               color=head_colors("four_heads", n_heads)[0], line_spacing=0.8)
+        h.head_name.next_to(h.box, DOWN, buff=BUFF_SMALL)
+        h.add(h.head_name)                     # (moves with the lane; leaves H when the heads join)
     flow.e, flow.qkv, flow.h, flow.last, flow.mlp, flow.scores = e, qkv, h, last, mlp, scores
     flow.a = stages[2] if n_heads == 1 else None
     flow.heads = heads
@@ -441,6 +447,8 @@ class ThreeArchitectures(LessonScene):
         self.show_four_heads(p)
         self.show_reshape(p)
         self.show_head_columns()
+        self.show_head_scores(p)
+        self.show_head_message(p)
         self.show_heads_join(p)
         self.show_four_head_count(results)
         self.show_widths(p)
@@ -459,7 +467,7 @@ class ThreeArchitectures(LessonScene):
             label = get_model_label(model_title(results, model), self.parts[model][1], model, color)
             # the four-head lane is the widest (its reshape, join and axis words); its short name leaves room
             # to start earlier
-            place_lane(flow, label, y, FLOW_LEFT - (0.75 if model == "four_heads" else 0.0))
+            place_lane(flow, label, y, FLOW_LEFT - (1.05 if model == "four_heads" else 0.0))
             self.flows[model], self.labels[model] = flow, label
         self.mlp_flow, self.one_head_flow, self.four_head_flow = (self.flows[m] for m in comparison.MODEL_ORDER)
 
@@ -688,22 +696,77 @@ class ThreeArchitectures(LessonScene):
             self.play(TransformFromCopy(pic.blocks[0], flow.qkv.blocks[0]), run_time=1.4)
             self.play(Indicate(flow.qkv.blocks[0], color=colors[0], scale_factor=1.05))
 
+    def chain_note(self, text: str):
+        """Fine print while head 1's chain is on screen: right of the scores' labels, clear of them."""
+        return self.swap_note(text, left=self.four_head_flow.heads.s_shape.get_right()[0] + 0.3)
+
+    def show_head_scores(self, p):
+        """Head 1's query block slides out of Q; its key block turns into Kʰᵀ over the scores; Qʰ's rows
+        sweep across and Kʰᵀ's columns sweep down, and where they cross are the scores [T, T]."""
+        T, d = p["context"], head_width(p)
+        flow = self.four_head_flow
+        ch, block = flow.heads, flow.qkv.blocks[0]
+        # the voice names the product; the shapes ([64, 16], [16, 64], [64, 64]) are on screen
+        with self.beat(f"Follow head 1: its queries meet its keys, Qʰ times Kʰᵀ over √{d}, a score for every "
+                       "pair of tokens.",
+                       spoken=f"Follow head 1: its queries meet its keys, Q times K transposed, over the square root "
+                              f"of {d}: a score for every pair of tokens."):
+            self.play(FadeOut(self.wq_blocks), FadeOut(self.whole_e), ReplacementTransform(self.q_name, self.qkv_name),
+                      GrowArrow(flow.arrows[1]),
+                      *self.chain_note(f"Each score is one token’s {d} query numbers against another token’s "
+                                       f"{d} key numbers, summed and divided by √{d}."), run_time=1.0)
+            self.play(ReplacementTransform(block.copy(), ch.q), FadeIn(VGroup(ch.q_name, ch.q_shape)), run_time=1.2)
+            self.play(ReplacementTransform(block.copy(), ch.kt, path_arc=-math.pi / 2), FadeIn(ch.kt_label),
+                      run_time=1.2)
+            rows, cols = ch.q.copy().set_fill(opacity=0.35), ch.kt.copy().set_fill(opacity=0.35)
+            self.play(rows.animate.stretch_to_fit_width(ch.s.width).move_to(ch.s),
+                      cols.animate.stretch_to_fit_height(ch.s.height).move_to(ch.s), run_time=1.2)
+            self.play(FadeIn(ch.s), FadeOut(rows), FadeOut(cols), FadeIn(ch.s_text), FadeIn(ch.s_shape), run_time=0.8)
+
+    def recolor_chain(self, ch, color: str) -> list:
+        """The chain's arrays in another head's colour (the same chain, that head's own blocks)."""
+        return [ch.q.animate.set_fill(color), ch.kt.animate.set_fill(color), ch.v.animate.set_fill(color),
+                ch.s.animate.set_stroke(color).set_fill(color), ch.q_name.animate.set_color(color),
+                ch.kt_name.animate.set_color(color)]
+
+    def show_head_message(self, p):
+        """The scores, masked and softmaxed in place, become Aʰ; Vʰ slides out of the stack; Aʰ · Vʰ goes
+        into H's first column block: head 1's message Hʰ [T, d]."""
+        d = head_width(p)
+        flow = self.four_head_flow
+        ch, block, h = flow.heads, flow.qkv.blocks[0], flow.h
+        attention = ch.to_attention()
+        with self.beat(f"Masked and softmaxed, the scores become head 1’s attention matrix Aʰ; times its values, "
+                       f"it gives head 1’s message, {d} wide.",
+                       spoken=f"Masked and softmaxed, the scores become head 1’s attention matrix; times its values, "
+                              f"it gives head 1’s message, {d} wide."):
+            self.play(Transform(ch.s, attention[0]), FadeIn(ch.mask), ReplacementTransform(ch.s_text, ch.a_text),
+                      *self.chain_note("The mask sets every future token’s score to −∞ before the softmax, so its "
+                                       "weight is 0; each row of Aʰ sums to 1."), run_time=1.4)
+            ch.remove(ch.s_text)
+            self.play(ReplacementTransform(block.copy(), ch.v), FadeIn(ch.dot), FadeIn(VGroup(ch.v_name, ch.v_shape)),
+                      run_time=1.2)
+            self.play(GrowArrow(flow.arrows[2]), FadeIn(h.box), FadeIn(h.head_name),
+                      TransformFromCopy(VGroup(ch.s, ch.v), h.blocks[0]), run_time=1.4)
+
     def show_heads_join(self, p):
         T, C, n = p["context"], p["d_model"], p["n_heads_multi"]
+        d = head_width(p)
         flow = self.four_head_flow
-        with self.beat(f"Each head has its own {T} × {T} attention matrix and a message {head_width(p)} wide; "
-                       f"the {n} messages join into {C} columns again.",
-                       spoken=f"Each head has its own attention matrix over the {T} tokens, and a message "
-                              f"{head_width(p)} wide; the {n} messages join into {C} columns again."):
-            self.play(FadeOut(self.wq_blocks), FadeOut(self.whole_e), GrowArrow(flow.arrows[1][0]), FadeIn(flow.arrows[1].label),
-                      ReplacementTransform(self.q_name, self.qkv_name),
-                      FadeIn(flow.heads.name_label),
-                      LaggedStart(*(FadeIn(s) for s in flow.heads.squares), lag_ratio=0.2), run_time=1.4)
-            self.play(FadeIn(flow.heads.shape_label), GrowArrow(flow.arrows[2][0]), FadeIn(flow.arrows[2].label),
-                      FadeIn(flow.h),
-                      *self.swap_note(f"Each head has Q, K and V of shape {T}×{head_width(p)}. Its attention matrix "
-                                      f"Aʰ = softmax(QʰKʰᵀ / √{head_width(p)}), masked, is {T}×{T}; "
-                                      f"its Hʰ = AʰVʰ has shape {T}×{head_width(p)}."))
+        ch, h = flow.heads, flow.h
+        colors = head_colors("four_heads", n)
+        with self.beat(f"Every head does the same with its own blocks; side by side, the {n} messages join into "
+                       f"{C} columns again."):
+            for k in range(1, n):
+                # the same chain on head k's own blocks: its message goes into H's k-th column block
+                self.play(*self.recolor_chain(ch, colors[k]),
+                          Indicate(flow.qkv.blocks[k], color=colors[k], scale_factor=1.1), run_time=0.5)
+                self.play(TransformFromCopy(VGroup(ch.s, ch.v), h.blocks[k]), run_time=0.6)
+            self.play(*self.recolor_chain(ch, colors[0]), ReplacementTransform(h.head_name, h.shape_label),
+                      FadeIn(h.name_label),
+                      *self.chain_note(f"Each head has Q, K and V of shape {T}×{d}; its Aʰ is {T}×{T} and its "
+                                       f"Hʰ = AʰVʰ is {T}×{d}."), run_time=1.0)
+            h.remove(h.head_name)
 
     def show_four_head_count(self, results):
         flow, label = self.four_head_flow, self.labels["four_heads"]
@@ -715,9 +778,8 @@ class ThreeArchitectures(LessonScene):
             self.play(GrowArrow(flow.arrows[3][0]), FadeIn(flow.arrows[3].label), FadeIn(flow.last))
             self.play(GrowArrow(flow.arrows[4]), FadeIn(flow.mlp), GrowArrow(flow.arrows[5]), FadeIn(flow.scores))
             # as before: only the final query row (Q's back card, each head's A, the joined H)
-            strips = self.four_final_row = VGroup(get_row_strip(flow.qkv.box[0]),
-                                                  *(get_row_strip(sq) for sq in flow.heads.squares),
-                                                  get_row_strip(flow.h.box))
+            strips = self.four_final_row = VGroup(get_row_strip(flow.qkv.box[0]), get_row_strip(flow.heads.q),
+                                                  get_row_strip(flow.heads.s), get_row_strip(flow.h.box))
             self.play(LaggedStart(*(FadeIn(x) for x in strips), lag_ratio=0.2), run_time=1.0)
             self.play(FadeIn(VGroup(label.count, label.word), shift=0.2 * UP),
                       *self.swap_note(f"Concatenating {count_word(n)} H matrices gives {T}×{C}, "
@@ -733,7 +795,9 @@ class ThreeArchitectures(LessonScene):
         lines = VGroup(get_width_line(toy_heads, toy_d, "our worksheet", TEXT_COLOR, "toy_width", toy_total),
                        get_width_line(n, head_width(p), "this model", MODEL_COLORS["four_heads"], "model_width", C))
         lines.arrange(DOWN, buff=0.14, aligned_edge=LEFT)
-        lines.move_to([0, CONTENT_BOTTOM + 0.05, 0], aligned_edge=DOWN).align_to([FLOW_LEFT, 0, 0], LEFT)
+        # right of head 1's chain and its labels (the band under them is theirs)
+        lines.move_to([0, CONTENT_BOTTOM + 0.05, 0], aligned_edge=DOWN)
+        lines.align_to([self.four_head_flow.heads.s_shape.get_right()[0] + 0.3, 0, 0], LEFT)
         self.widths = lines
         with self.beat(f"Our worksheet had {toy_heads} heads of width {toy_d}, {toy_total} in total; "
                        f"this model has {n} heads of {head_width(p)}, {C} in total."):

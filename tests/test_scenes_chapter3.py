@@ -165,11 +165,11 @@ def test_three_architectures_labels_the_real_shapes_and_the_reshape():
     texts = {t.original_text for t in b.texts}
     for label in (f"[{T}, {C}]", f"[1, {fmt_int(T * C)}]", f"[1, {fmt_int(H)}]", f"[1, {fmt_int(V)}]",
                   f"{fmt_int(T * C)}→{fmt_int(H)}", f"{fmt_int(H)}→{fmt_int(V)}", f"each [{T}, {C}]",
-                  f"[1, {C}]", "QʰKʰᵀ", "join", f"{h} × [{T}, {d}]", f"[{T}, {C}]\n= {h} × {d} features", "concat Hʰ",
+                  f"[1, {C}]", f"QʰKʰᵀ\n/ √{d}", f"{h} × [{T}, {d}]", f"[{T}, {C}] = {h} × {d} features",
                   "Q = E · W_Q", f"Q [{C}, {C}]", f"K, V: all {T} rows", "· W_O + E", "position rows"):
         assert label in texts, label
     flow = b.scene.four_head_flow
-    assert len(flow.qkv.blocks) == h == len(flow.heads.squares)               # the columns cut into heads
+    assert len(flow.qkv.blocks) == h == len(flow.h.blocks)                    # the columns cut into heads
     assert [blk.get_fill_color().to_hex().upper() for blk in flow.qkv.blocks] == \
         [c.upper() for c in ch3.FOUR_HEAD_COLORS[:h]]
     # one head's query columns read every feature of E: head 1's [64, 16] block of W_Q lit (head 1's colour,
@@ -185,14 +185,11 @@ def test_three_architectures_labels_the_real_shapes_and_the_reshape():
     beat = b.beat_of("query columns come from its own block of the query matrix")
     assert "every feature of E" in beat.text and f"{d} query columns" in beat.text
     assert "Create" in kinds(b.changes_in(beat)) and "TransformFromCopy" in kinds(b.changes_in(beat))
-    # the arrow into the heads' maps names what makes them (QʰKʰᵀ, not a reshape), and the beat's fine print
-    # gives each head's chain with its real sizes (d = 64 / 4 = 16)
-    assert flow.arrows[1].label.original_text == "QʰKʰᵀ"
-    assert (f"Aʰ = softmax(QʰKʰᵀ / √{d}), masked, is {T}×{T}; its Hʰ = AʰVʰ has shape {T}×{d}."
-            in " ".join(fine_print(b)))
-    # the QʰKʰᵀ arrow arrives with what it points at (the heads), not a beat early
-    join = b.beat_of("attention matrix and a message")
-    assert "GrowArrow" in kinds(b.changes_in(join))
+    # the beat's fine print gives each head's shapes (d = 64 / 4 = 16)
+    assert f"Each head has Q, K and V of shape {T}×{d}; its Aʰ is {T}×{T} and its Hʰ = AʰVʰ is {T}×{d}." \
+        in " ".join(fine_print(b))
+    # the arrow into head 1's chain arrives with the chain, not a beat early
+    assert "GrowArrow" in kinds(b.changes_in(b.beat_of("Follow head 1")))
     assert "GrowArrow" not in kinds(b.changes_in(b.beat_of("then the 64 columns it made are cut")))
     # the projection E · W_Q [64, 64] is named in the sentence that says it, before the cut
     cut = b.beat_of("then the 64 columns it made are cut")
@@ -200,8 +197,8 @@ def test_three_architectures_labels_the_real_shapes_and_the_reshape():
     # the final query marks Q's, A's and H's last rows only; K and V are labelled whole, in that beat
     final = b.beat_of("only the last row is needed")
     assert len(b.scene.final_row) == 3 and "FadeIn" in kinds(b.changes_in(final))
-    # the four-head lane computes only the final query too: Q's back card, each head's A, the joined H
-    assert len(b.scene.four_final_row) == 2 + h
+    # the four-head lane computes only the final query too: Q's back card, Qʰ's and Aʰ's last rows, the joined H
+    assert len(b.scene.four_final_row) == 4
     assert "LaggedStart" in kinds(b.changes_in(b.beat_of("W_O mixes them, and the rest is as before")))
     one = b.scene.one_head_flow
     assert b.scene.final_row[0].get_center()[0] < one.qkv.front.get_center()[0]      # on the back card (Q)
@@ -244,13 +241,59 @@ def test_three_architectures_names_the_token_and_feature_axes():
     beat = b.beat_of("token against token")
     assert "64 features for each token" in beat.text
     assert kinds(b.changes_in(beat)).count("FadeIn") >= 3
-    # in the four-head lane the heads' maps and the joined H carry the words themselves
+    # in the four-head lane head 1's scores (then Aʰ) and the joined H carry the words themselves
     four = b.scene.four_head_flow
-    assert four.heads.shape_label.original_text == "each [64, 64]\ntokens × tokens"
-    assert four.h.shape_label.original_text == "[64, 64]\n= 4 × 16 features"
+    assert four.heads.s_shape.original_text == "[64, 64]\ntokens ×\ntokens"
+    assert four.h.shape_label.original_text == "[64, 64] = 4 × 16 features"
     # and the lane still fits the frame
     from scenes.style import SAFE_WIDTH
     assert four.get_right()[0] <= SAFE_WIDTH / 2 + 0.25
+
+
+def test_three_architectures_draws_one_heads_chain_to_scale_and_by_motion():
+    """Head 1's chain as its own stages before the heads join: Qʰ [T, d] beside the scores and Kʰᵀ [d, T]
+    above them, QʰKʰᵀ / √d [T, T] (tokens × tokens), masked and softmaxed in place into Aʰ, · Vʰ [T, d],
+    into H's first column block (Hʰ = AʰVʰ [T, d]), then every head's block side by side: H [T, C]."""
+    p = results()["protocol"]
+    T, C, n = p["context"], p["d_model"], p["n_heads_multi"]
+    d = C // n                                               # the head width, by hand: 64 / 4 = 16
+    assert d * n == C
+    b = built(ThreeArchitectures)
+    flow = b.scene.four_head_flow
+    ch, h, e = flow.heads, flow.h, flow.e
+    # the shapes as written
+    assert ch.q_shape.original_text == f"[{T}, {d}]"
+    assert ch.kt_shape.original_text == f"[{d}, {T}]"
+    assert ch.s_shape.original_text.startswith(f"[{T}, {T}]\ntokens")
+    assert ch.v_name.original_text == "Vʰ" and ch.v_shape.original_text == f"[{T}, {d}]"
+    assert ch.s_text.original_text == f"QʰKʰᵀ\n/ √{d}" and ch.a_text.original_text == "Aʰ"
+    assert h.head_name.original_text == f"Hʰ = AʰVʰ\n[{T}, {d}]"
+    # ... and as drawn, to the lane's scale: E is [T, C]; a [T, d] block is d / C of its width, T rows high
+    unit_w, unit_h = e.box.width / C, e.box.height / T
+    for rect, (rows, cols) in ((ch.q, (T, d)), (ch.kt, (d, T)), (ch.s, (T, T)), (ch.v, (T, d))):
+        assert rect.width == pytest.approx(cols * unit_w, abs=0.01)
+        assert rect.height == pytest.approx(rows * unit_h, abs=0.01)
+    assert ch.q.width == pytest.approx(flow.qkv.blocks[0].width, abs=0.01)       # the block that slid out
+    assert all(blk.width == pytest.approx(ch.v.width, abs=0.01) for blk in h.blocks)  # n messages, d wide
+    assert len(h.blocks) == n and sum(blk.width for blk in h.blocks) == pytest.approx(h.box.width, abs=0.01)
+    # laid out as the product multiplies: Qʰ's rows left of the scores, Kʰᵀ's columns above them
+    assert ch.q.get_right()[0] < ch.s.get_left()[0] and ch.q.get_top()[1] == pytest.approx(ch.s.get_top()[1])
+    assert ch.kt.get_bottom()[1] > ch.s.get_top()[1] and ch.kt.get_left()[0] == pytest.approx(ch.s.get_left()[0])
+    # in order along the lane: Q stack, the chain, H, then e′
+    assert flow.qkv.box.get_right()[0] < ch.q_shape.get_left()[0]
+    assert ch.v.get_right()[0] < h.box.get_left()[0] < flow.last.box.get_left()[0]
+    # the objects change by motion: the block slides out of Q (a transform of a copy), Qʰ and Kʰᵀ sweep into
+    # the scores; the scores become Aʰ in place; Aʰ and Vʰ go into H's block; each other head's too
+    scores = kinds(b.changes_in(b.beat_of("Follow head 1")))
+    assert scores.count("ReplacementTransform") >= 2 + 1          # Qʰ, Kʰᵀ (and the Q stack's name back)
+    message = kinds(b.changes_in(b.beat_of("Masked and softmaxed")))
+    assert re.search(r"\bTransform\b", message) and "TransformFromCopy" in message
+    join = kinds(b.changes_in(b.beat_of("Every head does the same")))
+    assert join.count("TransformFromCopy") == n - 1 and "ReplacementTransform" in join
+    # the lane still fits the frame, and head 1's chain stays clear of the one-head lane above
+    from scenes.style import SAFE_WIDTH
+    assert flow.get_right()[0] <= SAFE_WIDTH / 2 + 0.02
+    assert ch.get_top()[1] < b.scene.one_head_flow.get_bottom()[1]
 
 
 def test_three_architectures_widths_read_as_totals():
