@@ -1596,3 +1596,34 @@ def test_a_setting_generate_refuses_gets_no_link_and_the_same_reason(wide, field
         run: document.getElementById('demo-status').textContent, state: document.getElementById('demo').dataset.state }))()""")
     assert got["href"] is None and says in got["link"], got
     assert got["state"] == "error" and says in got["run"], got
+
+
+CUES = """(() => [...document.querySelectorAll('#explorer .scroll-x')].filter(b => b.getClientRects().length).map(b => {
+    const hint = b.previousElementSibling && b.previousElementSibling.classList.contains('scroll-hint') ? b.previousElementSibling : null;
+    const mask = getComputedStyle(b).maskImage || getComputedStyle(b).webkitMaskImage || 'none';
+    return { over: b.scrollWidth > b.clientWidth + 1, hint: !!hint && hint.getClientRects().length > 0 && !hint.hidden,
+             text: hint ? hint.textContent : null, fade: mask !== 'none' }; }))()"""
+
+
+def test_a_table_wider_than_a_phone_says_it_scrolls_and_one_that_fits_does_not(wide, narrow):
+    """The fourth page reviewer, at 390 px: the head tables' score and α columns sat off to the
+    right of a box that scrolls with no cue. Where a box overflows: a "scroll →" hint and a fade at
+    its right edge (gone at the end); where it fits, neither."""
+    for p in (narrow, wide):
+        p.goto(p.base)
+        explore(p, "The fisherman sat beside the river bank and watched the")
+        boxes = p.js(CUES)
+        assert len(boxes) >= 8, boxes
+        for b in boxes:
+            assert b["hint"] == b["over"] and b["fade"] == b["over"], (p.tab, b)
+            if b["over"]:
+                assert "scroll" in b["text"], b
+        over = sum(b["over"] for b in boxes)
+        if p is narrow:
+            assert over >= 4 and over < len(boxes), boxes      # some overflow on a phone, some fit
+    # Scrolled to its end, a box's fade goes (the hint stays: it still scrolls back).
+    narrow.goto(narrow.base)
+    got = narrow.js("""(async () => { const b = [...document.querySelectorAll('#explorer .scroll-x.overflows')][0];
+        b.scrollLeft = b.scrollWidth; await new Promise(r => setTimeout(r, 100));
+        return getComputedStyle(b).maskImage || getComputedStyle(b).webkitMaskImage; })()""")
+    assert got == "none", got

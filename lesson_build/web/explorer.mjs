@@ -44,6 +44,30 @@ const coordinates = (index) => COORDINATE_NAMES[index - 1];
 
 const last = (rows) => rows[rows.length - 1];
 
+/** A sideways-scrolling box (.scroll-x) says so while its table is wider than it (a phone): a short
+ * "scroll →" hint above it and a fade at its right edge (lesson.css .overflows), the fade gone once
+ * it is scrolled to its end; neither while the table fits. Rechecked when the box's width changes. */
+export function scrollCue(box) {
+  if (box.dataset.cue) return box;
+  box.dataset.cue = "true";
+  const hint = h("p", { class: "scroll-hint meta", "aria-hidden": "true", hidden: true }, "scroll →");
+  box.before(hint);
+  const update = () => {
+    const over = box.scrollWidth > box.clientWidth + 1;
+    box.classList.toggle("overflows", over);
+    box.classList.toggle("at-end", over && box.scrollLeft + box.clientWidth >= box.scrollWidth - 1);
+    hint.hidden = !over;
+  };
+  box.addEventListener("scroll", update, { passive: true });
+  if (typeof ResizeObserver !== "undefined") {
+    const watcher = new ResizeObserver(() => { if (box.isConnected) update(); else watcher.disconnect(); });
+    watcher.observe(box);
+  }
+  update();
+  return box;
+}
+const scrollCues = (root) => root.querySelectorAll(".scroll-x").forEach(scrollCue);
+
 function matrixTable(caption, rowLabels, columns, rows, { receiver = null } = {}) {
   // The caption above the scrolling box, not inside it: on a phone it wraps instead of being cut.
   return h("div", { class: "matrix-block" }, caption ? h("p", { class: "meta caption" }, caption) : null,
@@ -533,6 +557,7 @@ export function mount(root = document.getElementById("explorer")) {
   function choose(r) {
     const focused = document.activeElement, kind = focused?.dataset?.pick ? "pick" : focused?.closest?.("#explorer-tokens") ? "token" : null;
     render(current, out, r, choose);
+    scrollCues(out);
     // A link a teacher can send: this page, opened on this sentence (player.js checks it), with the
     // chosen receiver when it is not the last word. It carries the sentence's words, never a
     // preset's name (the link is read literally).
@@ -613,7 +638,9 @@ export function mount(root = document.getElementById("explorer")) {
     root.scrollIntoView();
   }));
   readExplained();
-  out.after(parametersPanel());
+  const parameters = parametersPanel();
+  out.after(parameters);
+  scrollCues(parameters);
   // A sentence from the page's link (?sentence=…), already checked by player.js; else the default.
   const asked = globalThis.lessonLink?.sentence;
   if (asked) {
