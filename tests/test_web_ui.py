@@ -941,8 +941,10 @@ def test_worksheet_scenes_open_the_explorer_and_the_explorer_links_back_to_the_v
     wide.goto(wide.base)
     wide.js("window.sameDocument = true")
     tries = wide.js("[...document.querySelectorAll('a[data-try]')].map(a => [a.closest('section').id, a.dataset.try])")
-    assert tries == [["chapter2", "river"]] * 3, tries                   # chapter 2's worksheet scenes only
-    wide.js("document.querySelectorAll('#chapter2 a[data-try]')[2].click()")
+    # chapter 2's worksheet scenes only, and one link for the three in a row that open the same sentence
+    assert tries == [["chapter2", "river"]], tries
+    assert wide.js("document.querySelector('#chapter2 a[data-try]').textContent").endswith("(scenes 5–11)")
+    wide.js("document.querySelectorAll('#chapter2 a[data-try]')[0].click()")
     got = wide.js(LINK_STATE)
     assert got["sentence"] == "river" and got["input"] == ws.SENTENCES["river"], got
     # The link carries the preset's words (a ?sentence= is read literally), and no reload.
@@ -1484,7 +1486,20 @@ def test_each_worksheet_scene_tries_its_own_sentence_or_says_whose_it_is(wide):
         const a = li.querySelector('a[data-try]');
         return [li.querySelector('a[data-seek]').firstChild.textContent.trim(), a.textContent, a.title,
                 new URLSearchParams(a.search).get('sentence')]; })""")
-    assert len(links) == sum(s.name in page.TRY_IT for s in by_label.values()), links
+    # One link per run of scenes in a row that open the same sentence, beside its first scene and
+    # naming the run (the same link under nine scenes in a row was noise).
+    opens = [(s.number, ws.SENTENCES.get(page.TRY_IT[s.name] or ws.sentence_from_env(), page.TRY_IT[s.name] or ws.sentence_from_env())
+              if s.name in page.TRY_IT else None) for s in catalog_chapter2().scenes]
+    runs, before = [], None
+    for number, words in opens:                       # runs of scenes listed one after another
+        if words is not None and words == before:
+            runs[-1][1] = number
+        elif words is not None:
+            runs.append([number, number, words])
+        before = words
+    assert [label.split(" · ")[0] for label, *_ in links] == [f"Scene {a}" for a, _, _ in runs], (links, runs)
+    for (label, text, _, words), (a, b, want) in zip(links, runs):
+        assert words == want and (text.endswith(f"(scenes {a}–{b})") if b > a else "scenes" not in text), (label, text)
     owns = 0
     for label, text, title, words in links:
         own = [name for name in ws.SENTENCES if name in by_label[label].title.lower()]
@@ -1627,3 +1642,32 @@ def test_a_table_wider_than_a_phone_says_it_scrolls_and_one_that_fits_does_not(w
         b.scrollLeft = b.scrollWidth; await new Promise(r => setTimeout(r, 100));
         return getComputedStyle(b).maskImage || getComputedStyle(b).webkitMaskImage; })()""")
     assert got == "none", got
+
+
+@pytest.mark.parametrize("link", LANDING_LINKS, ids=[f"clear-{i}" for i in range(len(LANDING_LINKS))])
+def test_a_bad_links_banner_leaves_the_landed_sections_heading_readable(wide, narrow, link):
+    """The banner is fixed in view; it covered the heading of the section the link landed on."""
+    section = link.split("#")[1].split("&")[0] if "#" in link else None
+    for p in (wide, narrow):
+        p.goto(p.base + link)
+        p.tab.wait_for("!document.getElementById('link-message').hidden", timeout=20)
+        p.js("new Promise(r => requestAnimationFrame(() => requestAnimationFrame(r)))")
+        got = p.js(f"""(() => {{ const m = document.getElementById('link-message').getBoundingClientRect();
+            const h = document.querySelector('#{section} h2').getBoundingClientRect();
+            return {{ banner: m.bottom, heading: h.top, bottom: h.bottom, height: innerHeight }}; }})()""")
+        assert got["banner"] <= got["heading"] and got["bottom"] <= got["height"], (link, p.tab, got)
+        # closed, the page's scroll padding goes with it
+        p.key("Escape")
+        assert p.js("document.documentElement.style.scrollPaddingTop") == "", link
+
+
+def test_each_compare_card_names_its_heads_once(wide):
+    """The Compare card read "One head · one head": the title, and what it has only where the title
+    does not say it."""
+    wide.goto(wide.base + "#demo")
+    _run_demo(wide, "Once upon a time", 2, compare=True)
+    titles = wide.js("[...document.querySelectorAll('#demo-results .model-card h3')].map(h => h.textContent.toLowerCase())")
+    assert len(titles) == 3, titles
+    for title in titles:
+        said = [w for w in ("one head", "4 heads", "four heads", "no attention") if w in title]
+        assert len(said) == 1 and title.count(said[0]) == 1 and title.count("head") <= 1, titles

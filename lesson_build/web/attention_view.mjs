@@ -119,7 +119,9 @@ export function modelCard(name, entry, tok, { temperature, withText = false, pro
   const text = withText ? h("p", { class: "continuation small" }, h("span", { class: "prompt" }, prompt), " ",
     h("span", { class: "generated" })) : null;
   const el = h("article", { class: "model-card", "data-model": name, "data-heads": heads },
-    h("h3", {}, entry.title, h("span", { class: "meta" }, ` · ${heads === 0 ? "no attention" : heads === 1 ? "one head" : `${heads} heads`}`)),
+    // The title and what it has, once: "One head" is not followed by "· one head".
+    h("h3", {}, entry.title, /head|attention/i.test(entry.title) ? null
+      : h("span", { class: "meta" }, ` · ${heads === 0 ? "no attention" : heads === 1 ? "one head" : `${heads} heads`}`)),
     text,
     h("label", { class: "scrub" }, "Step ", slider, " ", where),
     heads === 0

@@ -275,11 +275,26 @@
     return link;
   }
 
+  /** While the banner shows, the section the link landed on starts below it, not under it: the
+   * page's scroll padding is the banner's room (the browser's own scroll to the #part keeps it),
+   * and a section already at the top is moved down by it. Closed, the padding goes. */
+  function clearOfBanner(box) {
+    var root = document.documentElement;
+    if (box.hidden) { root.style.scrollPaddingTop = ""; return; }
+    var room = Math.ceil(box.getBoundingClientRect().bottom + 12);
+    root.style.scrollPaddingTop = room + "px";
+    var target = document.getElementById(decoded(location.hash.slice(1).split("&")[0]));
+    if (!target) return;
+    var top = target.getBoundingClientRect().top;
+    if (top > -2 && top < room) window.scrollBy(0, top - room);
+  }
+
   function say(text) {
     var box = document.getElementById("link-message");
     if (!box) return;
     box.textContent = text || "";
     box.hidden = !text;
+    clearOfBanner(box);
     // The page has landed on the section the link names: the message is fixed in view there
     // (lesson.css) and takes the focus, so a screen reader and a keyboard are on it too.
     if (!text) return;
@@ -287,7 +302,10 @@
     // The browser's scroll to the link's #part, when the page has loaded, clears the focus: again then.
     if (document.readyState !== "complete") {
       window.addEventListener("load", function () {
-        if (!box.hidden && box.textContent === text) box.focus({ preventScroll: true });
+        if (!box.hidden && box.textContent === text) {
+          box.focus({ preventScroll: true });
+          requestAnimationFrame(function () { clearOfBanner(box); });
+        }
       }, { once: true });
     }
   }
