@@ -43,6 +43,7 @@ from manim import (
     VGroup,
     VMobject,
     interpolate_color,
+    linear,
 )
 
 from lesson_data import comparison
@@ -1887,6 +1888,44 @@ def get_continuation_rows(cont_set, titles: dict, kind: str, width: float) -> VG
     return rows
 
 
+LINE_CELL = 0.28            # a source's cell on the token line (a folded box's cells share its width)
+
+
+def get_line_cells(row, line, hm, receiver: int) -> VGroup:
+    """The receiver's row of the map, laid on the token line: over each box its source's cell (over a
+    folded box, one narrow cell per token it hides), filled as the heat map fills that cell; each cell
+    keeps its `source` (story position) and `weight`. `entries[k]`: the cells over box k."""
+    cells, entries = VGroup(), []
+    for k, e in enumerate(line.entries):
+        box = row.boxes[k]
+        width = box.width / e.size if e.is_gap else LINE_CELL
+        group = VGroup()
+        for j in range(e.first, e.last + 1):
+            w = float(hm.weights[receiver, j])
+            step = int(weight_level([w])[0])
+            sq = Rectangle(width=width, height=LINE_CELL).set_stroke(DIM_TEXT_COLOR, 0.8 if not e.is_gap else 0)
+            sq.set_fill(level_hex(step, hm.color) if step else BACKGROUND, 1)
+            sq.source, sq.weight, sq.step = j, w, step
+            group.add(sq)
+        group.arrange(RIGHT, buff=0).next_to(box, UP, buff=0.08)
+        entries.append(group)
+        cells.add(*group)
+    cells.entries = entries
+    return cells
+
+
+def get_landed_cells(cells, hm, receiver: int) -> VGroup:
+    """The same cells in place: the map's cells of the receiver's row (size, shade, position)."""
+    side = hm.cell_side
+    landed = VGroup()
+    for sq in cells:
+        t = Rectangle(width=side, height=side).set_stroke(width=0).set_fill(sq.get_fill_color(), 1)
+        t.move_to(hm.cell_center(receiver, sq.source))
+        t.source, t.weight, t.step = sq.source, sq.weight, sq.step
+        landed.add(t)
+    return landed
+
+
 class InsideTrainedModels(LessonScene):
     """Scene 20: the seed-11 checkpoints' own final-query attention on a held-out story, told on the
     token line (arrows from the receiver's sources, width = weight, one colour per head); the honest
@@ -2041,20 +2080,45 @@ class InsideTrainedModels(LessonScene):
 
     # shot 3 ------------------------------------------------------------------------------------
     def show_map(self):
-        amap = self.amap
+        """The row becomes the map's bottom row, and the map is built upward from it: each arrow turns into
+        its source's cell (a folded box's arrow into its tokens' cells), shaded by its weight on the map's
+        scale; the cells travel from the token line into the bottom row; the earlier windows' rows sweep up."""
+        amap, r, line = self.amap, self.receiver, self.line
         color = MODEL_COLORS["one_head"]
         panel = self.heat_panel = get_heat_panel(amap, "one_head", 0, color)
         panel.move_to([0, 0, 0])
         panel.shift(RIGHT * (-5.6 - panel.labels.rows.get_left()[0]) + UP * (CONTENT_TOP - 0.05 - panel.get_top()[1]))
-        self.heat_one = panel.map
+        hm = self.heat_one = panel.map
+        hm.frame.set_fill(opacity=0)       # weight 0 is the background itself; the leaving line stays seen
         key = self.key = get_color_key(color, width=2.8, title="weight, on a square-root colour scale")
         key.move_to([panel.map.frame.get_right()[0] + 1.2, 0, 0], aligned_edge=LEFT).align_to(panel.map.frame, UP)
-        self.make_way("to the map", VGroup(self.row, self.one_arrows, self.one_labels, self.one_folds,
-                                           self.model_name))
-        with self.beat("That was one row. End the window at any other token and you get another row; stacked, "
-                       "they make this map.", look=1.0):
-            self.play(FadeIn(panel.map.frame), FadeIn(VGroup(*panel.map.levels.values())), run_time=1.5)
-            self.play(FadeIn(panel.labels), FadeIn(panel.titles),
+        cells = self.row_cells = get_line_cells(self.row, line, hm, r)
+        landed = self.landed_cells = get_landed_cells(cells, hm, r)
+        arrows = self.one_arrows
+        turn = [ReplacementTransform(arrows.arrow(k), cells.entries[k]) for k in range(len(line.entries))]
+        rest = [m for m in arrows.submobjects if m is not arrows.arrows]       # (anything beside the arrows)
+        # the earlier windows' rows, hidden under a cover that withdraws upward; a row box rides its edge
+        c = hm.cell_side
+        cover = Rectangle(width=hm.frame.width - 0.02, height=r * c).set_stroke(width=0).set_fill(BACKGROUND, 1)
+        cover.move_to(hm.frame.get_top() + DOWN * 0.01, aligned_edge=UP)
+        sweep_box = self.sweep_box = hm.get_row_box(r)
+        with self.beat("Those weights are one row of cells. End the window at each earlier token for another row; "
+                       "stacked, they make this map.", look=1.0):
+            self.play(*turn, *(FadeOut(m) for m in rest),
+                      FadeOut(VGroup(self.one_labels, self.one_folds, self.model_name)),
+                      *self.swap_note(None), run_time=1.4)
+            # the row box marks where they land: the map's bottom row, the window that ends at the receiver
+            self.play(LaggedStart(*(ReplacementTransform(a, b) for a, b in zip(cells, landed)), lag_ratio=0.01),
+                      FadeOut(self.row), FadeIn(hm.frame), FadeIn(sweep_box), run_time=1.8)
+            # the whole map under the cover: its bottom row is the landed cells' (the same shades), so they go
+            self.add(*hm.levels.values())
+            self.remove(landed)
+            self.add(cover, sweep_box)
+            self.play(cover.animate(rate_func=linear).stretch_to_fit_height(1e-3, about_edge=UP),
+                      sweep_box.animate(rate_func=linear).move_to([sweep_box.get_x(), hm.cell_center(0, 0)[1], 0]),
+                      run_time=2.0)
+            self.remove(cover)
+            self.play(FadeOut(sweep_box), FadeIn(panel.labels), FadeIn(panel.titles),
                       *self.swap_note(f"Row i: the final-query weights of the window that ends at token i, what the "
                                       "model computes in training and generation.", left=key.get_left()[0]))
 

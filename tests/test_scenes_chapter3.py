@@ -21,7 +21,7 @@ from manim import ManimColor, Scene
 from lesson_data import comparison
 from lesson_data.display import fmt, fmt_int
 from scenes import chapter3_trained_models as ch3
-from scenes.blocks.heat_map import FUTURE_COLOR, HEAT_LEVELS, get_heat_map, level_rgb
+from scenes.blocks.heat_map import FUTURE_COLOR, HEAT_LEVELS, get_heat_map, level_hex, level_rgb
 from scenes.chapter3_trained_models import InsideTrainedModels, TheComparison, ThreeArchitectures
 from scenes.style import BACKGROUND, CountText, LessonScene
 from tests.scene_harness import assert_builds_cleanly, build_scene, built, hex_to_rgb
@@ -699,6 +699,50 @@ def test_inside_draws_the_honest_map_and_makes_its_last_row_legible():
     labels = {t.original_text for t in b.scene.heat_panel.labels.rows}
     assert f"1 {amap.tokens[0]}" in labels and f"{amap.n} {amap.tokens[r]}" in labels
     assert any(n.startswith("Row i: the final-query weights of the window that ends at token i") for n in fine_print(b))
+
+
+def test_inside_builds_the_map_from_the_row_of_arrows():
+    """'That was one row… stacked, they make this map': the one-head arrows turn into their sources' cells,
+    which land in the map's bottom row; that row equals the arrows' weights, read here straight from
+    attention.json's window weights (not the loader's by-position array the scene draws from)."""
+    raw = json.loads((comparison.EXPORTS / "attention.json").read_text(encoding="utf-8"))
+    n = raw["n"]
+    r = n - 1                                                         # the window that ends the story
+    window = raw["windows"]
+    sources, n_pad = window["sources"][r], window["n_pad"][r]
+    by_slot = raw["models"]["one_head"]["window_weights"][0][r]
+    export = {j: float(by_slot[n_pad + k]) for k, j in enumerate(sources)}
+    assert math.isclose(math.fsum(export.values()), 1.0, abs_tol=1e-5)
+    b = built(InsideTrainedModels)
+    scene, line = b.scene, b.scene.line
+    hm = scene.heat_one
+    # the arrows carry the export's weights: a token's own, a folded box's the sum over the tokens it hides
+    for k, e in enumerate(line.entries):
+        want = math.fsum(export[j] for j in range(e.first, e.last + 1))
+        assert scene.one_arrows.arrow(k).weight == pytest.approx(want, abs=1e-12)
+    # over each box, one cell per source it holds, with that source's weight: together the arrow's weight
+    cells = scene.row_cells
+    for k, e in enumerate(line.entries):
+        group = cells.entries[k]
+        assert [c.source for c in group] == list(range(e.first, e.last + 1))
+        assert math.fsum(c.weight for c in group) == pytest.approx(scene.one_arrows.arrow(k).weight, abs=1e-12)
+    # the cells land in the bottom row, one per source of the window, where the map draws that cell, and
+    # that row of the map is the export's row, shaded step round(√w · levels) (0: the background)
+    landed = scene.landed_cells
+    assert sorted(c.source for c in landed) == sorted(export) == list(range(n))
+    for c in landed:
+        w = export[c.source]
+        assert c.weight == pytest.approx(w, abs=1e-7) and hm.weights[r, c.source] == pytest.approx(w, abs=1e-7)
+        step = int(math.floor(math.sqrt(w) * HEAT_LEVELS + 0.5))
+        assert hm.steps[r, c.source] == step == c.step
+        assert np.allclose(c.get_center(), hm.cell_center(r, c.source), atol=1e-6)
+        assert c.width == pytest.approx(hm.cell_side) and c.height == pytest.approx(hm.cell_side)
+        shade = BACKGROUND if step == 0 else level_hex(step, hm.color)
+        assert c.get_fill_color().to_hex().upper() == ManimColor(shade).to_hex().upper()
+    # by motion, in the sentence that says it: every arrow turns into its cells, then they travel
+    beat = b.beat_of("one row of cells")
+    assert kinds(b.changes_in(beat)).count("ReplacementTransform") >= len(line.entries)
+    assert "LaggedStart" in kinds(b.changes_in(beat))
 
 
 def test_inside_tells_the_story_on_the_token_line():
