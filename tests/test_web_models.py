@@ -398,3 +398,47 @@ def test_the_seam_between_a_prompt_and_its_continuation_is_detokenizes(tok):
     wrong = [(a, b, g, detokenize(a + b)) for (a, b), g in zip(cases, got) if g != detokenize(a + b)]
     assert not wrong, f"{len(wrong)} cuts differ; first: {wrong[0]!r}"
     assert any(b and b[0] == "." and a for a, b in cases)
+
+
+def test_the_products_run_in_webassembly_and_the_javascript_fallback_gives_the_same_bits(web_models, torch_models, tok):
+    """The lesson notes say the demo runs its checkpoints with WebAssembly: model.mjs's matrix-vector
+    products run in kernels.mjs's module (node and the page alike), and the plain-JavaScript loops
+    kept for engines without WebAssembly give the same logits to the bit; both are torch's float64
+    forward pass to summation order."""
+    ids = [1] + encode(tok, " ".join(_test_split()[3:6]))
+    windows = [window_of(ids[:n], 64)[0].tolist() for n in (1, 5, 64, 150)]
+    script = (
+        "const windows = JSON.parse(fs.readFileSync(0, 'utf8')); const out = {};\n"
+        f"const dir = {json.dumps(str(web_models))};\n"
+        "const manifest = JSON.parse(fs.readFileSync(dir + '/manifest.json', 'utf8'));\n"
+        f"for (const name of {json.dumps(list(MODEL_NAMES))}) {{\n"
+        "  const { model } = G.loadFromFolder(name, dir);\n"
+        "  const bytes = fs.readFileSync(dir + '/' + manifest.models[name].file);\n"
+        "  const buffer = bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength);\n"
+        "  const plain = M.buildModel(manifest.models[name], buffer, { engine: 'JavaScript' });\n"
+        "  const bits = (m) => windows.map((w) => Array.from(new Uint32Array(Float64Array.from(m.logits(Int32Array.from(w))).buffer)));\n"
+        "  out[name] = { engine: model.engine.name, plainEngine: plain.engine.name, wasm: bits(model), js: bits(plain),\n"
+        "    logits: windows.map((w) => Array.from(model.logits(Int32Array.from(w)))) };\n}\n"
+        "process.stdout.write(JSON.stringify(out));")
+    got = json.loads(run_node(script, json.dumps(windows)))
+    for name, model in torch_models.items():
+        g = got[name]
+        assert g["engine"] == "WebAssembly" and g["plainEngine"] == "JavaScript", (name, g["engine"])
+        assert g["wasm"] == g["js"], f"{name}: the two engines' logits differ in their bits"
+        exact = copy.deepcopy(model).double()
+        with torch.inference_mode():
+            in64 = exact(torch.tensor(windows))
+        assert (torch.tensor(g["logits"], dtype=torch.float64) - in64).abs().max().item() <= 1e-9, name
+
+
+def test_the_webassembly_module_is_assembled_here_and_imports_only_its_memory():
+    """kernels.mjs's bytes are a valid module with two exports and one import, env.memory (no
+    host functions: it can do nothing but arithmetic on its own memory)."""
+    script = ("import * as K from " + json.dumps((WEB / "kernels.mjs").as_uri()) + ";\n"
+              "const m = new WebAssembly.Module(K.MODULE_BYTES);\n"
+              "process.stdout.write(JSON.stringify({ valid: WebAssembly.validate(K.MODULE_BYTES), size: K.MODULE_BYTES.length,\n"
+              "  imports: WebAssembly.Module.imports(m), exports: WebAssembly.Module.exports(m) }));")
+    got = json.loads(run_node(script))
+    assert got["valid"] and got["size"] < 1000, got
+    assert got["imports"] == [{"module": "env", "name": "memory", "kind": "memory"}], got
+    assert sorted(e["name"] for e in got["exports"]) == ["dotAdd", "rowsAxpy"], got

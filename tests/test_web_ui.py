@@ -1671,3 +1671,23 @@ def test_each_compare_card_names_its_heads_once(wide):
     for title in titles:
         said = [w for w in ("one head", "4 heads", "four heads", "no attention") if w in title]
         assert len(said) == 1 and title.count(said[0]) == 1 and title.count("head") <= 1, titles
+
+
+def test_the_demo_runs_in_webassembly_and_says_so_or_says_it_fell_back(wide):
+    """The lesson notes: "The demo runs actual checkpoints with WebGPU or WebAssembly." The page's
+    products run in kernels.mjs's WebAssembly module, and its words say so; without WebAssembly the
+    same loops run in JavaScript, the same words come out, and the timings say it fell back."""
+    wide.goto(wide.base + "#demo")
+    intro = wide.js("document.querySelector('#demo p').textContent")
+    assert "WebAssembly" in intro and "plain JavaScript forward pass" not in intro, intro
+    _run_demo(wide, "Once upon a time", 6, model="mlp")
+    line = wide.js("document.getElementById('demo-latency').textContent")
+    words = wide.js("document.getElementById('demo-output').dataset.continuation")
+    assert "measured in this page (WebAssembly)" in line, line
+    wide.goto(wide.base + "#demo")
+    wide.js("window.WebAssembly = undefined")               # a browser without it
+    _run_demo(wide, "Once upon a time", 6, model="mlp")
+    fallback = wide.js("document.getElementById('demo-latency').textContent")
+    assert "plain JavaScript: this browser has no WebAssembly" in fallback, fallback
+    assert wide.js("document.getElementById('demo-output').dataset.continuation") == words
+

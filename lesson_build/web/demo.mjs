@@ -1,5 +1,6 @@
 // The trained-model demo: chapter 3's seed-11 checkpoints continue a prompt in this page.
-// model.mjs is the forward pass (typed arrays, no runtime library, nothing leaves the page);
+// model.mjs is the forward pass (typed arrays, no runtime library, nothing leaves the page), its
+// matrix-vector products in kernels.mjs's WebAssembly module (plain JavaScript where there is none);
 // the weights are web/models/*.bin, fetched when the demo is first used. The time of every model
 // call is measured here with performance.now() and shown. Each run also shows where the model
 // looked at every step and what it nearly said (attention_view.mjs); "Compare" runs the three
@@ -178,11 +179,12 @@ export function mount(root = document.getElementById("demo")) {
       results.replaceChildren(...cards.map((c) => c.el));
       generatedUnk = 0;
       explainUnk();
-      const summary = [];
+      const summary = [], engines = new Set();
       for (const [k, name] of names.entries()) {
         const card = cards[k];
         const model = await load(name);
         const title = manifest.models[name].title;
+        engines.add(model.engine.name === "WebAssembly" ? "WebAssembly" : `plain JavaScript: ${model.engine.why}`);
         setStatus(`${title}: generating…`, "running");
         const gen = all ? card.text.querySelector(".generated") : h("span", { class: "generated" });
         // Between the prompt and the words: a space, or none before "." (seam, detokenize's rule).
@@ -214,7 +216,7 @@ export function mount(root = document.getElementById("demo")) {
         summary.push(`${title}: ${times.length} model calls, ${med.toFixed(3)} ms per token (median; mean ${mean.toFixed(3)} ms), ` +
           `weights loaded in ${model.loadMs.toFixed(0)} ms`);
       }
-      latency.textContent = `${summary.join(" · ")} · measured in this page, ` +
+      latency.textContent = `${summary.join(" · ")} · measured in this page (${[...engines].join("; ")}), ` +
         `${options.temperature > 0 ? `temperature ${options.temperature}, seed ${options.seed}` : "greedy"}`;
       setStatus(all ? "The three models: done." : `${manifest.models[names[0]].title}: done.`, "done");
     } catch (err) {

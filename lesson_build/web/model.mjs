@@ -1,4 +1,7 @@
 // The three models of trainer/model.py, forward pass only, on typed arrays (no runtime library).
+// The heavy products (every layer's matrix times a vector) run in a small WebAssembly module
+// (kernels.mjs), or in the same loops in JavaScript where WebAssembly is unavailable: model.engine
+// says which ({ name: "WebAssembly" | "JavaScript", why }).
 //
 //   const model = buildModel(manifest.models.four_heads, arrayBufferOfFourHeadsBin);
 //   const logits = model.logits(windowIds);        // Int32Array(64) left-padded with PAD -> Float64Array(V)
@@ -17,6 +20,7 @@
 // The output layer runs over the hidden units that ReLU left non-zero only.
 
 import { BOS, EOS, PAD } from "./tokenizer.mjs";
+import { makeEngine } from "./kernels.mjs";
 
 // ---------------------------------------------------------------------------------------------
 // float16 -> float32
@@ -78,14 +82,10 @@ function transposed(W, rows, cols) {
   return T;
 }
 
-/** y[o] = b[o] + sum_i x[i] W[o, i]; W is [out, in] row-major (nn.Linear). */
-function linear(x, W, b, nIn, nOut, y) {
-  for (let o = 0; o < nOut; o++) {
-    let s = b ? b[o] : 0.0;
-    const row = o * nIn;
-    for (let i = 0; i < nIn; i++) s += x[i] * W[row + i];
-    y[o] = s;
-  }
+/** y[o] = b[o] + sum_i x[i] W[o, i]; W is [out, in] row-major (nn.Linear); W, x and y in `engine`. */
+function linear(engine, x, W, b, nIn, nOut, y) {
+  if (b) y.set(b); else y.fill(0);
+  engine.dotAdd(W, 0, nIn, x, nIn, y, nOut);
   return y;
 }
 
@@ -93,16 +93,14 @@ function linear(x, W, b, nIn, nOut, y) {
  * The prediction MLP's last layer, y = b + h W2^T, given W2^T [hidden, vocab]: one pass over the
  * vocabulary per hidden unit that ReLU left above zero (about half of them).
  */
-function outputLayer(h, W2T, b2, nHidden, nVocab, y) {
-  for (let o = 0; o < nVocab; o++) y[o] = b2[o];
-  for (let i = 0; i < nHidden; i++) {
-    const hi = h[i];
-    if (hi === 0) continue;
-    const row = i * nVocab;
-    for (let o = 0; o < nVocab; o++) y[o] += hi * W2T[row + o];
-  }
+function outputLayer(engine, h, W2T, b2, nHidden, nVocab, y) {
+  y.set(b2);
+  engine.rowsAxpy(h, W2T, nHidden, nVocab, y);
   return y;
 }
+
+/** Bytes an engine needs for float32 arrays of these lengths and float64 arrays of those. */
+const room = (f32s, f64s) => f32s.reduce((a, n) => a + Math.ceil(n / 2) * 8, 0) + f64s.reduce((a, n) => a + 8 * n, 0);
 
 function checkWindow(ids, context, vocab) {
   if (ids.length !== context) throw new RangeError(`window of ${ids.length} ids, the model reads ${context}`);
@@ -119,38 +117,38 @@ function zeroRow(table, row, width) {
 // ---------------------------------------------------------------------------------------------
 
 export class FixedWindowMLP {
-  constructor(tensors, config) {
+  constructor(tensors, config, { engine = "WebAssembly" } = {}) {
     const { context: T, d_model: C, d_hidden: H, vocab: V } = config;
     Object.assign(this, { T, C, H, V, kind: "FixedWindowMLP" });
     this.embed = expectShape(tensors, "embed.weight", [V, C]);
-    this.W1 = expectShape(tensors, "hidden.weight", [H, T * C]);
+    const W1 = expectShape(tensors, "hidden.weight", [H, T * C]);
     this.b1 = expectShape(tensors, "hidden.bias", [H]);
-    this.W2T = transposed(expectShape(tensors, "out.weight", [V, H]), V, H);
+    const W2T = transposed(expectShape(tensors, "out.weight", [V, H]), V, H);
     this.b2 = expectShape(tensors, "out.bias", [V]);
     this.skipPad = zeroRow(this.embed, PAD, C);
-    this.hidden = new Float64Array(H);
-    this.out = new Float64Array(V);
+    const e = this.engine = makeEngine(room([W1.length, W2T.length], [C, H, V]), { prefer: engine });
+    this.W1 = e.f32(W1);
+    this.W2T = e.f32(W2T);
+    this.row = e.f64(C);                  // one slot's embedding row, widened
+    this.hidden = e.f64(H);
+    this.out = e.f64(V);
   }
 
   /** ids: the 64-slot window (Int32Array or array), left-padded with PAD. Returns Float64Array(V). */
   logits(ids) {
-    const { T, C, H, V, embed, W1, b1 } = this;
+    const { T, C, H, V, embed, W1, b1, engine, row } = this;
     checkWindow(ids, T, V);
     const h = this.hidden;
-    for (let o = 0; o < H; o++) h[o] = b1[o];
+    h.set(b1);
     for (let t = 0; t < T; t++) {
       const id = ids[t];
       if (id === PAD && this.skipPad) continue;           // a zero row adds nothing
-      const e = id * C;
-      for (let o = 0; o < H; o++) {
-        const row = o * T * C + t * C;                    // slot t's block of hidden.weight's row o
-        let s = 0.0;
-        for (let c = 0; c < C; c++) s += embed[e + c] * W1[row + c];
-        h[o] += s;
-      }
+      row.set(embed.subarray(id * C, id * C + C));
+      // h[o] += slot t's row · slot t's block of hidden.weight's row o (columns t·C .. t·C + C - 1)
+      engine.dotAdd(W1, t * C, T * C, row, C, h, H);
     }
     for (let o = 0; o < H; o++) if (h[o] < 0) h[o] = 0;   // ReLU
-    return outputLayer(h, this.W2T, this.b2, H, V, this.out);
+    return outputLayer(engine, h, this.W2T, this.b2, H, V, this.out);
   }
 }
 
@@ -159,20 +157,27 @@ export class FixedWindowMLP {
 // ---------------------------------------------------------------------------------------------
 
 export class AttentionLM {
-  constructor(tensors, config) {
+  constructor(tensors, config, { engine = "WebAssembly" } = {}) {
     const { context: T, d_model: C, d_hidden: H, vocab: V, n_heads: heads } = config;
     if (!(heads >= 1 && C % heads === 0)) throw new Error(`${heads} heads do not divide d_model ${C}`);
     Object.assign(this, { T, C, H, V, heads, d: C / heads, kind: heads === 1 ? "CausalAttentionLM" : "MultiHeadAttentionLM" });
     this.embed = expectShape(tensors, "embed.weight", [V, C]);
     this.position = expectShape(tensors, "position", [T, C]);
-    this.WQ = expectShape(tensors, "attention.W_Q.weight", [C, C]);
+    const WQ = expectShape(tensors, "attention.W_Q.weight", [C, C]);
     this.WK = expectShape(tensors, "attention.W_K.weight", [C, C]);
     this.WV = expectShape(tensors, "attention.W_V.weight", [C, C]);
-    this.WO = expectShape(tensors, "attention.W_O.weight", [C, C]);
-    this.W1 = expectShape(tensors, "mlp.0.weight", [H, C]);
+    const WO = expectShape(tensors, "attention.W_O.weight", [C, C]);
+    const W1 = expectShape(tensors, "mlp.0.weight", [H, C]);
     this.b1 = expectShape(tensors, "mlp.0.bias", [H]);
-    this.W2T = transposed(expectShape(tensors, "mlp.2.weight", [V, H]), V, H);
+    const W2T = transposed(expectShape(tensors, "mlp.2.weight", [V, H]), V, H);
     this.b2 = expectShape(tensors, "mlp.2.bias", [V]);
+    // The layers' matrices and the vectors they multiply live in the engine (kernels.mjs).
+    const e = this.engine = makeEngine(room([WQ.length, WO.length, W1.length, W2T.length], [C, C, C, C, H, V]),
+      { prefer: engine });
+    this.WQ = e.f32(WQ);
+    this.WO = e.f32(WO);
+    this.W1 = e.f32(W1);
+    this.W2T = e.f32(W2T);
     // Projections of every position row (T x C each) now; of a token row on its first use.
     this.posK = this.#project(this.position, T, this.WK);
     this.posV = this.#project(this.position, T, this.WV);
@@ -180,15 +185,15 @@ export class AttentionLM {
     this.tokV = new Float64Array(V * C);
     this.tokReady = new Uint8Array(V);
     // Work buffers, reused by every call.
-    this.x = new Float64Array(C);
-    this.q = new Float64Array(C);
+    this.x = e.f64(C);
+    this.q = e.f64(C);
     this.k = new Float64Array(T * C);
     this.v = new Float64Array(T * C);
     this.scores = new Float64Array(T);
-    this.joined = new Float64Array(C);
-    this.update = new Float64Array(C);
-    this.hidden = new Float64Array(H);
-    this.out = new Float64Array(V);
+    this.joined = e.f64(C);
+    this.update = e.f64(C);
+    this.hidden = e.f64(H);
+    this.out = e.f64(V);
     this.lastWeights = new Float64Array(heads * T);   // the receiver's attention row per head
   }
 
@@ -230,7 +235,8 @@ export class AttentionLM {
     // x = embed + position for the receiver's row; its query.
     const x = this.x;
     for (let c = 0; c < C; c++) x[c] = embed[ids[last] * C + c] + position[last * C + c];
-    linear(x, this.WQ, null, C, C, this.q);
+    const engine = this.engine;
+    linear(engine, x, this.WQ, null, C, C, this.q);
     // K and V of every non-PAD source slot: token part + position part.
     for (let t = 0; t < T; t++) {
       const id = ids[t];
@@ -270,19 +276,22 @@ export class AttentionLM {
       }
     }
     // Heads joined (concatenated) -> W_O -> residual -> prediction MLP.
-    linear(joined, this.WO, null, C, C, this.update);
+    linear(engine, joined, this.WO, null, C, C, this.update);
     for (let c = 0; c < C; c++) x[c] += this.update[c];
-    const hidden = linear(x, this.W1, this.b1, C, H, this.hidden);
+    const hidden = linear(engine, x, this.W1, this.b1, C, H, this.hidden);
     for (let o = 0; o < H; o++) if (hidden[o] < 0) hidden[o] = 0;   // ReLU
-    return outputLayer(hidden, this.W2T, this.b2, H, V, this.out);
+    return outputLayer(engine, hidden, this.W2T, this.b2, H, V, this.out);
   }
 }
 
-/** The model a manifest entry describes, from the bytes of its .bin file. */
-export function buildModel(entry, buffer) {
+/** The model a manifest entry describes, from the bytes of its .bin file; its products run in
+ * WebAssembly where it is available (`{ engine: "JavaScript" }`: the plain-JavaScript loops). */
+export function buildModel(entry, buffer, { engine = "WebAssembly" } = {}) {
   const tensors = readTensors(entry, buffer);
-  if (entry.class === "FixedWindowMLP") return new FixedWindowMLP(tensors, entry.config);
-  if (entry.class === "CausalAttentionLM" || entry.class === "MultiHeadAttentionLM") return new AttentionLM(tensors, entry.config);
+  if (entry.class === "FixedWindowMLP") return new FixedWindowMLP(tensors, entry.config, { engine });
+  if (entry.class === "CausalAttentionLM" || entry.class === "MultiHeadAttentionLM") {
+    return new AttentionLM(tensors, entry.config, { engine });
+  }
   throw new Error(`unknown model class ${entry.class}`);
 }
 

@@ -19,7 +19,7 @@ from lesson_build.web import weights
 HERE = Path(__file__).resolve().parent
 # What the page loads (generate.mjs is the Node command line; *.py are build steps).
 ASSETS = ("lesson.css", "player.js", "explorer.mjs", "demo.mjs", "attention_view.mjs", "worksheet.mjs",
-          "worksheet_tables.mjs", "tokenizer.mjs", "unicode_tables.mjs", "model.mjs")
+          "worksheet_tables.mjs", "tokenizer.mjs", "unicode_tables.mjs", "model.mjs", "kernels.mjs")
 
 
 def copy_assets(dest: Path) -> list[Path]:
