@@ -315,7 +315,11 @@ def test_recap_pictures_play_in_their_own_beats():
     back = b.beat_of("The loss flows back and updates every parameter")
     assert "LaggedStart" in kinds(b.changes_in(back))
     t = b.scene.training
-    assert len(t.back) == 4
+    assert len(t.back) == 5
+    # one of them into E (the caption names the embeddings): its tip just under E's box and label
+    e = b.scene.diagram.e_box
+    into_e = [p for p in t.back if abs(p[-1].get_end()[0] - e.box.get_x()) < 0.05]
+    assert len(into_e) == 1 and 0 < e.get_bottom()[1] - into_e[0][-1].get_end()[1] < 0.1
     assert "Create" in kinds(b.changes_in(back))
     # every path starts at "cross-entropy loss" (the trunk) or on the trunk's line; the trunk ends in head 1
     trunk_start = t.back[0][0].get_start()

@@ -1252,7 +1252,7 @@ def get_training_panel(diagram, example: str) -> VGroup:
     """Training, drawn under the recap diagram: the prediction's vocabulary logits into softmax and
     cross-entropy, the observed next token as the target (`example`: a word shown as an example of
     one), and the loss routed back (dashed, in the gradient colour) from "cross-entropy loss" into
-    every block that learns: both heads, W_O and the MLP (one trunk along a line above the loss, into
+    every block that learns: E's embedding rows, both heads, W_O and the MLP (one trunk along a line above the loss, into
     head 1 through the gap between the heads, hopping over the E → head 2 arrow; a branch up into
     each other block)."""
     title = get_text("training", font_size=LABEL_SIZE + 2, color=TEXT_COLOR)
@@ -1309,7 +1309,10 @@ def get_training_panel(diagram, example: str) -> VGroup:
     hops = [(e_to_h2.get_start(), e_to_h2.get_end())]
     trunk = dashed([[sx, cross.get_top()[1] + 0.05, 0], [sx, y_bus, 0], [x_left, y_bus, 0], [x_left, y_gap, 0],
                     [x_h1, y_gap, 0], [x_h1, h1.box.get_bottom()[1] - 0.03, 0]], hops=hops)
-    back = VGroup(trunk)
+    # a branch back into E as well: the embedding rows learn too
+    e_x, e_bottom = diagram.e_box.box.get_x(), diagram.e_box.get_bottom()[1]      # under E's shape label
+    into_e = dashed([[x_left, y_bus, 0], [e_x, y_bus, 0], [e_x, e_bottom - 0.05, 0]])
+    back = VGroup(trunk, into_e)
     for x, top in ((h2.box.get_x(), h2.box.get_bottom()[1]), (diagram.w_o.get_x(), diagram.w_o.get_bottom()[1]),
                    (mlp.get_x() - 0.22, mlp.get_bottom()[1])):
         back.add(VGroup(get_arrow([x, y_bus, 0], [x, top - 0.05, 0], color=GRADIENT_COLOR, buff=0,
@@ -1652,7 +1655,8 @@ class RecapAndLoop(LessonScene):
         # every part that learns: the embedding rows behind E too (outlined with the blocks)
         with self.beat("The loss flows back and updates every parameter: the embeddings, both heads, W_O and the MLP."):
             self.play(Create(t.back[0]), run_time=1.6)
-            self.play(LaggedStart(*(GrowArrow(path[0]) for path in t.back[1:]), lag_ratio=0.3), run_time=1.0)
+            self.play(LaggedStart(*(Create(path) if len(path) > 1 else GrowArrow(path[0]) for path in t.back[1:]),
+                                  lag_ratio=0.3), run_time=1.0)
             # outlined, not tinted: the heads keep their own colours
             self.play(*(Circumscribe(block, color=GRADIENT_COLOR, buff=0.06) for block in t.learners))
 
