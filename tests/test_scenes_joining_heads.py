@@ -553,13 +553,13 @@ def test_cheque_scene_same_query_different_keys(cheque_scene):
     # river's arrows fade out before the words change; cheque's arrows are drawn in their own beat
     assert any("FadeOut" in c.what for c in b.changes_in(switch))
     # no river arrow stays on cheque's words: cheque's arrows are created in the beat that says they move
-    move = b.beat_of("Head 1's arrows move")
+    move = b.beat_of("Head 1's arrows now come from new sources")
     assert any("LaggedStart" in c.what for c in b.changes_in(move))     # the arrows.create() cascade
     assert {"cheque_A1_top", "cheque_A1", "cheque_A1_second"} <= tags_in(b, move)
     # the runner-up is named with its weight: deposited₂ 0.243 (read off the printed row)
     (j, second), = b.by_tag("cheque_A1_second").items()
     assert j == 1 and second.original_text == "0.243"
-    assert "0.645 from “cheque”, 0.243 from “deposited”" in b.beat_of("Head 1's arrows move").text
+    assert "0.645 from “cheque”, 0.243 from “deposited”" in b.beat_of("Head 1's arrows now come from new sources").text
     # river's runner-up too, in the beat of river's arrows: fisherman₂ 0.166
     (j, second), = b.by_tag("river_A1_second").items()
     assert j == 1 and second.original_text == "0.166"

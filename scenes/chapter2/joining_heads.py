@@ -1691,7 +1691,7 @@ class ChequeSentence(LessonScene):
         w = h1.weights[-1]
         second = self.second[1].index
         # both sources said alike ("from the word deposited" needs "the word": a verb heard bare is grammar)
-        text = (f"Head 1's arrows move: {fmt(w[a1.top])} from {said_source(cheque.tokens, a1.top)}, "
+        text = (f"Head 1's arrows now come from new sources: {fmt(w[a1.top])} from {said_source(cheque.tokens, a1.top)}, "
                 f"{fmt(w[second])} from {said_source(cheque.tokens, second)}.")
         with self.beat(text, spoken=text.replace(" from “", " from the word “")):
             # cheque's arrows drawn fresh: the thick one now starts at cheque's slot
