@@ -25,6 +25,8 @@ from manim import (
     Line,
     Rectangle,
     ReplacementTransform,
+    Restore,
+    Transform,
     RoundedRectangle,
     Square,
     SurroundingRectangle,
@@ -32,13 +34,14 @@ from manim import (
     VMobject,
 )
 
+from lesson_data import comparison
 from lesson_data.display import fmt, places_for
 from lesson_data.vision_roadmap import vision_roadmap
 from scenes.blocks.attention_arrows import get_token_row
+from scenes.blocks.causal_map_panel import get_causal_map_panel
 from scenes.blocks.flow_arrow import get_arrow
-from scenes.blocks.heat_map import FUTURE_COLOR
 from scenes.blocks.labeled_matrix import LabeledMatrix, get_labeled_matrix, get_row_vector
-from scenes.blocks.unmasked_attention import get_attention_grid, get_causal_pattern, get_unmasked_arrows
+from scenes.blocks.unmasked_attention import get_attention_grid, get_unmasked_arrows
 from scenes.style import (
     BACKGROUND,
     BODY_SIZE,
@@ -78,10 +81,15 @@ DROPPED_OPACITY = 0.18            # projection rows a dark pixel multiplies by 0
 LEFT_EDGE = -SAFE_WIDTH / 2
 RIGHT_EDGE = SAFE_WIDTH / 2
 FINE_PRINT_Y = CONTENT_BOTTOM + 0.08   # bottom edge of the fine print, just above the captions
-GRID_SIDE = 0.74                       # a cell of the 5 × 5 attention grids: room for "0.200"
+GRID_SIDE = 0.7                        # a cell of the 5 × 5 attention grid: room for "0.200" (0.61 wide)
 READ_OPACITY = 0.4                     # a cell a row reads, in both grids (the image's weights are nearly even)
 THUMB_V_BUFF = 0.3                     # rows tall enough for a legible patch thumbnail beside them
 IMAGE_X = -4.35                        # the image's centre once the flattened rows stand beside it
+# the encoder box opened for its attention (left, right, top, bottom): the stage's left, the real map right
+ZOOM_BOX = (LEFT_EDGE, 0.75, 2.6, -2.2)
+MAP_SIDE = 3.5                         # chapter 3's 64 × 64 map beside the opened box
+CAUSAL_MODEL, CAUSAL_HEAD = "one_head", 0   # the map scene 20 builds (20_08): its one head
+CLS_ROOM = 1.5                         # CLS drawn this wide: four patches' arrowheads spread along its edge
 
 
 def pixel_color(value: float) -> str:
@@ -736,51 +744,89 @@ class PatchesAndCLS(LessonScene):
             self.play(LaggedStart(*(FadeIn(m, shift=0.1 * DOWN) for m in self.encoder.items[1:]), lag_ratio=0.3),
                       FadeIn(note))
 
+    def get_zoom_box(self) -> RoundedRectangle:
+        """The encoder box opened up: the frame its attention is drawn in (the left of the stage; the
+        language model's map stands outside it, on the right)."""
+        left, right, top, bottom = ZOOM_BOX
+        box = RoundedRectangle(corner_radius=0.15, width=right - left, height=top - bottom)
+        box.set_stroke(ENCODER_COLOR, 2.5).set_fill(ENCODER_COLOR, 0.06)
+        return box.move_to([(left + right) / 2, (top + bottom) / 2, 0])
+
+    def zoom_fade(self, m, s: float, centre, shift):
+        """Where m goes in a zoom by s about `centre` followed by `shift`: FadeOut/FadeIn's own scale is
+        about m's centre, so the shift carries the rest."""
+        return {"scale": s, "shift": (s - 1) * (m.get_center() - centre) + shift}
+
+    def zoom_into_encoder(self, big) -> list:
+        """A camera-like zoom into the encoder box: the box opens to `big`; what stands around it (the
+        input rows, the arrow) and the box's other lines grow with it about its centre and fade, as if the
+        view moved in (and leave the stage as they pass the frame); the attention line becomes the heading
+        inside. zoom_out_of_encoder plays it backwards."""
+        enc = self.encoder
+        outside = [self.enc_in, self.a1, *enc.items[1:]]
+        for m in (enc.box, enc.title, enc.items[0]):
+            m.save_state()
+        centre = enc.box.get_center()
+        s = big.width / enc.box.width
+        shift = big.get_center() - centre
+        heading = enc.items[0]
+        corner = big.get_corner(UP + LEFT) + RIGHT * 0.3 + DOWN * 0.22
+        self.zoom_outside = outside
+        self.zoom = (s, centre, shift)
+        return [Transform(enc.box, big),
+                *(FadeOut(m, **self.zoom_fade(m, s, centre, shift)) for m in outside),
+                heading.animate.move_to(corner, aligned_edge=UP + LEFT),
+                enc.title.animate.next_to(big, UP, buff=0.12).align_to(big, LEFT)]
+
     def show_cls_reads_all(self, vr):
         self.overview = VGroup(self.enc_in, self.encoder, self.a1)
-        # the encoder gives way to its attention as the token row comes in (it comes back with 21)
-        self.give_way(VGroup(self.enc_in, self.encoder.box, self.encoder.title, *self.encoder.items[1:],
-                             self.a1, self.note))
+        big = self.zoom_box = self.get_zoom_box()
         names = ["CLS"] + [patch_name(k) for k in range(vr.n_patches)]
-        row = self.token_row = get_token_row(names, receiver=1, positions=False)
-        row.move_to(CONTENT_CENTER + DOWN * 0.4)
-        arrows = self.cls_arrows = get_unmasked_arrows(row, vr.encoder_attention[0], color=ENCODER_COLOR)
+        # CLS drawn wide: the four patches' tips land spread along its edge, not knotted at its centre
+        row = self.token_row = get_token_row(names, receiver=1, positions=False, font_size=20,
+                                             receiver_width=CLS_ROOM)
+        row.move_to([big.get_x(), big.get_y() - 0.55, 0])
+        arrows = self.cls_arrows = get_unmasked_arrows(row, vr.encoder_attention[0], color=ENCODER_COLOR,
+                                                       spread=True)
         n = vr.encoder_input.shape[0]
         with self.beat(f"Inside, attention lets the CLS row read all {count_word(n)} rows, "
                        "the patches after it included."):
+            self.play(*self.zoom_into_encoder(big), FadeOut(self.note), run_time=1.6)
             self.play(FadeIn(row))
             self.play(arrows.create())
 
     def get_grids(self, vr) -> VGroup:
-        n = vr.encoder_attention.shape[0]
+        """Inside the opened encoder box: the image encoder's full 5 × 5 grid. Outside it, on the right:
+        chapter 3's real causal map (the one-head model's final-query weights, scene 20's map)."""
         short = ["CLS"] + [f"p{k + 1}" for k in range(vr.n_patches)]
         grid = get_attention_grid(vr.encoder_attention, short, tag="encoder_attention", side=GRID_SIDE,
                                   color=ENCODER_COLOR, fill_opacity=READ_OPACITY)
         grid.row_labels[0].set_color(CLS_COLOR)
         grid.col_labels[0].set_color(CLS_COLOR)
-        grid_title = get_text(f"image encoder: no mask, all {vr.encoder_attention.size} weights", font_size=LABEL_SIZE,
-                              color=ENCODER_COLOR)
-        triangle = get_causal_pattern(n, [str(p) for p in range(1, n + 1)], side=GRID_SIDE,
-                                      read_color=ENCODER_COLOR, read_opacity=READ_OPACITY, mask_color=FUTURE_COLOR)
-        tri_title = get_text("language model: causal mask", font_size=LABEL_SIZE, color=DIM_TEXT_COLOR)
-        swatch = lambda fill, opacity: (Square(side_length=0.3).set_stroke(DIM_TEXT_COLOR, 0.8)
-                                        .set_fill(fill, opacity))
-        legend = VGroup(
-            VGroup(swatch(ENCODER_COLOR, READ_OPACITY),
-                   get_text("read", font_size=LABEL_SIZE, color=DIM_TEXT_COLOR)).arrange(RIGHT, buff=0.12),
-            VGroup(swatch(FUTURE_COLOR, 1.0),
-                   get_text("masked (future)", font_size=LABEL_SIZE, color=DIM_TEXT_COLOR)).arrange(RIGHT, buff=0.12),
-        ).arrange(RIGHT, buff=0.45)
-        left = VGroup(grid_title, grid).arrange(DOWN, buff=0.15)
-        right = VGroup(tri_title, triangle).arrange(DOWN, buff=0.15)
-        legend.next_to(triangle.squares, DOWN, buff=0.22)
-        right.add(legend)
-        grids = VGroup(left, right).arrange(RIGHT, buff=1.4, aligned_edge=UP)
-        # centred between the title and the fine print
-        top, bottom = CONTENT_TOP - 0.05, FINE_PRINT_Y + 0.45
-        grids.move_to([0, (top + bottom) / 2, 0])
-        grids.grid, grids.triangle, grids.left, grids.right = grid, triangle, left, right
-        grids.grid_title, grids.legend = grid_title, legend
+        big = self.zoom_box
+        heading = self.encoder.items[0]
+        grid_title = get_text(f"image encoder: no mask, all {vr.encoder_attention.size} weights",
+                              font_size=LABEL_SIZE, color=ENCODER_COLOR)
+        grid_title.move_to(heading, aligned_edge=UP + LEFT)
+        grid.move_to([big.get_x(), 0, 0])
+        grid.shift(UP * (grid_title.get_bottom()[1] - 0.12 - grid.get_top()[1]))
+        left = VGroup(grid_title, grid)
+        amap = comparison.load_attention_map()
+        lm = amap.model(CAUSAL_MODEL)
+        panel = get_causal_map_panel(
+            lm.heads[CAUSAL_HEAD], ENCODER_COLOR, MAP_SIDE,
+            title="chapter 3’s language model: causal mask",
+            about=f"{lm.title}: its final-query weights,\n{amap.n} tokens of a held-out test story")
+        # the map centred in the room right of the box, the panel's lines kept inside the frame
+        x0 = big.get_right()[0] + 0.45
+        panel.shift(RIGHT * (x0 + (RIGHT_EDGE - x0) / 2 - panel.map.frame.get_x())
+                    + UP * (self.encoder.title.get_y() - panel.title.get_y()))
+        if panel.get_right()[0] > RIGHT_EDGE:
+            panel.shift(LEFT * (panel.get_right()[0] - RIGHT_EDGE))
+        grids = VGroup(left, panel)
+        grids.grid, grids.left, grids.right, grids.grid_title = grid, left, panel, grid_title
+        grids.causal = panel.map
+        grids.legend = panel.legend
         return grids
 
     def show_full_grid(self, vr):
@@ -799,18 +845,22 @@ class PatchesAndCLS(LessonScene):
                       FadeIn(VGroup(grid.row_labels[0], grid.col_labels)), run_time=1.6)
             self.play(FadeIn(VGroup(*(grid.number(0, j) for j in range(n)))), Create(cls_row))
             self.play(FadeIn(VGroup(rest, *(grid.number(i, j) for i in range(1, n) for j in range(n)),
-                                    *grid.row_labels[1:], grids.grid_title)), FadeIn(note))
+                                    *grid.row_labels[1:])),
+                      ReplacementTransform(self.encoder.items[0], grids.grid_title), FadeIn(note))
 
     def show_triangle(self, vr):
         grids = self.grids
+        panel = grids.right
         old = self.note
         note = self.note = place_fine_print(get_fine_print(
             "Image classification does not need a causal future-token mask."))
-        with self.beat("A language model masks the future, so its grid is a triangle. "
+        # the real map comes in without its mask, then the dark future falls over it: the triangle is the mask
+        with self.beat("Chapter 3’s language model masks the future: its real map is a triangle. "
                        "An image needs no such mask: its grid is full."):
-            self.play(FadeIn(grids.right), FadeOut(old), FadeIn(note))
-            self.play(LaggedStart(*(Indicate(sq, color=TEXT_COLOR, scale_factor=1.0) for sq in grids.triangle.blocked),
-                                  lag_ratio=0.05), run_time=1.2)
+            self.play(FadeIn(VGroup(panel.title, panel.map.frame, *panel.map.levels.values(), panel.about)),
+                      FadeOut(old), FadeIn(note))
+            self.play(FadeIn(panel.map.mask), FadeIn(panel.legend), run_time=1.2)
+            self.play(Indicate(grids.grid.squares, color=TEXT_COLOR, scale_factor=1.0), run_time=1.0)
 
     def show_nearly_even(self, vr):
         lo, hi = vr.attention_bounds(2)
@@ -826,10 +876,29 @@ class PatchesAndCLS(LessonScene):
                       FadeOut(self.grid_cls))           # the claim is about all 25: only the two extremes boxed
             self.play(LaggedStart(*(Create(r) for r in rings), lag_ratio=0.4))
 
+    def zoom_out_of_encoder(self) -> list:
+        """The way back: the grid shrinks into the box as it closes, the heading becomes the attention line
+        again, and the input rows and arrow come back from beyond the frame (zoom_into_encoder, reversed)."""
+        enc = self.encoder
+        big = self.zoom_box
+        small = enc.box.saved_state
+        enc.items[0].restore()          # off stage since it became the grid's title: the title turns back into it
+        s = small.width / big.width
+        # everything inside but the title, which turns back into the attention line
+        inside = VGroup(*(m for m in self.grids.left if m is not self.grids.grid_title), self.extreme_rings)
+        return [Restore(enc.box), Restore(enc.title),
+                inside.animate.scale(s, about_point=big.get_center()).shift(small.get_center() - big.get_center())
+                .set_opacity(0),
+                ReplacementTransform(self.grids.grid_title, enc.items[0]),
+                *(FadeIn(m, **self.zoom_fade(m, *self.zoom)) for m in self.zoom_outside)]
+
     def show_encoder_output(self, vr):
         with self.transition("back to the encoder"):
-            # the grids give way to the encoder as it comes back: never a blank stage between
-            self.play(FadeOut(VGroup(self.grids, self.extreme_rings, self.note)), FadeIn(self.overview))
+            # the grid folds back into the encoder box as it closes: never a blank stage between
+            self.play(*self.zoom_out_of_encoder(), FadeOut(VGroup(self.grids.right, self.note)), run_time=1.6)
+            # (the title's ReplacementTransform put the attention line in the title's group: it stays)
+            self.remove(self.grids.left, self.extreme_rings)
+            self.add(self.encoder.items[0])
         out = self.enc_out
         y = self.encoder.box.get_y()
         a2 = self.a2 = get_arrow([self.encoder.box.get_right()[0], y, 0], [out.get_left()[0], y, 0])
@@ -838,6 +907,7 @@ class PatchesAndCLS(LessonScene):
                        "Only the final CLS row goes on, to the classifier."):
             self.play(GrowArrow(a2), FadeIn(out))
             self.play(Create(out_box))
+
 
     # ---- Shot 7 ---------------------------------------------------------------------------------
     def get_classifier_page(self, vr) -> VGroup:

@@ -230,11 +230,10 @@ def test_no_mask_is_a_full_grid_beside_a_triangle(b, vr):
     assert tags_in(b, grid_beat) == {"encoder_attention": 25}
     # the CLS row's arrows become the grid's first row, in that sentence
     assert any("ReplacementTransform" in c.what for c in b.changes_in(grid_beat))
-    # the image encoder's grid is full; the language model's triangle blocks the 10 future cells
+    # the image encoder's grid is full; beside it, chapter 3's real map blocks its 64·63/2 future cells
     assert len(scene.grids.grid.blocked) == 0 and len(scene.grids.grid.numbers) == 25
-    assert len(scene.grids.triangle.blocked) == 5 * 4 // 2
-    assert scene.grids.triangle.numbers.submobjects == []
-    triangle = b.beat_of("its grid is a triangle")
+    assert int((scene.grids.causal.steps == -1).sum()) == 64 * 63 // 2
+    triangle = b.beat_of("its real map is a triangle")
     assert any("FadeIn" in c.what for c in b.changes_in(triangle))
     lo, hi = vr.attention_bounds(2)
     assert (lo, hi) == (0.19, 0.21) and "0.19 and 0.21" in b.beat_of("nearly even").text
@@ -334,13 +333,10 @@ def test_review_fixes_play_in_their_sentences(b, vr):
     assert [t2[i].sign * t2[i].value for i in sorted(t2)] == [0.2, 0.0, 0.2, -0.1, -0.4, 0.4, 0.1, 0.0]
     # the dark patches are outlined when named
     assert draws(b, b.beat_of("The dark patches, 2 and 4"))
-    # both grids: read cells filled alike, the masked future dark and named
-    tri, grid = scene.grids.triangle, scene.grids.grid
-    read = tri.square(4, 0)
-    assert read.get_fill_opacity() == pytest.approx(grid.square(0, 0).get_fill_opacity())
-    assert read.get_fill_opacity() > 0.3
-    assert ManimColor(read.get_fill_color()).to_hex() == ManimColor(grid.square(0, 0).get_fill_color()).to_hex()
-    assert all(ManimColor(sq.get_fill_color()).to_hex().upper() == FUTURE_COLOR.upper() for sq in tri.blocked)
+    # the real map's masked future dark and named, its legend swatch the same dark
+    causal = scene.grids.causal
+    assert ManimColor(causal.mask.get_fill_color()).to_hex().upper() == FUTURE_COLOR.upper()
+    assert ManimColor(scene.grids.legend.swatch.get_fill_color()).to_hex().upper() == FUTURE_COLOR.upper()
     assert "masked (future)" in {t.original_text for t in b.texts}
     # the rounding note while the 25 weights are on screen; the two extreme cells ringed when named
     assert any("All displayed numbers are rounded" in (getattr(t, "sentence", "") or "")
@@ -403,3 +399,114 @@ def test_cls_is_expanded_once_and_the_series_credits_close_the_scene():
         "Formula source: Attention Is All You Need, §3.2.2.",
         "Visual teaching references: 3Blue1Brown and Jay Alammar."}        # the notes' words
     assert b.scene.badge in b.scene.mobjects and b.scene.credit in b.scene.mobjects
+
+
+def test_the_triangle_beside_the_full_grid_is_chapter_3s_real_map(b):
+    """The masked map beside the image encoder's grid is the one-head model's real final-query map (scene
+    20's), read here straight from the export with json, not through lesson_data; each cell's colour step
+    is round(√w · 32) worked from the raw weight, the future cells (j > i) the dark mask."""
+    import json
+    from pathlib import Path
+
+    from scenes.blocks.heat_map import HEAT_LEVELS
+
+    raw = json.loads((Path(__file__).resolve().parents[1] / "lesson_data/exports/attention.json").read_text())
+    heads = np.array(raw["models"]["one_head"]["heads"], dtype=float)
+    assert heads.shape == (1, 64, 64)
+    causal = b.scene.grids.causal
+    np.testing.assert_array_equal(causal.weights, heads[0])
+    # the export's own invariants: nothing after the window's end, every row sums to one
+    assert not np.triu(heads[0], 1).any()
+    np.testing.assert_allclose(heads[0].sum(axis=1), 1.0, atol=1e-5)
+    # the last row's heaviest cell, by hand: its step is the rounded square root of its weight, in 32 steps
+    j = int(np.argmax(heads[0, 63]))
+    w = heads[0, 63, j]
+    assert causal.steps[63, j] == math.floor(math.sqrt(w) * HEAT_LEVELS + 0.5)
+    assert causal.steps[0, 0] == HEAT_LEVELS                 # the first token reads only itself: weight 1
+    assert causal.steps[10, 11] == -1 and causal.steps[11, 10] >= 0
+    texts = {t.original_text for t in b.texts}
+    assert "chapter 3’s language model: causal mask" in texts          # which is which, in words
+    assert "image encoder: no mask, all 25 weights" in texts
+
+
+class _Watched(PatchesAndCLS):
+    """PatchesAndCLS that notes, after each attention beat, whether the encoder box is on stage and how
+    wide it is (the zoom: opened while its attention is shown, closed again after)."""
+
+    def note_box(self, name):
+        box = self.encoder.box
+        on = any(box is m or box in m.get_family() for m in self.mobjects)
+        self.watched = getattr(self, "watched", {})
+        self.watched[name] = (on, box.width, box.get_center().copy())
+        self.bounds = getattr(self, "bounds", {})
+        for key, m in (("row", getattr(self, "token_row", None)), ("grid", getattr(self, "grids", None))):
+            if m is not None and key not in self.bounds:
+                from manim import VGroup
+                m = m.left if key == "grid" else VGroup(m, *self.cls_arrows.arrows)   # the row and its arrows
+                self.bounds[key] = (m.get_left()[0], m.get_right()[0], m.get_bottom()[1], m.get_top()[1])
+        if getattr(self, "grids", None) is not None and "map" not in self.bounds:
+            self.bounds["map"] = self.grids.right.get_left()[0]
+
+    def show_encoder(self, vr):
+        super().show_encoder(vr)
+        self.note_box("before")
+
+    def show_cls_reads_all(self, vr):
+        super().show_cls_reads_all(vr)
+        self.note_box("arrows")
+
+    def show_full_grid(self, vr):
+        super().show_full_grid(vr)
+        self.note_box("grid")
+
+    def show_triangle(self, vr):
+        super().show_triangle(vr)
+        self.note_box("triangle")
+
+    def show_nearly_even(self, vr):
+        super().show_nearly_even(vr)
+        self.note_box("even")
+
+    def show_encoder_output(self, vr):
+        super().show_encoder_output(vr)
+        self.note_box("after")
+
+
+def test_the_attention_beats_happen_inside_the_opened_encoder_box():
+    w = built(_Watched)
+    scene, seen = w.scene, w.scene.watched
+    assert all(on for on, _, _ in seen.values()), seen          # the box never leaves the stage
+    small, big = seen["before"][1], seen["arrows"][1]
+    assert big > 1.5 * small                                    # it opens for its attention...
+    assert [seen[k][1] for k in ("grid", "triangle", "even")] == pytest.approx([big] * 3)
+    assert seen["after"][1] == pytest.approx(small)             # ...and closes where it stood
+    np.testing.assert_allclose(seen["after"][2], seen["before"][2])
+    # the token row, its arrows and the full grid lie inside the opened box; the real map outside it
+    box = scene.zoom_box
+    for key in ("row", "grid"):              # (where they stood in those beats)
+        left, right, bottom, top = scene.bounds[key]
+        assert box.get_left()[0] < left and right < box.get_right()[0], key
+        assert box.get_bottom()[1] < bottom and top < box.get_top()[1], key
+    assert scene.bounds["map"] > box.get_right()[0]
+    # the zoom is a play inside the sentence that says "Inside" (the box transformed, not faded)
+    inside = w.beat_of("Inside, attention lets the CLS row")
+    assert any("Transform" in c.what for c in w.changes_in(inside))
+
+
+def test_cls_arrow_tips_land_spread_along_its_edge():
+    from scenes.blocks.attention_arrows import RECEIVER_ROOM
+    from scenes.blocks.unmasked_attention import spread_landings
+
+    # by hand: CLS first of five on an edge from 0 to 1 (margin 0.06, loop room 0.3): its loop at 0.21,
+    # the four patches over 0.36 … 0.94, the farthest (patch 4) by the loop, patch 1 at the right end
+    x = spread_landings(0.0, 1.0, 0, 5)
+    assert x[0] == pytest.approx(0.21)
+    assert [x[j] for j in (4, 3, 2, 1)] == pytest.approx([0.36, 0.36 + 0.58 / 3, 0.36 + 2 * 0.58 / 3, 0.94])
+    row = get_token_row(["CLS", "patch 1", "patch 2", "patch 3", "patch 4"], receiver=1, positions=False,
+                        receiver_width=RECEIVER_ROOM)
+    arrows = get_unmasked_arrows(row, [0.2] * 5, spread=True)
+    ends = [arrows.arrow(j).get_end()[0] for j in range(1, 5)]
+    assert min(np.diff(sorted(ends))) > 0.15                     # every tip its own place, not a knot
+    box = row.boxes[0]
+    assert all(box.get_left()[0] < e < box.get_right()[0] for e in ends)
+

@@ -36,6 +36,12 @@ from scenes.style import (
 )
 
 
+# spread tips (get_unmasked_arrows(spread=True)): the receiver's loop takes this much of its edge,
+# and no tip lands nearer its ends than the margin
+SPREAD_LOOP_ROOM = 0.3
+SPREAD_MARGIN = 0.06
+
+
 class AttentionGrid(VGroup):
     """Built by get_attention_grid / get_causal_pattern. Parts: `squares` (row-major), `numbers`
     (NumberText per readable cell, or empty), `blocked` (future cells; empty for a full grid),
@@ -155,10 +161,46 @@ def _tip(curve, width: float, color: str, opacity: float) -> None:
     curve.get_tip().set_fill(color, opacity=opacity).set_stroke(color, 0, opacity=opacity)
 
 
+def spread_landings(left: float, right: float, r: int, n: int, loop_room: float = SPREAD_LOOP_ROOM,
+                    margin: float = SPREAD_MARGIN) -> dict:
+    """Where each source's tip lands on a receiver edge from `left` to `right` (x), receiver r of n
+    (zero-based): {source: x}, the receiver's own loop included. Sources before the receiver take the
+    edge's left part, those after it the right part, the loop the room between. On each side the
+    nearest source lands at the outer end and the farthest nearest the loop, as attention_arrows'
+    landings do: each arc's span then holds every nearer source's, so the arcs nest, and no two tips
+    share a place."""
+    before, after = list(range(r)), list(range(r + 1, n))
+    lo, hi = left + margin, right - margin
+    if before and after:
+        mid = (lo + hi) / 2
+        loop, left_part, right_part = mid, (lo, mid - loop_room / 2), (mid + loop_room / 2, hi)
+    elif after:                     # the receiver first (CLS): its loop at the left end
+        loop, left_part, right_part = lo + loop_room / 2, None, (lo + loop_room, hi)
+    else:                           # the receiver last: its loop at the right end
+        loop, left_part, right_part = hi - loop_room / 2, (lo, hi - loop_room), None
+    x = {r: loop}
+
+    def place(left_to_right, part):
+        a, b = part
+        if len(left_to_right) == 1:
+            x[left_to_right[0]] = (a + b) / 2
+            return
+        for k, j in enumerate(left_to_right):
+            x[j] = a + (b - a) * k / (len(left_to_right) - 1)
+    if before:
+        place(before[::-1], left_part)           # the nearest (r - 1) at the left end, source 0 by the loop
+    if after:
+        place(after[::-1], right_part)           # the farthest (n - 1) by the loop, the nearest at the right end
+    return x
+
+
 def get_unmasked_arrows(row: TokenRow, weights, *, receiver: int | None = None,
-                        color: str = WIDE_HEAD_COLOR, angle: float = PI / 2.6) -> UnmaskedArrows:
+                        color: str = WIDE_HEAD_COLOR, angle: float = PI / 2.6,
+                        spread: bool = False) -> UnmaskedArrows:
     """Arrows above the words into the receiver (one-based; default the row's) from every token of
-    the row, before and after it, and a loop for itself. weights: the receiver's full row."""
+    the row, before and after it, and a loop for itself. weights: the receiver's full row.
+    spread: the tips land spread along the receiver's whole top edge (spread_landings), nested, so
+    they do not knot at its centre (give the receiver a wide box: get_token_row's receiver_width)."""
     receiver = receiver if receiver is not None else row.receiver
     if receiver is None or not 1 <= receiver <= row.n:
         raise ValueError(f"receiver {receiver!r} is not a position of the row (1..{row.n})")
@@ -172,10 +214,21 @@ def get_unmasked_arrows(row: TokenRow, weights, *, receiver: int | None = None,
     group.arrows, group.sources, group._by_source = VGroup(), [], {}
     group.receiver, group.color = r, color
     end_base = row.word_top(r)
+    landing = (spread_landings(row.boxes[r].get_left()[0], row.boxes[r].get_right()[0], r, row.n)
+               if spread else None)
     for j in range(row.n):
         w = float(weights[j])
         width, opacity = arrow_stroke(w), arrow_opacity(w)
-        if j == r:
+        if landing is not None:
+            if j == r:
+                at = np.array([landing[r], end_base[1], 0.0])
+                # left to right with a negative angle: the loop bulges up, over the edge (as the unspread one)
+                curve = ArcBetweenPoints(at + LEFT * SPREAD_LOOP_ROOM * 0.35, at + RIGHT * SPREAD_LOOP_ROOM * 0.35,
+                                         angle=-1.5 * PI)
+            else:
+                end = np.array([landing[j], end_base[1], 0.0])
+                curve = ArcBetweenPoints(row.word_top(j), end, angle=angle if j > r else -angle)
+        elif j == r:
             half = min(0.16, row.boxes[r].width / 3)
             curve = ArcBetweenPoints(end_base + LEFT * half, end_base + RIGHT * half, angle=-1.5 * PI)
         else:
@@ -194,4 +247,5 @@ def get_unmasked_arrows(row: TokenRow, weights, *, receiver: int | None = None,
     return group
 
 
-__all__ = ["AttentionGrid", "UnmaskedArrows", "get_attention_grid", "get_causal_pattern", "get_unmasked_arrows"]
+__all__ = ["AttentionGrid", "UnmaskedArrows", "get_attention_grid", "get_causal_pattern", "get_unmasked_arrows",
+           "spread_landings"]
