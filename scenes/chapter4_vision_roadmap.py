@@ -399,6 +399,12 @@ class PatchesAndCLS(LessonScene):
         self.note = get_fine_print("Each patch has 16 pixel values; a shared 16×4 projection produces "
                                    "four-dimensional rows. The projection is learned from the image task.",
                                    max_width=RIGHT_EDGE - (-1.6))
+        # the row of 16 stands up beside the projection: said under it that it is still a row (a display
+        # choice, as chapter 2's notes said of theirs), so it is not read as a column vector
+        upright = self.upright_note = get_text(f"a row\nof {vr.patch_width},\ndrawn\nupright", font_size=SMALL_SIZE,
+                                               color=DIM_TEXT_COLOR, line_spacing=0.85)
+        upright.next_to(pixels.brackets, LEFT, buff=0.12).align_to(pixels.brackets, UP)
+        upright.shift(DOWN * 0.1)
         place_fine_print(self.note, left=-1.6)
         d = vr.projection.shape[1]
         # "illustrative" said here, once: a beat of its own made three caveats in one scene (02, 07, 31)
@@ -409,6 +415,7 @@ class PatchesAndCLS(LessonScene):
             self.play(*(ReplacementTransform(flat.entries[k][i], pixels.cell(i, 0))
                         for i in range(vr.patch_width)), FadeIn(pixels.brackets), FadeIn(pixel_name),
                       run_time=1.8)
+            self.play(FadeIn(upright, shift=0.1 * RIGHT))
             self.play(Indicate(proj.name_label, color=PATCH_COLOR, scale_factor=1.05))
 
     def show_dropped_rows(self, vr):
@@ -549,7 +556,7 @@ class PatchesAndCLS(LessonScene):
     def show_sequence_length(self, vr):
         panel = self.patch_rows
         with self.transition("formulas"):
-            self.play(FadeOut(VGroup(self.proj, self.pixels, self.pixel_name, self.kept_boxes,
+            self.play(FadeOut(VGroup(self.proj, self.pixels, self.pixel_name, self.upright_note, self.kept_boxes,
                                      self.results.rule, self.note)),
                       panel.animate.move_to([LEFT_EDGE, 0, 0], aligned_edge=LEFT).set_y(CONTENT_CENTER[1] + 0.1),
                       FadeOut(self.pair_boxes), FadeOut(self.dark_boxes))

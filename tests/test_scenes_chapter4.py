@@ -510,3 +510,15 @@ def test_cls_arrow_tips_land_spread_along_its_edge():
     box = row.boxes[0]
     assert all(box.get_left()[0] < e < box.get_right()[0] for e in ends)
 
+
+def test_patch_1_drawn_upright_says_it_is_still_a_row(b):
+    """21_05 shows patch 1 as a row of 16; beside the projection it stands upright. A label beside the
+    column says that is a way of drawing it (still a row of 16), in the beat that stands it up."""
+    scene = b.scene
+    note = scene.upright_note
+    assert note.original_text.replace("\n", " ") == "a row of 16, drawn upright"
+    beat = b.beat_of("Next, one shared 16×4 projection")
+    assert any("FadeIn" in c.what for c in b.changes_in(beat))
+    assert note.get_right()[0] < scene.pixels.get_left()[0]            # beside the column, left of it
+    assert note.get_top()[1] <= scene.pixels.get_top()[1] + 1e-6
+    assert scene.pixels.n_rows == 16 and scene.pixels.n_cols == 1
