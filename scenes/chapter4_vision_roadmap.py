@@ -27,6 +27,7 @@ from manim import (
     ReplacementTransform,
     Restore,
     Transform,
+    TransformFromCopy,
     RoundedRectangle,
     Square,
     SurroundingRectangle,
@@ -40,6 +41,7 @@ from lesson_data.vision_roadmap import vision_roadmap
 from scenes.blocks.attention_arrows import get_token_row
 from scenes.blocks.causal_map_panel import get_causal_map_panel
 from scenes.blocks.flow_arrow import get_arrow
+from scenes.blocks.patch_pictures import LAYER_OFFSET, get_channel_block, get_cut_image
 from scenes.blocks.labeled_matrix import LabeledMatrix, get_labeled_matrix, get_row_vector
 from scenes.blocks.unmasked_attention import get_attention_grid, get_unmasked_arrows
 from scenes.style import (
@@ -89,6 +91,7 @@ IMAGE_X = -4.35                        # the image's centre once the flattened r
 ZOOM_BOX = (LEFT_EDGE, 0.75, 2.6, -2.2)
 MAP_SIDE = 3.5                         # chapter 3's 64 × 64 map beside the opened box
 CAUSAL_MODEL, CAUSAL_HEAD = "one_head", 0   # the map scene 20 builds (20_08): its one head
+FORMULAS_LIFT = 0.9                    # the formulas rise to give their pictures room beneath
 CLS_ROOM = 1.5                         # CLS drawn this wide: four patches' arrowheads spread along its edge
 
 
@@ -579,7 +582,10 @@ class PatchesAndCLS(LessonScene):
             formula.shift(RIGHT * (0 - formula[1].get_left()[0]))
             name.set_x(-0.5 - widest + name.width / 2)
         formulas = self.formulas = VGroup(seq, gray, rgb).arrange(DOWN, buff=0.45, aligned_edge=LEFT)
-        formulas.next_to(panel, RIGHT, buff=0.8).set_y(panel.get_y())
+        formulas.next_to(panel, RIGHT, buff=0.8).set_y(panel.get_y() + FORMULAS_LIFT)
+        pics = self.formula_pics = self.get_formula_pictures(vr)
+        pics.next_to(formulas, DOWN, buff=0.4)
+        pics.set_x(formulas.get_x())
         self.gray, self.rgb = gray, rgb
         note = self.note = place_fine_print(get_fine_print(
             "For RGB images the flattened width is P²×3. The general sequence length is (H/P)×(W/P)."))
@@ -590,17 +596,63 @@ class PatchesAndCLS(LessonScene):
                        spoken=f"In general, cut an image into square patches of side P, and the number of "
                               f"patches is its height over P times its width over P: here {count_word(grid_h)} "
                               f"times {count_word(grid_w)}, so {count_word(vr.n_patches)}."):
-            self.play(FadeIn(seq), FadeIn(note))
+            self.play(FadeIn(seq), FadeIn(note), FadeIn(VGroup(pics.cut.pixels, pics.cut.frame, pics.sides)))
+            # the cut: lines across the image make its (H/P)·(W/P) patches, one side P long
+            self.play(Create(pics.cut.cuts), Create(pics.p_mark), FadeIn(pics.p_label), run_time=1.2)
+
+    def get_formula_pictures(self, vr) -> VGroup:
+        """What the formulas count, drawn: the image with its sides H and W and the cut into P × P patches;
+        one patch lifted out (P² values); that patch in colour, three channel layers (P²·3 values)."""
+        cut = get_cut_image(vr.image, vr.P, shade=pixel_color, side=1.5)
+        h = get_formula(["H", "=", (vr.H, "H")], font_size=SMALL_SIZE, color=DIM_TEXT_COLOR)
+        w = get_formula(["W", "=", (vr.W, "W")], font_size=SMALL_SIZE, color=DIM_TEXT_COLOR)
+        h.next_to(cut.frame, LEFT, buff=0.12)
+        w.next_to(cut.frame, UP, buff=0.1)
+        # one side of the bottom-left patch, marked under the image: P long
+        first = cut.patch(vr.n_patches - (vr.W // vr.P))
+        y = cut.frame.get_bottom()[1] - 0.08
+        p_mark = Line([first.get_left()[0], y, 0], [first.get_right()[0], y, 0]).set_stroke(TEXT_COLOR, 2)
+        p_label = get_formula(["P", "=", (vr.P, "P")], font_size=SMALL_SIZE, color=DIM_TEXT_COLOR)
+        p_label.next_to(p_mark, DOWN, buff=0.08)
+        image = VGroup(h, w, cut, p_mark, p_label)
+        patch = get_cut_image(vr.patches[0], vr.P, shade=pixel_color, side=0.9)
+        gray_label = get_formula(["P²", "=", (vr.patch_width, "patch_width")], font_size=SMALL_SIZE,
+                                 color=DIM_TEXT_COLOR)
+        block = get_channel_block(vr.P, side=0.9)
+        rgb_label = get_formula(["P×P×3", "=", (vr.rgb_patch_width, "rgb_patch_width")], font_size=SMALL_SIZE,
+                                color=DIM_TEXT_COLOR)
+        row = VGroup(image, patch, block).arrange(RIGHT, buff=1.1, aligned_edge=DOWN)
+        patch.align_to(cut.frame, DOWN)
+        block.align_to(cut.frame, DOWN)
+        gray_label.next_to(patch, DOWN, buff=0.12).set_y(p_label.get_y())
+        rgb_label.next_to(block.layers[0], DOWN, buff=0.12).set_y(p_label.get_y())
+        rgb_label.set_x(block.layers[0].get_x())
+        pics = VGroup(row, gray_label, rgb_label)
+        pics.cut, pics.sides, pics.p_mark, pics.p_label = cut, VGroup(h, w), p_mark, p_label
+        pics.patch, pics.gray_label, pics.block, pics.rgb_label = patch, gray_label, block, rgb_label
+        return pics
 
     def show_patch_width(self, vr):
         channels = vr.rgb_channels
+        pics = self.formula_pics
+        cut = pics.cut
+        grid_w = vr.W
+        first = VGroup(*(cut.pixels[r * grid_w + c] for r in range(vr.P) for c in range(vr.P)))
+        front, back = pics.block.layers[0], pics.block.layers[1:]
         with self.beat(f"A grayscale patch flattens to P² = {vr.patch_width} values. With "
                        f"{count_word(channels)} colour channels it is P²·3 = {vr.rgb_patch_width}.",
                        spoken=f"A grayscale patch flattens to P squared, {count_word(vr.patch_width)} values. "
                               f"With {count_word(channels)} colour channels it is P squared times three: "
                               f"{vr.rgb_patch_width}."):
-            self.play(FadeIn(self.gray))
-            self.play(FadeIn(self.rgb))
+            # patch 1 lifts out of the image: P × P values
+            self.play(FadeIn(self.gray), TransformFromCopy(first, pics.patch.pixels), FadeIn(pics.patch.frame),
+                      FadeIn(pics.gray_label), run_time=1.2)
+            # in colour the same patch is three P × P layers, one per channel, stacked behind each other
+            # (the layer's backing comes in first, so it lies under the squares arriving from the patch)
+            self.play(FadeIn(VGroup(front[0], front.outline)), FadeIn(self.rgb),
+                      TransformFromCopy(pics.patch.pixels, front.squares), run_time=1.0)
+            self.play(LaggedStart(*(FadeIn(layer, shift=LAYER_OFFSET * (k + 1)) for k, layer in enumerate(back)),
+                                  lag_ratio=0.5), FadeIn(pics.rgb_label), run_time=1.2)
 
     # ---- Shot 5 ---------------------------------------------------------------------------------
     def get_cls_sum(self, vr) -> VGroup:
@@ -637,7 +689,7 @@ class PatchesAndCLS(LessonScene):
 
     def show_cls(self, vr):
         with self.transition("clear"):
-            self.play(FadeOut(VGroup(self.formulas, self.note)))
+            self.play(FadeOut(VGroup(self.formulas, self.formula_pics, self.note)))
         s = self.cls_sum = self.get_cls_sum(vr)
         tokens, rows = s.tokens, self.patch_rows.matrix
         cls_box = self.cls_box = tokens.get_row_box(0, color=CLS_COLOR, include_label=True)

@@ -522,3 +522,28 @@ def test_patch_1_drawn_upright_says_it_is_still_a_row(b):
     assert note.get_right()[0] < scene.pixels.get_left()[0]            # beside the column, left of it
     assert note.get_top()[1] <= scene.pixels.get_top()[1] + 1e-6
     assert scene.pixels.n_rows == 16 and scene.pixels.n_cols == 1
+
+
+def test_the_general_formulas_have_their_pictures(b, vr):
+    """21_13-14 draw what the formulas count: the 8×8 image cut by lines into (8/4)·(8/4) patches, its
+    sides H and W and one patch side P named; patch 1 lifted out as P × P; the colour patch as three
+    P × P layers (P×P×3). Counted here from the picture, by hand: 8·8 pixels, one vertical and one
+    horizontal cut, 16 squares a patch, three layers of 16."""
+    pics = b.scene.formula_pics
+    assert len(pics.cut.pixels) == 8 * 8 and len(pics.cut.cuts) == 2          # (8/4 - 1) lines each way
+    assert len(pics.patch.pixels) == 4 * 4
+    assert [len(layer.squares) for layer in pics.block.layers] == [16, 16, 16]
+    # patch 1's picture has the image's top-left 4×4 shades (the stripe in its columns 3 and 4)
+    shades = [m.get_fill_color().to_hex().upper() for m in pics.patch.pixels]
+    image = [m.get_fill_color().to_hex().upper() for m in pics.cut.pixels]
+    assert shades == [image[r * 8 + c] for r in range(4) for c in range(4)]
+    assert shades[2] == PIXEL_ON and shades[0] == PIXEL_OFF
+    # the labels are the registered numbers of the formulas (H, W, P, 16, 48), nothing typed
+    for part in (pics.sides, pics.p_label, pics.gray_label, pics.rgb_label):
+        assert any(hasattr(m, "value") for m in part.get_family())
+    # the cut in the sentence that gives (H/P)·(W/P); the layers in the one that gives P²·3
+    assert any("Create" in c.what for c in b.changes_in(b.beat_of("(H/P)·(W/P)")))
+    assert any("TransformFromCopy" in c.what for c in b.changes_in(b.beat_of("P²·3")))
+    # the front (red) layer is drawn over the two behind it
+    z = [layer.z_index for layer in pics.block.layers]
+    assert z == sorted(z, reverse=True) and len(set(z)) == 3
