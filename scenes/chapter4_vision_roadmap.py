@@ -41,6 +41,7 @@ from lesson_data.vision_roadmap import vision_roadmap
 from scenes.blocks.attention_arrows import get_token_row
 from scenes.blocks.causal_map_panel import get_causal_map_panel
 from scenes.blocks.flow_arrow import get_arrow
+from scenes.blocks.roadmap_icons import ICON_HEIGHT, get_bars_icon, get_cells_icon
 from scenes.blocks.patch_pictures import LAYER_OFFSET, get_channel_block, get_cut_image
 from scenes.blocks.labeled_matrix import LabeledMatrix, get_labeled_matrix, get_row_vector
 from scenes.blocks.unmasked_attention import get_attention_grid, get_unmasked_arrows
@@ -92,6 +93,7 @@ ZOOM_BOX = (LEFT_EDGE, 0.75, 2.6, -2.2)
 MAP_SIDE = 3.5                         # chapter 3's 64 × 64 map beside the opened box
 CAUSAL_MODEL, CAUSAL_HEAD = "one_head", 0   # the map scene 20 builds (20_08): its one head
 FORMULAS_LIFT = 0.9                    # the formulas rise to give their pictures room beneath
+ROAD_ROW_GAP = 0.6                     # between the road's two rows of chips (the turn runs in it)
 CLS_ROOM = 1.5                         # CLS drawn this wide: four patches' arrowheads spread along its edge
 
 
@@ -235,12 +237,23 @@ def get_column_sum(terms, result, *, tag: str, result_tag: str, places: int, res
     return line
 
 
-def get_chip(text: str, color: str = TEXT_COLOR) -> VGroup:
+def get_chip(text: str, color: str = TEXT_COLOR, icon=None, icon_room: float = ICON_HEIGHT) -> VGroup:
+    """Words in a rounded box; with `icon`, a small picture of the stage above the words, inside the box,
+    centred in a room `icon_room` tall (so chips with icons of any height are alike and their words align)."""
     label = get_text(text, font_size=LABEL_SIZE, color=color)
-    box = RoundedRectangle(corner_radius=0.1, width=label.width + 0.3, height=label.height + 0.3)
-    box.set_stroke(color, 1.5).set_fill(color, 0.08).move_to(label)
-    chip = VGroup(box, label)
-    chip.box, chip.label = box, label
+    inside = label
+    if icon is not None:
+        room = Rectangle(width=max(icon.width, 0.01), height=icon_room).set_stroke(width=0).set_fill(opacity=0)
+        VGroup(room, label).arrange(DOWN, buff=0.1)
+        icon.move_to(room)
+        inside = VGroup(icon, label)
+        inside.room = room
+    height = (label.height if icon is None else icon_room + 0.1 + label.height) + 0.3
+    box = RoundedRectangle(corner_radius=0.1, width=inside.width + 0.3, height=height)
+    box.set_stroke(color, 1.5).set_fill(color, 0.08)
+    box.move_to(inside if icon is None else VGroup(inside.room, label))
+    chip = VGroup(box, inside)
+    chip.box, chip.label, chip.icon = box, label, icon
     return chip
 
 
@@ -1061,21 +1074,22 @@ class PatchesAndCLS(LessonScene):
     def get_roadmap(self, vr) -> VGroup:
         d = vr.projection.shape[1]
         n_rows = vr.encoder_input.shape[0]
+        icons = self.road_icons = self.get_road_icons(vr)
         chips = [
-            get_chip(f"{vr.H}×{vr.W} image"),
-            get_chip(f"{vr.n_patches} patches × {vr.patch_width} values", PATCH_COLOR),
-            get_chip(f"shared {vr.patch_width}×{d} projection", PATCH_COLOR),
-            get_chip("+ CLS row", CLS_COLOR),
-            get_chip("+ position rows", POSITION_COLOR),
-            get_chip(f"encoder, no mask: {n_rows} rows", ENCODER_COLOR),
-            get_chip("final CLS row", CLS_COLOR),
-            get_chip(f"{len(vr.classes)} logits → softmax"),
-            get_chip("cross-entropy with the label"),
+            get_chip(f"{vr.H}×{vr.W} image", icon=icons["image"]),
+            get_chip(f"{vr.n_patches} patches × {vr.patch_width} values", PATCH_COLOR, icons["patches"]),
+            get_chip(f"shared {vr.patch_width}×{d} projection", PATCH_COLOR, icons["projection"]),
+            get_chip("+ CLS row", CLS_COLOR, icons["cls"]),
+            get_chip("+ position rows", POSITION_COLOR, icons["positions"]),
+            get_chip(f"encoder, no mask: {n_rows} rows", ENCODER_COLOR, icons["encoder"]),
+            get_chip("final CLS row", CLS_COLOR, icons["cls_out"]),
+            get_chip(f"{len(vr.classes)} logits → softmax", icon=icons["softmax"]),
+            get_chip("cross-entropy with the label", icon=icons["loss"]),
         ]
         top = VGroup(*chips[:5]).arrange(RIGHT, buff=0.4)
         bottom = VGroup(*chips[5:]).arrange(RIGHT, buff=0.4)
-        rows = VGroup(top, bottom).arrange(DOWN, buff=0.9, aligned_edge=LEFT)
-        rows.move_to(CONTENT_CENTER + UP * 0.5)
+        rows = VGroup(top, bottom).arrange(DOWN, buff=ROAD_ROW_GAP, aligned_edge=LEFT)
+        rows.move_to(CONTENT_CENTER + UP * 0.55)
         arrows = VGroup(*(get_arrow(a.get_right(), b.get_left(), buff=0.06)
                           for line in (top, bottom) for a, b in zip(line[:-1], line[1:])))
         # the road turns like a line of text: down from the last chip, back left, down into the next
@@ -1091,6 +1105,26 @@ class PatchesAndCLS(LessonScene):
         road = VGroup(rows, arrows, turn)
         road.chips, road.arrows = chips, [*arrows[:4], turn, *arrows[4:]]
         return road
+
+    def get_road_icons(self, vr) -> dict:
+        """A picture of each stage, from the scene's own objects in small: the image, the four patches, the
+        projection's 16 × 4 cells, the CLS row, the position rows, the full 5 × 5 grid (no mask), the final CLS
+        row, the two probabilities as bars, and the label's bar marked for the loss."""
+        n_rows, width = vr.encoder_input.shape
+        cut = get_cut_image(vr.image, vr.P, shade=pixel_color, side=ICON_HEIGHT)
+        probs = [TEXT_COLOR] * len(vr.classes)
+        return {
+            "image": VGroup(cut.pixels, cut.frame),
+            "patches": VGroup(*(get_patch_thumbnail(vr, k, height=0.26) for k in range(vr.n_patches)))
+            .arrange(RIGHT, buff=0.06),
+            "projection": get_cells_icon(*vr.projection.shape, PATCH_COLOR),
+            "cls": get_cells_icon(1, width, CLS_COLOR, fill=0.6),
+            "positions": get_cells_icon(n_rows, width, POSITION_COLOR),
+            "encoder": get_cells_icon(n_rows, n_rows, ENCODER_COLOR, fill=READ_OPACITY),
+            "cls_out": get_cells_icon(1, width, CLS_COLOR, fill=0.6),
+            "softmax": get_bars_icon(vr.probabilities, probs),
+            "loss": get_bars_icon(vr.probabilities, probs, marked=vr.label),
+        }
 
     def show_roadmap(self, vr):
         road = self.road = self.get_roadmap(vr)
@@ -1110,7 +1144,7 @@ class PatchesAndCLS(LessonScene):
     def show_not_a_benchmark(self):
         """Said once, in the caption (the fine print would repeat it word for word): the road is a plan."""
         badge = self.badge = get_chip("a roadmap, not a benchmark or a completed classifier", DIM_TEXT_COLOR)
-        badge.next_to(self.road, UP, buff=0.45).align_to(self.road, RIGHT)
+        badge.next_to(self.road, UP, buff=0.25).align_to(self.road, RIGHT)
         with self.beat("This is a roadmap, not a benchmark or a completed classifier."):
             self.play(FadeIn(badge, shift=0.1 * DOWN))       # stays to the end: the road is a plan
             self.play(LaggedStart(*(Indicate(chip, color=TEXT_COLOR, scale_factor=1.06) for chip in self.road.chips),
@@ -1120,7 +1154,7 @@ class PatchesAndCLS(LessonScene):
         credit = self.credit = get_text("An Image is Worth 16×16 Words: Transformers for Image Recognition "
                                         "at Scale\nDosovitskiy et al., ICLR 2021", font_size=LABEL_SIZE,
                                         color=TEXT_COLOR, line_spacing=0.9)
-        credit.next_to(self.road, DOWN, buff=0.45)
+        credit.next_to(self.road, DOWN, buff=0.3)
         note = self.roadmap = place_fine_print(get_fine_print(
             "See An Image is Worth 16×16 Words. Cross-attention remains a separate optional continuation."))
         # cross-attention is named only here, so the sentence says what it is

@@ -547,3 +547,28 @@ def test_the_general_formulas_have_their_pictures(b, vr):
     # the front (red) layer is drawn over the two behind it
     z = [layer.z_index for layer in pics.block.layers]
     assert z == sorted(z, reverse=True) and len(set(z)) == 3
+
+
+def test_the_roadmap_stages_are_pictures_too(b, vr):
+    """21_30-32: each chip carries a small picture of its stage, made from the scene's own shapes and
+    counted here by hand: the 8×8 image (64 pixels), four patches, the 16×4 projection (64 cells), a CLS row
+    of 4, five position rows of 4 (20), the encoder's full 5×5 grid (25, none masked), the final CLS row, and
+    the two probabilities as bars whose heights keep their ratio (softmax of the logits, worked by hand)."""
+    road = b.scene.road
+    icons = {chip.label.original_text: chip.icon for chip in road.chips}
+    assert len(icons["8×8 image"][0]) == 64
+    assert len(icons["4 patches × 16 values"]) == 4
+    assert len(icons["shared 16×4 projection"].cells) == 16 * 4
+    assert len(icons["+ CLS row"].cells) == 4 and len(icons["final CLS row"].cells) == 4
+    assert len(icons["+ position rows"].cells) == 5 * 4
+    assert len(icons["encoder, no mask: 5 rows"].cells) == 5 * 5
+    z = np.exp(vr.logits - vr.logits.max())
+    p = z / z.sum()                                                  # softmax, by hand
+    bars = icons["2 logits → softmax"].bars
+    assert bars[1].height / bars[0].height == pytest.approx(p[1] / p[0], rel=1e-6)
+    loss = icons["cross-entropy with the label"]
+    assert loss.mark.get_center()[0] == pytest.approx(loss.bars[vr.label].get_center()[0])
+    # every icon inside its chip's box, above its words
+    for chip in road.chips:
+        assert chip.box.get_left()[0] < chip.icon.get_left()[0] and chip.icon.get_right()[0] < chip.box.get_right()[0]
+        assert chip.icon.get_bottom()[1] > chip.label.get_top()[1] and chip.icon.get_top()[1] < chip.box.get_top()[1]
