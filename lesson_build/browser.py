@@ -158,8 +158,7 @@ def serve(folder: Path):
 PAGE_STATE = """
 (() => {
   const videos = [...document.querySelectorAll('video')];
-  const settled = videos.every(v => v.readyState >= 1 || v.error) &&
-    [...document.querySelectorAll('track')].every(t => t.readyState >= 2);
+  const settled = videos.every(v => v.readyState >= 1 || v.error);
   if (!settled) return null;
   return {
     chapters: [...document.querySelectorAll('section.chapter')].map(s => ({
@@ -172,9 +171,10 @@ PAGE_STATE = """
     videos: videos.map(v => ({
       id: v.id, duration: v.duration, error: v.error ? v.error.code : null,
       width: v.videoWidth, height: v.videoHeight,
-      tracks: [...v.querySelectorAll('track')].map(t => ({
-        file: t.dataset.file, readyState: t.readyState, mode: t.track.mode,
-        cues: t.track.cues ? t.track.cues.length : null })) })),
+      // (player.js builds each track from the transcript: kind, mode and every cue)
+      tracks: [...v.textTracks].map(t => ({
+        kind: t.kind, label: t.label, mode: t.mode,
+        cues: t.cues ? [...t.cues].map(c => ({ start: c.startTime, end: c.endTime, text: c.text })) : null })) })),
     worksheet: document.getElementById('worksheet-link') ? document.getElementById('worksheet-link').href : null,
   };
 })()
@@ -218,8 +218,8 @@ def main(argv: list[str] | None = None) -> int:
     state = inspect_index(args.index, args.screenshot, via=args.via)
     bad = 0
     for v in state["videos"]:
-        tracks = ", ".join(f"{t['file']} ({t['cues']} cues)" for t in v["tracks"]) or "no track"
-        ok = v["error"] is None and (v["duration"] or 0) > 0 and all(t["readyState"] == 2 for t in v["tracks"])
+        tracks = ", ".join(f"{t['kind']} ({len(t['cues'] or [])} cues, {t['mode']})" for t in v["tracks"]) or "no track"
+        ok = v["error"] is None and (v["duration"] or 0) > 0 and all(t["cues"] for t in v["tracks"])
         bad += not ok
         print(f"{'ok ' if ok else 'BAD'} {v['id']}: {v['duration']:.2f}s {v['width']}x{v['height']}; {tracks}")
     print(f"{len(state['chapters'])} chapters listed; worksheet link: {state['worksheet']}")

@@ -337,10 +337,18 @@ def pick_thumbnail_time(path: Path, candidates: Sequence[Fraction]) -> Fraction:
     return best
 
 
+# A poster's JPEG quality (ffmpeg's -q:v, 2 best .. 31 worst): at 5 a 640×360 frame of the lesson's
+# flat colours and text is ~40 kB and looks like the video's own frame (a PNG of it is ~140 kB,
+# and four of them were most of a first visit's weight).
+POSTER_QUALITY = 5
+
+
 def thumbnail(src: Path, dest: Path, at: Fraction, width: int = 640) -> None:
+    """One frame at `at`, at most `width` wide, as a JPEG (the page's poster)."""
     with atomic_output(dest) as tmp:
         stream = ffmpeg.input(str(src), ss=_seconds(at)).output(
-            str(tmp), vframes=1, vf=f"scale='min({width},iw)':-2", f="image2", vcodec="png")
+            str(tmp), vframes=1, vf=f"scale='min({width},iw)':-2", f="image2", vcodec="mjpeg",
+            **{"q:v": POSTER_QUALITY})
         _run(stream, f"thumbnail {dest.name}")
 
 

@@ -2,7 +2,8 @@
 
     contents        every chapter and scene (links seek the chapter's video), the explorer, the
                     demo, the worksheet numbers, the credits
-    chapters        a <video> per built chapter (WebVTT subtitles as a <track>, thumbnail as poster)
+    chapters        a <video> per built chapter (its subtitle track made from the transcript by
+                    player.js; its thumbnail as poster, the first chapter's eager, the rest lazy)
                     with its transcript beside it: one button per spoken line, which seeks; the line
                     being spoken and the scene being shown are highlighted (web/player.js)
     explorer        the two-head worksheet recomputed for any sentence (web/explorer.mjs)
@@ -15,7 +16,6 @@ explorer and the demo are ES modules, which browsers load over http only, and sa
 """
 from __future__ import annotations
 
-import base64
 import json
 import math
 import os
@@ -180,13 +180,9 @@ def _chapter_view(row: ChapterRow, page: Path, next_id: str | None) -> dict:
             "video": None, "scenes": [_scene_view(row, s, page) for s in row.scenes]}
     if not row.video:
         return view
-    track = None
-    if row.vtt and row.vtt.is_file():
-        data = base64.b64encode(row.vtt.read_bytes()).decode("ascii")
-        track = {"file": _rel(row.vtt, page), "src": f"data:text/vtt;base64,{data}"}
     both = bool(row.vtt and row.srt)
     view.update(
-        video=_rel(row.video, page), size=_size(row.video), next=next_id, track=track,
+        video=_rel(row.video, page), size=_size(row.video), next=next_id,
         poster=_rel(row.poster, page) if row.poster and row.poster.is_file() else None,
         length=_clock(row.duration) if row.duration is not None else "",
         quality=row.quality, draft=row.draft,
@@ -232,6 +228,11 @@ def render_index(page: Path, *, series_title: str, quality_label: str, chapters:
     web = web or WebAssets(folder=page.parent / "web", models_note="web assets not built")
     ids = [f"video-{r.chapter.slug}" if r.video else None for r in chapters]
     views = [_chapter_view(row, page, next((v for v in ids[i + 1:] if v), None)) for i, row in enumerate(chapters)]
+    # Only the first poster comes with the page (in view on arrival); player.js fetches the others
+    # as their players come near the screen.
+    eager = next((v for v in views if v.get("poster")), None)
+    for v in views:
+        v["lazy_poster"] = v.get("poster") is not None and v is not eager
     models, presets, tokens, first = [], [], 0, "Once upon a time"
     if web.models:
         models = [{"name": name, "title": m["title"], "parameters": f"{m['parameters'] / 1e6:.2f}",

@@ -7,7 +7,7 @@ Outputs, for quality q (l, m or h; the command line defaults to m), under `out` 
     lesson/q/scenes/NN_Scene.{mp4,srt,json}   one video per scene (see render.py)
     lesson/q/<slug>.mp4                       one per chapter: chapter marks + mov_text subtitles
     lesson/q/<slug>.{srt,vtt}                 the chapter's merged subtitles
-    lesson/q/<slug>.png / <slug>.gif          thumbnail and a few-second preview
+    lesson/q/<slug>.jpg / <slug>.gif          thumbnail (the poster) and a few-second preview
     lesson/q/<slug>.json                      what the chapter was stitched from
     lesson/q/series.{mp4,srt,vtt,json}        the whole series, one chapter mark per scene
     index.html                                the web lesson: chapters with transcripts, the
@@ -120,7 +120,7 @@ def stitch_set(quality_dir: Path, slug: str, title: str, parts: Sequence[SceneRe
     video = quality_dir / f"{slug}.mp4"
     outputs = [video, video.with_suffix(".srt"), video.with_suffix(".vtt")]
     if previews:
-        outputs += [video.with_suffix(".png"), video.with_suffix(".gif")]
+        outputs += [video.with_suffix(".jpg"), video.with_suffix(".gif")]
     manifest_path = video.with_suffix(".json")
     key = _stitch_key(parts, titles, title)
     marks = _offsets(parts, titles)
@@ -151,7 +151,7 @@ def stitch_set(quality_dir: Path, slug: str, title: str, parts: Sequence[SceneRe
             # Each candidate costs a seek and up to a GOP of decoding: keep at most a dozen.
             cands = cands[::max(1, -(-len(cands) // 12))]
             at = media.pick_thumbnail_time(staged, cands)
-            media.thumbnail(staged, staged.with_suffix(".png"), at)
+            media.thumbnail(staged, staged.with_suffix(".jpg"), at)
             media.gif_preview(staged, staged.with_suffix(".gif"), max(Fraction(0), at - 3))
     except (media.MediaError, OSError) as exc:
         shutil.rmtree(staging, ignore_errors=True)
@@ -292,7 +292,7 @@ def page_rows(catalog: Sequence[Chapter], out: Path, scene_results: Sequence[Sce
                   for k, s in enumerate(ch.scenes)]
         v = found.video
         rows.append(page.ChapterRow(ch, scenes, video=v, vtt=v.with_suffix(".vtt"), srt=v.with_suffix(".srt"),
-                                    poster=v.with_suffix(".png"), gif=v.with_suffix(".gif"),
+                                    poster=v.with_suffix(".jpg"), gif=v.with_suffix(".gif"),
                                     duration=found.duration, quality=RESOLUTIONS[found.quality],
                                     draft=found.quality in DRAFT_QUALITIES))
     return rows

@@ -65,13 +65,14 @@ def _ffmpeg() -> str:
     return imageio_ffmpeg.get_ffmpeg_exe()
 
 
-def _write_chapter(folder: Path, ch: Chapter) -> page.ChapterRow:
+def _write_chapter(folder: Path, ch: Chapter, line=lambda ch, i: f"{ch.title}, line {i + 1}",
+                   poster: Path | None = None) -> page.ChapterRow:
     video = folder / f"{ch.slug}.mp4"
     subprocess.run([_ffmpeg(), "-v", "error", "-y", "-f", "lavfi", "-i", f"color=c=gray:s=32x18:r=1:d={SECONDS}",
                     "-c:v", "libx264", "-pix_fmt", "yuv420p", "-g", "10", "-movflags", "+faststart", str(video)],
                    check=True, timeout=120)
     cues = [srt.Subtitle(i + 1, datetime.timedelta(seconds=i * CUE), datetime.timedelta(seconds=(i + 1) * CUE - 0.5),
-                         f"{ch.title}, line {i + 1}") for i in range(int(SECONDS / CUE))]
+                         line(ch, i)) for i in range(int(SECONDS / CUE))]
     video.with_suffix(".srt").write_text(srt.compose(cues), encoding="utf-8")
     vtt = ["WEBVTT", ""]
     for c in cues:
@@ -83,7 +84,11 @@ def _write_chapter(folder: Path, ch: Chapter) -> page.ChapterRow:
     # that rounds its time down lands in the scene before.
     scenes = [page.SceneRow(s.number, s.title, s.name, "ok", Fraction(int(k * per)) - (Fraction(1, 1000) if k else 0))
               for k, s in enumerate(ch.scenes)]
+    if poster is not None:    # the pipeline's own poster (lesson_build.media.thumbnail) of that frame
+        from lesson_build import media
+        media.thumbnail(poster, folder / f"{ch.slug}.jpg", Fraction(0))
     return page.ChapterRow(ch, scenes, video=video, vtt=video.with_suffix(".vtt"), srt=video.with_suffix(".srt"),
+                           poster=folder / f"{ch.slug}.jpg" if poster is not None else None,
                            duration=Fraction(SECONDS), quality="720p30")
 
 
@@ -853,19 +858,81 @@ def test_compare_runs_the_three_models_side_by_side(width, wide, narrow, torch_s
         assert got["scrollWidth"] <= 390 and not got["out"], got
 
 
-def test_a_first_visit_loads_under_half_a_megabyte_before_a_model_is_chosen(served):
-    base, browser = served
-    tab = browser.open(base, window=(1440, 900))                  # a new context: a cold cache
-    tab.wait_for("document.readyState === 'complete' && document.getElementById('explorer').dataset.ready === 'true'")
-    tab.evaluate("document.getElementById('demo').scrollIntoView()")       # the demo fetches its tokenizer
-    tab.wait_for("document.getElementById('demo').dataset.state === 'ready'", timeout=30)
-    got = tab.evaluate("""(() => { const b = (e) => e.transferSize || e.encodedBodySize || 0;
-      const res = performance.getEntriesByType('resource');
-      return { total: b(performance.getEntriesByType('navigation')[0]) + res.reduce((s, e) => s + b(e), 0),
-               names: res.map(e => e.name.split('/').pop()) }; })()""")
-    assert not [n for n in got["names"] if n.endswith(".bin")], got["names"]       # no model yet
-    assert any(n.startswith("tokenizer") or n == "manifest.json" for n in got["names"]), got["names"]
-    assert got["total"] < 500_000, got
+def busy_frame(path: Path) -> Path:
+    """A 1280×720 frame as hard on a JPEG as any of the lesson's: the dark background with sixteen
+    lines of twelve numbers each (the lesson's busiest frames, its tables, are lighter; their posters
+    are 21–35 kB, this one's ~55 kB)."""
+    from PIL import Image, ImageDraw, ImageFont
+    rng = random.Random(1)
+    frame = Image.new("RGB", (1280, 720), (19, 19, 28))
+    draw = ImageDraw.Draw(frame)
+    font = ImageFont.load_default(size=26)
+    for y in range(30, 700, 44):
+        draw.text((40, y), " ".join(f"{rng.uniform(-3, 3):.3f}" for _ in range(12)), fill=(230, 230, 240), font=font)
+    frame.save(path)
+    return path
+
+
+@pytest.fixture(scope="module")
+def heavy_site(tmp_path_factory) -> Path:
+    """A page at least as heavy as the lesson's own (renders/index.html, 4 chapters, 309 spoken
+    lines, 27 kB of their text): the lesson's 4 chapters and 21 scenes from lesson_build.catalog,
+    each with 100 transcript lines of 110 characters (44 kB of text) and a poster cut by the
+    pipeline's own thumbnail from busy_frame. Only the videos are tiny (they load as metadata)."""
+    from lesson_build.catalog import CHAPTERS as LESSON
+    from lesson_build.web import site
+
+    out = tmp_path_factory.mktemp("web-heavy") / "renders"
+    folder = out / "lesson" / "m"
+    folder.mkdir(parents=True)
+    frame = busy_frame(folder / "frame.png")
+    rng = random.Random(2)
+    words = "the head puts most of its weight on river and the rest spreads thin over others".split()
+
+    def line(ch, i):
+        text = f"{ch.title}, line {i + 1}:"
+        while len(text) < 110:
+            text += " " + rng.choice(words)
+        return text[:110]
+    rows = [_write_chapter(folder, ch, line=line, poster=frame) for ch in LESSON]
+    assets = site.build(ROOT, out, log=lambda s: None)
+    (out / "index.html").write_text(page.render_index(
+        out / "index.html", series_title="A lesson-sized page", quality_label="720p30", chapters=rows,
+        series_video=None, series_vtt=None, series_poster=None, series_note="not needed here", worksheet=None,
+        generated="2026-01-01 00:00", web=assets), encoding="utf-8")
+    return out
+
+
+FETCHED = """(() => { const b = (e) => e.transferSize || e.encodedBodySize || 0;
+  const res = performance.getEntriesByType('resource');
+  return { total: b(performance.getEntriesByType('navigation')[0]) + res.reduce((s, e) => s + b(e), 0),
+           names: res.map(e => e.name.split('/').pop()) }; })()"""
+
+
+def test_a_first_visit_loads_under_half_a_megabyte_before_a_model_is_chosen(served, heavy_site):
+    """On a page as heavy as the lesson's (heavy_site): the HTML, styles, scripts, the posters of the
+    players near the screen, the demo's manifest and tokenizer, under 0.5 MB; no model, and no
+    poster of a chapter far below until its player comes near the screen (then it is fetched)."""
+    from lesson_build.browser import serve
+    _, browser = served
+    html = (heavy_site / "index.html").read_text(encoding="utf-8")
+    assert html.count('data-poster="lesson/m/') == 3 and html.count(' poster="lesson/m/chapter1.jpg"') == 1
+    assert "data:text/vtt" not in html                  # the subtitles are in the page once: the transcript
+    with serve(heavy_site) as base:
+        tab = browser.open(f"{base}/index.html", window=(1440, 900))         # a new context: a cold cache
+        tab.wait_for("document.readyState === 'complete' && document.getElementById('explorer').dataset.ready === 'true'")
+        tab.evaluate("document.getElementById('demo').scrollIntoView()")       # the demo fetches its tokenizer
+        tab.wait_for("document.getElementById('demo').dataset.state === 'ready'", timeout=30)
+        got = tab.evaluate(FETCHED)
+        assert not [n for n in got["names"] if n.endswith(".bin")], got["names"]       # no model yet
+        assert "tokenizer.json" in got["names"] and "manifest.json" in got["names"], got["names"]
+        posters = [n for n in got["names"] if n.endswith(".jpg")]
+        assert "chapter1.jpg" in posters and "chapter4.jpg" not in posters, posters     # the last is far below
+        assert got["total"] < 500_000, got
+        # Scrolled to chapter 4, its poster comes (and the video shows it).
+        tab.evaluate("document.getElementById('chapter4').scrollIntoView()")
+        tab.wait_for("performance.getEntriesByType('resource').some(e => e.name.endsWith('/chapter4.jpg'))", timeout=10)
+        assert tab.evaluate("document.getElementById('video-chapter4').getAttribute('poster')") == "lesson/m/chapter4.jpg"
 
 
 # ---------------------------------------------------------------- any word as the receiver
@@ -1705,3 +1772,16 @@ def test_the_timings_say_they_are_the_browsers_not_chapter_3s(wide):
     for phrase in ("this browser's WebAssembly forward pass", "not chapter 3's PyTorch measurement",
                    "need not put the models in the same order", "4,096 × 256 matrix", "final query only"):
         assert phrase in note["text"], (phrase, note["text"])
+
+
+def test_the_pages_tokenizer_is_the_trainers_without_its_indentation(ui_site):
+    """The first visit fetches the tokenizer: the page's copy is the exported JSON value itself,
+    written without whitespace (a third smaller), and the manifest names both files' sha256."""
+    import hashlib
+    export = (ROOT / "lesson_data" / "exports" / "tokenizer.json").read_bytes()
+    served = (ui_site / "web" / "models" / "tokenizer.json").read_bytes()
+    assert json.loads(served) == json.loads(export)
+    assert len(served) < 0.7 * len(export) and b"\n" not in served
+    manifest = json.loads((ui_site / "web" / "models" / "manifest.json").read_text())
+    assert manifest["tokenizer"]["sha256"] == hashlib.sha256(served).hexdigest()
+    assert manifest["tokenizer"]["source_sha256"] == hashlib.sha256(export).hexdigest()

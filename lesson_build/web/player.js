@@ -62,15 +62,36 @@
 
   var active = null;   // the video last played: the one the contents highlight
 
+  // The subtitle track, built from the transcript beside the player (the same lines at the same
+  // times, written once in the page): hidden, not drawn, since the captions are in the picture
+  // already; a viewer can still pick it in the player's menu, full screen too.
+  function addSubtitles(video, cues) {
+    if (!cues.length || !video.addTextTrack || typeof VTTCue === "undefined") return;
+    var track = video.addTextTrack("subtitles", "English", "en");
+    cues.forEach(function (c) { track.addCue(new VTTCue(c.start, c.end, c.el.querySelector(".text").textContent)); });
+    track.mode = "hidden";
+  }
+
+  // A chapter's poster is fetched as its player comes near the screen (data-poster), not on a
+  // first visit to the top of the page.
+  var posters = "IntersectionObserver" in window ? new IntersectionObserver(function (entries) {
+    entries.forEach(function (e) {
+      if (!e.isIntersecting) return;
+      e.target.poster = e.target.dataset.poster;
+      posters.unobserve(e.target);
+    });
+  }, { rootMargin: "25% 0px" }) : null;
+
   function wire(video) {
-    // Loaded but not drawn: the captions are in the picture already (a viewer can still pick the
-    // track in the player's menu).
-    Array.prototype.forEach.call(video.textTracks, function (t) { if (t.mode === "disabled") t.mode = "hidden"; });
     var section = video.closest("section");
     var cueButtons = Array.prototype.slice.call(section.querySelectorAll("button.cue"));
     var cues = cueButtons.map(function (b) {
       return { el: b, start: parseFloat(b.dataset.start), end: parseFloat(b.dataset.end) };
     });
+    addSubtitles(video, cues);
+    if (video.dataset.poster) {
+      if (posters) posters.observe(video); else video.poster = video.dataset.poster;
+    }
     var sceneLinks = Array.prototype.slice.call(document.querySelectorAll('a[data-seek][data-video="' + video.id + '"]'));
     var scenes = [];
     section.querySelectorAll("ol.scenes a[data-seek]").forEach(function (a) {

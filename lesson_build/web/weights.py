@@ -7,7 +7,8 @@ trainer.checkpoints.load_checkpoint: sha256 and config), writes
 
     <out>/<model>.bin      the state_dict's tensors back to back, float16 little-endian, as saved
                            (the checkpoints are fp16, so this is the same numbers, not a rounding)
-    <out>/tokenizer.json   a copy of the trainer's tokenizer
+    <out>/tokenizer.json   the trainer's tokenizer, the same JSON without its indentation (55 kB,
+                           not 87: the page fetches it on a first visit)
     <out>/manifest.json    tensor names, shapes and byte offsets, the model configs, sha256 of every
                            file and of the checkpoint each .bin came from, the lesson's prompts
 
@@ -27,7 +28,7 @@ from pathlib import Path
 
 FORMAT = "lesson_build.web.models/1"
 # Bumped when the binary layout or the manifest changes.
-CONVERTER_VERSION = 1
+CONVERTER_VERSION = 2
 PROJECT_ROOT = Path(__file__).resolve().parents[2]
 MODEL_ORDER = ("mlp", "one_head", "four_heads")
 TITLES = {"mlp": "FixedWindowMLP", "one_head": "One head", "four_heads": "Four heads"}
@@ -103,7 +104,7 @@ def up_to_date(exports: Path, out: Path) -> bool:
     if current.get("presets") != _presets(continuations):
         return False
     tok = current.get("tokenizer", {})
-    if tok.get("sha256") != sha256_of(exports / "tokenizer.json"):    # the copy is checked below
+    if tok.get("source_sha256") != sha256_of(exports / "tokenizer.json"):    # the copy is checked below
         return False
     wanted = [n for n in MODEL_ORDER if n in manifest["models"]]
     if list(current.get("models", {})) != wanted:
@@ -115,6 +116,11 @@ def up_to_date(exports: Path, out: Path) -> bool:
             return False
         files.append((out / entry["file"], entry["sha256"]))
     return all(path.is_file() and sha256_of(path) == digest for path, digest in files)
+
+
+def compact_json(data: bytes) -> bytes:
+    """The same JSON value without whitespace between tokens (keys in their order, text as UTF-8)."""
+    return json.dumps(json.loads(data), separators=(",", ":"), ensure_ascii=False).encode("utf-8")
 
 
 def convert(exports: Path | None = None, out: Path | None = None, log=print) -> dict:
@@ -160,11 +166,13 @@ def convert(exports: Path | None = None, out: Path | None = None, log=print) -> 
         }
         _write_atomic(out / f"{name}.bin", blob)
         log(f"  web model {name}: {len(blob) / 1e6:.1f} MB ({len(tensors)} tensors, float16)")
-    tok_bytes = (exports / "tokenizer.json").read_bytes()
+    source = (exports / "tokenizer.json").read_bytes()
+    tok_bytes = compact_json(source)
     _write_atomic(out / "tokenizer.json", tok_bytes)
     result = {
         "format": FORMAT, "converter": CONVERTER_VERSION,
-        "tokenizer": {"file": "tokenizer.json", "sha256": sha256_bytes(tok_bytes)},
+        "tokenizer": {"file": "tokenizer.json", "sha256": sha256_bytes(tok_bytes),
+                      "source_sha256": sha256_bytes(source)},
         "presets": _presets(continuations),
         "models": models,
     }
