@@ -9,10 +9,10 @@ import pytest
 from manim import DOWN, UP
 
 from lesson_data.worksheet import VOCAB, compute_worksheet
-from scenes.blocks.attention_arrows import (MAX_STROKE, MIN_STROKE, arc_points, arrow_opacity, arrow_stroke,
+from scenes.blocks.attention_arrows import (MAX_STROKE, MIN_STROKE, RECEIVER_ROOM, SHARED_PLACE, arc_points, arrow_opacity, arrow_stroke,
                                             polylines_cross,
                                             get_attention_arrows, get_token_row)
-from scenes.style import MIN_TEXT_SIZE, SAFE_WIDTH, head_color
+from scenes.style import LABEL_SIZE, MIN_TEXT_SIZE, SAFE_WIDTH, head_color
 from tests.scene_harness import effective_font_size
 
 
@@ -85,9 +85,14 @@ def test_arrowheads_land_along_the_receiver_nearest_leftmost(side):
     ends = [a.get_end()[0] for a in arrows.arrows if a.source != ws.n - 1]     # sources 1..9 in order
     assert np.all(np.diff(ends) < 0)                                # nested: the nearest source leftmost
     assert box.get_left()[0] < min(ends) and max(ends) < box.get_right()[0]   # all on the box's edge
-    # spread along most of the edge (the old spread used its left third), evenly
+    # spread along most of the edge (the old spread used its left third); river's 0.718, the
+    # heaviest (ranked here), gets the widest place: its neighbours are the farthest apart
     assert max(ends) - min(ends) >= 0.6 * box.width
-    assert np.allclose(np.diff(ends), np.diff(ends)[0])
+    w = ws.heads[0].weights[-1][:ws.n - 1]
+    k = int(np.argmax(w))                                 # source index = position in `ends`
+    gaps = -np.diff(ends)
+    around = [g for i, g in enumerate(gaps) if i in (k - 1, k)]
+    assert min(around) > max(g for i, g in enumerate(gaps) if i not in (k - 1, k))
     # the self-loop ends on the edge too, right of every other tip
     loop = arrows.arrow(ws.n - 1)
     assert max(ends) < loop.get_end()[0] < box.get_right()[0]
@@ -118,17 +123,24 @@ TWENTY = " ".join(["the", "fisherman", "sat", "beside", "the", "river", "bank", 
 @pytest.mark.parametrize("side", [UP, DOWN])
 def test_no_knot_at_the_receiver_no_two_arcs_cross_and_tips_stand_apart(sentence, side):
     """A knot: arcs crossing just before the receiver and tips on top of one another. Each tip has
-    its own place (at least 0.05 from the next, for a receiver as narrow as "the") and no two arcs on
+    its own place (at least SHARED_PLACE from the next, on a receiver RECEIVER_ROOM wide, as the
+    scenes give a word as short as "the"; the heaviest head clear of every other) and no two arcs on
     the receiver's line cross; the old layout (farthest source leftmost, on a third of the box)
     crossed nearly every pair."""
     ws = compute_worksheet(sentence)
-    row = get_token_row(ws.tokens, receiver=ws.n)
+    row = get_token_row(ws.tokens, receiver=ws.n, receiver_width=RECEIVER_ROOM)      # as the scenes draw it
     arrows = get_attention_arrows(row, ws.heads[0].weights[-1], side=side)
     r = ws.n - 1
     same_line = [a for a in arrows.arrows if a.source != r and row.line_of(a.source) == row.line_of(r)]
     ends = sorted(a.get_end()[0] for a in same_line)
     if row.lines == 1:         # (a 20-token row shares the edge with its first line's arrows)
-        assert len(same_line) >= 2 and min(np.diff(ends)) >= 0.05
+        # every tip its own place (at least SHARED_PLACE along the edge), the heaviest head
+        # (ranked here) overlapping no other
+        assert len(same_line) >= 2 and min(np.diff(ends)) >= SHARED_PLACE - 1e-9
+        tips = {a.source: a.get_tip() for a in same_line}
+        top = max(tips, key=lambda j: ws.heads[0].weights[-1][j])
+        lo, hi = tips[top].get_left()[0], tips[top].get_right()[0]
+        assert not [j for j, t in tips.items() if j != top and t.get_left()[0] < hi and lo < t.get_right()[0]]
     assert _crossings(same_line) == []
 
 
@@ -255,3 +267,29 @@ def test_a_short_receiver_can_be_given_room_for_its_tips():
         ends = sorted(a.get_end()[0] for a in arrows.arrows if a.source != 19 and row.line_of(a.source) == row.line_of(19))
         return min(np.diff(ends))
     assert gaps(bare) < 0.05 <= gaps(wide)
+
+
+@pytest.mark.parametrize("seed", [0, 1, 2])
+def test_heavy_arrows_get_their_own_place_on_a_crowded_edge(seed):
+    """Nineteen arrows into a comma 1.2 wide: far more heads than the edge holds side by side. The
+    heaviest keep full-size heads that no other head overlaps; the lightest share what is left. The
+    order stays nested (nearer sources land further left), every head on the receiver's edge."""
+    rng = np.random.default_rng(seed)
+    logits = rng.normal(0, 1.5, 20)
+    weights = np.exp(logits) / np.exp(logits).sum()
+    tokens = ["…", "tim", ".", "tim", "…", "wanted", "…", "tim", "why", "it", "was", "big", "to", "share", ".",
+              '"', "tim", "and", "'", ","]
+    row = get_token_row(tokens, receiver=20, positions=False, receiver_width=1.2, font_size=LABEL_SIZE + 2)
+    assert row.lines == 1                     # as scene 20's story line: every source to the left
+    arrows = get_attention_arrows(row, weights)
+    box = row.boxes[19]
+    tips = {a.source: a.get_tip() for a in arrows.arrows if a.source != 19}
+    ends = [arrows.arrow(j).get_end()[0] for j in range(18, -1, -1)]       # nearest source first
+    assert ends == sorted(ends)
+    assert all(box.get_left()[0] < t.get_center()[0] < box.get_right()[0] for t in tips.values())
+    extent = {j: (t.get_left()[0], t.get_right()[0]) for j, t in tips.items()}
+    for j in sorted(tips, key=lambda j: -weights[j])[:3]:                  # the three heaviest, ranked here
+        lo, hi = extent[j]
+        assert not [k for k, (l2, h2) in extent.items() if k != j and l2 < hi and lo < h2], (j, weights[j])
+        # a full-size head: as long as its stroke's rule gives (0.1 + 0.012 × width)
+        assert tips[j].length == pytest.approx(0.1 + 0.012 * arrows.arrow(j).get_stroke_width(), rel=1e-6)

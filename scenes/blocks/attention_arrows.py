@@ -231,9 +231,17 @@ class AttentionArrows(VGroup):
         return [self.sources[i] for i in order[:k]]
 
 
-def _tip(curve: VMobject, width: float, color: str, opacity: float) -> None:
-    # a wide arrow gets a larger head, but never more than about a fifth of a short arc
-    size = min(0.1 + 0.012 * width, max(0.1, 0.22 * curve.get_arc_length()))
+def tip_size(width: float) -> float:
+    """An arrowhead's length for a stroke of this width (its width is 0.9 of that)."""
+    return 0.1 + 0.012 * width
+
+
+def _tip(curve: VMobject, width: float, color: str, opacity: float, cap: float | None = None) -> None:
+    # a wide arrow gets a larger head, but never more than about a fifth of a short arc, nor more
+    # than its place on the receiver's edge (`cap`)
+    size = min(tip_size(width), max(0.1, 0.22 * curve.get_arc_length()))
+    if cap is not None:
+        size = min(size, cap)
     curve.add_tip(tip_length=size, tip_width=size * 0.9)
     curve.get_tip().set_fill(color, opacity=opacity).set_stroke(color, 0, opacity=opacity)
 
@@ -258,16 +266,62 @@ LANDING_MARGIN = 0.03
 LOOP_ROOM = 0.2
 
 
-def _landing_x(row: TokenRow, r: int, j: int) -> float:
-    """Where on the receiver's edge the arrow from source j lands. Nested: the nearest source at
-    the left end, the farthest at the right, spread evenly along the whole edge, so no two arcs
-    cross (each arc lies inside every arc from farther away) and every tip has its own place."""
+# Places on the receiver's edge. Sources come from the left, so a head lies left of where its arc
+# lands and spans about TIP_EXTENT times its length along the edge. A head with a place of its own
+# gets that span, TIP_GAP before it and, after it, the span of a shared head (the next arrow's head
+# reaches back that far). Light arrows that have to share the edge (many sources, little edge) get
+# at least SHARED_PLACE each, their heads shrunk (down to SHARED_TIP long) and overlapping one
+# another, never a heavy arrow's head.
+TIP_EXTENT = 1.1
+TIP_GAP = 0.02
+SHARED_PLACE = 0.012
+SHARED_TIP = 0.05
+
+
+def landings(row: TokenRow, r: int, weights) -> dict[int, tuple[float, float]]:
+    """{source j: (x, tip length)} for the arrows from sources 0..r-1 into receiver r. Nested: the
+    nearest source lands leftmost, the farthest rightmost, so no two arcs cross. Each arrowhead gets
+    a place on the edge as wide as itself (and its neighbour's reach), the heaviest first; what is
+    left when the edge runs out is shared by the lightest, whose heads shrink (down to SHARED_TIP)
+    and may overlap each other.
+    So the heavy arrows never hide in a knot of light ones, whatever the number of sources."""
     box = row.boxes[r]
     left = box.get_left()[0] + LANDING_MARGIN
     right = box.get_right()[0] - LOOP_ROOM
+    if r == 0:
+        return {}
     if r == 1:                     # one source before the receiver: the middle of the edge
-        return (left + right) / 2
-    return left + (right - left) * (r - 1 - j) / (r - 1)
+        return {0: ((left + right) / 2, tip_size(arrow_stroke(weights[0])))}
+    room = right - left
+    full = {j: tip_size(arrow_stroke(weights[j])) for j in range(r)}
+    need = {j: TIP_GAP + TIP_EXTENT * (full[j] + SHARED_TIP) for j in range(r)}
+    least = SHARED_PLACE
+    own: set[int] = set()
+    used = 0.0
+    for j in sorted(range(r), key=lambda j: (-weights[j], r - 1 - j)):      # heaviest first
+        if own and used + need[j] + least * (r - len(own) - 1) > room:
+            break             # (never a lighter arrow's head in its own place, a heavier one's shared)
+        own.add(j)            # (the heaviest always: on an edge too short for it, everything shrinks)
+        used += need[j]
+    shared = [j for j in range(r) if j not in own]
+    place = dict(need)
+    if shared:        # the lightest share the rest, evenly (never below the least place)
+        each = max(least, (room - used) / len(shared))
+        place.update({j: each for j in shared})
+    total = sum(place.values())
+    spare = (room - total) / r if total < room else 0.0
+    scale = min(1.0, room / total)            # (only when even the least places do not fit)
+    out, x = {}, left
+    for j in range(r - 1, -1, -1):            # nearest source first, at the left end
+        width = (place[j] + spare) * scale
+        if j in own:      # the head right after the gap, the shared span after it
+            head = full[j] * scale
+            out[j] = (x + (TIP_GAP + TIP_EXTENT * full[j]) * scale + spare * scale / 2, head)
+        else:             # at the right end of its place, its head reaching back
+            head = min(full[j], max(SHARED_TIP, (width - TIP_GAP) / TIP_EXTENT)) * scale
+            out[j] = (x + width, head)
+        x += width
+    return out
 
 
 def _self_loop(row: TokenRow, r: int, anchor: np.ndarray, sign: int):
@@ -307,11 +361,13 @@ def get_attention_arrows(row: TokenRow, weights, *, receiver: int | None = None,
     group.color, group.side, group.receiver, group._by_source = color, side, r, {}
     end_base = anchor(r)
 
+    landing = landings(row, r, weights)
+
     def styled(curve, j):
         w = float(weights[j])
         curve.set_stroke(color, arrow_stroke(w), opacity=arrow_opacity(w))
         if tips:   # (a tip moves the arc's end to the tip's base: check crossings after it)
-            _tip(curve, arrow_stroke(w), color, arrow_opacity(w))
+            _tip(curve, arrow_stroke(w), color, arrow_opacity(w), landing[j][1] if j in landing else None)
         curve.weight, curve.source = w, j
         return curve
 
@@ -319,8 +375,8 @@ def get_attention_arrows(row: TokenRow, weights, *, receiver: int | None = None,
     outer = []                 # arcs on the receiver's line built so far, the farthest source's first
     for j in range(r):
         start = anchor(j)
-        # tips spread along the receiver's edge, nested (the nearest source leftmost)
-        end = np.array([_landing_x(row, r, j), end_base[1], 0.0])
+        # tips along the receiver's edge, nested (the nearest source leftmost), each in its place
+        end = np.array([landing[j][0], end_base[1], 0.0])
         if row.line_of(j) == row.line_of(r):
             # bent as the rule says, and flatter where it would cross a farther source's arc (down
             # to NESTED_HEIGHT_FLOOR of the least height): the farthest arcs keep their height
@@ -334,7 +390,7 @@ def get_attention_arrows(row: TokenRow, weights, *, receiver: int | None = None,
             outer.append(curve)
         else:  # a source on the first line, the receiver on the second
             start = row.word_bottom(j)
-            end = np.array([_landing_x(row, r, j), row.word_top(r)[1], 0.0])
+            end = np.array([landing[j][0], row.word_top(r)[1], 0.0])
             curve = styled(ArcBetweenPoints(start, end, angle=-PI / 8), j)
         curves[j] = curve
     for j in range(receiver):
@@ -420,4 +476,4 @@ def place_weight_label(label, arrows: AttentionArrows, j: int, *, at: float = 0.
 
 
 __all__ = ["TokenRow", "AttentionArrows", "get_token_row", "get_attention_arrows", "arrow_stroke", "RECEIVER_ROOM",
-           "arrow_opacity", "place_weight_label", "nearest_arrow", "polylines_cross", "arc_points", "MIN_STROKE", "MAX_STROKE", "BELOW_GAP"]
+           "arrow_opacity", "landings", "tip_size", "SHARED_PLACE", "place_weight_label", "nearest_arrow", "polylines_cross", "arc_points", "MIN_STROKE", "MAX_STROKE", "BELOW_GAP"]
