@@ -19,15 +19,17 @@ from __future__ import annotations
 
 import copy
 import enum
+import io
 import os
 import re
+import xml.etree.ElementTree as ET
 import tempfile
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 
 import numpy as np
 import svgelements as se
-from manim import Mobject, Scene, Text, config, logger, tempconfig
+from manim import RIGHT, Mobject, Scene, Text, VMobject, config, logger, tempconfig
 from manim.mobject.svg.svg_mobject import SVGMobject
 from manim.utils.color.core import ManimColor
 from manim.renderer.cairo_renderer import CairoRenderer
@@ -509,14 +511,106 @@ def _lean_mobjects_from(self, svg):
 _MANIM_MOBJECTS_FROM = SVGMobject.get_mobjects_from
 
 
+# Half of what is left of setting a Text is svgelements re-parsing each glyph's outline at every
+# place it is used (a caption of 80 letters parses ~25 outlines 80 times) and turning each into
+# points. Pango's SVG is plain: glyph outlines as <symbol>s, and <use href x y> inside styled <g>s.
+# While the harness builds, a Text's glyph is imported Manim's way once per (outline, style), at
+# the origin, and copied and shifted to each place it is used; any SVG with something else in it
+# (a transform, another element) takes Manim's import. Same family, styles and structure; points
+# equal to rounding (a translation applied after Manim's curve conversion, not before), which a
+# test checks (tests/test_text_templates.py). Rendering keeps Manim's import.
+_SVG_NS = "{http://www.w3.org/2000/svg}"
+_XLINK_HREF = "{http://www.w3.org/1999/xlink}href"
+_GLYPHS: dict = {}
+
+
+class _NotPlain(Exception):
+    """The SVG is not the plain glyphs-and-uses kind this import knows."""
+
+
+def _plain_uses(root):
+    """(symbol id -> (path d, path style)), [(href, x, y, style chain)] in document order."""
+    symbols, uses = {}, []
+
+    def tag(e):
+        return e.tag[len(_SVG_NS):] if e.tag.startswith(_SVG_NS) else e.tag
+
+    def walk(e, chain, in_defs):
+        t = tag(e)
+        if "transform" in e.attrib:
+            raise _NotPlain(t)
+        if t == "symbol":
+            paths = [c for c in e if tag(c) == "path"]
+            if len(paths) != len(e) or len(paths) > 1 or any("transform" in c.attrib for c in paths):
+                raise _NotPlain("symbol")
+            symbols[e.get("id")] = (paths[0].get("d", ""), paths[0].get("style", "")) if paths else ("", "")
+            return
+        if t == "use":
+            if in_defs or len(e):
+                raise _NotPlain("use")
+            uses.append((e.get(_XLINK_HREF, e.get("href", "")).lstrip("#"), float(e.get("x", 0)),
+                         float(e.get("y", 0)), chain))
+            return
+        if t not in ("svg", "g", "defs"):
+            raise _NotPlain(t)
+        style = tuple(sorted((k, v) for k, v in e.attrib.items() if k in _STYLE_KEYS))
+        for c in e:
+            walk(c, chain + (style,), in_defs or t == "defs")
+
+    walk(root, (), False)
+    return symbols, uses
+
+
+_STYLE_KEYS = ("fill", "fill-opacity", "stroke", "stroke-opacity", "stroke-width", "style")
+
+
+def _glyph_at_origin(self, d: str, path_style: str, chain) -> VMobject | None:
+    key = (d, path_style, chain, tuple(sorted(self.path_string_config.items())))
+    if key not in _GLYPHS:
+        opened = "".join("<g %s>" % " ".join(f'{k}="{v}"' for k, v in style) for style in chain)
+        doc = (f'<svg xmlns="http://www.w3.org/2000/svg">{opened}<path style="{path_style}" d="{d}"/>'
+               f'{"</g>" * len(chain)}</svg>')
+        shapes = [e for e in se.SVG.parse(io.StringIO(doc)).elements() if isinstance(e, se.Path)]
+        mob = self.get_mob_from_shape_element(shapes[0]) if len(shapes) == 1 else None
+        if mob is not None:
+            mob.path_obj = None                  # (as scenes.style drops it from every template)
+        _GLYPHS[key] = mob
+    return _GLYPHS[key]
+
+
+def _glyph_generate_mobject(self):
+    if not isinstance(self, Text):
+        return _MANIM_GENERATE(self)
+    tree = self.modify_xml_tree(ET.parse(self.get_file_path()))
+    try:
+        symbols, uses = _plain_uses(tree.getroot())
+    except _NotPlain:
+        return _MANIM_GENERATE(self)
+    mobjects = []
+    for href, x, y, chain in uses:
+        d, path_style = symbols[href]
+        glyph = _glyph_at_origin(self, d, path_style, chain)
+        if glyph is not None:
+            mobjects.append(glyph.copy().shift(np.array([x, y, 0.0])))
+    self.add(*mobjects)
+    self.id_to_vgroup_dict = {}
+    self.flip(RIGHT)
+    return self
+
+
+_MANIM_GENERATE = SVGMobject.generate_mobject
+
+
 @contextmanager
 def lean_text_import():
     """Text's SVG import without the unread group index (see above)."""
     SVGMobject.get_mobjects_from = _lean_mobjects_from
+    SVGMobject.generate_mobject = _glyph_generate_mobject
     try:
         yield
     finally:
         SVGMobject.get_mobjects_from = _MANIM_MOBJECTS_FROM
+        SVGMobject.generate_mobject = _MANIM_GENERATE
 
 
 def build_scene(scene_cls, sentence: str | None = None, *, pixel_height: int = 216) -> BuiltScene:
