@@ -2155,7 +2155,9 @@ class InsideTrainedModels(LessonScene):
         chips.move_to([0, -1.95, 0])
         name = get_text(self.protocol.titles["four_heads"], font_size=LABEL_SIZE + 2, color=MODEL_COLORS["four_heads"])
         name.move_to(self.model_name, aligned_edge=LEFT)
-        self.make_way("back to the line", VGroup(self.heat_panel, self.key, self.inset, self.map_marks))
+        # (with the landed cells: LaggedStart's group keeps them on screen under the map's own bottom row)
+        self.make_way("back to the line", VGroup(self.heat_panel, self.key, self.inset, self.map_marks,
+                                                 self.landed_cells))
         with self.beat(f"The four-head model runs {count_word(len(colors))} heads side by side, each with its "
                        "own colour and its own weights."):
             self.play(FadeIn(self.row), FadeIn(name))

@@ -950,3 +950,14 @@ def test_scene_20_the_heaviest_arrows_heads_stand_clear_of_every_other_head():
             assert not clash, (model, head, j, float(w[j]), clash)
 
 
+
+
+def test_scene_20_the_maps_row_leaves_with_the_map():
+    """The panel's frames showed the map's bottom row still on screen, dim, from the four-head shot
+    to the end: the token line's cells, reshaped into it, stayed in a group after the map had gone.
+    After the map leaves, nothing of the map's cell size remains on screen."""
+    b = built(InsideTrainedModels)
+    side = b.scene.heat_one.cell_side
+    left = [m for top in b.scene.mobjects for m in top.get_family()
+            if m.has_points() and abs(m.width - side) < 1e-6 and abs(m.height - side) < 1e-6]
+    assert not left, len(left)
