@@ -87,12 +87,14 @@ def _bbox(m) -> tuple[float, float, float, float]:
     return float(lo[0]), float(lo[1]), float(hi[0]), float(hi[1])
 
 
-def effective_font_size(text: Text) -> float:
+def effective_font_size(text: Text, box: tuple | None = None) -> float:
     """The size a text is drawn at after every scaling (group.scale, scale_to_fit_width): its font size
-    times how much it has grown or shrunk since it was set (rotation does not count)."""
+    times how much it has grown or shrunk since it was set (rotation does not count). `box`: the
+    text's _bbox when the caller has it (its width and height are the text's own)."""
     base = getattr(text, "base_extent", None)
     if base:
-        return float(text._font_size) * max(text.width, text.height) / base
+        left, bottom, right, top = _bbox(text) if box is None else box
+        return float(text._font_size) * max(right - left, top - bottom) / base
     return float(text.font_size)
 
 
@@ -213,8 +215,10 @@ class _Recorder:
         seen_texts = []
         for top in scene.mobjects:
             family = top.get_family()
-            if any(m.has_points() for m in family):
-                left, bottom, right, top_y = _bbox(top)
+            points = [m.points for m in family if len(m.points)]
+            if points:
+                allp = np.concatenate(points) if len(points) > 1 else points[0]
+                (left, bottom), (right, top_y) = allp[:, :2].min(axis=0).tolist(), allp[:, :2].max(axis=0).tolist()
                 if (left < -half_w - _FRAME_TOLERANCE or right > half_w + _FRAME_TOLERANCE
                         or bottom < -half_h - _FRAME_TOLERANCE or top_y > half_h + _FRAME_TOLERANCE):
                     self.out_of_frame.append((self.plays, repr(top), (left, bottom, right, top_y)))
@@ -222,15 +226,16 @@ class _Recorder:
                 # a text faded to (near) zero is not on screen for the reader
                 if isinstance(m, Text) and len(m.submobjects) and m.get_fill_opacity() > 0.05:
                     seen_texts.append(m)
-        for t in seen_texts:
-            size = effective_font_size(t)
+        boxes = [_bbox(t) for t in seen_texts]
+        for t, box in zip(seen_texts, boxes):
+            size = effective_font_size(t, box)
             if size < MIN_TEXT_SIZE - 0.05 and t.original_text.strip():
                 entry = (t.original_text, round(size, 1))
                 if entry not in {e[1:] for e in self.small_texts}:
                     self.small_texts.append((self.plays, *entry))
         if len(seen_texts) < 2:
             return
-        boxes = np.array([_bbox(t) for t in seen_texts])
+        boxes = np.array(boxes)
         shrink = 0.01  # touching glyph boxes are not an overlap
         l, b, r, t = (boxes[:, 0] + shrink, boxes[:, 1] + shrink, boxes[:, 2] - shrink, boxes[:, 3] - shrink)
         ox = np.minimum(r[:, None], r[None, :]) > np.maximum(l[:, None], l[None, :])

@@ -178,3 +178,28 @@ def test_the_harness_finds_a_blank_stage_after_the_first_beat_and_none_in_a_cros
     assert "FadeOut, FadeIn" in [c.what for c in crossed.changes_in(crossed.beats[1])]
     # the title is furniture: it alone does not make a stage
     assert all(m.pictures >= 1 for m in crossed.stage if m.after_first_beat)
+
+
+def test_the_legibility_floor_reads_a_texts_size_as_manims_width_and_height_do():
+    """effective_font_size measures a text's box in one pass over its points; Manim's own width and
+    height (a second method) give the same size, for a text scaled down, stretched and rotated."""
+    from scenes.style import get_text
+    from tests.scene_harness import effective_font_size
+
+    for change in (lambda t: t.scale(0.5), lambda t: t.stretch(1.7, 0), lambda t: t.rotate(0.4)):
+        t = change(get_text("weights 0.718", font_size=30))
+        by_manim = float(t._font_size) * max(t.width, t.height) / t.base_extent
+        assert effective_font_size(t) == pytest.approx(by_manim, rel=1e-12)
+    assert effective_font_size(get_text("x", font_size=30).scale(0.5)) == pytest.approx(15, rel=1e-9)
+
+
+def test_the_slow_files_named_first_are_test_files_here():
+    """conftest.SLOW_FILES_FIRST orders the files by name; a renamed file would silently fall back to
+    the end of the queue."""
+    from pathlib import Path
+
+    from tests.conftest import SLOW_FILES_FIRST
+
+    here = {p.name for p in Path(__file__).parent.glob("test_*.py")}
+    assert [name for name in SLOW_FILES_FIRST if name not in here] == []
+    assert len(set(SLOW_FILES_FIRST)) == len(SLOW_FILES_FIRST)
