@@ -166,6 +166,8 @@ def stitch_set(quality_dir: Path, slug: str, title: str, parts: Sequence[SceneRe
         manifest_path.unlink(missing_ok=True)
         for dest in outputs:
             os.replace(staging / dest.name, dest)
+        # Posters were PNGs before they were JPEGs: the page no longer names one, so none is kept.
+        video.with_suffix(".png").unlink(missing_ok=True)
         media.write_text_atomic(manifest_path, manifest)
     shutil.rmtree(staging, ignore_errors=True)
     return StitchResult(slug, title, "built", video=video, marks=marks, duration=duration,

@@ -156,6 +156,9 @@ def built(tmp_path_factory):
     root = tmp_path_factory.mktemp("project")
     write_project(root)
     out = root / "renders"
+    # an older pipeline's PNG poster, left where alpha's JPEG will go
+    (out / "lesson" / "l").mkdir(parents=True)
+    (out / "lesson" / "l" / "alpha.png").write_bytes(b"\x89PNG stale")
     report = build(CATALOG, root=root, out=out, manim_args=TINY, jobs=2,
                    worksheet_module="fakews", log=lambda s: None)
     assert report.exit_code == 0, summary(report)
@@ -178,6 +181,7 @@ def test_chapter_and_series_files_exist(built):
         jpg, gif = q / f"{name}.jpg", q / f"{name}.gif"
         assert jpg.read_bytes()[:3] == b"\xff\xd8\xff"            # a JPEG's start of image
         assert gif.read_bytes()[:6] in (b"GIF89a", b"GIF87a")
+    assert not (q / "alpha.png").exists()                        # the old PNG poster went with it
     assert (out / "index.html").is_file()
     assert json.loads((out / "worksheet.json").read_text()) == {"fake": True}
     assert [r.status for r in report.scenes] == ["rendered"] * 3
