@@ -816,6 +816,13 @@ def largest_std(results: dict, models, key: str = "test_loss") -> float:
     return max(stds)
 
 
+def widest_spread_model(results: dict, models, key: str = "test_loss") -> str:
+    """The model among `models` whose seeds spread widest (largest sample std): the one a gap "in
+    standard deviations" is measured against, so a sentence can name it (ties: the first listed)."""
+    widest = largest_std(results, models, key)
+    return next(m for m in models if spread(results, m, key).std == widest)
+
+
 def gap_in_spreads(results: dict, better: str, worse: str, key: str = "test_loss") -> float:
     """How many times the widest seed spread (sample std) of the two models fits into their mean gap
     (round it for a sentence: "about eight times")."""

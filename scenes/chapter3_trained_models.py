@@ -1377,7 +1377,9 @@ class TheComparison(LessonScene):
         if len(models) == len(models_in(self.results)):      # room for the curves' kept points (show_slices)
             values += [r["selection_loss"] for m in models for r in comparison.runs_of(self.results, m)]
         lo, hi, step = comparison.value_range(values)
-        return get_plot((lo, hi), step, left=-3.0, bottom=-1.5, width=8.8, height=4.2, x_title="test loss",
+        # the full plot also carries the curves' kept points and the validation averages: "loss"
+        title = "test loss" if len(models) < 3 else "loss"
+        return get_plot((lo, hi), step, left=-3.0, bottom=-1.5, width=8.8, height=4.2, x_title=title,
                         tag="dots_zoom" if len(models) < 3 else "dots")
 
     def show_test_dots(self):
@@ -1453,7 +1455,7 @@ class TheComparison(LessonScene):
         # two beats, one marker each (a listener could not hold both slices in one): the rings, then the
         # diamonds; heard, not seen: no "left of", each marker named by what it is
         # why fewer windows give a higher loss: those windows are harder than the rest, which the next
-        # beat shows (on every validation window each seed average lands within 0.03 of its test loss)
+        # beat shows (over all validation windows each seed average lands within 0.03 of its test loss)
         harder = (", harder than the rest", ", which turn out harder than the rest") if sl.selection_harder else ("", "")
         with self.beat(f"The test dots sit {gap_words} left of the curves’ rings: the curves used only the first "
                        f"{fmt_int(sl.selection_windows)} validation windows{harder[0]}.",
@@ -1462,10 +1464,10 @@ class TheComparison(LessonScene):
                               f"windows{harder[1]}."):
             self.play(LaggedStart(*(Create(m.ring) for m in marks), lag_ratio=0.2), FadeIn(ring_name), run_time=1.0)
             self.play(LaggedStart(*(Create(m.link) for m in marks), lag_ratio=0.2), run_time=0.8)
-        with self.beat(f"On every validation window, the diamonds, each model's seed average lands within {fmt(within, 2)} of "
-                       "its test loss.",
-                       spoken=f"Score on every validation window, and each model's average over its seeds lands "
-                              f"within {fmt(within, 2)} of its test loss."):
+        with self.beat(f"Scored over all {fmt_int(sl.val_targets)} validation windows, the diamonds, each model's seed "
+                       f"average lands within {fmt(within, 2)} of its test loss.",
+                       spoken=f"Scored over the whole validation split instead, each model's "
+                              f"average over its seeds lands within {fmt(within, 2)} of its test loss."):
             self.play(LaggedStart(*(FadeIn(m.diamond, scale=0.5) for m in marks), lag_ratio=0.2),
                       FadeIn(diamond_name), run_time=1.0)
 
@@ -1543,7 +1545,11 @@ class TheComparison(LessonScene):
         if all(bands[m].spread.std is not None for m in (better, worse)):
             times = round(comparison.gap_in_spreads(self.results, better, worse))
             widest = comparison.largest_std(self.results, (better, worse))
-            spread_said = f", about {count_word(times)} times the seeds’ own spread"
+            # named: against the other model's spread the same gap is another multiple
+            wide_model = comparison.widest_spread_model(self.results, (better, worse))
+            name = model_title(self.results, wide_model)
+            name = name[0].lower() + name[1:] if name[1:].islower() else name          # "four heads", not "fixedWindowMLP"
+            spread_said = f", about {count_word(times)} times the seed-to-seed standard deviation of {name}"
             self.widest_std = widest
         # after the clean-comparison sentence, the result of that comparison
         with self.beat(f"And every four-head run beats every one-head run: lower by "
@@ -1632,6 +1638,7 @@ class TheComparison(LessonScene):
 
 KIND_TITLES = {"training": "Training prompt", "held_out": "Held-out prompt", "outside_domain": "Outside-domain prompt"}
 KIND_ORDER = ("training", "held_out", "outside_domain")
+KIND_WORDS = {"training": "training", "held_out": "held-out", "outside_domain": "outside"}
 MODEL_WORDS = {"mlp": "the baseline", "one_head": "the one-head model", "four_heads": "the four-head model"}
 LINE_Y = 0.05               # the story line's boxes (the arrows arc above it)
 LINE_ENTRIES = 18           # boxes on the story line: one line at a legible size
@@ -1886,6 +1893,32 @@ def get_continuation_rows(cont_set, titles: dict, kind: str, width: float) -> VG
         rows.add(row)
     rows.arrange(DOWN, buff=0.3, aligned_edge=LEFT)
     return rows
+
+
+def get_latency_grid(cont_set, kinds) -> VGroup:
+    """Every prompt's median per call, one line per model (in its colour) and a column per prompt:
+    the evidence for a sentence about all the prompts, while one prompt's panel is on screen."""
+    size = SMALL_SIZE
+    models = [m for m in comparison.MODEL_ORDER if all((m, k) in cont_set.runs for k in kinds)]
+    col_w = 1.15                                                      # room for "held-out" and a number
+    head = VGroup(*(get_text(KIND_WORDS[k], font_size=size, color=DIM_TEXT_COLOR) for k in kinds))
+    lines = VGroup()
+    for m in models:
+        cells = VGroup(*(get_number(cont_set.of(m, k).latency_ms_median, 3, tag="latency_all", index=(m, k),
+                                    font_size=size, color=MODEL_COLORS[m]) for k in kinds))
+        lines.add(cells)
+    for j in range(len(kinds)):                                       # right-aligned columns
+        x = (j + 1) * col_w
+        for cell in (head[j], *(line[j] for line in lines)):
+            cell.move_to([x, 0, 0], aligned_edge=RIGHT)
+    for i, line in enumerate(lines):
+        for cell in line:
+            align_baseline(cell, -0.34 * (i + 1))
+    for cell in head:
+        align_baseline(cell, 0.0)
+    grid = VGroup(head, lines)
+    grid.head, grid.lines = head, lines
+    return grid
 
 
 LINE_CELL = 0.28            # a source's cell on the token line (a folded box's cells share its width)
@@ -2182,9 +2215,10 @@ class InsideTrainedModels(LessonScene):
         also = "also " if reading.token in self.seen_tokens else ""
         name, said = token_name(amap.tokens[reading.top]), spoken_token(amap.tokens[reading.top])
         if reading.kind == "spread":
-            text = (f"Head {h + 1} spreads its weight thin: no single token gets more than "
+            # "the most", not "no more than": the top weight is 0.1003, shown as 0.100
+            text = (f"Head {h + 1} spreads its weight thin: the most any single token gets is "
                     f"{fmt(reading.top_weight)}, which goes to {name}.")
-            spoken = (f"Head {h + 1} spreads its weight thin: no single token gets more than "
+            spoken = (f"Head {h + 1} spreads its weight thin: the most any single token gets is "
                       f"{fmt(reading.top_weight)}, which goes to "
                       f"{said if said != amap.tokens[reading.top] else 'the word ' + said}.")
         elif reading.kind == "repeated":
@@ -2377,7 +2411,14 @@ class InsideTrainedModels(LessonScene):
             self.play(FadeIn(lat_head), LaggedStart(*(FadeIn(r.latency) for r in panel.rows), lag_ratio=0.2),
                       *self.swap_note(f"Latency per model call (median), measured on {comparison.device_words(device)}: "
                                       "PyTorch, batch 1, the final query only."))
+        # a sentence about every prompt: every prompt's medians beside this one's, under its column
+        kinds = [k for k in KIND_ORDER if k in self.cont.prompts]
+        grid = get_latency_grid(self.cont, kinds)
+        grid.next_to(panel.rows, DOWN, buff=0.45).align_to(panel.rows, RIGHT)
+        panel.add(grid)
         with self.beat(f"{reading}."):
+            self.play(FadeIn(grid.head), LaggedStart(*(FadeIn(line) for line in grid.lines), lag_ratio=0.2),
+                      *self.swap_note("Median milliseconds per call on each of the three prompts."))
             self.play(*(Indicate(r.latency, color=RECEIVER_COLOR) for r in panel.rows))
 
     def show_beyond(self):

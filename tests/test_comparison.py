@@ -350,6 +350,16 @@ def test_gap_in_spreads_by_hand():
     assert C.largest_std(r, ("one_head", "four_heads")) == pytest.approx(HAND_STD)
     assert C.gap_in_spreads(r, "one_head", "four_heads") == pytest.approx(1 / HAND_STD)    # worse minus better
     assert C.gap_in_spreads(r, "mlp", "four_heads") == pytest.approx(2 / HAND_STD)
+    # the widest spread's model, named: widen four heads' values and it is four heads; ties go to the first
+    assert C.widest_spread_model(r, ("one_head", "four_heads")) == "one_head"
+    wide = copy.deepcopy(r)
+    for run in wide["runs"]:
+        if run["model"] == "four_heads":
+            run["test_loss"] = 2 * run["test_loss"]
+    from trainer.export import summarize
+    wide["summary"] = summarize(wide["runs"])
+    assert C.widest_spread_model(wide, ("one_head", "four_heads")) == "four_heads"
+    assert C.widest_spread_model(wide, ("mlp", "one_head")) == "mlp"
 
 
 def test_kept_last_and_the_validation_slices(results):
