@@ -28,6 +28,7 @@ from manim import (
     Dot,
     FadeIn,
     FadeOut,
+    FadeTransform,
     GrowArrow,
     ManimColor,
     GrowFromEdge,
@@ -1510,7 +1511,8 @@ class TheComparison(LessonScene):
                        "Zoom in on the two attention models."):
             self.play(*self.fade_out(*leaving), run_time=0.6)
             self.play(*anims, run_time=1.8)
-            self.play(*(FadeIn(t) for t in new.x_ticks), run_time=0.5)
+            # the axis now carries test dots only: its title says so
+            self.play(*(FadeIn(t) for t in new.x_ticks), FadeTransform(old.titles[0], new.titles[0]), run_time=0.5)
             self.play(*(Indicate(c, color=RECEIVER_COLOR) for c in counts), FadeIn(stds))
 
     def show_clean_pair(self):
@@ -2414,7 +2416,7 @@ class InsideTrainedModels(LessonScene):
         # a sentence about every prompt: every prompt's medians beside this one's, under its column
         kinds = [k for k in KIND_ORDER if k in self.cont.prompts]
         grid = get_latency_grid(self.cont, kinds)
-        grid.next_to(panel.rows, DOWN, buff=0.45).align_to(panel.rows, RIGHT)
+        grid.next_to(panel.rows, DOWN, buff=0.3).align_to(panel.rows, RIGHT)
         panel.add(grid)
         with self.beat(f"{reading}."):
             self.play(FadeIn(grid.head), LaggedStart(*(FadeIn(line) for line in grid.lines), lag_ratio=0.2),

@@ -577,7 +577,9 @@ def test_comparison_says_why_test_sits_below_the_curves():
     assert "over the whole validation split" in full.spoken             # the count is on screen, not read out
     # the full plot's axis carries rings and diamonds (validation losses) as well as test dots: "loss"
     assert [t.original_text for t in plot.titles] == ["loss"]
+    zoom = b.beat_of("Zoom in on the two attention models")
     assert [t.original_text for t in b.scene.dot_zoom.titles] == ["test loss"]
+    assert "FadeTransform" in kinds(b.changes_in(zoom))                # the title changes as the rings leave
 
 
 def test_comparison_says_the_budget_was_fixed_and_holds_the_table():
