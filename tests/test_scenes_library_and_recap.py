@@ -450,6 +450,12 @@ def test_measured_differences_are_said_as_a_person_says_them():
         assert beat.spoken.startswith("Both heads' weights differ by at most about") and beat.spoken.endswith(" each.")
         assert "times ten to the minus" in beat.spoken or "about ten to the minus" in beat.spoken
     assert not re.search(r"\de-|\d e minus", beat.spoken)
+    # the caption writes a value once when the heads' differences show alike
+    from lesson_data.display import fmt_sci
+    shown = [fmt_sci(d) for d in diffs]
+    if len(set(shown)) == 1 and any(diffs):
+        assert beat.text == f"Both heads’ weights differ by at most {shown[0]} each."
+        assert beat.text.count(shown[0]) == 1
 
 
 def test_heat_maps_have_a_key():

@@ -1120,7 +1120,10 @@ class BiasesAndLibraryLayer(LessonScene):
         if not any(diffs):
             text = spoken = "Both heads’ weights agree exactly too."
         else:
-            text = f"Both heads’ weights differ by at most {' and '.join(fmt_sci(x) for x in diffs)}."
+            shown = [fmt_sci(x) for x in diffs]
+            # alike as shown: written once, as it is said ("3.3e-16 and 3.3e-16" read as a stutter)
+            text = (f"Both heads’ weights differ by at most {shown[0]} each." if len(set(shown)) == 1 else
+                    f"Both heads’ weights differ by at most {' and '.join(shown)}.")
             # alike at one digit: said once
             spoken = f"Both heads' weights differ by at most {said_all(diffs, each=True)}."
         with self.beat(text, spoken=spoken):
