@@ -176,6 +176,10 @@ def regenerated():
     return stories, {p.name: text for p, text in lesson_views(EXPORTS, None, test_stories=stories).items()}
 
 
+# logits reach ~16, where float32's unit in the last place is 2^-19 ≈ 1.9e-6: 1e-4 is ~50 of those
+RESIDUE_BOUND = 1e-4
+
+
 def _same_export(committed, rebuilt, where="") -> None:
     """Equal JSON: every key, string, integer and list length exactly; floats to float32's own precision
     (the models run in float32 on the CPU, and another CPU's vector instructions may round the last bit
@@ -189,6 +193,11 @@ def _same_export(committed, rebuilt, where="") -> None:
         assert len(committed) == len(rebuilt), where
         for k, (a, b) in enumerate(zip(committed, rebuilt)):
             _same_export(a, b, f"{where}[{k}]")
+    elif isinstance(committed, float) and "max_abs_diff_vs_full_sequence" in where:
+        # a residue between two float32 routes to the same number (rounding, not a value): its own last
+        # bits move with the CPU's vector path and threads (seen: 4.58e-05 exported, 6.10e-05 rebuilt,
+        # i.e. 3 and 4 units of 2^-16); what must hold is that both stay at rounding level
+        assert 0 <= rebuilt < RESIDUE_BOUND and 0 <= committed < RESIDUE_BOUND, (where, committed, rebuilt)
     elif isinstance(committed, float):
         assert rebuilt == pytest.approx(committed, rel=1e-5, abs=1e-7), where
     else:
@@ -278,3 +287,12 @@ def test_a_bad_export_is_one_line_and_exit_2_and_writes_nothing(tmp_path, capsys
     assert len(err) == 1 and "models.mlp.training" in err[0] and "token_ids" in err[0], err
     assert {p.name: p.read_bytes() for p in out.glob("*.json")} == before      # nothing rewritten
     assert not list(out.glob("*.tmp"))
+
+
+def test_a_rounding_residue_may_move_its_last_bits_but_not_leave_rounding_level():
+    key = "logits_max_abs_diff_vs_full_sequence_last_row"
+    _same_export({key: 4.57763671875e-05}, {key: 6.103515625e-05})          # 3 vs 4 units of 2^-16
+    with pytest.raises(AssertionError):
+        _same_export({key: 4.57763671875e-05}, {key: 0.01})                  # two routes that disagree
+    with pytest.raises(AssertionError):
+        _same_export({"weight": 4.57763671875e-05}, {"weight": 6.103515625e-05})   # a value, not a residue
