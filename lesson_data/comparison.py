@@ -808,19 +808,18 @@ def decimal_places(value: float) -> int:
     raise ValueError(f"{value} has no short decimal form")
 
 
-def largest_std(results: dict, models, key: str = "test_loss") -> float:
-    """The widest sample standard deviation across seeds among `models` (the seeds' own wobble)."""
-    stds = [spread(results, m, key).std for m in models]
-    if any(s is None for s in stds):
-        raise ValueError("a spread across seeds needs two or more seeds per model")
-    return max(stds)
-
-
 def widest_spread_model(results: dict, models, key: str = "test_loss") -> str:
     """The model among `models` whose seeds spread widest (largest sample std): the one a gap "in
     standard deviations" is measured against, so a sentence can name it (ties: the first listed)."""
-    widest = largest_std(results, models, key)
-    return next(m for m in models if spread(results, m, key).std == widest)
+    stds = {m: spread(results, m, key).std for m in models}
+    if any(s is None for s in stds.values()):
+        raise ValueError("a spread across seeds needs two or more seeds per model")
+    return max(stds, key=stds.__getitem__)                 # max keeps the first of equal values
+
+
+def largest_std(results: dict, models, key: str = "test_loss") -> float:
+    """The widest sample standard deviation across seeds among `models` (the seeds' own wobble)."""
+    return spread(results, widest_spread_model(results, models, key), key).std
 
 
 def gap_in_spreads(results: dict, better: str, worse: str, key: str = "test_loss") -> float:

@@ -1120,6 +1120,11 @@ def moved_to(mob, plot: Plot, value: float):
     return mob.copy().shift(RIGHT * (plot.c2p(value)[0] - mob.get_center()[0]))
 
 
+def said_model(results: dict, model: str) -> str:
+    """A model's name inside a sentence: its title in lower case ("four heads"), the baseline as such."""
+    return "the baseline" if model == "mlp" else model_title(results, model).lower()
+
+
 class TheComparison(LessonScene):
     """Scene 19: nine runs under one protocol; the validation curves, zoomed past the first steps; each
     run's test loss as a dot (seeds on their own rows), zoomed on the two attention models, whose gap
@@ -1411,8 +1416,7 @@ class TheComparison(LessonScene):
         bands = self.bands
         # all three as shown, one rule (LOSS_PLACES), so the gap said later (0.064) is the difference of
         # what was heard, not of 3.36 and 3.29
-        words = "; ".join(f"{model_title(self.results, b.model).lower() if b.model != 'mlp' else 'the baseline'} "
-                          f"{fmt(b.spread.mean, LOSS_PLACES)}" for b in bands)
+        words = "; ".join(f"{said_model(self.results, b.model)} {fmt(b.spread.mean, LOSS_PLACES)}" for b in bands)
         with self.beat(f"On average: {words}.", spoken=f"On average, the test loss is: {words}."):
             for b in bands:
                 self.play(Create(b.mean), FadeIn(b.label), run_time=0.7)
@@ -1549,9 +1553,8 @@ class TheComparison(LessonScene):
             widest = comparison.largest_std(self.results, (better, worse))
             # named: against the other model's spread the same gap is another multiple
             wide_model = comparison.widest_spread_model(self.results, (better, worse))
-            name = model_title(self.results, wide_model)
-            name = name[0].lower() + name[1:] if name[1:].islower() else name          # "four heads", not "fixedWindowMLP"
-            spread_said = f", about {count_word(times)} times the seed-to-seed standard deviation of {name}"
+            spread_said = (f", about {count_word(times)} times the seed-to-seed standard deviation of "
+                           f"{said_model(self.results, wide_model)}")
             self.widest_std = widest
         # after the clean-comparison sentence, the result of that comparison
         with self.beat(f"And every four-head run beats every one-head run: lower by "
@@ -2414,8 +2417,7 @@ class InsideTrainedModels(LessonScene):
                       *self.swap_note(f"Latency per model call (median), measured on {comparison.device_words(device)}: "
                                       "PyTorch, batch 1, the final query only."))
         # a sentence about every prompt: every prompt's medians beside this one's, under its column
-        kinds = [k for k in KIND_ORDER if k in self.cont.prompts]
-        grid = get_latency_grid(self.cont, kinds)
+        grid = get_latency_grid(self.cont, KIND_ORDER)                  # construct shows every kind
         grid.next_to(panel.rows, DOWN, buff=0.3).align_to(panel.rows, RIGHT)
         panel.add(grid)
         with self.beat(f"{reading}."):
