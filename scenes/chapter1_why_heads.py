@@ -380,9 +380,15 @@ class ChapterOneScene(LessonScene):
 # ============================================================================================
 
 
-def get_coat_row(ex: WordExample, font_size: float, receiver_width: float = 0.0) -> TokenRow:
+# Scene 1's row shares the frame with the query and the message (and, in the lanes, a third of its
+# height): its receiver stands a little less apart than the blocks' default.
+COAT_RECEIVER_GAP = 0.45
+
+
+def get_coat_row(ex: WordExample, font_size: float, receiver_width: float = 0.0,
+                 receiver_gap: float = COAT_RECEIVER_GAP) -> TokenRow:
     return get_token_row(ex.tokens, receiver=ex.receiver, font_size=font_size, positions=False,
-                         receiver_width=receiver_width)
+                         receiver_width=receiver_width, receiver_gap=receiver_gap)
 
 
 def get_value_chips(row: TokenRow, ex: WordExample, below, buff: float = 0.12, values=None, **kw) -> VGroup:
@@ -434,7 +440,8 @@ class ThreeHeadsSevenRows(ChapterOneScene):
 
     # pictures ---------------------------------------------------------------------------------
     def get_one_head_layout(self, ex):
-        row = get_coat_row(ex, BODY_SIZE, receiver_width=LANE_RECEIVER_WIDTH)
+        # (the one-head layout is as wide as the frame: its receiver a little less apart)
+        row = get_coat_row(ex, BODY_SIZE, receiver_width=1.0, receiver_gap=0.3)
         hide_receiver(row)
         positions = get_positions(row)
         # keys first (they set how much a row is read), then the values (what it sends)
@@ -445,10 +452,10 @@ class ThreeHeadsSevenRows(ChapterOneScene):
         chips = get_value_chips(row, ex, keys, buff=0.18, track_length=0.62, bar_height=0.12, gap=0.1)
         r = ex.receiver - 1
         query = get_vector_glyph(len(ex.features), RECEIVER_COLOR, cell=0.2, shades=ex.reading(0).query)
-        query.next_to(row.boxes[r], RIGHT, buff=0.4)
+        query.next_to(row.boxes[r], RIGHT, buff=0.3)
         query_label = get_text("query", font_size=MIN_TEXT_SIZE, color=RECEIVER_COLOR).next_to(query, DOWN, buff=0.12)
         slot = get_message_slot(ex.features, color=ONE_HEAD_COLOR, title="one head’s message", gap=0.12)
-        slot.next_to(row.boxes[r], RIGHT, buff=0.45)
+        slot.next_to(row.boxes[r], RIGHT, buff=0.35)
         slot.shift(UP * (row.boxes[r].get_y() - slot.tracks.get_y()))
         # the value tracks named once, beside the first row's chip
         features = VGroup(*(get_text(name, font_size=MIN_TEXT_SIZE, color=DIM_TEXT_COLOR)
@@ -1013,8 +1020,9 @@ class TheReceiver(ChapterOneScene):
     # pictures ---------------------------------------------------------------------------------
     def get_layout(self, ex):
         # the positions belong to the row, so head 2's arrows start below them and they can stay
+        # (its messages sit under the blank, at the frame's edge: no room for the receiver to stand apart)
         row = get_token_row(ex.tokens, receiver=ex.receiver, font_size=BODY_SIZE, positions=True, blank=True,
-                            receiver_width=LANE_RECEIVER_WIDTH)
+                            receiver_width=LANE_RECEIVER_WIDTH, receiver_gap=0.0)
         hide_receiver(row)
         row.move_to(UP * 0.35).set_x(0.25)
         layout = VGroup(row)

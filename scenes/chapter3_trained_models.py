@@ -1697,7 +1697,10 @@ def place_on_line(word, ref, dy: float = 0.0) -> None:
         align_baseline(word, baseline_y(ref) + dy)
 
 
+# The receiver (often a comma) wide enough for twenty tips, and apart from the story's last token so
+# that the heaviest arrows (the nearest sources') are arcs, not stubs; both within the line's width.
 STORY_RECEIVER_WIDTH = 1.2
+STORY_RECEIVER_GAP = 0.3
 
 
 def get_story_line(line: "comparison.StoryLine") -> VGroup:
@@ -1705,7 +1708,7 @@ def get_story_line(line: "comparison.StoryLine") -> VGroup:
     folded gap a grey box; under each box its story position (one-based) or range of positions."""
     # the receiver (often a comma) wide enough for twenty tips side by side: no knot of arrowheads
     row = get_token_row(line.tokens(), receiver=len(line.entries), positions=False, font_size=LABEL_SIZE + 2,
-                        receiver_width=STORY_RECEIVER_WIDTH)
+                        receiver_width=STORY_RECEIVER_WIDTH, receiver_gap=STORY_RECEIVER_GAP)
     row.move_to([0, LINE_Y, 0])
     ref = get_text("Mx", font_size=row.font_size)
     for word, box in zip(row.words, row.boxes):      # the block sets every token on the baseline

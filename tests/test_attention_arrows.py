@@ -271,20 +271,21 @@ def test_a_short_receiver_can_be_given_room_for_its_tips():
 
 @pytest.mark.parametrize("seed", [0, 1, 2])
 def test_heavy_arrows_get_their_own_place_on_a_crowded_edge(seed):
-    """Nineteen arrows into a comma 1.2 wide: far more heads than the edge holds side by side. The
+    """Seventeen arrows into a comma 1.2 wide, standing 0.3 apart (scene 20's story line of 18 entries): far more heads than the edge holds side by side. The
     heaviest keep full-size heads that no other head overlaps; the lightest share what is left. The
     order stays nested (nearer sources land further left), every head on the receiver's edge."""
     rng = np.random.default_rng(seed)
-    logits = rng.normal(0, 1.5, 20)
+    logits = rng.normal(0, 1.5, 18)
     weights = np.exp(logits) / np.exp(logits).sum()
     tokens = ["…", "tim", ".", "tim", "…", "wanted", "…", "tim", "why", "it", "was", "big", "to", "share", ".",
-              '"', "tim", "and", "'", ","]
-    row = get_token_row(tokens, receiver=20, positions=False, receiver_width=1.2, font_size=LABEL_SIZE + 2)
+              '"', "tim", ","]
+    row = get_token_row(tokens, receiver=18, positions=False, receiver_width=1.2, receiver_gap=0.3,
+                        font_size=LABEL_SIZE + 2)
     assert row.lines == 1                     # as scene 20's story line: every source to the left
     arrows = get_attention_arrows(row, weights)
-    box = row.boxes[19]
-    tips = {a.source: a.get_tip() for a in arrows.arrows if a.source != 19}
-    ends = [arrows.arrow(j).get_end()[0] for j in range(18, -1, -1)]       # nearest source first
+    box = row.boxes[17]
+    tips = {a.source: a.get_tip() for a in arrows.arrows if a.source != 17}
+    ends = [arrows.arrow(j).get_end()[0] for j in range(16, -1, -1)]       # nearest source first
     assert ends == sorted(ends)
     assert all(box.get_left()[0] < t.get_center()[0] < box.get_right()[0] for t in tips.values())
     extent = {j: (t.get_left()[0], t.get_right()[0]) for j, t in tips.items()}
@@ -293,3 +294,30 @@ def test_heavy_arrows_get_their_own_place_on_a_crowded_edge(seed):
         assert not [k for k, (l2, h2) in extent.items() if k != j and l2 < hi and lo < h2], (j, weights[j])
         # a full-size head: as long as its stroke's rule gives (0.1 + 0.012 × width)
         assert tips[j].length == pytest.approx(0.1 + 0.012 * arrows.arrow(j).get_stroke_width(), rel=1e-6)
+
+
+@pytest.mark.parametrize("side", [UP, DOWN])
+def test_the_receiver_stands_apart_so_its_nearest_sources_arrow_has_length(side):
+    """The panel's knot: the nearest source (often the heaviest) was a stub hidden under the other
+    heads, because the receiver touched it. The receiver now stands RECEIVER_GAP further from the word
+    before it than the words stand from each other, and the nearest arrow spans at least that gap;
+    the words before the receiver do not move, and a row without a receiver has no gap."""
+    from scenes.blocks.attention_arrows import RECEIVER_GAP
+    ws = compute_worksheet("river")
+    apart = get_token_row(ws.tokens, receiver=ws.n, receiver_width=RECEIVER_ROOM)
+    close = get_token_row(ws.tokens, receiver=ws.n, receiver_width=RECEIVER_ROOM, receiver_gap=0.0)
+    r = ws.n - 1
+
+    def space(row, j):        # open space between box j-1 and box j
+        return row.boxes[j].get_left()[0] - row.boxes[j - 1].get_right()[0]
+    assert space(apart, r) == pytest.approx(space(apart, 1) + RECEIVER_GAP)
+    assert space(close, r) == pytest.approx(space(close, 1))
+    assert apart.boxes[r].get_right()[0] - apart.boxes[0].get_left()[0] == pytest.approx(
+        close.boxes[r].get_right()[0] - close.boxes[0].get_left()[0] + RECEIVER_GAP)
+    plain = get_token_row(ws.tokens)
+    assert all(space(plain, j) == pytest.approx(space(plain, 1)) for j in range(2, ws.n))
+    nearest = get_attention_arrows(apart, ws.heads[0].weights[-1], side=side).arrow(r - 1)
+    stub = get_attention_arrows(close, ws.heads[0].weights[-1], side=side).arrow(r - 1)
+    start, end = nearest.get_start(), nearest.get_end()
+    assert np.linalg.norm(end - start) >= RECEIVER_GAP
+    assert nearest.get_arc_length() > stub.get_arc_length() + 0.5 * RECEIVER_GAP

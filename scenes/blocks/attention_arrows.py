@@ -64,6 +64,9 @@ BELOW_GAP = 0.14
 # A receiver box at least this wide (get_token_row's receiver_width) gives ten arrowheads room
 # along its edge; a short receiver word ("the", "It") is otherwise a corner they knot in.
 RECEIVER_ROOM = 1.0
+# The receiver stands this far apart from the word before it, so that even its nearest source's arrow
+# (often the heaviest) crosses open space: a visible arc, not a stub hidden under the other heads.
+RECEIVER_GAP = 0.75
 
 
 def arrow_stroke(weight: float) -> float:
@@ -123,12 +126,13 @@ def _layout_words(tokens, font_size, receiver=None, receiver_width: float = 0.0)
     return words, boxes, ref
 
 
-def _pack(boxes, gap, max_width, extra):
+def _pack(boxes, gap, max_width, extra, before=None):
     """Start index of each line when boxes fill lines of max_width in order (the last line also
-    holds `extra`, the blank slot)."""
+    holds `extra`, the blank slot; `before`: {j: extra room before box j}, the receiver's apartness)."""
+    before = before or {}
     starts, width = [0], 0.0
     for j, box in enumerate(boxes):
-        add = box.width + (gap if j > starts[-1] else 0.0)
+        add = box.width + ((gap + before.get(j, 0.0)) if j > starts[-1] else 0.0)
         if j > starts[-1] and width + add > max_width:
             starts.append(j)
             width = box.width
@@ -141,26 +145,29 @@ def _pack(boxes, gap, max_width, extra):
 
 def get_token_row(tokens, *, receiver: int | None = None, font_size: float = BODY_SIZE - 4,
                   positions: bool = True, blank: bool = False, max_width: float = SAFE_WIDTH,
-                  gap: float = 0.14, future: bool = False, receiver_width: float = 0.0) -> TokenRow:
+                  gap: float = 0.14, future: bool = False, receiver_width: float = 0.0,
+                  receiver_gap: float = RECEIVER_GAP) -> TokenRow:
     """The sentence as word boxes on one line (more when even the legibility floor does not fit).
 
     receiver: one-based position drawn in the receiver colour (None: no receiver). blank: a dashed
     slot after the last token (the unknown next word, which has no query). future: dim the tokens
     after the receiver (when the row shows a longer sentence than the receiver may read).
     receiver_width: the receiver's box at least this wide, room for many arrows' tips on a short
-    token (a comma receiving twenty arrows).
+    token (a comma receiving twenty arrows). receiver_gap: open space before the receiver (when it has
+    a word before it on its line), so its nearest source's arrow has length.
     """
     tokens = list(tokens)
     if not 1 <= len(tokens) <= 20:
         raise ValueError(f"a token row holds 1 to 20 tokens, got {len(tokens)}")
     sizes = [s for s in np.arange(font_size, MIN_TEXT_SIZE - 1e-9, -1.0)] or [MIN_TEXT_SIZE]
     extra = 1.3 if blank else 0.0
+    before = {receiver - 1: receiver_gap} if receiver is not None and receiver > 1 else {}
     chosen = None
     # fewest lines first (one line at any legible size beats two larger lines), then the largest size
     for n_lines in (1, 2, 3):
         for size in sizes:
             words, boxes, ref = _layout_words(tokens, size, receiver, receiver_width)
-            starts = _pack(boxes, gap, max_width, extra)
+            starts = _pack(boxes, gap, max_width, extra, before)
             if len(starts) <= n_lines:
                 chosen = size
                 break
@@ -180,6 +187,9 @@ def get_token_row(tokens, *, receiver: int | None = None, font_size: float = BOD
     previous = None
     for a, b in zip(starts, [*starts[1:], len(boxes)]):
         line = VGroup(*boxes[a:b]).arrange(RIGHT, buff=gap)
+        for j, room in before.items():     # the receiver and what follows it stand apart
+            if a < j < b:
+                VGroup(*boxes[j:b]).shift(RIGHT * room)
         if previous is not None:   # room between the lines for arrows and the position numbers
             line.next_to(previous, DOWN, buff=1.1, aligned_edge=LEFT)
         previous = line
@@ -262,7 +272,7 @@ def _arc_angle(start: np.ndarray, end: np.ndarray, angle: float, min_height: flo
 
 # Where tips land on the receiver's edge: from this far inside its left end to this far inside its
 # right end (the self-loop sits over the right end).
-LANDING_MARGIN = 0.03
+LANDING_MARGIN = 0.05
 LOOP_ROOM = 0.2
 
 
@@ -476,4 +486,4 @@ def place_weight_label(label, arrows: AttentionArrows, j: int, *, at: float = 0.
 
 
 __all__ = ["TokenRow", "AttentionArrows", "get_token_row", "get_attention_arrows", "arrow_stroke", "RECEIVER_ROOM",
-           "arrow_opacity", "landings", "tip_size", "SHARED_PLACE", "place_weight_label", "nearest_arrow", "polylines_cross", "arc_points", "MIN_STROKE", "MAX_STROKE", "BELOW_GAP"]
+           "RECEIVER_GAP", "arrow_opacity", "landings", "tip_size", "SHARED_PLACE", "place_weight_label", "nearest_arrow", "polylines_cross", "arc_points", "MIN_STROKE", "MAX_STROKE", "BELOW_GAP"]

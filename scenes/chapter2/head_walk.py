@@ -1273,7 +1273,7 @@ class MessageWalk(HeadWalkScene):
     def show_shapes(self):
         n, d = self.n, self.head.V.shape[1]
         shapes = self.shapes = get_shape_equation(self.ws, self.head)
-        shapes.next_to(self.message_formula, DOWN, buff=0.45, aligned_edge=LEFT)
+        shapes.next_to(self.message_formula, DOWN, buff=0.38, aligned_edge=LEFT)
         leaving = self.rounding_marks
 
         def tight(shape):          # "[1,10]": a shape the caption never breaks across two lines
