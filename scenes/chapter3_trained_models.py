@@ -535,7 +535,7 @@ class ThreeArchitectures(LessonScene):
         Hd, V = p["d_hidden"], p["vocab_size"]
         flow = self.mlp_flow
         with self.beat(f"A hidden layer of {fmt_int(Hd)} with ReLU, then one score for each of the "
-                       f"{fmt_int(V)} words of the vocabulary."):
+                       f"{fmt_int(V)} tokens of the vocabulary: words and punctuation."):
             self.play(GrowArrow(flow.arrows[1][0]), FadeIn(flow.arrows[1].label), FadeIn(flow.hidden))
             self.play(GrowArrow(flow.arrows[2][0]), FadeIn(flow.arrows[2].label), FadeIn(flow.scores))
 
@@ -1581,10 +1581,10 @@ class TheComparison(LessonScene):
         ppl = {m: comparison.spread(self.results, m, "test_perplexity").mean for m in ("four_heads", "one_head")}
         with self.beat(f"Perplexity is e to the loss: {fmt(ppl['four_heads'], PPL_PLACES)} against "
                        f"{fmt(ppl['one_head'], PPL_PLACES)}, as if choosing among about {fmt(ppl['four_heads'], 0)} "
-                       f"or {fmt(ppl['one_head'], 0)} words. Each is a mean over {count_word(len(self.seeds))} "
+                       f"or {fmt(ppl['one_head'], 0)} tokens. Each is a mean over {count_word(len(self.seeds))} "
                        "seeds.",
                        spoken=f"Perplexity is e to the power of the loss: as if choosing among about "
-                              f"{fmt(ppl['four_heads'], 0)} words for four heads, {fmt(ppl['one_head'], 0)} for one "
+                              f"{fmt(ppl['four_heads'], 0)} tokens for four heads, {fmt(ppl['one_head'], 0)} for one "
                               f"head. Each is a mean over {count_word(len(self.seeds))} seeds."):
             self.play(FadeIn(table.header), Create(table.rule))
             self.play(LaggedStart(*(FadeIn(VGroup(*row[:4])) for row in table.rows), lag_ratio=0.3), run_time=1.5)
