@@ -517,7 +517,7 @@ def test_comparison_explains_loss_and_perplexity_once_with_the_numbers():
     one = statistics.fmean(r["test_perplexity"] for r in runs_of(res, "one_head"))       # 28.71
     assert f"{four:.2f} against {one:.2f}" in ppl.text and "26.92 against 28.71" in ppl.text
     assert f"choosing among about {round(four)} or {round(one)} tokens" in ppl.text
-    assert "e to the power of the loss" in ppl.spoken and "about twenty-seven words for four heads" in ppl.spoken
+    assert "e to the power of the loss" in ppl.spoken and "about twenty-seven tokens for four heads" in ppl.spoken
     assert sum("e to the" in bt.text for bt in b.beats) == 1
 
 
