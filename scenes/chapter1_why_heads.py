@@ -383,6 +383,10 @@ class ChapterOneScene(LessonScene):
 # Scene 1's row shares the frame with the query and the message (and, in the lanes, a third of its
 # height): its receiver stands a little less apart than the blocks' default.
 COAT_RECEIVER_GAP = 0.45
+# The one-head layout (row, query and message across the frame) is width-bound: a narrower receiver
+# and a smaller gap keep its text at the legibility floor or above.
+ONE_HEAD_RECEIVER_WIDTH = 1.0
+ONE_HEAD_RECEIVER_GAP = 0.3
 
 
 def get_coat_row(ex: WordExample, font_size: float, receiver_width: float = 0.0,
@@ -440,8 +444,7 @@ class ThreeHeadsSevenRows(ChapterOneScene):
 
     # pictures ---------------------------------------------------------------------------------
     def get_one_head_layout(self, ex):
-        # (the one-head layout is as wide as the frame: its receiver a little less apart)
-        row = get_coat_row(ex, BODY_SIZE, receiver_width=1.0, receiver_gap=0.3)
+        row = get_coat_row(ex, BODY_SIZE, receiver_width=ONE_HEAD_RECEIVER_WIDTH, receiver_gap=ONE_HEAD_RECEIVER_GAP)
         hide_receiver(row)
         positions = get_positions(row)
         # keys first (they set how much a row is read), then the values (what it sends)

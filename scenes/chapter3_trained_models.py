@@ -1706,7 +1706,6 @@ STORY_RECEIVER_GAP = 0.3
 def get_story_line(line: "comparison.StoryLine") -> VGroup:
     """The story line as a token row (attention_arrows.get_token_row): the chosen tokens in boxes, each
     folded gap a grey box; under each box its story position (one-based) or range of positions."""
-    # the receiver (often a comma) wide enough for twenty tips side by side: no knot of arrowheads
     row = get_token_row(line.tokens(), receiver=len(line.entries), positions=False, font_size=LABEL_SIZE + 2,
                         receiver_width=STORY_RECEIVER_WIDTH, receiver_gap=STORY_RECEIVER_GAP)
     row.move_to([0, LINE_Y, 0])

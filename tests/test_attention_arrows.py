@@ -271,16 +271,19 @@ def test_a_short_receiver_can_be_given_room_for_its_tips():
 
 @pytest.mark.parametrize("seed", [0, 1, 2])
 def test_heavy_arrows_get_their_own_place_on_a_crowded_edge(seed):
-    """Seventeen arrows into a comma 1.2 wide, standing 0.3 apart (scene 20's story line of 18 entries): far more heads than the edge holds side by side. The
-    heaviest keep full-size heads that no other head overlaps; the lightest share what is left. The
-    order stays nested (nearer sources land further left), every head on the receiver's edge."""
+    """Seventeen arrows into a comma as scene 20's story line of 18 entries draws it (as wide and as
+    far apart as STORY_RECEIVER_WIDTH and STORY_RECEIVER_GAP): far more heads than the edge holds side
+    by side. The heaviest keep full-size heads that no other head overlaps; the lightest share what
+    is left. The order stays nested (nearer sources land further left), every head on the receiver's
+    edge."""
+    from scenes.chapter3_trained_models import STORY_RECEIVER_GAP, STORY_RECEIVER_WIDTH
     rng = np.random.default_rng(seed)
     logits = rng.normal(0, 1.5, 18)
     weights = np.exp(logits) / np.exp(logits).sum()
     tokens = ["…", "tim", ".", "tim", "…", "wanted", "…", "tim", "why", "it", "was", "big", "to", "share", ".",
               '"', "tim", ","]
-    row = get_token_row(tokens, receiver=18, positions=False, receiver_width=1.2, receiver_gap=0.3,
-                        font_size=LABEL_SIZE + 2)
+    row = get_token_row(tokens, receiver=18, positions=False, receiver_width=STORY_RECEIVER_WIDTH,
+                        receiver_gap=STORY_RECEIVER_GAP, font_size=LABEL_SIZE + 2)
     assert row.lines == 1                     # as scene 20's story line: every source to the left
     arrows = get_attention_arrows(row, weights)
     box = row.boxes[17]
