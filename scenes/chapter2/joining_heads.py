@@ -18,6 +18,7 @@ import math
 import numpy as np
 from manim import (
     DOWN,
+    AnimationGroup,
     BackgroundRectangle,
     LEFT,
     PI,
@@ -110,6 +111,7 @@ ROUNDING_NOTE = "All displayed numbers are rounded; calculations use full precis
 FALL_COLOR = "#E8675F"        # a neutral red for "negative / falls" (orange is head 2's colour)
 PREDICTED_COLOR = POSITIVE_COLOR   # green means "predicted", nothing else
 MLP_NOTE = "The prediction MLP's W1, b1, W2 and b2 are hand-chosen, like every parameter here."
+STALE_FADE = 0.65             # how far the last sentence's arrows dim while their weights are out of date
 ARROW_ANGLE = PI / 4          # flatter arcs than the default, so two token rows fit one screen
 ARROW_ANGLE_BELOW = PI / 6    # head 2's arcs under a row with numbers below them: flatter still
 
@@ -1659,17 +1661,26 @@ class ChequeSentence(LessonScene):
                                     "explorer, not a trained language model.")
         a0 = self.arrows1[0]
         title = get_title("The cheque sentence: same parameters, new prefix")
+        # river's arrows stay, dimmed, and ride along with the boxes: last sentence's weights, not
+        # yet recomputed, which the next beats turn into cheque's (the same arcs, thicker or thinner)
+        stale = self.stale = get_attention_arrows(r1, river.heads[0].weights[-1], color=head_color(1), side=UP,
+                                                  angle=ARROW_ANGLE).arrows.fade(STALE_FADE)
         with self.beat("Now the cheque sentence, same parameters: new words, so new keys and values.",
                        spoken=f"Now the cheque sentence: {cheque.text}, and then a blank. Same parameters, but new "
                               "words, so new keys and values."):
-            # river's weights and arrows leave before the words change (no river arrow ends on cheque's words)
+            # river's weight numbers leave before the words change: they are not cheque's
             self.play(FadeOut(self.box), FadeOut(self.weights[0]), FadeOut(a0.badge), FadeOut(self.seconds[0]),
-                      FadeOut(a0.arrows), ReplacementTransform(self.title, title))
+                      ReplacementTransform(self.title, title))
+            # the words change while the voice reads them (the arcs ride along with their boxes)...
             self.play(*(ReplacementTransform(a, b) for a, b in zip(r0.words, r1.words)),
                       *(ReplacementTransform(a, b) for a, b in zip(r0.boxes, r1.boxes)),
                       *(ReplacementTransform(a, b) for a, b in zip(r0.positions, r1.positions)),
-                      *(ReplacementTransform(a, b) for la, lb in zip(k0.lines, k1.lines) for a, b in zip(la, lb)),
-                      ReplacementTransform(k0.names, k1.names), FadeIn(note), run_time=2.0)
+                      *(ReplacementTransform(a, b) for a, b in zip(a0.arrows.arrows, stale)), run_time=3.0)
+            # ...then each word's key and value column turns into the new word's, left to right
+            self.play(LaggedStart(*(AnimationGroup(*(ReplacementTransform(la[j], lb[j])
+                                                     for la, lb in zip(k0.lines, k1.lines)))
+                                    for j in range(len(k1.lines[0]))), lag_ratio=0.15),
+                      ReplacementTransform(k0.names, k1.names), FadeIn(note), run_time=3.0)
         self.title = title
 
     def show_same_query(self, cheque):
@@ -1694,8 +1705,10 @@ class ChequeSentence(LessonScene):
         text = (f"Head 1's arrows now come from new sources: {fmt(w[a1.top])} from {said_source(cheque.tokens, a1.top)}, "
                 f"{fmt(w[second])} from {said_source(cheque.tokens, second)}.")
         with self.beat(text, spoken=text.replace(" from “", " from the word “")):
-            # cheque's arrows drawn fresh: the thick one now starts at cheque's slot
-            self.play(FadeOut(self.box), a1.arrows.create(), run_time=2.0)
+            # each dimmed river arc turns into cheque's from the same source: one thins, another thickens
+            self.play(FadeOut(self.box), *(ReplacementTransform(a, b) for a, b in zip(self.stale, a1.arrows.arrows)),
+                      run_time=2.0)
+            self.add(a1.arrows)     # the arcs back in their group, so later beats move them as one
             self.play(FadeIn(a1.badge), FadeIn(self.second), FadeIn(self.weights[1]))
 
     # shot 3 -----------------------------------------------------------------------------------
