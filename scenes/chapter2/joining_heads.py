@@ -1411,15 +1411,22 @@ class ResidualAndPrediction(LessonScene):
         page.move_to([0, self.chain.get_bottom()[1] - 0.25 - page.height / 2, 0])
         from lesson_data.worksheet import W2
         vocab = len(ws.mlp.probabilities)
-        with self.beat(f"Second layer: times W2, {count_word(W2.shape[0])} by {count_word(W2.shape[1])}, plus b2: "
+        rows, layer2 = self.hidden_rows, self.chain.layer2
+        h = VGroup(rows.hidden.brackets, rows.hidden.entries)
+        with self.beat(f"Second layer: h times W2, {count_word(W2.shape[0])} by {count_word(W2.shape[1])}, plus b2: "
                        f"{count_word(vocab)} logits, one per vocabulary word.",
-                       spoken=f"Second layer: times {article(count_word(W2.shape[0]))} {count_word(W2.shape[0])} by {count_word(W2.shape[1])} "
+                       spoken=f"Second layer: h times {article(count_word(W2.shape[0]))} {count_word(W2.shape[0])} by {count_word(W2.shape[1])} "
                               f"matrix, plus a bias: {count_word(vocab)} logits, one score per vocabulary word."):
-            self.play(Transform(self.mark, SurroundingRectangle(self.chain.layer2, color=TEXT_COLOR, buff=0.08)),
-                      FadeOut(VGroup(self.hidden_rows, self.relu_boxes, self.e_row_box)))
+            # the rows before h leave; h itself travels up into the second layer (its input)...
+            self.play(Transform(self.mark, SurroundingRectangle(layer2, color=TEXT_COLOR, buff=0.08)),
+                      FadeOut(VGroup(rows.e_row, rows.pre, rows.labels[:2], rows.unit_label, self.relu_boxes,
+                                     self.e_row_box)))
+            self.play(FadeOut(h, target_position=layer2, scale=0.3), FadeOut(rows.labels[2]), run_time=1.2)
+            # ...and the twenty logits come out of it, one per vocabulary word
             words = VGroup(*(row.word for row in page.rows.values()))
             headers = VGroup(*(h for b in page.blocks for h in b.header if h.original_text != "p"))
-            self.play(FadeIn(page.titles), FadeIn(words), FadeIn(headers), FadeIn(page.columns["logit"]))
+            self.play(FadeIn(page.titles), FadeIn(words), FadeIn(headers),
+                      FadeIn(page.columns["logit"], target_position=layer2, scale=0.3), run_time=1.5)
 
     def show_probabilities(self, ws):
         page = self.page
