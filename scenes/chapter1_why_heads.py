@@ -1968,15 +1968,29 @@ class OneSharedWeight(ChapterOneScene):
         # a margin of ~40 px each side: the loss box clear of the frame's right edge
         factor = min(1.15, (SAFE_WIDTH - 0.9) / diagram.width, (top - bottom) / diagram.height)
         diagram.scale(factor).move_to(UP * (top + bottom) / 2).set_x(0)
-        self.clear_stage(self.title, self.badge)     # the numbers give way as the diagram arrives
-        # the numbers are gone: the badge now says what is illustrative here
+        # the numbers give way as the diagram arrives, but for the two heads' names and arrows, which
+        # move on into it (the panel held part by part, so those parts can stay)
+        two = self.two
+        # the numbers are about to go: the badge now says what is illustrative here
         badge = get_badge(PATTERNS_BADGE)
         with self.transition("patterns badge"):
+            self.remove(two)
+            self.add(*two)
             self.play(ReplacementTransform(self.badge, badge), run_time=0.5)
         self.badge = badge
+        self.clear_stage(self.title, self.badge, two.header, two.arrows)
         with self.beat("In a trained model with more heads, no one picks the projections behind such weights."):
-            self.play(FadeIn(diagram.title), LaggedStart(*(FadeIn(h) for h in diagram.heads), lag_ratio=0.2),
-                      run_time=1.0)
+            # the two heads just seen become the first rows of a bigger model: their names move to
+            # its rows and their arrows fold into the rows' patterns; a third head joins them
+            heads = diagram.heads
+            names = [two.header[0], two.header[2]]
+            self.play(FadeIn(diagram.title), FadeOut(two.header[1]),
+                      *(ReplacementTransform(name, h.name) for name, h in zip(names, heads)),
+                      *(FadeOut(a, target_position=h.frame.get_center(), scale=0.3) for a, h in zip(two.arrows, heads)),
+                      *(FadeIn(VGroup(h.frame, h.bars, h.tab, h.own), target_position=a.get_center(), scale=0.5)
+                        for a, h in zip(two.arrows, heads)),
+                      LaggedStart(*(FadeIn(h) for h in heads[len(names):]), lag_ratio=0.2), run_time=1.6)
+            self.add(*heads)    # each head's parts back in one group, so later beats move a head whole
             self.play(*(Indicate(h.own, color=chapter_head_color(h.index), scale_factor=1.15) for h in diagram.heads))
         with self.beat("Every head feeds one prediction, scored by one loss."):
             self.play(LaggedStart(*(Create(a) for a in diagram.forward), *(FadeIn(b) for b in diagram.chain),

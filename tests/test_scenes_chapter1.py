@@ -547,6 +547,10 @@ def test_scene_4_learning_loss_flows_back_into_every_head_and_a_head_is_pruned()
     diagram = b.scene.diagram
     assert [h.index for h in diagram.heads] == list(OVERLAPPING_HEADS.heads)
     assert len(diagram.backward) == len(diagram.heads)
+    # the two heads of the numbers move on into the diagram (not wiped, then redrawn): their names
+    # turn into its first two rows' names, in the sentence that brings the diagram
+    arrive = plays_in(b, "no one picks the projections")[0]
+    assert arrive.count("ReplacementTransform") == 2
     # the correction flowing back has training's own colour, as in scene 17 (yellow is the receiver's)
     from scenes.style import GRADIENT_COLOR, HEAD_COLORS, RECEIVER_COLOR
     assert GRADIENT_COLOR.upper() not in {RECEIVER_COLOR.upper(), *(c.upper() for c in HEAD_COLORS.values())}
@@ -743,8 +747,9 @@ def test_scene_4_capacity_marks_box_one_and_four_and_the_spans_leave():
     # the "× 0.8 on a and b" spans leave before the two heads arrive, and are no part of the panel
     assert all(not on_stage(b, span[1][0]) for span in b.scene.one.spans)
     assert b.scene.one.spans not in b.scene.one.submobjects
-    # the panel comes back to its place beside the two heads, clear of them
-    assert b.scene.one.get_right()[0] < b.scene.two.get_left()[0]
+    # the panel comes back to its place beside the two heads, clear of them (their source column is
+    # the two-head panel's left edge; its head names later move on into the learning diagram)
+    assert b.scene.one.get_right()[0] < b.scene.two.sources.get_left()[0]
 
 
 def test_scene_1_one_softmax_row_is_split_three_ways_and_each_head_has_its_own():
