@@ -175,8 +175,9 @@ class _Recorder:
                 if isinstance(m, NumberText) and id(m) not in self.numbers:
                     self.numbers[id(m)] = m
                     m._first_seen = stage
-                if isinstance(m, Text):
-                    self.texts.setdefault(id(m), m)
+                if isinstance(m, Text) and id(m) not in self.texts:
+                    self.texts[id(m)] = m
+                    m._first_seen = stage
 
     def check_stage(self, scene):
         """What the content zone (between the title and the caption) holds after a play: pictures,

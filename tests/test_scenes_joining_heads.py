@@ -243,6 +243,9 @@ def test_wide_head_river_rows_worked_by_hand():
     assert {m.original_text for m in b.by_tag("head1_term_w").values()} == {"0.718", "0.166"}
     # 0.708 × 2.0 by hand is 1.416 and 1.417 + 0.552 = 1.969 < 2.023: the parts say why
     assert "unrounded weights; others add the rest" in all_text(b)
+    # ...said in the beat where the first such products (the wide head's) appear, not a beat later
+    note, = (t for t in b.texts if t.original_text == "unrounded weights; others add the rest")
+    assert note._first_seen == b.beat_of("The wide head mixes all four").id
     gaps = b.by_tag("mix_gap")
     assert {k: m.original_text for k, m in gaps.items()} == {0: "-0.593", 1: "0.093", 2: "-0.030", 3: "-0.334"}
     # the wide row's rounded parts 0.178 + 0.708 + 0.113 = 0.999, said beside its full-precision 1.000

@@ -753,6 +753,10 @@ class WideHeadVersusTwo(LessonScene):
         terms = self.wide_terms = get_term_lines(ws, k, True, WIDE_HEAD_COLOR, "wide_term")
         terms.next_to(mixtures.wide.vector.brackets, RIGHT, buff=0.45)
         lead = terms.terms[0]
+        # the shown parts are products of unrounded weights and leave out the other sources: said
+        # where the first such products appear (it moves down under head 1's when they come)
+        parts_note = self.parts_note = get_text("unrounded weights; others add the rest", font_size=SMALL_SIZE,
+                                                color=DIM_TEXT_COLOR).next_to(terms, DOWN, buff=0.14, aligned_edge=LEFT)
         with self.beat(f"The wide head mixes all four value coordinates with that one row; its {axis}, "
                        f"{fmt(ws.wide_head.messages[-1][k])}, is mostly {self.said(lead.source)}: "
                        f"{fmt(lead.weight)} × {fmt(lead.value, places_for(ws.wide_head.V[:, k]))}.",
@@ -762,7 +766,7 @@ class WideHeadVersusTwo(LessonScene):
                               f"{self.said(lead.source)}."):
             self.play(Create(box))
             self.play(FadeIn(mixtures.wide, shift=DOWN * 0.2))
-            self.play(Create(cell), FadeIn(terms, shift=LEFT * 0.2))
+            self.play(Create(cell), FadeIn(terms, shift=LEFT * 0.2), FadeIn(parts_note, shift=LEFT * 0.2))
 
     def show_two_mixtures(self, ws):
         table, mixtures = self.rows_table, self.mixtures
@@ -776,10 +780,8 @@ class WideHeadVersusTwo(LessonScene):
                         "combines them.")
         terms = get_term_lines(ws, k, False, head_color(1), "head1_term")
         terms.next_to(mixtures.two.vector.brackets, RIGHT, buff=0.45).align_to(self.wide_terms, LEFT)
-        # the shown parts are products of unrounded weights and leave out the other sources
-        parts_note = get_text("unrounded weights; others add the rest", font_size=SMALL_SIZE,
-                              color=DIM_TEXT_COLOR).next_to(terms, DOWN, buff=0.14, aligned_edge=LEFT)
-        terms.add(parts_note)
+        parts_note = self.parts_note
+        under_terms = parts_note.copy().next_to(terms, DOWN, buff=0.14, aligned_edge=LEFT)
         lead = terms.terms[0]
         with self.beat(f"Head 1's {axis}, {fmt(ws.H_joined[-1][k])}, is mostly {self.said(lead.source)}: "
                        f"{fmt(lead.weight)} × {fmt(lead.value, places_for(h1.V[:, k]))}; head 2's {axis2} "
@@ -789,7 +791,9 @@ class WideHeadVersusTwo(LessonScene):
                               f"{about(ws.H_joined[-1][k2])}."):
             self.play(ReplacementTransform(self.mix_box, boxes))
             self.play(FadeIn(mixtures.two, shift=DOWN * 0.2), FadeOut(self.rows_note), FadeIn(note))
-            self.play(Create(cells), FadeIn(terms, shift=LEFT * 0.2))
+            self.play(Create(cells), FadeIn(terms, shift=LEFT * 0.2), parts_note.animate.move_to(under_terms))
+            terms.add(parts_note)
+            self.add(terms)         # the note now one of head 1's term lines' parts, held once
         gap = mixture_gap(ws)[k]
         wide_cells = VGroup(*(SurroundingRectangle(mixtures.wide.vector.cell(0, j), color=WIDE_HEAD_COLOR, buff=0.07)
                               for j in mixtures.carried))
