@@ -817,13 +817,17 @@ class ThreeArchitectures(LessonScene):
             # the bar's first part starts where the flows did, clear of the names' column
             bar.shift(RIGHT * (FLOW_LEFT + 0.35 - bar.segments.get_left()[0]) + UP * (y - bar.segments.get_center()[1]))
             self.bars[model] = bar
-        flows = VGroup(*self.flows.values(), self.final_row, self.four_final_row, self.qkv_name, self.widths,
-                       self.slot_ends)
+        marks = VGroup(self.final_row, self.four_final_row, self.qkv_name, self.widths, self.slot_ends)
         with self.beat("Where do the parameters go? Each bar is one model, each part as long as its count."):
-            self.play(FadeOut(flows), run_time=0.8)
+            self.play(FadeOut(marks), run_time=0.6)
+            # each model's diagram folds into its bar, one model at a time (the others wait beside theirs)
             for model in comparison.MODEL_ORDER:
                 bar = self.bars[model]
-                self.play(GrowFromEdge(bar.segments, LEFT), run_time=0.9)
+                flow = self.flows[model]
+                moving = flow.copy()        # the diagram itself stays as built (tests read its layout)
+                self.remove(*flow.get_family())   # however its parts came on stage
+                self.add(moving)
+                self.play(ReplacementTransform(moving, bar.segments), run_time=1.0)
                 self.play(FadeIn(VGroup(bar.labels, bar.counts, bar.small)), run_time=0.6)
 
     def show_first_layer(self, p):

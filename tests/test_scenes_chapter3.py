@@ -150,6 +150,9 @@ def test_three_architectures_parameter_parts_by_hand():
     ratio = bars["mlp"].segments.width / bars["one_head"].segments.width
     assert ratio == pytest.approx(2_332_832 / 1_321_120, rel=0.02)
     assert "4,096 × 256 + 256" in {t.original_text for t in b.texts}
+    # each model's diagram folds into its own bar (not wiped, then bars grown on an empty stage)
+    folds = kinds(b.changes_in(b.beat_of("Where do the parameters go?")))
+    assert folds.count("ReplacementTransform") == len(bars) and "GrowFromEdge" not in folds
     assert "Create" in kinds(b.changes_in(b.beat_of("first layer alone")))
     # the voice says one rounded number there (4,096 × 256 + 256 = 1,048,832: about 1 million);
     # the exact product stays on screen
