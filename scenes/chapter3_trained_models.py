@@ -1280,8 +1280,8 @@ class TheComparison(LessonScene):
         plot = self.plot = self.get_curve_plot(0)
         legend = self.legend = self.get_legend()
         with self.transition("to the curves"):
-            self.play(FadeOut(VGroup(self.grid.heads, self.grid.tiles, self.shared, self.brace, self.note,
-                                     self.optimizer)),
+            # the run tiles stay: each becomes its run's first point on the plot
+            self.play(FadeOut(VGroup(self.grid.heads, self.shared, self.brace, self.note, self.optimizer)),
                       *(ReplacementTransform(name, row[1]) for name, row in zip(self.grid.names, legend.rows)),
                       run_time=1.0)
             self.note = None
@@ -1296,7 +1296,15 @@ class TheComparison(LessonScene):
                        f"first {fmt_int(p['selection_windows'])} validation windows: minus the log of the probability "
                        "it gave the true next word, averaged. Lower is better."):
             self.play(Create(plot.axes), FadeIn(plot.x_ticks), FadeIn(plot.y_ticks), FadeIn(plot.titles))
-            self.play(LaggedStart(*(FadeIn(c, scale=0.5) for c in columns), lag_ratio=0.25), run_time=2.5)
+            # each run's tile shrinks into its first measured point; a tile with no run leaves
+            tiles = {(t.model, t.seed): t.copy() for row in self.grid.tiles for t in row}
+            self.remove(*self.grid.tiles.get_family())      # copies move: the grid stays as laid out
+            self.add(*tiles.values())
+            firsts = {(r["model"], r["seed"]): dots[0] for r, dots in zip(self.results["runs"], marks) if len(dots)}
+            self.play(*(ReplacementTransform(t, firsts[key]) if key in firsts else FadeOut(t)
+                        for key, t in tiles.items()), run_time=1.2)
+            later = [VGroup(*(m for m in c if all(m is not f for f in firsts.values()))) for c in columns]
+            self.play(LaggedStart(*(FadeIn(c, scale=0.5) for c in later if len(c)), lag_ratio=0.25), run_time=2.0)
 
     def show_curves(self):
         plot, legend = self.plot, self.legend

@@ -438,7 +438,10 @@ def test_comparison_review_pictures_play_in_their_sentences():
             all(b2 - a2 == every for a2, b2 in zip([t["step"] for t in run["trace"]][1:], [t["step"] for t in run["trace"]][2:]))
         for t, d in zip(run["trace"], dots):
             assert scene.plot.p2c(d.get_center()) == pytest.approx((t["step"], t["selection_loss"]))
-    assert "LaggedStart" in kinds(b.changes_in(b.beat_of(f"Every {fmt_int(every)} updates")))
+    measured = kinds(b.changes_in(b.beat_of(f"Every {fmt_int(every)} updates")))
+    assert "LaggedStart" in measured
+    # the nine run tiles are not wiped: each shrinks into its own run's first point
+    assert measured.count("ReplacementTransform") == len(res["runs"])
     # the baseline's early checkpoints are ringed (and stay) in their sentence
     early = b.beat_of("The baseline’s checkpoint comes early")
     assert "LaggedStart" in kinds(b.changes_in(early)) and len(scene.rings) == 3
