@@ -44,7 +44,7 @@ from scenes.blocks.flow_arrow import get_arrow
 from scenes.blocks.roadmap_icons import ICON_HEIGHT, get_bars_icon, get_cells_icon
 from scenes.blocks.patch_pictures import LAYER_OFFSET, get_channel_block, get_cut_image
 from scenes.blocks.labeled_matrix import LabeledMatrix, get_labeled_matrix, get_row_vector
-from scenes.blocks.unmasked_attention import get_attention_grid, get_unmasked_arrows
+from scenes.blocks.unmasked_attention import get_attention_grid, get_source_weights, get_unmasked_arrows
 from scenes.style import (
     BACKGROUND,
     BODY_SIZE,
@@ -861,11 +861,15 @@ class PatchesAndCLS(LessonScene):
         arrows = self.cls_arrows = get_unmasked_arrows(row, vr.encoder_attention[0], color=ENCODER_COLOR,
                                                        spread=True)
         n = vr.encoder_input.shape[0]
+        # each source's weight under its box, where its arrow starts (they move into the grid's first row next)
+        weights = self.cls_weights = get_source_weights(row, vr.encoder_attention[0], tag="cls_arrow_weight",
+                                                        color=ENCODER_COLOR)
         with self.beat(f"Inside, attention lets the CLS row read all {count_word(n)} rows, "
-                       "the patches after it included."):
+                       "the patches after it included, each with its own weight."):
             self.play(*self.zoom_into_encoder(big), FadeOut(self.note), run_time=1.6)
             self.play(FadeIn(row))
             self.play(arrows.create())
+            self.play(LaggedStart(*(FadeIn(w, shift=0.1 * UP) for w in weights), lag_ratio=0.2))
 
     def get_grids(self, vr) -> VGroup:
         """Inside the opened encoder box: the image encoder's full 5 × 5 grid. Outside it, on the right:
@@ -888,7 +892,8 @@ class PatchesAndCLS(LessonScene):
         panel = get_causal_map_panel(
             lm.heads[CAUSAL_HEAD], ENCODER_COLOR, MAP_SIDE,
             title="chapter 3’s language model: causal mask",
-            about=f"{lm.title}: its final-query weights,\n{amap.n} tokens of a held-out test story")
+            about=f"{lm.title}. Row i: the last query's\nweights, window ending at token i;\n"
+                  f"{amap.n} tokens of a held-out test story")
         # the map centred in the room right of the box, the panel's lines kept inside the frame
         x0 = big.get_right()[0] + 0.45
         panel.shift(RIGHT * (x0 + (RIGHT_EDGE - x0) / 2 - panel.map.frame.get_x())
@@ -915,7 +920,9 @@ class PatchesAndCLS(LessonScene):
             self.play(FadeOut(self.token_row),
                       *(ReplacementTransform(arrows.arrow(j), grid.square(0, j)) for j in range(n)),
                       FadeIn(VGroup(grid.row_labels[0], grid.col_labels)), run_time=1.6)
-            self.play(FadeIn(VGroup(*(grid.number(0, j) for j in range(n)))), Create(cls_row))
+            # the weights written on the arrows move into the same row, each into its cell
+            self.play(*(ReplacementTransform(w, grid.number(0, j)) for j, w in enumerate(self.cls_weights)),
+                      Create(cls_row))
             self.play(FadeIn(VGroup(rest, *(grid.number(i, j) for i in range(1, n) for j in range(n)),
                                     *grid.row_labels[1:])),
                       ReplacementTransform(self.encoder.items[0], grids.grid_title), FadeIn(note))
@@ -943,7 +950,8 @@ class PatchesAndCLS(LessonScene):
         old = self.note
         note = self.note = place_fine_print(get_fine_print(
             "All displayed numbers are rounded; calculations use full precision."))
-        with self.beat(f"Untrained, the weights are nearly even: all between {fmt(lo, 2)} and {fmt(hi, 2)}."):
+        with self.beat(f"Untrained, with small illustrative parameters, the weights are nearly even: all between "
+                       f"{fmt(lo, 2)} and {fmt(hi, 2)}."):
             self.play(Indicate(grid.numbers, color=TEXT_COLOR, scale_factor=1.06), FadeOut(old), FadeIn(note),
                       FadeOut(self.grid_cls))           # the claim is about all 25: only the two extremes boxed
             self.play(LaggedStart(*(Create(r) for r in rings), lag_ratio=0.4))

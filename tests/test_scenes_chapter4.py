@@ -226,10 +226,16 @@ def test_no_mask_is_a_full_grid_beside_a_triangle(b, vr):
     assert arrows.sources == [0, 1, 2, 3, 4]
     np.testing.assert_array_equal(arrows.weights, vr.encoder_attention[0])
     assert any("LaggedStart" in c.what for c in b.changes_in(b.beat_of("the CLS row read all five")))
+    # each arrow's weight is written under its source in that sentence, the values of row 1 itself
+    arrow_weights = b.by_tag("cls_arrow_weight")
+    assert [arrow_weights[j].value for j in range(5)] == list(vr.encoder_attention[0])
+    assert {m.tag for m in b.numbers_in(b.beat_of("the CLS row read all five"))} == {"cls_arrow_weight"}
     grid_beat = b.beat_of("Those weights are row 1 of a grid")
     assert tags_in(b, grid_beat) == {"encoder_attention": 25}
     # the CLS row's arrows become the grid's first row, in that sentence
     assert any("ReplacementTransform" in c.what for c in b.changes_in(grid_beat))
+    # ...and the weights under them move into that row's cells (ten transforms: five arrows, five numbers)
+    assert sum(c.what.count("ReplacementTransform") for c in b.changes_in(grid_beat)) >= 10
     # the image encoder's grid is full; beside it, chapter 3's real map blocks its 64·63/2 future cells
     assert len(scene.grids.grid.blocked) == 0 and len(scene.grids.grid.numbers) == 25
     assert int((scene.grids.causal.steps == -1).sum()) == 64 * 63 // 2

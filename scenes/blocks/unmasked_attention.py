@@ -15,7 +15,7 @@ it included, with the same width and opacity for the same weight (`arrow_stroke`
 from __future__ import annotations
 
 import numpy as np
-from manim import LEFT, PI, RIGHT, UP, ArcBetweenPoints, Create, LaggedStart, Square, VGroup
+from manim import DOWN, LEFT, PI, RIGHT, UP, ArcBetweenPoints, Create, LaggedStart, Square, VGroup
 
 from scenes.blocks.attention_arrows import TokenRow, arrow_opacity, arrow_stroke
 from scenes.blocks.masked_matrix import weight_opacity
@@ -247,5 +247,23 @@ def get_unmasked_arrows(row: TokenRow, weights, *, receiver: int | None = None,
     return group
 
 
+def get_source_weights(row: TokenRow, weights, *, tag: str, color: str = WIDE_HEAD_COLOR,
+                       places: int = PLACES, font_size: float = NUMBER_SIZE) -> VGroup:
+    """The weight each source gets, written under its box, where its arrow starts (tag, index j):
+    the numbers that make the arrows' widths, laid out as a row (so they can move into a grid's row)."""
+    weights = np.asarray(weights, dtype=float)
+    if weights.shape != (row.n,):
+        raise ValueError(f"need {row.n} weights, got shape {weights.shape}")
+    labels = VGroup()
+    for j, w in enumerate(weights):
+        label = get_number(float(w), places, tag=tag, index=j, font_size=font_size, color=color)
+        label.next_to(row.boxes[j], DOWN, buff=BUFF_SMALL)
+        labels.add(label)
+    y = min(baseline_y(m) for m in labels)          # one baseline for the row
+    for m in labels:
+        align_baseline(m, y)
+    return labels
+
+
 __all__ = ["AttentionGrid", "UnmaskedArrows", "get_attention_grid", "get_causal_pattern", "get_unmasked_arrows",
-           "spread_landings"]
+           "get_source_weights", "spread_landings"]
