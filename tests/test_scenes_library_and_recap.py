@@ -300,6 +300,13 @@ def test_recap_scope_and_loop_are_on_screen():
         assert caveat in shown, caveat
     b.beat_of("E, ten rows of width four, goes into both heads")
     b.beat_of("For the river sentence, the most probable next word is “water”: 0.610.")
+    # each head's stage says what makes its weights and what they mix: Q and K give A; V enters
+    # only after A (H = AV), never as a source of the weights
+    stages = [t for t in texts if "→ H" in t]
+    assert len(stages) == 2
+    for t in stages:
+        before_a, after_a = t.split("→ A", 1)
+        assert "Q" in before_a and "K" in before_a and "V" not in before_a and "V" in after_a, t
 
 
 def test_recap_pictures_play_in_their_own_beats():

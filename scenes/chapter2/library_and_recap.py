@@ -1139,11 +1139,12 @@ RECAP_UNIT = 0.1
 
 
 def get_head_stage(head) -> VGroup:
-    """One head as a compact stage: its name, Q K V → A → H, and H's shape."""
+    """One head as a compact stage: its name, Q K → A, AV → H, and H's shape."""
     color = head_color(head.index)
     h = sup(head.index)
     name = get_text(f"head {head.index} ({head.name})", font_size=LABEL_SIZE, color=color)
-    inner = get_text(f"Q{h} K{h} V{h} → A{h} → H{h}", font_size=LABEL_SIZE, color=color)
+    # V gives no weight: Q and K make A, and A mixes V into H (H = AV)
+    inner = get_text(f"Q{h} K{h} → A{h},  A{h}V{h} → H{h}", font_size=LABEL_SIZE, color=color)
     shape = get_text(f"H{h} {format_shape(head.messages.shape)}", font_size=SMALL_SIZE, color=DIM_TEXT_COLOR)
     body = VGroup(inner, shape).arrange(DOWN, buff=0.08)
     box = RoundedRectangle(corner_radius=0.1, width=body.width + 0.3, height=body.height + 0.25)
