@@ -1984,12 +1984,14 @@ class OneSharedWeight(ChapterOneScene):
             # its rows and their arrows fold into the rows' patterns; a third head joins them
             heads = diagram.heads
             names = [two.header[0], two.header[2]]
-            self.play(FadeIn(diagram.title), FadeOut(two.header[1]),
-                      *(ReplacementTransform(name, h.name) for name, h in zip(names, heads)),
+            # the numbers leave first (the stage clears as the diagram's title arrives)...
+            self.play(FadeIn(diagram.title), FadeOut(two.header[1]), run_time=0.7)
+            # ...then the two heads move across into their rows
+            self.play(*(ReplacementTransform(name, h.name) for name, h in zip(names, heads)),
                       *(FadeOut(a, target_position=h.frame.get_center(), scale=0.3) for a, h in zip(two.arrows, heads)),
                       *(FadeIn(VGroup(h.frame, h.bars, h.tab, h.own), target_position=a.get_center(), scale=0.5)
-                        for a, h in zip(two.arrows, heads)),
-                      LaggedStart(*(FadeIn(h) for h in heads[len(names):]), lag_ratio=0.2), run_time=1.6)
+                        for a, h in zip(two.arrows, heads)), run_time=1.4)
+            self.play(LaggedStart(*(FadeIn(h) for h in heads[len(names):]), lag_ratio=0.2), run_time=0.6)
             self.add(*heads)    # each head's parts back in one group, so later beats move a head whole
             self.play(*(Indicate(h.own, color=chapter_head_color(h.index), scale_factor=1.15) for h in diagram.heads))
         with self.beat("Every head feeds one prediction, scored by one loss."):

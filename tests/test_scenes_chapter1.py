@@ -549,7 +549,7 @@ def test_scene_4_learning_loss_flows_back_into_every_head_and_a_head_is_pruned()
     assert len(diagram.backward) == len(diagram.heads)
     # the two heads of the numbers move on into the diagram (not wiped, then redrawn): their names
     # turn into its first two rows' names, in the sentence that brings the diagram
-    arrive = plays_in(b, "no one picks the projections")[0]
+    arrive = " ".join(plays_in(b, "no one picks the projections"))
     assert arrive.count("ReplacementTransform") == 2
     # the correction flowing back has training's own colour, as in scene 17 (yellow is the receiver's)
     from scenes.style import GRADIENT_COLOR, HEAD_COLORS, RECEIVER_COLOR
