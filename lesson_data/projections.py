@@ -48,6 +48,16 @@ def copied_axes(W, axes=AXES) -> tuple[str, ...] | None:
     return tuple(picked)
 
 
+def unused_by_query(q, names) -> tuple[str, ...]:
+    """The key coordinates a query gives exactly zero: `names[k]` where q[k] == 0. Each score is
+    q · k, so those key coordinates move none of this receiver's scores (they may still reach the
+    message through the values)."""
+    q = np.asarray(q, dtype=float)
+    if q.ndim != 1 or len(q) != len(names):
+        raise ValueError(f"need one name per query coordinate: {len(names)} names for shape {q.shape}")
+    return tuple(name for name, v in zip(names, q) if v == 0.0)
+
+
 @dataclass(frozen=True)
 class DotTerm:
     """One term e[i] × w[i] of a dot product; `counts` is False when the product is exactly zero."""

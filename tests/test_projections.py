@@ -13,6 +13,7 @@ from lesson_data.projections import (
     most_shifted_source,
     offset_heads,
     shown_rows,
+    unused_by_query,
 )
 from lesson_data.worksheet import W_K1, W_K2, W_O, W_Q1, W_Q2, W_V1, W_V2, bias_illustration, compute_worksheet
 
@@ -184,3 +185,15 @@ def test_differing_columns_by_hand():
     # a difference finer than the shown precision is not shown: 2.30 and 2.34 both read 2.3
     assert differing_columns([[2.30, 1.0], [2.34, 1.5]], (0, 1), 1) == (1,)
     assert differing_columns(e, (0,), 1) == ()
+
+
+def test_unused_by_query_names_the_zero_coordinates():
+    assert unused_by_query([2.3, 0.0], ["person", "glue"]) == ("glue",)
+    assert unused_by_query([2.3, 2.3], ["water", "finance"]) == ()
+    assert unused_by_query([-0.0, 0.1], ["a", "b"]) == ("a",)          # -0.0 is zero too
+    # the worksheet's receiver: head 2's query gives glue nothing, head 1's uses both
+    ws = compute_worksheet("river")
+    assert unused_by_query(ws.heads[1].Q[-1], ["person", "glue"]) == ("glue",)
+    assert unused_by_query(ws.heads[0].Q[-1], ["water", "finance"]) == ()
+    with pytest.raises(ValueError, match="one name per query coordinate"):
+        unused_by_query([1.0, 2.0], ["a"])

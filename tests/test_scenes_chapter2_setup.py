@@ -288,7 +288,10 @@ def test_projections_name_the_axes_each_head_reads():
     layout = b.scene.reads
     assert [t.original_text for t in layout.heads[0].k.col_labels] == ["water", "finance"]
     assert [t.original_text for t in layout.heads[1].k.col_labels] == ["person", "glue"]
-    b.beat_of("So head 1 reads water and finance; head 2 reads person and glue, from every source row.")
+    # q²₁₀ = [2.3, 0.0] (by hand: the receiver's glue 2.3 times W_Q²'s glue-to-person 1, nothing into
+    # glue): head 2's glue key coordinate moves none of its scores, and the sentence says so
+    b.beat_of("So head 1 reads water and finance; head 2 reads person and glue, from every source row. "
+              "Head 2’s query here is 0 on glue, so its scores come from person alone.")
     texts = texts_of(b)
     for caveat in ("Query/key width is two per head here; Part II’s single-head toy used three.",
                    "These sparse matrices are hand-chosen; learned projections need not be sparse or interpretable."):

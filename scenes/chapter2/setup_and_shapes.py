@@ -35,7 +35,7 @@ from manim import (
 
 from lesson_data.display import fmt, places_for
 from lesson_data.projections import (axes_read, copied_axes, differing_columns, dot_terms, rows_sharing_token,
-                                     shown_rows)
+                                     shown_rows, unused_by_query)
 from lesson_data.word_examples import even_weights
 from lesson_data.worksheet import AXES
 from narration.spoken import spoken_form
@@ -1144,7 +1144,8 @@ class Projections(LessonScene):
                  if not (p is self.panels[0] and k == 0)]
         col_box = self.query_boxes[1]
         with self.beat(f"The other coordinates work the same way: {said}."):
-            self.play(FadeOut(self.key_ghost), run_time=0.4)
+            # the worked line was head 1's first coordinate: it leaves as the highlight moves on
+            self.play(FadeOut(self.key_ghost), FadeOut(self.dot_line), run_time=0.4)
             # the column highlight walks once through every other query coordinate; each column's
             # numbers flow into the coordinate they make (row times column, as worked above)
             for head, p, k in steps:
@@ -1161,7 +1162,7 @@ class Projections(LessonScene):
                          for head, p in zip(ws.heads, self.panels)))
         # Part II's width is the fine print's, not the caption's (said once)
         with self.beat(f"One query per head at the receiver, {count_word(d_k)} numbers each.", look=1.2):
-            self.play(FadeOut(self.dot_line), ReplacementTransform(self.fine_print, note), Create(boxes))
+            self.play(ReplacementTransform(self.fine_print, note), Create(boxes))
         self.fine_print = note
 
     def keep_queries(self, ws):
@@ -1232,9 +1233,14 @@ class Projections(LessonScene):
     def show_what_each_reads(self, ws):
         groups = self.reads.heads
         said = "; ".join(f"head {head.index} reads {join_words(list(g.reads))}" for head, g in zip(ws.heads, groups))
+        # a key coordinate the receiver's query gives zero moves none of its scores: said, with the query
+        unused = [(head, unused_by_query(head.Q[ws.n - 1], coordinate_names(head))) for head in ws.heads]
+        but = " ".join(f"Head {head.index}’s query here is 0 on {join_words(list(names))}, so its scores come from "
+                       f"{join_words([c for c in coordinate_names(head) if c not in names])} alone."
+                       for head, names in unused if names and len(names) < len(coordinate_names(head)))
         e_m = self.reads.e
         rows = len(e_m.shown)
-        with self.beat(f"So {said}, from every source row.", look=0.5):
+        with self.beat(f"So {said}, from every source row." + (f" {but}" if but else ""), look=0.5):
             # a bar sweeps down every source row, across E and both heads' keys
             layout = self.reads
             bar = Rectangle(width=layout.width + 0.2, height=e_m.row_height)
