@@ -334,7 +334,7 @@ class Setup(LessonScene):
         word = ws.tokens[-1]
         times = {2: "twice", 3: "three times"}.get(len(rows), f"{count_word(len(rows))} times")
         case = " (case ignored)" if len({display_words(ws)[r] for r in rows}) > 1 else ""
-        with self.beat(f"“{word}” appears {times}{case}: one token row, but {count_word(len(rows))} different "
+        with self.beat(f"“{word}” appears {times}{case}: the same token row each time, but {count_word(len(rows))} different "
                        "rows of E, each with its own position."):
             self.play(LaggedStart(*(Create(b) for b in boxes), lag_ratio=0.15), run_time=1.5)
             self.play(LaggedStart(*(Create(b) for b in cells), lag_ratio=0.1), run_time=1.0)
