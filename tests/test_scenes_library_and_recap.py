@@ -290,6 +290,9 @@ def test_recap_scope_and_loop_are_on_screen():
     assert any("one attention update and a prediction MLP" in t for t in texts)
     assert any("not a diagram of every component in a deep production Transformer" in t for t in texts)
     assert {"tokenize (once)", "run", "choose", "append", "training", "inference"} <= texts
+    # the IDs under the words start at 0 ("the" is 0): labelled, so they are not read as positions
+    assert "vocabulary IDs (counted from 0), not positions" in texts
+    assert b.by_tag("token_id")[0].original_text == "0"
     assert any(t.startswith("target: the observed next token") for t in texts)
     shown = on_screen(b)
     for caveat in ("This repeats the same two-head diagram after the detailed arithmetic, rather than introducing "

@@ -1535,6 +1535,9 @@ class RecapAndLoop(LessonScene):
         self.tokenize = VGroup(t_box, tokenize.move_to(t_box))
         top = VGroup(self.tokenize, row).arrange(RIGHT, buff=0.45)
         top.move_to([0, CONTENT_TOP - 0.45, 0])
+        # the numbers under the words are vocabulary IDs (from 0), not positions (from 1): said on screen
+        self.id_label = get_text("vocabulary IDs (counted from 0), not positions", font_size=SMALL_SIZE,
+                                 color=DIM_TEXT_COLOR).next_to(row.ids, DOWN, buff=0.14).align_to(row.ids, LEFT)
         heading = VGroup(get_text("inference", font_size=BODY_SIZE),
                          # "weights" is the attention weights' word in this lesson: the learned numbers are parameters
                          get_text("parameters remain fixed", font_size=LABEL_SIZE, color=DIM_TEXT_COLOR))
@@ -1679,7 +1682,7 @@ class RecapAndLoop(LessonScene):
             self.remove(*(m for m in list(self.mobjects) if id(m) in on_screen))
             self.add(shapes)
             self.play(LaggedStart(*(FadeIn(i, shift=0.1 * DOWN) for i in self.id_row.ids), lag_ratio=0.08),
-                      FadeIn(self.id_row.blank), run_time=1.0)
+                      FadeIn(self.id_row.blank), FadeIn(self.id_label), run_time=1.0)
             self.play(ReplacementTransform(shapes, self.mini), FadeIn(c.run), FadeIn(c.centre),
                       FadeIn(self.inference_title), run_time=1.3)
             self.play(Create(self.to_run.legs), GrowArrow(self.to_run.tip), run_time=0.7)
