@@ -823,11 +823,7 @@ class ThreeArchitectures(LessonScene):
             # each model's diagram folds into its bar, one model at a time (the others wait beside theirs)
             for model in comparison.MODEL_ORDER:
                 bar = self.bars[model]
-                flow = self.flows[model]
-                moving = flow.copy()        # the diagram itself stays as built (tests read its layout)
-                self.remove(*flow.get_family())   # however its parts came on stage
-                self.add(moving)
-                self.play(ReplacementTransform(moving, bar.segments), run_time=1.0)
+                self.play(ReplacementTransform(self.stand_in(self.flows[model]), bar.segments), run_time=1.0)
                 self.play(FadeIn(VGroup(bar.labels, bar.counts, bar.small)), run_time=0.6)
 
     def show_first_layer(self, p):
@@ -1297,9 +1293,7 @@ class TheComparison(LessonScene):
                        "it gave the true next word, averaged. Lower is better."):
             self.play(Create(plot.axes), FadeIn(plot.x_ticks), FadeIn(plot.y_ticks), FadeIn(plot.titles))
             # each run's tile shrinks into its first measured point; a tile with no run leaves
-            tiles = {(t.model, t.seed): t.copy() for row in self.grid.tiles for t in row}
-            self.remove(*self.grid.tiles.get_family())      # copies move: the grid stays as laid out
-            self.add(*tiles.values())
+            tiles = {(t.model, t.seed): self.stand_in(t) for row in self.grid.tiles for t in row}
             firsts = {(r["model"], r["seed"]): dots[0] for r, dots in zip(self.results["runs"], marks) if len(dots)}
             self.play(*(ReplacementTransform(t, firsts[key]) if key in firsts else FadeOut(t)
                         for key, t in tiles.items()), run_time=1.2)

@@ -565,6 +565,14 @@ class LessonScene(VoiceoverScene):
         self.give_way(*(m for m in self.mobjects if id(m) not in kept and m is not self.current_caption
                         and any(sub.has_points() for sub in m.get_family())))   # not the empty helpers
 
+    def stand_in(self, mobject):
+        """A copy of `mobject`, put on stage in its place (however its parts came there), to be
+        transformed away: the original stays as it was built, for the beats (and tests) that read it."""
+        copy = mobject.copy()
+        self.remove(*mobject.get_family())
+        self.add(copy)
+        return copy
+
     def give_way(self, *mobjects) -> None:
         """These leave as the next picture arrives: they fade out in the next beat's first play that
         brings something in, so the stage is never blank between two shots (docs/VISUALS.md:

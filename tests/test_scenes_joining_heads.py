@@ -560,6 +560,11 @@ def test_cheque_scene_same_query_different_keys(cheque_scene):
     move = b.beat_of("Head 1's arrows now come from new sources")
     assert any("ReplacementTransform" in c.what for c in b.changes_in(move))
     assert not any("LaggedStart" in c.what for c in b.changes_in(move))
+    # while cheque's weights are not yet computed, its arcs claim none: one width, not head 1's colour
+    from scenes.style import DIM_TEXT_COLOR
+    pending = b.scene.stale
+    assert len({round(a.get_stroke_width(), 6) for a in pending}) == 1
+    assert {a.get_stroke_color().to_hex().upper() for a in pending} == {DIM_TEXT_COLOR.upper()}
     assert {"cheque_A1_top", "cheque_A1", "cheque_A1_second"} <= tags_in(b, move)
     # the runner-up is named with its weight: deposited₂ 0.243 (read off the printed row)
     (j, second), = b.by_tag("cheque_A1_second").items()

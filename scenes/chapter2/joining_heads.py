@@ -111,7 +111,7 @@ ROUNDING_NOTE = "All displayed numbers are rounded; calculations use full precis
 FALL_COLOR = "#E8675F"        # a neutral red for "negative / falls" (orange is head 2's colour)
 PREDICTED_COLOR = POSITIVE_COLOR   # green means "predicted", nothing else
 MLP_NOTE = "The prediction MLP's W1, b1, W2 and b2 are hand-chosen, like every parameter here."
-STALE_FADE = 0.65             # how far the last sentence's arrows dim while their weights are out of date
+STALE_FADE = 0.5              # how far the pending arrows dim while the new weights are not yet computed
 ARROW_ANGLE = PI / 4          # flatter arcs than the default, so two token rows fit one screen
 ARROW_ANGLE_BELOW = PI / 6    # head 2's arcs under a row with numbers below them: flatter still
 
@@ -1672,9 +1672,11 @@ class ChequeSentence(LessonScene):
                                     "explorer, not a trained language model.")
         a0 = self.arrows1[0]
         title = get_title("The cheque sentence: same parameters, new prefix")
-        # river's arrows stay, dimmed, and ride along with the boxes: last sentence's weights, not
-        # yet recomputed, which the next beats turn into cheque's (the same arcs, thicker or thinner)
-        stale = self.stale = get_attention_arrows(r1, river.heads[0].weights[-1], color=head_color(1), side=UP,
+        # river's arrows stay as bare connections: one thin grey width, no head colour, so no weight is
+        # claimed on cheque's words while its weights are not yet computed; the next beats give each
+        # arc cheque's weight (thicker or thinner, in head 1's colour)
+        pending = np.full(cheque.n, 1.0 / cheque.n)
+        stale = self.stale = get_attention_arrows(r1, pending, color=DIM_TEXT_COLOR, side=UP,
                                                   angle=ARROW_ANGLE).arrows.fade(STALE_FADE)
         with self.beat("Now the cheque sentence, same parameters: new words, so new keys and values.",
                        spoken=f"Now the cheque sentence: {cheque.text}, and then a blank. Same parameters, but new "
@@ -1682,7 +1684,7 @@ class ChequeSentence(LessonScene):
             # river's weight numbers leave before the words change: they are not cheque's
             self.play(FadeOut(self.box), FadeOut(self.weights[0]), FadeOut(a0.badge), FadeOut(self.seconds[0]),
                       ReplacementTransform(self.title, title))
-            # the words change while the voice reads them (the arcs ride along with their boxes)...
+            # the words change while the voice reads them (the arcs, weightless now, ride along with the boxes)...
             self.play(*(ReplacementTransform(a, b) for a, b in zip(r0.words, r1.words)),
                       *(ReplacementTransform(a, b) for a, b in zip(r0.boxes, r1.boxes)),
                       *(ReplacementTransform(a, b) for a, b in zip(r0.positions, r1.positions)),
@@ -1716,9 +1718,9 @@ class ChequeSentence(LessonScene):
         text = (f"Head 1's arrows now come from new sources: {fmt(w[a1.top])} from {said_source(cheque.tokens, a1.top)}, "
                 f"{fmt(w[second])} from {said_source(cheque.tokens, second)}.")
         with self.beat(text, spoken=text.replace(" from “", " from the word “")):
-            # each dimmed river arc turns into cheque's from the same source: one thins, another thickens
-            self.play(FadeOut(self.box), *(ReplacementTransform(a, b) for a, b in zip(self.stale, a1.arrows.arrows)),
-                      run_time=2.0)
+            # each pending arc takes cheque's weight from the same source: most stay thin, two thicken
+            self.play(FadeOut(self.box), *(ReplacementTransform(self.stand_in(a), b)
+                                           for a, b in zip(self.stale, a1.arrows.arrows)), run_time=2.0)
             self.add(a1.arrows)     # the arcs back in their group, so later beats move them as one
             self.play(FadeIn(a1.badge), FadeIn(self.second), FadeIn(self.weights[1]))
 
