@@ -345,12 +345,12 @@ def test_concat_pictures_play_in_their_sentences():
     assert "Indicate" in " ".join(c.what for c in b.changes_in(inverse)) and "We chose it by hand" in inverse.text
     # ...the sentence before says what an inverse would do and names where the 0.25 sends person; the box
     # with where it lands (head 2's person coordinate into water) is drawn in that sentence
-    where = b.beat_of("An inverse would put each coordinate back where W_V took it")
+    where = b.beat_of("If W_O only put each coordinate back where W_V took it, water would stay at 2.617;")
     assert "this one also writes person into water" in where.text
     assert "Create" in " ".join(c.what for c in b.changes_in(where))
     assert b.scene.land_mark[1].original_text == "person → water"
     # ...and shows the update a put-it-back W_O would give (0 for the 0.25): water 2.617, not 3.005
-    assert "leaving water at 2.617" in where.text
+    assert "water would stay at 2.617" in where.text
     assert "put_back" in tags_in(b, where)
     assert [b.by_tag("put_back")[(0, k)].original_text for k in range(4)] == ["2.617", "-0.018", "1.552", "0.538"]
     for k in range(4):     # column for column under the real Δe
@@ -513,7 +513,7 @@ def cheque_scene():
 def test_cheque_scene_builds_cleanly(cheque_scene, scene_cls):
     assert type(cheque_scene.scene) is scene_cls
     assert_builds_cleanly(cheque_scene, min_sections=4, min_beats=8)
-    assert 45 <= cheque_scene.duration <= 100
+    assert 45 <= cheque_scene.duration <= 105      # chapter 2 stays under its 21 min 11 s (issue 18)
 
 
 @pytest.mark.parametrize("name", SENTENCES)
@@ -620,6 +620,12 @@ def test_cheque_scene_shows_each_sentences_update_and_updated_row(name, cheque_s
     ws = compute_worksheet(name)
     beat = b.beat_of("Both messages go through W_O")
     residual = b.beat_of("Then the residual adds")
+    # both receivers are "the" at position 10, so e₁₀ is one row in both sentences (by the data), and the
+    # sentence draws the conclusion: whatever differs came through attention
+    river_ws, cheque_ws = (compute_worksheet(s) for s in ("river", "cheque"))
+    assert river_ws.tokens[-1] == cheque_ws.tokens[-1] and river_ws.n == cheque_ws.n
+    assert np.array_equal(river_ws.E[-1], cheque_ws.E[-1])
+    assert "the receiver's own row, the same in both:" in residual.text
     assert {f"{name}_joined_last", f"{name}_dE_last", f"{name}_mix", f"{name}_mix_w"} <= tags_in(b, beat)
     assert {f"{name}_E_last", f"{name}_E_prime_last"} <= tags_in(b, residual)
     assert_matrix_on_screen(b, f"{name}_joined_last", ws.H_joined[-1:])

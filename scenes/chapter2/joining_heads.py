@@ -1086,10 +1086,12 @@ class ConcatAndOutputProjection(LessonScene):
             pb_box = SurroundingRectangle(vec.cell(0, j0), color=TEXT_COLOR, buff=0.035, stroke_width=2.5)
             real_box = SurroundingRectangle(cop.delta_2.cell(0, j0), color=TEXT_COLOR, buff=0.035, stroke_width=2.5)
             self.put_back = VGroup(label, vec, pb_box, real_box)
-            leave = f", leaving {AXES[j0]} at {fmt(pb[j0])}"
-        with self.beat(f"An inverse would put each coordinate back where W_V took it{leave}; {where_text}.",
-                       spoken=f"You might expect an inverse, putting each coordinate back where W V took it{leave}; "
-                              f"{where_text}.",
+            leave = f", {AXES[j0]} would stay at {fmt(pb[j0])}"
+        # (each head's W_V is [4, 2]: no inverse of its own; the picture is a W_O that only puts back)
+        lead = "If W_O only put each coordinate back where W_V took it" if leave else \
+            "W_O could just put each coordinate back where W_V took it"
+        with self.beat(f"{lead}{leave}; {where_text}.",
+                       spoken=f"{lead.replace('W_O', 'W O').replace('W_V', 'W V')}{leave}; {where_text}.",
                        look=0.8):
             self.play(FadeOut(self.mix_marks))
             self.play(Indicate(zeros, color=TEXT_COLOR, scale_factor=1.0), run_time=1.0)
@@ -1786,8 +1788,12 @@ class ChequeSentence(LessonScene):
                       *(FadeIn(c.delta.name) for c in update), run_time=1.2)
             self.play(*(Create(c.mix_box) for c in update), *(FadeIn(c.mix) for c in update), FadeIn(wo_note))
         glue = AXES.index(dominant_axis(river.E[-1], AXES))
-        with self.beat(f"Then the residual adds the receiver's own row: {fmt(river.E[-1, glue], places_for(river.E[-1]))} in {AXES[glue]}.",
-                       look=0.5):
+        # the receiver's own row is the same in both sentences: every difference came in through attention
+        # (the scene's last sentence says so: "only the prefix changed")
+        same = bool(np.array_equal(river.E[-1], cheque.E[-1]))
+        own = "the receiver's own row, the same in both" if same else "the receiver's own row"
+        with self.beat(f"Then the residual adds {own}: {fmt(river.E[-1, glue], places_for(river.E[-1]))} in "
+                       f"{AXES[glue]}.", look=0.5):
             self.play(LaggedStart(*(FadeIn(part, shift=RIGHT * 0.2) for part in strip[3:5]), lag_ratio=0.25),
                       *(FadeIn(c.e) for c in update), run_time=1.2)
             self.play(*(FadeIn(c.e_prime, shift=DOWN * 0.1) for c in update), run_time=1.0)
