@@ -1580,7 +1580,8 @@ class TheComparison(LessonScene):
                         font_size=SMALL_SIZE, color=RECEIVER_COLOR).next_to(table, DOWN, buff=0.3).align_to(table, LEFT)
         self.spread_note = head
         # the dots give way to the table as it comes in
-        self.give_way(VGroup(self.dot_plot.axes, self.dot_plot.titles, self.dot_zoom.x_ticks,
+        # (the zoomed plot's own axis title, which took over the old one's, goes too)
+        self.give_way(VGroup(self.dot_plot.axes, self.dot_plot.titles, self.dot_zoom.titles, self.dot_zoom.x_ticks,
                              *(VGroup(b.dots, b.seeds, b.mean, b.label) for b in self.bands if b.model != "mlp"),
                              self.row_labels, self.stds, self.gap, *([self.note] if self.note else [])))
         self.note = None

@@ -990,3 +990,13 @@ def test_scene_20_the_maps_row_leaves_with_the_map():
     left = [m for top in b.scene.mobjects for m in top.get_family()
             if m.has_points() and abs(m.width - side) < 1e-6 and abs(m.height - side) < 1e-6]
     assert not left, len(left)
+
+
+def test_no_plot_axis_title_outlives_its_plot():
+    """The results table replaces the dot plots: no axis title of theirs ("test loss") stays behind."""
+    b = built(TheComparison)
+    scene = b.scene
+    family = {id(x) for top in scene.mobjects for x in top.get_family()}
+    left = [t.original_text for plot in (scene.dot_plot, scene.dot_zoom) for t in plot.titles.get_family()
+            if hasattr(t, "original_text") and id(t) in family and t.get_fill_opacity() > 0.05]
+    assert left == []
