@@ -1155,12 +1155,15 @@ class TheReceiver(ChapterOneScene):
         no_link = DashedVMobject(Line(g_start, g_end), num_dashes=8).set_stroke(NOT_USED_COLOR, 2.5)
         cross = get_text("✗", font_size=LABEL_SIZE + 2, color=NEGATIVE_COLOR)
         cross.next_to(no_link.get_center(), UP, buff=0.08)
-        self.links = VGroup(agree, tick, no_link, cross)
+        # a grammar link, not an attention arrow (those all end at the receiver): said on the link itself
+        kind = get_text("grammar: agreement in number, not attention", font_size=MIN_TEXT_SIZE, color=AGREE_COLOR)
+        kind.next_to(agree.point_from_proportion(0.5), DOWN, buff=0.08)
+        self.links = VGroup(agree, tick, no_link, cross, kind)
         with self.beat(f"So “{subject}”, a plural, supports “{ex.next_word}”, not “{ex.not_next_word}”: they agree "
                        "in number."):
             # the blank's "no query yet" label leaves before a candidate is written into it
             self.play(FadeOut(self.blank_label), FadeOut(blank[1]), FadeIn(guess))
-            self.play(Create(agree), FadeIn(tick), run_time=1.0)
+            self.play(Create(agree), FadeIn(tick), FadeIn(kind), run_time=1.0)
             self.play(FadeIn(wrong), Create(no_link), FadeIn(cross))
             self.play(Create(strike))
             self.mark("agreement links")

@@ -701,7 +701,9 @@ def test_scene_2_query_agreement_links_and_messages_in_their_sentences():
     assert b.scene.tail.get_fill_opacity() == pytest.approx(0.3)
     assert any("FadeOut" in w and "FadeIn" in w for w in plays_in(b, "A second head might read"))
     # the agreement as links: dogs to "bark" in the text's colour with a tick, gate to "barks" in grey with a red cross
-    agree, tick, no_link, cross = b.scene.links
+    agree, tick, no_link, cross, kind = b.scene.links
+    # ...and the link says what it is: grammar, not an attention arrow (which would end at the receiver)
+    assert kind.original_text == "grammar: agreement in number, not attention"
     assert b.scene.marks["agreement links"] == b.beat_of("supports “bark”, not “barks”").id
     assert (tick.original_text, cross.original_text) == ("✓", "✗")
     # grammar, not attention: not a head's colour (head 1's blue read as an arrow from "dogs" into the blank)
