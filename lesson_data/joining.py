@@ -216,6 +216,12 @@ def shown_rows(n: int, most: int = 10) -> list[int]:
     return list(range(max(0, n - most), n))
 
 
+def same_receiver_input(a, b) -> bool:
+    """True when both worksheets give the receiver the same row of E (same token, same position): then
+    the residual adds the same row to both, and every difference in e′ came in through attention."""
+    return bool(np.array_equal(a.E[-1], b.E[-1]))
+
+
 def same_receiver_rows(a, b) -> bool:
     """True when both worksheets give the receiver identical q, k and v in both heads."""
     return all(np.array_equal(getattr(ha, f)[-1], getattr(hb, f)[-1])
@@ -224,7 +230,7 @@ def same_receiver_rows(a, b) -> bool:
 
 __all__ = [
     "carried_axes", "dominant_axis", "strongest_source", "contrast_sources", "ScoreSplit", "score_split",
-    "ScoreStory", "score_story",
+    "ScoreStory", "score_story", "same_receiver_input",
     "change_word", "SourceRow", "pool_on_sources", "sum_of_shown", "off_carrier_entries", "relu_zeroed",
     "word_groups", "shown_rows", "same_receiver_rows", "runner_up_source", "mixed_axes", "UpdateTerm",
     "update_terms", "MixtureTerm", "leading_terms", "coordinate_terms", "put_back_update",

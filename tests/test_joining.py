@@ -16,6 +16,7 @@ from lesson_data.joining import (
     off_carrier_entries,
     pool_on_sources,
     relu_zeroed,
+    same_receiver_input,
     same_receiver_rows,
     score_split,
     score_story,
@@ -352,3 +353,14 @@ def test_put_back_update_by_hand():
     assert [fmt(v) for v in pb] == ["2.617", "-0.018", "1.552", "0.538"]
     assert fmt(ws.delta_E[-1][0] - 0.25 * ws.H_joined[-1][2]) == fmt(pb[0])
     assert np.array_equal(pb[1:], ws.delta_E[-1][1:])
+
+
+def test_same_receiver_input_compares_the_receivers_row_of_e():
+    river, cheque = compute_worksheet("river"), compute_worksheet("cheque")
+    # both end in "the" at position 10: token row [0, 0, 0, 2.4] plus position row 10 [0, 0, 0, -0.1]
+    assert river.tokens[-1] == cheque.tokens[-1] == "the" and river.n == cheque.n == 10
+    np.testing.assert_allclose(river.E[-1], [0.0, 0.0, 0.0, 2.3])
+    assert same_receiver_input(river, cheque)
+    # a different receiver word gives a different row
+    other = compute_worksheet("the river bank")
+    assert not same_receiver_input(river, other)

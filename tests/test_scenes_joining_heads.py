@@ -562,7 +562,7 @@ def test_cheque_scene_same_query_different_keys(cheque_scene):
     assert not any("LaggedStart" in c.what for c in b.changes_in(move))
     # while cheque's weights are not yet computed, its arcs claim none: one width, not head 1's colour
     from scenes.style import DIM_TEXT_COLOR
-    pending = b.scene.stale
+    pending = b.scene.pending_arcs
     assert len({round(a.get_stroke_width(), 6) for a in pending}) == 1
     assert {a.get_stroke_color().to_hex().upper() for a in pending} == {DIM_TEXT_COLOR.upper()}
     assert {"cheque_A1_top", "cheque_A1", "cheque_A1_second"} <= tags_in(b, move)

@@ -54,6 +54,7 @@ from lesson_data.joining import (
     pool_on_sources,
     relu_zeroed,
     runner_up_source,
+    same_receiver_input,
     same_receiver_rows,
     score_split,
     score_story,
@@ -111,7 +112,7 @@ ROUNDING_NOTE = "All displayed numbers are rounded; calculations use full precis
 FALL_COLOR = "#E8675F"        # a neutral red for "negative / falls" (orange is head 2's colour)
 PREDICTED_COLOR = POSITIVE_COLOR   # green means "predicted", nothing else
 MLP_NOTE = "The prediction MLP's W1, b1, W2 and b2 are hand-chosen, like every parameter here."
-STALE_FADE = 0.5              # how far the pending arrows dim while the new weights are not yet computed
+PENDING_FADE = 0.5              # how far the pending arrows dim while the new weights are not yet computed
 ARROW_ANGLE = PI / 4          # flatter arcs than the default, so two token rows fit one screen
 ARROW_ANGLE_BELOW = PI / 6    # head 2's arcs under a row with numbers below them: flatter still
 
@@ -1678,8 +1679,8 @@ class ChequeSentence(LessonScene):
         # claimed on cheque's words while its weights are not yet computed; the next beats give each
         # arc cheque's weight (thicker or thinner, in head 1's colour)
         pending = np.full(cheque.n, 1.0 / cheque.n)
-        stale = self.stale = get_attention_arrows(r1, pending, color=DIM_TEXT_COLOR, side=UP,
-                                                  angle=ARROW_ANGLE).arrows.fade(STALE_FADE)
+        pending_arcs = self.pending_arcs = get_attention_arrows(r1, pending, color=DIM_TEXT_COLOR, side=UP,
+                                                  angle=ARROW_ANGLE).arrows.fade(PENDING_FADE)
         with self.beat("Now the cheque sentence, same parameters: new words, so new keys and values.",
                        spoken=f"Now the cheque sentence: {cheque.text}, and then a blank. Same parameters, but new "
                               "words, so new keys and values."):
@@ -1690,7 +1691,7 @@ class ChequeSentence(LessonScene):
             self.play(*(ReplacementTransform(a, b) for a, b in zip(r0.words, r1.words)),
                       *(ReplacementTransform(a, b) for a, b in zip(r0.boxes, r1.boxes)),
                       *(ReplacementTransform(a, b) for a, b in zip(r0.positions, r1.positions)),
-                      *(ReplacementTransform(a, b) for a, b in zip(a0.arrows.arrows, stale)), run_time=3.0)
+                      *(ReplacementTransform(a, b) for a, b in zip(a0.arrows.arrows, pending_arcs)), run_time=3.0)
             # ...then each word's key and value column turns into the new word's, left to right
             self.play(LaggedStart(*(AnimationGroup(*(ReplacementTransform(la[j], lb[j])
                                                      for la, lb in zip(k0.lines, k1.lines)))
@@ -1722,7 +1723,7 @@ class ChequeSentence(LessonScene):
         with self.beat(text, spoken=text.replace(" from “", " from the word “")):
             # each pending arc takes cheque's weight from the same source: most stay thin, two thicken
             self.play(FadeOut(self.box), *(ReplacementTransform(self.stand_in(a), b)
-                                           for a, b in zip(self.stale, a1.arrows.arrows)), run_time=2.0)
+                                           for a, b in zip(self.pending_arcs, a1.arrows.arrows)), run_time=2.0)
             self.add(a1.arrows)     # the arcs back in their group, so later beats move them as one
             self.play(FadeIn(a1.badge), FadeIn(self.second), FadeIn(self.weights[1]))
 
@@ -1790,8 +1791,8 @@ class ChequeSentence(LessonScene):
         glue = AXES.index(dominant_axis(river.E[-1], AXES))
         # the receiver's own row is the same in both sentences: every difference came in through attention
         # (the scene's last sentence says so: "only the prefix changed")
-        same = bool(np.array_equal(river.E[-1], cheque.E[-1]))
-        own = "the receiver's own row, the same in both" if same else "the receiver's own row"
+        own = ("the receiver's own row, the same in both" if same_receiver_input(river, cheque) else
+               "the receiver's own row")
         with self.beat(f"Then the residual adds {own}: {fmt(river.E[-1, glue], places_for(river.E[-1]))} in "
                        f"{AXES[glue]}.", look=0.5):
             self.play(LaggedStart(*(FadeIn(part, shift=RIGHT * 0.2) for part in strip[3:5]), lag_ratio=0.25),
