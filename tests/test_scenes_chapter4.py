@@ -12,7 +12,8 @@ import pytest
 
 from lesson_data.vision_roadmap import vision_roadmap
 from scenes.blocks.attention_arrows import arrow_stroke, get_token_row
-from scenes.blocks.unmasked_attention import get_attention_grid, get_causal_pattern, get_unmasked_arrows
+from scenes.blocks.unmasked_attention import (get_attention_grid, get_causal_pattern, get_source_weights,
+                                             get_unmasked_arrows)
 from scenes.chapter4_vision_roadmap import (
     CLS_COLOR,
     PIXEL_OFF,
@@ -578,3 +579,17 @@ def test_the_roadmap_stages_are_pictures_too(b, vr):
     for chip in road.chips:
         assert chip.box.get_left()[0] < chip.icon.get_left()[0] and chip.icon.get_right()[0] < chip.box.get_right()[0]
         assert chip.icon.get_bottom()[1] > chip.label.get_top()[1] and chip.icon.get_top()[1] < chip.box.get_top()[1]
+
+
+def test_source_weights_sit_under_their_own_boxes_on_one_baseline():
+    from scenes.style import baseline_y
+
+    row = get_token_row(["CLS", "patch 1", "patch 2"], receiver=1, positions=False, font_size=20)
+    weights = [0.5, 0.25, 0.25]
+    labels = get_source_weights(row, weights, tag="w")
+    assert [m.value for m in labels] == weights and [m.index for m in labels] == [0, 1, 2]
+    for m, box in zip(labels, row.boxes):
+        assert abs(m.get_x() - box.get_x()) < 1e-6 and m.get_top()[1] < box.get_bottom()[1]
+    assert len({round(baseline_y(m), 9) for m in labels}) == 1
+    with pytest.raises(ValueError, match="need 3 weights"):
+        get_source_weights(row, [0.5, 0.5], tag="w")
