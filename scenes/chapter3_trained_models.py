@@ -31,7 +31,6 @@ from manim import (
     FadeTransform,
     GrowArrow,
     ManimColor,
-    GrowFromEdge,
     Indicate,
     LaggedStart,
     Line,
