@@ -703,3 +703,12 @@ def test_wide_head_bar_legend_is_shaded_like_the_bars():
     swatch = legend[1][0]
     assert [r.get_fill_color().to_hex().upper() for r in swatch] == [WIDE_HEAD_COLOR.upper(), head_color(1).upper(),
                                                                     head_color(2).upper()]
+
+
+def test_cheque_scene_weights_under_narrow_words_keep_a_gap(cheque_scene):
+    """Three-decimal weights under narrow words ("at", "the") do not run together ("0.0080.006"):
+    neighbours keep at least 0.1 (about 9 px at 720p) between their glyphs."""
+    for weights in cheque_scene.scene.weights:
+        line = weights.lines[0]
+        gaps = [line[j + 1].get_left()[0] - line[j].get_right()[0] for j in range(len(line) - 1)]
+        assert min(gaps) >= 0.1, gaps

@@ -1602,8 +1602,10 @@ class ChequeSentence(LessonScene):
             big = dict(font_size=NUMBER_SIZE + 2, row_height=0.42)      # head 1's grid has the room
             self.keys.append(get_token_columns(row, h1.K, tag=f"{ws.name}_k1", color=head_color(1),
                                                labels=[f"k{sup(1)} = v{sup(1)} {a}" for a in h1_names], **big))
+            # three decimals under narrow words ("at", "the"): a size smaller, so neighbours keep a gap
             weights = get_token_columns(row, h1.weights[-1], tag=f"{ws.name}_A1", color=head_color(1),
-                                        labels=[f"α{sup(1)}{sub(ws.n)},ⱼ"], places=3, **big)
+                                        labels=[f"α{sup(1)}{sub(ws.n)},ⱼ"], places=3,
+                                        **dict(big, font_size=NUMBER_SIZE))
             weights.shift(DOWN * 2 * 0.42)
             self.weights.append(weights)
             # each weight written near the source end of its arrow, where the eye starts
