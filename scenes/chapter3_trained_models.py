@@ -1296,7 +1296,8 @@ class TheComparison(LessonScene):
             firsts = {(r["model"], r["seed"]): dots[0] for r, dots in zip(self.results["runs"], marks) if len(dots)}
             self.play(*(ReplacementTransform(t, firsts[key]) if key in firsts else FadeOut(t)
                         for key, t in tiles.items()), run_time=1.2)
-            later = [VGroup(*(m for m in c if all(m is not f for f in firsts.values()))) for c in columns]
+            moved = {id(d) for d in firsts.values()}
+            later = [VGroup(*(m for m in c if id(m) not in moved)) for c in columns]
             self.play(LaggedStart(*(FadeIn(c, scale=0.5) for c in later if len(c)), lag_ratio=0.25), run_time=2.0)
 
     def show_curves(self):

@@ -1091,9 +1091,7 @@ class ConcatAndOutputProjection(LessonScene):
         # (each head's W_V is [4, 2]: no inverse of its own; the picture is a W_O that only puts back)
         lead = "If W_O only put each coordinate back where W_V took it" if leave else \
             "W_O could just put each coordinate back where W_V took it"
-        with self.beat(f"{lead}{leave}; {where_text}.",
-                       spoken=f"{lead.replace('W_O', 'W O').replace('W_V', 'W V')}{leave}; {where_text}.",
-                       look=0.8):
+        with self.beat(f"{lead}{leave}; {where_text}.", look=0.8):
             self.play(FadeOut(self.mix_marks))
             self.play(Indicate(zeros, color=TEXT_COLOR, scale_factor=1.0), run_time=1.0)
             if self.put_back is not None:
@@ -1682,7 +1680,7 @@ class ChequeSentence(LessonScene):
         # arc cheque's weight (thicker or thinner, in head 1's colour)
         pending = np.full(cheque.n, 1.0 / cheque.n)
         pending_arcs = self.pending_arcs = get_attention_arrows(r1, pending, color=DIM_TEXT_COLOR, side=UP,
-                                                  angle=ARROW_ANGLE).arrows.fade(PENDING_FADE)
+                                                                angle=ARROW_ANGLE).arrows.fade(PENDING_FADE)
         with self.beat("Now the cheque sentence, same parameters: new words, so new keys and values.",
                        spoken=f"Now the cheque sentence: {cheque.text}, and then a blank. Same parameters, but new "
                               "words, so new keys and values."):

@@ -1234,10 +1234,14 @@ class Projections(LessonScene):
         groups = self.reads.heads
         said = "; ".join(f"head {head.index} reads {join_words(list(g.reads))}" for head, g in zip(ws.heads, groups))
         # a key coordinate the receiver's query gives zero moves none of its scores: said, with the query
-        unused = [(head, unused_by_query(head.Q[ws.n - 1], coordinate_names(head))) for head in ws.heads]
-        but = " ".join(f"Head {head.index}’s query here is 0 on {join_words(list(names))}, so its scores come from "
-                       f"{join_words([c for c in coordinate_names(head) if c not in names])} alone."
-                       for head, names in unused if names and len(names) < len(coordinate_names(head)))
+        buts = []
+        for head in ws.heads:
+            names = coordinate_names(head)
+            unused = unused_by_query(head.Q[ws.n - 1], names)
+            if unused and len(unused) < len(names):
+                buts.append(f"Head {head.index}’s query here is 0 on {join_words(list(unused))}, so its scores come "
+                            f"from {join_words([c for c in names if c not in unused])} alone.")
+        but = " ".join(buts)
         e_m = self.reads.e
         rows = len(e_m.shown)
         with self.beat(f"So {said}, from every source row." + (f" {but}" if but else ""), look=0.5):
