@@ -1971,16 +1971,14 @@ class OneSharedWeight(ChapterOneScene):
         # a margin of ~40 px each side: the loss box clear of the frame's right edge
         factor = min(1.15, (SAFE_WIDTH - 0.9) / diagram.width, (top - bottom) / diagram.height)
         diagram.scale(factor).move_to(UP * (top + bottom) / 2).set_x(0)
-        # the numbers give way as the diagram arrives, but for the two heads' names and arrows, which
-        # move on into it (the panel held part by part, so those parts can stay)
         two = self.two
         # the numbers are about to go: the badge now says what is illustrative here
         badge = get_badge(PATTERNS_BADGE)
         with self.transition("patterns badge"):
-            self.remove(two)
-            self.add(*two)
             self.play(ReplacementTransform(self.badge, badge), run_time=0.5)
         self.badge = badge
+        # the numbers give way as the diagram arrives, but for the two heads' names and arrows, which
+        # move on into it
         self.clear_stage(self.title, self.badge, two.header, two.arrows)
         with self.beat("In a trained model with more heads, no one picks the projections behind such weights."):
             # the two heads just seen become the first rows of a bigger model: their names move to

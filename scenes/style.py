@@ -467,6 +467,14 @@ def _parts_on_stage(group, on_stage: set) -> list:
     return [part for sub in group.submobjects for part in _parts_on_stage(sub, on_stage)]
 
 
+def _leaving_parts(mobject, kept: set) -> list:
+    """The largest parts of `mobject` that hold nothing kept (ids in `kept`): the mobject itself, or,
+    for a group with a kept part inside, its other parts."""
+    if not any(id(m) in kept for m in mobject.get_family()):
+        return [mobject]
+    return [part for sub in mobject.submobjects for part in _leaving_parts(sub, kept)]
+
+
 class LessonScene(VoiceoverScene):
     """Scene with the lesson's background, shots, and narration in beats.
 
@@ -560,10 +568,12 @@ class LessonScene(VoiceoverScene):
         self.stage = None
 
     def clear_stage(self, *keep) -> None:
-        """Everything on screen but `keep` gives way to the next picture (see give_way)."""
+        """Everything on screen but `keep` gives way to the next picture (see give_way). A kept part
+        inside a group on stage stays, and the group's other parts go."""
         kept = {id(m) for k in keep for m in k.get_family()}
-        self.give_way(*(m for m in self.mobjects if id(m) not in kept and m is not self.current_caption
-                        and any(sub.has_points() for sub in m.get_family())))   # not the empty helpers
+        self.give_way(*(part for m in self.mobjects if m is not self.current_caption
+                        for part in _leaving_parts(m, kept)
+                        if any(sub.has_points() for sub in part.get_family())))   # not the empty helpers
 
     def stand_in(self, mobject):
         """A copy of `mobject`, put on stage in its place (however its parts came there), to be

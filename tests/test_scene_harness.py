@@ -180,6 +180,29 @@ def test_the_harness_finds_a_blank_stage_after_the_first_beat_and_none_in_a_cros
     assert all(m.pictures >= 1 for m in crossed.stage if m.after_first_beat)
 
 
+class _KeepsAPart(LessonScene):
+    """A panel on stage as one group; clear_stage keeps one of its parts, which moves on."""
+
+    def construct(self):
+        from manim import DOWN, UP, VGroup
+        from scenes.style import get_text
+        self.kept, self.other = get_text("kept").shift(LEFT * 2), get_text("other").shift(RIGHT * 2)
+        self.panel = VGroup(self.kept, self.other)
+        with self.beat("The panel."):
+            self.play(FadeIn(self.panel))
+        self.clear_stage(self.kept)
+        with self.beat("The next picture."):
+            self.play(FadeIn(get_text("next").shift(DOWN * 2)), self.kept.animate.shift(UP))
+
+
+def test_clear_stage_keeps_a_part_inside_a_group_and_lets_the_rest_go():
+    b = build_scene(_KeepsAPart)
+    family = {id(m) for top in b.scene.mobjects for m in top.get_family()}
+    assert id(b.scene.kept) in family and id(b.scene.other) not in family
+    # the other part fades in the play that brings the next picture, beside the kept part's move
+    assert any("FadeOut" in c.what for c in b.changes_in(b.beats[1]))
+
+
 def test_the_legibility_floor_reads_a_texts_size_as_manims_width_and_height_do():
     """effective_font_size measures a text's box in one pass over its points; Manim's own width and
     height (a second method) give the same size, for a text scaled down, stretched and rotated."""
