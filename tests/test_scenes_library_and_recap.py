@@ -9,6 +9,7 @@ import re
 
 import numpy as np
 import pytest
+from manim import Text
 
 from lesson_data.display import fmt, fmt_sci
 from lesson_data.projections import listed_rows, most_shifted_source
@@ -177,7 +178,7 @@ def test_parity_shows_the_measured_differences_in_scientific_notation(sentence):
 def test_library_scene_says_what_the_layer_does_not_do():
     b = built(BiasesAndLibraryLayer, "river")
     texts = texts_of(b)
-    for item in ("position rows", "the residual E′ = E + ΔE", "the vocabulary classifier (prediction MLP)",
+    for item in ("E = token rows\n+ position rows", "residual: + E", "MLP", "nn.MultiheadAttention",
                  "attn_mask = future", "True: blocked (a future source)", "average_attn_weights=True:\ntheir average", "q·k (before ÷√2)"):
         assert item in texts, item
     code = b.scene.code
@@ -189,7 +190,7 @@ def test_library_scene_says_what_the_layer_does_not_do():
     # the notes' caveats, in their own words, on screen
     shown = on_screen(b)
     # (said once: the position-row and zero-input caveats are the captions themselves, the layer's
-    # "does not add" is the list, item by item; the fine print keeps what the captions do not say)
+    # "does not add" is drawn outside its frame; the fine print keeps what the captions do not say)
     for caveat in ("A projection bias is shared across token positions (and batches).",
                    "Omitting biases is not a general claim that bias-free attention is better.",
                    "bias=True is the default of torch.nn.MultiheadAttention.",
@@ -205,6 +206,36 @@ def test_library_scene_says_what_the_layer_does_not_do():
     b.beat_of("16 additional trainable scalars.")
     b.beat_of("attn_mask=future blocks every source after the receiver.")
     assert "b_Q¹ (illustrative)" in texts
+
+
+def test_library_layer_is_a_frame_on_the_recap_diagram():
+    b = built(BiasesAndLibraryLayer, "river")
+    frame = b.scene.boundary
+
+    def inside(m):
+        x0, x1 = frame.box.get_left()[0], frame.box.get_right()[0]
+        y0, y1 = frame.box.get_bottom()[1], frame.box.get_top()[1]
+        return x0 < m.get_left()[0] and m.get_right()[0] < x1 and y0 < m.get_bottom()[1] and m.get_top()[1] < y1
+
+    def apart(m):
+        return (m.get_right()[0] < frame.box.get_left()[0] or m.get_left()[0] > frame.box.get_right()[0]
+                or m.get_top()[1] < frame.box.get_bottom()[1] or m.get_bottom()[1] > frame.box.get_top()[1])
+
+    d = b.scene.library_diagram
+    # what the one call computes sits inside: both heads (names too), the concat, W_O and ΔE
+    for m in (*d.heads, d.concat, d.w_o, d.delta):
+        assert inside(m), m
+    # what it does not add stays out: E (and the note that it holds the position rows), the
+    # residual's route (each leg: up from E, across above, down into the sum) and sum, E′, the MLP
+    for m in (d.e_box, b.scene.position_note, *d.residual[0].legs, d.residual[1], d.plus, d.e_prime, d.mlp,
+              d.mlp_shapes):
+        assert apart(m), m
+    # drawn while "one library call" is said; its parts lit while they are named
+    assert "Create" in kinds(b.changes_in(b.beat_of("One library call computes")))
+    assert "LaggedStart" in kinds(b.changes_in(b.beat_of("Inside it: each head’s Q, K and V")))   # Indicates
+    outside = b.beat_of("Not inside: the position rows")
+    assert "Indicate" in kinds(b.changes_in(outside)) and "FadeIn" in kinds(b.changes_in(outside))
+    assert b.scene.position_note._first_seen == outside.id
 
 
 def test_library_pictures_play_in_their_own_beats():
@@ -387,12 +418,17 @@ def test_recap_concat_in_head_colours_and_last_frame_loop():
 # ------------------------------------------------------------------ third fix round: pictures in their beats
 
 
-def test_bias_bars_fill_the_right_and_grow_in_their_beats():
+def test_bias_bars_continue_the_table_rows_and_grow_in_their_beats():
     b = built(BiasesAndLibraryLayer, "river")
-    chart, bias = b.scene.chart, b.scene.bias
-    # one labelled pair of bars per source, in the table's order, right of the table
-    assert [r[0].original_text for r in chart.rows] == list(b.scene.ws.tokens)
-    assert chart.get_left()[0] > b.scene.table.get_right()[0]
+    chart, bias, table = b.scene.chart, b.scene.bias, b.scene.table
+    # one pair of bars per source on the table's own row (the words are not printed twice), right of it
+    assert len(chart.rows) == len(table.rows) == len(b.scene.ws.tokens)
+    for row, bars in zip(table.rows, chart.rows):
+        y = row[1].get_y()
+        assert bars[0].get_bottom()[1] > y > bars[1].get_top()[1]            # grey above, blue below
+        assert abs(bars.get_y() - y) < 0.3 * chart.pitch
+    assert not any(isinstance(m, Text) for m in chart.get_family())
+    assert chart.get_left()[0] > table.get_right()[0]
     # a bar's length is its weight: river's bar with b_Q is 0.767 of the full length, three times
     # the old 1.0-unit bars at least
     j = b.scene.biggest_shift
@@ -401,9 +437,13 @@ def test_bias_bars_fill_the_right_and_grow_in_their_beats():
     assert chart.bars_without[j].width == pytest.approx(full * bias.weights_without[j], rel=1e-9)
     assert "LaggedStart" in kinds(b.changes_in(b.beat_of("Without a bias, head 1’s row 10")))   # the bars grow
     assert "LaggedStart" in kinds(b.changes_in(b.beat_of("the scores change, so the whole row shifts")))
-    # the highlight on river's bars comes in river's sentence, white (yellow is the receiver's)
+    # the highlight on river's row comes in river's sentence, white (yellow is the receiver's), and
+    # runs from the word across its bars
     assert "Create" in kinds(b.changes_in(b.beat_of("“river” moves most")))
-    assert b.scene.bar_box.get_stroke_color().to_hex().upper() == "#FFFFFF"
+    box = b.scene.shift_box
+    assert box.get_stroke_color().to_hex().upper() == "#FFFFFF"
+    assert box.get_left()[0] < table.rows[table.sources.index(j)][0].get_left()[0]
+    assert box.get_right()[0] > chart.rows[j].get_right()[0]
     # the rounded parts' sum sits in the table, under the columns: 0.999 without, 1.000 with
     assert b.by_tag("A_without_shown_sum")[None].original_text == "0.999"
     assert b.by_tag("A_with_shown_sum")[None].original_text == "1.000"

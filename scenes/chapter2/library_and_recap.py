@@ -25,6 +25,7 @@ from manim import (
     Circumscribe,
     Create,
     DashedLine,
+    DashedVMobject,
     FadeIn,
     FadeOut,
     GrowArrow,
@@ -63,6 +64,7 @@ from scenes.style import (
     GRADIENT_COLOR,
     HIGHLIGHT_OPACITY,
     LABEL_SIZE,
+    MARGIN,
     MASK_COLOR,
     POSITIVE_COLOR,
     RECEIVER_COLOR,
@@ -316,61 +318,52 @@ def get_bias_weight_table(labels, without, with_bias, *, listed=None, color=None
     return table
 
 
-def get_weight_bars(labels, without, with_bias, *, listed=None, color=None, bar_max_width=3.0,
-                    pitch=0.3) -> VGroup:
-    """The same listed sources as the table, each word beside two bars: its weight without the bias
-    (grey, above) and with b_Q (head colour, below); a bar's length is the weight (1 = bar_max_width).
-    `chart.rows[k]`: (label, bar without, bar with); `chart.key`: what the two shades mean."""
+def get_weight_bars(without, with_bias, row_ys, *, listed=None, color=None, bar_max_width=3.0) -> VGroup:
+    """Two bars on each of the table's rows (`row_ys`: the rows' y, in the table's order, so a row reads
+    across from its word to its bars): the weight without the bias (grey, above) and with b_Q (head
+    colour, below); a bar's length is the weight (1 = bar_max_width), from x = 0. `chart.rows[k]`:
+    (bar without, bar with); `chart.key`: what the two shades mean, placed by the scene."""
     color = color or head_color(1)
-    sources = list(listed.listed) if listed is not None else list(range(len(labels)))
-    entries = [(labels[j], without[j], with_bias[j]) for j in sources]
+    sources = list(listed.listed) if listed is not None else list(range(len(without)))
+    entries = [(without[j], with_bias[j]) for j in sources]
     if listed is not None and listed.pooled:
-        entries.append((f"{count_word(len(listed.pooled))} others", *listed.pooled_sums))
+        entries.append(tuple(listed.pooled_sums))
     chart = VGroup()
     chart.sources = sources
     chart.rows, chart.bars_without, chart.bars_with = VGroup(), VGroup(), VGroup()
+    pitch = abs(row_ys[0] - row_ys[1]) if len(row_ys) > 1 else 0.3
     thin = min(pitch * 0.36, 0.13)
-    for k, (word, w0, w1) in enumerate(entries):
-        y = -k * pitch
-        label = get_text(word, font_size=16)
-        label.move_to([-0.15, y, 0], aligned_edge=RIGHT)
+    for (w0, w1), y in zip(entries, row_ys):
         bar0 = Rectangle(width=max(bar_max_width * w0, 1e-3), height=thin).set_stroke(width=0)
         bar0.set_fill(DIM_TEXT_COLOR, 0.8).move_to([0, y + thin / 2 + 0.01, 0], aligned_edge=LEFT)
         bar1 = Rectangle(width=max(bar_max_width * w1, 1e-3), height=thin).set_stroke(width=0)
         bar1.set_fill(color, 0.95).move_to([0, y - thin / 2 - 0.01, 0], aligned_edge=LEFT)
-        chart.rows.add(VGroup(label, bar0, bar1))
+        chart.rows.add(VGroup(bar0, bar1))
         chart.bars_without.add(bar0)
         chart.bars_with.add(bar1)
-    axis = Line([0, 0.6 * pitch, 0], [0, -(len(entries) - 0.4) * pitch, 0]).set_stroke(DIM_TEXT_COLOR, 1.5)
+    axis = Line([0, row_ys[0] + 0.6 * pitch, 0], [0, row_ys[-1] - 0.6 * pitch, 0]).set_stroke(DIM_TEXT_COLOR, 1.5)
     key = VGroup()
     for shade, text in ((DIM_TEXT_COLOR, "no bias"), (color, f"with {B_Q}")):
         sw = Rectangle(width=0.34, height=thin).set_stroke(width=0).set_fill(shade, 0.9)
         key.add(VGroup(sw, get_text(text, font_size=16, color=shade)).arrange(RIGHT, buff=0.1))
     key.arrange(RIGHT, buff=0.4)
-    title = get_text("weight (bar length)", font_size=16, color=DIM_TEXT_COLOR)
+    title = get_text("weight as bar length", font_size=16, color=DIM_TEXT_COLOR)
     head = VGroup(title, key).arrange(RIGHT, buff=0.4)
-    head.move_to([min(r[0].get_left()[0] for r in chart.rows), 0.6 * pitch + 0.24, 0], aligned_edge=LEFT)
-    chart.add(axis, chart.rows, head)
+    chart.add(axis, chart.rows)
     chart.axis, chart.key, chart.head = axis, key, head
     chart.pitch = pitch
     return chart
 
 
-def get_chart_row_box(chart, j: int) -> Rectangle:
-    """A white highlight around source j's word and bars in the chart (padded clear of both)."""
-    row = chart.rows[chart.sources.index(j)]
-    box = SurroundingRectangle(row, buff=0.07, corner_radius=0.04)
-    return box.set_stroke(SOURCE_COLOR, 2).set_fill(SOURCE_COLOR, 0.08)
-
-
-def get_table_row_box(table, j: int, color=SOURCE_COLOR) -> Rectangle:
-    """Highlight of source j's row across label, both weights and bars (from the table's current
-    geometry)."""
+def get_row_box(table, j: int, right: float, color=SOURCE_COLOR) -> Rectangle:
+    """Highlight of source j's row across the table and its bars, to x = `right` (from the table's
+    current geometry)."""
     row = table.rows[table.sources.index(j)]
     pitch = abs(table.rows[0][1].get_y() - table.rows[1][1].get_y()) if len(table.rows) > 1 else 0.34
-    box = Rectangle(width=table.extent.width, height=pitch)
+    left = table.extent.get_left()[0]
+    box = Rectangle(width=right - left, height=pitch)
     box.set_stroke(color, 2).set_fill(color, HIGHLIGHT_OPACITY)
-    return box.move_to([table.extent.get_x(), row[1].get_y(), 0])
+    return box.move_to([(left + right) / 2, row[1].get_y(), 0])
 
 
 def get_offset_cells(heads, unit=0.42, colors=None) -> VGroup:
@@ -490,27 +483,38 @@ def get_library_code(ws):
     ], font_size=LABEL_SIZE)
 
 
-def get_does_and_does_not() -> VGroup:
-    def items(title, color, mark, lines):
-        rows = [get_text(title, font_size=LABEL_SIZE + 2, color=color)]
-        for line in lines:
-            rows.append(VGroup(get_text(mark, font_size=LABEL_SIZE, color=color),
-                               get_text(line, font_size=LABEL_SIZE)).arrange(RIGHT, buff=0.15))
-        return VGroup(*rows).arrange(DOWN, buff=0.16, aligned_edge=LEFT)
+def get_library_boundary(diagram) -> VGroup:
+    """nn.MultiheadAttention drawn on the recap diagram: a dashed frame around what the one call
+    computes (both heads, the concat and W_O: E goes in, ΔE comes out), under the residual's line,
+    so E, the residual's sum, E′ and the MLP stay outside it. Parts: `frame`, `label`, `inside`
+    (the core boxes it holds), `outside` (those it leaves out)."""
+    def core(s):
+        return s.box if hasattr(s, "box") else s
 
-    does = items("inside the library layer", POSITIVE_COLOR, "✓", [
-        "Q, K, V projections for every head",
-        "scaled scores, mask, row softmax per head",
-        "concat, then W_O (out_proj)",
-    ])
-    does_not = items("not inside it", SOURCE_COLOR, "✗", [
-        "position rows",
-        "the residual E′ = E + ΔE",
-        "the vocabulary classifier (prediction MLP)",
-    ])
-    group = VGroup(does, does_not).arrange(DOWN, buff=0.4, aligned_edge=LEFT)
-    group.does, group.does_not = does, does_not
+    inside = VGroup(diagram.heads, diagram.concat, diagram.w_o, diagram.delta)
+    left = (core(diagram.e_box).get_right()[0] + diagram.heads.get_left()[0]) / 2
+    right = (core(diagram.delta).get_right()[0] + diagram.plus.circle.get_left()[0]) / 2
+    top = diagram.residual[0].legs[1].get_center()[1] - 0.12            # under the residual's line
+    bottom = inside.get_bottom()[1] - 0.15
+    box = Rectangle(width=right - left, height=top - bottom).move_to([(left + right) / 2, (top + bottom) / 2, 0])
+    frame = DashedVMobject(box, num_dashes=110).set_stroke(SOURCE_COLOR, 2.5)
+    label = get_mono("nn.MultiheadAttention", font_size=LABEL_SIZE, color=SOURCE_COLOR)
+    label.next_to(box, DOWN, buff=0.12).align_to(box, RIGHT)
+    group = VGroup(frame, label)
+    group.frame, group.label, group.box = frame, label, box
+    group.inside = [core(diagram.concat), core(diagram.w_o), core(diagram.delta), *(h.box for h in diagram.heads)]
+    group.outside = [core(diagram.e_box), diagram.plus.circle, core(diagram.e_prime), core(diagram.mlp)]
     return group
+
+
+def get_position_rows_note(diagram, boundary) -> Text:
+    """Under E, outside the library layer (below its frame): E is already the token rows plus the
+    position rows when it goes in."""
+    note = get_text("E = token rows\n+ position rows", font_size=SMALL_SIZE, color=SOURCE_COLOR, line_spacing=0.8)
+    note.align_to(diagram.e_box.box, LEFT).align_to(boundary.box.get_bottom() + DOWN * 0.12, UP)
+    if note.get_left()[0] < -FRAME_RIGHT_SAFE:
+        note.shift(RIGHT * (-FRAME_RIGHT_SAFE - note.get_left()[0]))
+    return note
 
 
 def get_cell_grid(colors: np.ndarray, side: float = 0.16) -> VGroup:
@@ -845,18 +849,14 @@ class BiasesAndLibraryLayer(LessonScene):
         target.next_to(left, RIGHT, buff=0.7).align_to(left, UP)
         if target.get_right()[0] > FRAME_RIGHT_SAFE:
             target.shift(LEFT * (target.get_right()[0] - FRAME_RIGHT_SAFE))
-        # the bars fill the right, under the query: one labelled pair per source
-        region_left = left.get_right()[0] + 0.5
-        top, bottom = target.get_bottom()[1] - 0.75, CONTENT_BOTTOM + 0.55
-        rows = len(listed.listed) + (1 if listed.pooled else 0)
-        pitch = min(0.32, (top - bottom) / max(rows - 0.4, 1))
-        probe = get_weight_bars(list(ws.tokens), bias.weights_without, bias.weights_with, listed=listed,
-                                bar_max_width=1.0, pitch=pitch)
-        label_w = -min(r[0].get_left()[0] for r in probe.rows)
-        bar_max = FRAME_RIGHT_SAFE - region_left - label_w - 0.1
-        chart = self.chart = get_weight_bars(list(ws.tokens), bias.weights_without, bias.weights_with,
-                                             listed=listed, bar_max_width=bar_max, pitch=pitch)
-        chart.shift([region_left + label_w - 0, top, 0])
+        # the bars continue each row of the table to the right: a row reads across, word to bars
+        row_ys = [row[1].get_y() for row in table.rows]
+        bar_left = table.extent.get_right()[0] + 0.25
+        chart = self.chart = get_weight_bars(bias.weights_without, bias.weights_with, row_ys, listed=listed,
+                                             bar_max_width=FRAME_RIGHT_SAFE - bar_left - 0.1)
+        chart.shift(RIGHT * bar_left)
+        chart.head.next_to(VGroup(table.sum_without, table.sum_with), RIGHT, buff=0.6).align_to(bar_left * RIGHT, LEFT)
+        chart.head.set_y((table.shown_with.get_y() + table.sum_with.get_y()) / 2)
         with self.transition("the query moves beside the weights"):
             self.play(FadeOut(VGroup(self.shared, self.zero, self.fine_print)),
                       ReplacementTransform(VGroup(self.who, self.query), target), run_time=0.9)
@@ -868,7 +868,7 @@ class BiasesAndLibraryLayer(LessonScene):
                          table.group_heads, table.score_heads[0], *table.parts_without)
         with self.beat(f"Without a bias, head 1’s row {n} is the worksheet’s attention row."):
             self.play(FadeIn(without), run_time=1.0)
-            self.play(FadeIn(VGroup(chart.axis, chart.head[0], chart.key[0], *(r[0] for r in chart.rows))),
+            self.play(FadeIn(VGroup(chart.axis, chart.head[0], chart.key[0])),
                       LaggedStart(*(GrowFromEdge(bar, LEFT) for bar in chart.bars_without), lag_ratio=0.05),
                       run_time=1.0)
 
@@ -888,13 +888,15 @@ class BiasesAndLibraryLayer(LessonScene):
     def show_biggest_shift(self, ws):
         bias = self.bias
         j = self.biggest_shift
-        box = self.shift_box = get_table_row_box(self.table, j)
-        bar_box = self.bar_box = get_chart_row_box(self.chart, j)
+        # one box across the row: the word, its scores and weights, and its bars
+        right = max(self.chart.rows[self.table.sources.index(j)].get_right()[0] + 0.15,
+                    self.table.extent.get_right()[0] + 0.4)
+        box = self.shift_box = get_row_box(self.table, j, min(right, FRAME_RIGHT_SAFE))
         word = ws.tokens[j]
         w0, w1 = bias.weights_without[j], bias.weights_with[j]
         k = self.table.sources.index(j)
         with self.beat(f"“{word}” moves most: its weight {change_word(w0, w1)} from {fmt(w0)} to {fmt(w1)}."):
-            self.play(Create(box), Create(bar_box))
+            self.play(Create(box))
             self.play(Indicate(VGroup(self.table.scores_with[k], self.table.with_bias[k]),
                                color=SOURCE_COLOR, scale_factor=1.15),
                       Indicate(self.chart.bars_with[k], color=SOURCE_COLOR, scale_factor=1.05))
@@ -992,10 +994,14 @@ class BiasesAndLibraryLayer(LessonScene):
     # shot 4 -----------------------------------------------------------------------------------
     def build_library(self, ws):
         n = ws.n
+        # first the layer on the recap's diagram (scene 17 rebuilds it): what the call holds, what it leaves
+        diagram = self.library_diagram = get_recap_diagram(ws)
+        diagram.move_to(CONTENT_CENTER + UP * 0.35)
+        self.boundary = get_library_boundary(diagram)
+        self.position_note = get_position_rows_note(diagram, self.boundary)
+        # then the call itself, where the frame was; the pictures of its arguments beside it
         code = self.code = get_library_code(ws)
-        lists = self.lists = get_does_and_does_not()
-        page = VGroup(code, lists).arrange(RIGHT, buff=0.7, aligned_edge=UP)
-        page.move_to(CONTENT_CENTER + UP * 0.4)
+        code.to_edge(LEFT, buff=MARGIN).set_y(CONTENT_CENTER[1] + 0.4)
         from lesson_data.joining import averaged_attention
 
         # the right of the code panel holds one picture at a time: the mask, then the two heads' grids
@@ -1028,25 +1034,38 @@ class BiasesAndLibraryLayer(LessonScene):
         self.heat_key_wide = key.copy().next_to(trio, UP, buff=0.3).get_center()
 
     def show_library_call(self, ws):
+        d, b = self.library_diagram, self.boundary
         with self.beat("One library call computes the whole attention update, ΔE, and the weights."):
-            self.play(FadeIn(self.code, shift=0.1 * DOWN))
+            self.play(LaggedStart(*(FadeIn(part) for part in (
+                VGroup(d.e_box, d.links[:2]), d.heads, VGroup(d.links[2:4], d.concat, d.links[4], d.w_o,
+                                                              d.links[5], d.delta),
+                VGroup(d.links[6:], d.plus, d.residual, d.e_prime, d.last_row, d.last_row_box, d.last_shape,
+                       d.mlp, d.mlp_shapes, d.prediction))), lag_ratio=0.3), run_time=1.6)
+            self.play(Create(b.frame), FadeIn(b.label, shift=0.1 * UP), run_time=1.2)
 
     def show_inside(self):
+        d = self.library_diagram
         with self.beat("Inside it: each head’s Q, K and V, the masked softmax, the concat and W_O."):
-            self.play(FadeIn(self.lists.does, shift=0.1 * LEFT))
+            self.play(LaggedStart(*(Indicate(m, color=SOURCE_COLOR, scale_factor=1.06)
+                                    for m in (*d.heads, d.concat, d.w_o)), lag_ratio=0.45), run_time=2.2)
 
     def show_not_inside(self):
-        # the list is the notes' "does not add position embeddings, the residual or the vocabulary
-        # classifier", item by item: no fine print repeating it
+        # the notes' "does not add position embeddings, the residual or the vocabulary classifier",
+        # each pointed at where it is drawn: outside the frame
+        d = self.library_diagram
         with self.beat("Not inside: the position rows, the residual, and the prediction MLP."):
-            self.play(LaggedStart(*(FadeIn(row, shift=0.1 * LEFT) for row in self.lists.does_not), lag_ratio=0.35),
-                      run_time=1.4)
+            self.play(FadeIn(self.position_note, shift=0.1 * UP), Indicate(d.e_box, color=SOURCE_COLOR))
+            self.play(Indicate(VGroup(d.residual, d.plus), color=SOURCE_COLOR, scale_factor=1.05))
+            self.play(Indicate(VGroup(d.mlp, d.mlp_shapes), color=SOURCE_COLOR, scale_factor=1.1))
 
     def show_mask(self, ws):
         line = self.code.find("attn_mask")
         bar = self.code_bar = self.code.get_line_box(line, color=SOURCE_COLOR)
-        with self.transition("the lists make room for the weights"):
-            self.play(*fade_out(self, self.lists))
+        # the frame on the diagram becomes the call's code; the rest of the diagram gives way
+        with self.transition("the layer's frame becomes its call"):
+            rest = self.stand_in(VGroup(self.library_diagram, self.position_note))
+            frame = self.stand_in(self.boundary)
+            self.play(FadeOut(rest), ReplacementTransform(frame, self.code), run_time=1.2)
         with self.beat("attn_mask=future blocks every source after the receiver.",
                        spoken="The mask argument blocks every source after the receiver."):
             self.play(FadeIn(bar), FadeIn(self.mask_group))
