@@ -22,6 +22,7 @@ The scenes only lay these out; every choice that depends on the numbers is made 
   runner_up_source      a head's second most-read source at the receiver (ties: the earlier source)
   mixed_axes            the axes W_O writes another head coordinate into (water: a quarter of person)
   update_terms          the products that make one coordinate of the receiver's update Δe
+  logit_terms           the hidden units' products that make one word's logit (water: 1.5 · h₁ + …)
 """
 from __future__ import annotations
 
@@ -359,3 +360,41 @@ def put_back_update(ws) -> np.ndarray:
     for i, j in off_carrier_entries(W, carried):
         W[i, j] = 0.0
     return np.asarray(ws.H_joined[-1], dtype=float) @ W
+
+
+@dataclass(frozen=True)
+class LogitTerm:
+    """One hidden unit's part of one word's logit: its value h_u times W2's weight from u to the word."""
+    unit: int          # zero-based
+    hidden: float
+    weight: float
+
+    @property
+    def product(self) -> float:
+        return self.hidden * self.weight
+
+
+@dataclass(frozen=True)
+class LogitParts:
+    word: int                    # vocabulary index
+    terms: tuple                 # LogitTerm, largest product first (ties: the earlier unit)
+    bias: float                  # b2[word]
+    total: float                 # Σ terms + bias: the word's logit
+
+    @property
+    def lead(self) -> LogitTerm:
+        return self.terms[0]
+
+
+def logit_terms(hidden, W2, b2, word: int) -> LogitParts:
+    """The non-zero products h_u · W2[u, word] that make one word's logit, with b2's part. River's
+    "water": 1.5 · 3.005 (unit 1) + 0.2 · 2.523 (unit 5) + 0.1 · 1.919 (unit 4) + 0 = 5.204."""
+    h = np.asarray(hidden, dtype=float).ravel()
+    W2, b2 = np.asarray(W2, dtype=float), np.asarray(b2, dtype=float).ravel()
+    if W2.shape != (len(h), len(b2)) or not 0 <= word < len(b2):
+        raise ValueError(f"need hidden [{W2.shape[0]}], W2 [{len(h)}, {len(b2)}] and a word in 0..{len(b2) - 1}, "
+                         f"got {h.shape}, {W2.shape}, {word}")
+    terms = [LogitTerm(u, float(h[u]), float(W2[u, word])) for u in range(len(h)) if h[u] != 0 and W2[u, word] != 0]
+    terms.sort(key=lambda t: (-abs(t.product), t.unit))
+    total = math.fsum([t.product for t in terms] + [float(b2[word])])
+    return LogitParts(word, tuple(terms), float(b2[word]), total)

@@ -364,3 +364,22 @@ def test_same_receiver_input_compares_the_receivers_row_of_e():
     # a different receiver word gives a different row
     other = compute_worksheet("the river bank")
     assert not same_receiver_input(river, other)
+
+
+def test_logit_terms_river_water_by_hand():
+    from lesson_data.joining import logit_terms
+    from lesson_data.worksheet import B2, W2
+
+    ws = compute_worksheet("river")
+    h = ws.mlp.hidden
+    parts = logit_terms(h, W2, B2, VOCAB.index("water"))
+    # WORKSHEET.md: h1 → water 1.5; W2's fourth row is 0.1 and its fifth 0.2 for water; b2 = 0 for a candidate
+    assert [(t.unit, t.weight) for t in parts.terms] == [(0, 1.5), (4, 0.2), (3, 0.1)]
+    assert parts.bias == 0.0
+    assert parts.total == pytest.approx(1.5 * h[0] + 0.2 * h[4] + 0.1 * h[3], abs=1e-12)
+    assert parts.total == pytest.approx(ws.mlp.logits[VOCAB.index("water")], abs=1e-12)
+    # a sentence word: no unit reaches it, only its bias −1.5
+    empty = logit_terms(h, W2, B2, VOCAB.index("the"))
+    assert empty.terms == () and empty.total == -1.5
+    with pytest.raises(ValueError, match="word in 0..19"):
+        logit_terms(h, W2, B2, 20)

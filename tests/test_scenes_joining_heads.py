@@ -463,11 +463,48 @@ def test_residual_pictures_play_in_their_sentences():
     assert b.scene.hidden_rows.pre.cell(0, 1).color.to_hex().upper() == jh.FALL_COLOR.upper()
     # the MLP's parameters are said to be hand-chosen, in the beat that brings the MLP
     assert jh.MLP_NOTE in all_text(b)
-    assert tags_in(b, b.beat_of("Second layer")) == {"logit"}
+    assert tags_in(b, b.beat_of("Second layer")) == {"w2_column", "logit_part", "logit_total"}
+    assert tags_in(b, b.beat_of("Every word is scored the same way")) == {"logit"}
     assert {"p", "p_sum", "p_shown_sum"} <= tags_in(b, b.beat_of("Softmax turns them"))
     assert any("Create" in c.what for c in b.changes_in(b.beat_of("The most probable next word")))
     # the MLP's parameters as shapes
     assert {"W1", "[4, 8]", "b1", "[8]", "W2", "[8, 20]", "b2", "[20]", "ReLU", "[1, 20]"} <= texts_of(b)
+
+
+@pytest.mark.parametrize("sentence", SENTENCES)
+def test_the_predicted_words_logit_is_worked_on_hs_columns(sentence):
+    from lesson_data.worksheet import B2, W2
+
+    ws = compute_worksheet(sentence)
+    b = built(ResidualAndPrediction, sentence)
+    w = VOCAB.index(ws.mlp.prediction)
+    # a second method: the whole product h · W2 + b2, one column of it
+    assert_matrix_on_screen(b, "w2_column", W2[:, w])
+    parts = b.by_tag("logit_part")
+    products = np.array([parts[(0, u)].value for u in range(8)])
+    np.testing.assert_allclose(products, ws.mlp.hidden * W2[:, w], atol=1e-15)
+    total = b.by_tag("logit_total")[None]
+    assert total.value == pytest.approx((ws.mlp.hidden @ W2 + B2)[w], abs=1e-12)
+    assert total.original_text == b.by_tag("logit")[w].original_text
+    # every column lines up: each product under its weight under its h
+    score, rows = b.scene.word_score, b.scene.hidden_rows
+    for u in range(8):
+        xs = [score.products.cell(0, u).get_right()[0], score.weights.cell(0, u).get_right()[0],
+              rows.hidden.cell(0, u).get_right()[0]]
+        assert max(xs) - min(xs) < 1e-6
+    # the sum moves into the word's row of the logits (the same mobject, not a second copy)
+    assert any("ReplacementTransform" in c.what for c in b.changes_in(b.beat_of("Every word is scored")))
+
+
+def test_river_water_logit_by_hand():
+    b = built(ResidualAndPrediction, "river")
+    # W2 to water: 1.5 from unit 1 (e′'s water, copied), 0.1 from unit 4, 0.2 from unit 5 (WORKSHEET.md);
+    # 1.5 · 3.005 + 0.1 · 1.919 + 0.2 · 2.523 = 4.5075 + 0.1919 + 0.5046 = 5.204, b2 = 0 for a candidate
+    shown = [b.by_tag("w2_column")[(0, u)].original_text for u in range(8)]
+    assert shown == ["1.5", "0.0", "0.0", "0.1", "0.2", "0.0", "0.0", "0.0"]
+    assert b.by_tag("logit_total")[None].original_text == "5.204"
+    assert "Second layer: why “water”? W2 weighs unit 1, the copy of e′’s water, by 1.5; two smaller parts " \
+           "add the rest: 5.204." in said(b)
 
 
 @pytest.mark.parametrize("sentence,word", [("river", "water"), ("cheque", "teller")])

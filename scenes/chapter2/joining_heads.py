@@ -48,6 +48,7 @@ from lesson_data.joining import (
     copy_units,
     dominant_axis,
     gap_word,
+    logit_terms,
     mixed_axes,
     mixture_gap,
     off_carrier_entries,
@@ -1258,6 +1259,54 @@ def get_hidden_rows(ws) -> VGroup:
     return rows
 
 
+def get_logit_rows(ws, rows, parts) -> VGroup:
+    """One word's logit worked on h's columns (`rows`: get_hidden_rows, as built; `parts`:
+    lesson_data.joining.logit_terms for the word): W2's column for the word at the pre-activations'
+    height, each unit's product h_u · W2[u, word] at h's, the sum at the products' right end. h itself
+    goes up to e′'s height (`rows.h_target`: where its entries and brackets go)."""
+    from lesson_data.worksheet import W2
+
+    pre, hidden = rows.pre, rows.hidden
+    word = VOCAB[parts.word]
+    k = len(ws.mlp.hidden)
+    column = W2[:, parts.word]
+    used = {t.unit for t in parts.terms}
+    products = [ws.mlp.hidden[u] * column[u] if u in used else 0.0 for u in range(k)]
+
+    def aligned(values, tag, places, colors, y):
+        vec = get_row_vector(values, [str(u + 1) for u in range(k)], tag=tag, column_colors=colors,
+                             places=places, font_size=NUMBER_SIZE + 2, label_size=SMALL_SIZE)
+        vec.remove(vec.col_labels)
+        vec.col_labels = VGroup()
+        for j in range(k):                  # each unit under its own column
+            vec.anchors[0][j].move_to([pre.cell_center(0, j)[0], y, 0])
+            vec.cell(0, j).align_to(pre.cell(0, j), RIGHT).set_y(y)
+        vec.brackets.become(pre.brackets.copy().set_y(y))
+        return vec
+
+    dim = [TEXT_COLOR if u in used else DIM_TEXT_COLOR for u in range(k)]
+    weights = aligned(column, "w2_column", 1, dim, pre.cell_center(0, 0)[1])
+    parts_row = aligned(products, "logit_part", 3, [POSITIVE_COLOR if u in used else DIM_TEXT_COLOR
+                                                    for u in range(k)], hidden.cell_center(0, 0)[1])
+    labels = VGroup(get_text(f"W2 to “{word}” =", font_size=LABEL_SIZE),
+                    get_text("h × weight =", font_size=LABEL_SIZE))
+    for label, vec in zip(labels, (weights, parts_row)):
+        label.next_to(vec.brackets, LEFT, buff=BUFF)
+        align_baseline(label, baseline_y(vec.cell(0, 0)))
+    right = rows.labels.get_right()[0]
+    for label in labels:
+        label.shift(RIGHT * (right - label.get_right()[0]))
+    total = VGroup(get_text("=", font_size=LABEL_SIZE),
+                   get_number(parts.total, tag="logit_total", font_size=NUMBER_SIZE + 2, color=POSITIVE_COLOR))
+    total.arrange(RIGHT, buff=0.15).next_to(parts_row.brackets, RIGHT, buff=0.15)
+    for m in total:
+        align_baseline(m, baseline_y(parts_row.cell(0, 0)))
+    group = VGroup(labels, weights, parts_row, total)
+    group.weights, group.products, group.labels, group.total = weights, parts_row, labels, total
+    group.used = sorted(used)
+    return group
+
+
 def get_probability_page(ws) -> VGroup:
     """All twenty words: the twelve sentence words in two short columns (word, logit, p), the eight
     candidates with bars; the sum of all p and what the rounded values shown add up to."""
@@ -1316,6 +1365,7 @@ class ResidualAndPrediction(LessonScene):
         self.show_relu(ws)
         # --- Shot 3: twenty logits, twenty probabilities ---------------------------------------------
         self.shot("probabilities")
+        self.show_word_score(ws)
         self.show_logits(ws)
         self.show_probabilities(ws)
         # --- Shot 4: the predicted word fills the blank ----------------------------------------------
@@ -1411,27 +1461,70 @@ class ResidualAndPrediction(LessonScene):
             self.play(FadeIn(VGroup(rows.labels[2], rows.hidden), shift=DOWN * 0.2))
 
     # shot 3 -----------------------------------------------------------------------------------
+    def show_word_score(self, ws):
+        """Why the predicted word wins, on h's own columns: W2's column for it, h times it unit by unit,
+        the products added. The unit that copies e′'s strongest axis carries most of it."""
+        from lesson_data.worksheet import B1, B2, W1, W2
+
+        mlp, rows, layer2 = ws.mlp, self.hidden_rows, self.chain.layer2
+        best = VOCAB.index(mlp.prediction)
+        parts = logit_terms(mlp.hidden, W2, B2, best)
+        score = self.word_score = get_logit_rows(ws, rows, parts)
+        lead, word = parts.lead, mlp.prediction
+        copies = dict(copy_units(W1, B1))
+        rest = len(parts.terms) - 1
+        tail = (f"; {count_word(rest)} smaller part{'s' if rest > 1 else ''} add{'' if rest > 1 else 's'} "
+                f"the rest: {fmt(parts.total)}" if rest else f": {fmt(parts.total)}")
+        if lead.unit in copies:
+            text = (f"Second layer: why “{word}”? W2 weighs unit {lead.unit + 1}, the copy of e′’s {copies[lead.unit]}, "
+                    f"by {fmt(lead.weight, 1)}{tail}.")
+        else:
+            text = f"Second layer: why “{word}”? W2 weighs unit {lead.unit + 1} most, by {fmt(lead.weight, 1)}{tail}."
+        hidden = rows.hidden
+        up = UP * (rows.e_row.cell_center(0, 0)[1] - hidden.cell_center(0, 0)[1])
+        head_up = UP * (rows.e_row.cell_center(0, 0)[1] - rows.pre.cell_center(0, 0)[1])
+        with self.beat(text, spoken=text.replace("e′’s", "e prime's")):
+            # e′ and the pre-activations leave; h, with its unit numbers, rises to make room under it
+            self.play(Transform(self.mark, SurroundingRectangle(layer2, color=TEXT_COLOR, buff=0.08)),
+                      FadeOut(VGroup(rows.e_row, rows.pre.entries, rows.pre.brackets, rows.labels[:2],
+                                     self.relu_boxes, self.e_row_box)),
+                      VGroup(hidden, rows.labels[2]).animate.shift(up),
+                      VGroup(rows.pre.col_labels, rows.unit_label).animate.shift(head_up), run_time=1.2)
+            self.play(FadeIn(VGroup(score.labels[0], score.weights), shift=DOWN * 0.2))
+            # each unit's product comes from its h and its weight; then they add up
+            self.play(*(TransformFromCopy(VGroup(hidden.cell(0, u), score.weights.cell(0, u)), score.products.cell(0, u))
+                        for u in score.used),
+                      FadeIn(VGroup(score.labels[1], score.products.brackets,
+                                    *(score.products.cell(0, u) for u in range(len(mlp.hidden)) if u not in score.used))),
+                      run_time=1.4)
+            self.play(TransformFromCopy(VGroup(*(score.products.cell(0, u) for u in score.used)), score.total[1]),
+                      FadeIn(score.total[0]), run_time=1.0)
+
     def show_logits(self, ws):
         page = self.page = get_probability_page(ws)
         page.move_to([0, self.chain.get_bottom()[1] - 0.25 - page.height / 2, 0])
         from lesson_data.worksheet import W2
         vocab = len(ws.mlp.probabilities)
-        rows, layer2 = self.hidden_rows, self.chain.layer2
+        rows, layer2, score = self.hidden_rows, self.chain.layer2, self.word_score
         h = VGroup(rows.hidden.brackets, rows.hidden.entries)
-        with self.beat(f"Second layer: h times W2, {count_word(W2.shape[0])} by {count_word(W2.shape[1])}, plus b2: "
-                       f"{count_word(vocab)} logits, one per vocabulary word.",
-                       spoken=f"Second layer: h times {article(count_word(W2.shape[0]))} {count_word(W2.shape[0])} by {count_word(W2.shape[1])} "
-                              f"matrix, plus a bias: {count_word(vocab)} logits, one score per vocabulary word."):
-            # the rows before h leave; h itself travels up into the second layer (its input)...
-            self.play(Transform(self.mark, SurroundingRectangle(layer2, color=TEXT_COLOR, buff=0.08)),
-                      FadeOut(VGroup(rows.e_row, rows.pre, rows.labels[:2], rows.unit_label, self.relu_boxes,
-                                     self.e_row_box)))
+        best = VOCAB.index(ws.mlp.prediction)
+        with self.beat(f"Every word is scored the same way: h times W2, {count_word(W2.shape[0])} by "
+                       f"{count_word(W2.shape[1])}, plus b2: {count_word(vocab)} logits, one per vocabulary word.",
+                       spoken=f"Every word is scored the same way: h times {article(count_word(W2.shape[0]))} "
+                              f"{count_word(W2.shape[0])} by {count_word(W2.shape[1])} matrix, plus a bias: "
+                              f"{count_word(vocab)} logits, one score per vocabulary word."):
+            # the worked word gives way; h itself travels up into the second layer (its input)...
+            self.play(FadeOut(VGroup(score.labels, score.weights, score.products, score.total[0],
+                                     rows.pre.col_labels, rows.unit_label)))
             self.play(FadeOut(h, target_position=layer2, scale=0.3), FadeOut(rows.labels[2]), run_time=1.2)
-            # ...and the twenty logits come out of it, one per vocabulary word
+            # ...and the twenty logits come out of it, one per word; the worked one moves into its row
             words = VGroup(*(row.word for row in page.rows.values()))
             headers = VGroup(*(h for b in page.blocks for h in b.header if h.original_text != "p"))
+            worked = page.rows[best].logit
             self.play(FadeIn(page.titles), FadeIn(words), FadeIn(headers),
-                      FadeIn(page.columns["logit"], target_position=layer2, scale=0.3), run_time=1.5)
+                      FadeIn(VGroup(*(m for column in page.columns["logit"] for m in column if m is not worked)),
+                             target_position=layer2, scale=0.3),
+                      ReplacementTransform(score.total[1], worked), run_time=1.5)
 
     def show_probabilities(self, ws):
         page = self.page
