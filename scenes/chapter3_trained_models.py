@@ -1776,10 +1776,13 @@ def get_fold_labels(row, line, model: str, head: int, color: str, tag: str, avoi
         each = get_line("≈", get_number(w[k] / n, tag=f"{tag}_each", index=(e.first, e.last), font_size=LABEL_SIZE - 2,
                                          color=DIM_TEXT_COLOR), "each", buff=0.06, font_size=LABEL_SIZE - 2,
                         color=DIM_TEXT_COLOR)
-        label = VGroup(get_line("Σ", get_number(w[k], tag=tag, index=(e.first, e.last), font_size=LABEL_SIZE - 2,
-                                                 color=ink), buff=0.06, font_size=LABEL_SIZE - 2, color=ink),
-                       get_text(f"{n} tokens", font_size=LABEL_SIZE - 2, color=DIM_TEXT_COLOR), each
-                       ).arrange(DOWN, buff=0.06)
+        # (a share that rounds to 0.000 says nothing: the sum and the count say it all)
+        lines = [get_line("Σ", get_number(w[k], tag=tag, index=(e.first, e.last), font_size=LABEL_SIZE - 2,
+                                          color=ink), buff=0.06, font_size=LABEL_SIZE - 2, color=ink),
+                 get_text(f"{n} tokens", font_size=LABEL_SIZE - 2, color=DIM_TEXT_COLOR)]
+        if fmt(w[k] / n) != fmt(0.0):
+            lines.append(each)
+        label = VGroup(*lines).arrange(DOWN, buff=0.06)
         label.next_to(row.positions[k], DOWN, buff=0.1)
         if label.get_left()[0] < -SAFE_WIDTH / 2:
             label.shift(RIGHT * (-SAFE_WIDTH / 2 - label.get_left()[0]))

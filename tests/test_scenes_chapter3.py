@@ -863,6 +863,9 @@ def test_inside_gives_each_head_its_colour_and_makes_head_3s_point():
         total = math.fsum(float(x) for x in amap.model("four_heads").heads[0, r, first:last + 1])
         assert each.value == pytest.approx(total / (last - first + 1), abs=1e-12)
         assert b.by_tag("fold_four_heads_0")[(first, last)].value == pytest.approx(total, abs=1e-12)
+    # a share shown is a share: no box says "≈ 0.000 each" (head 2's boxes hold 0.001 over 16 tokens)
+    shares = [m for tag in b.tags() if tag.endswith("_each") for m in b.by_tag(tag).values()]
+    assert shares and all(m.original_text != "0.000" for m in shares)
 
 
 def test_inside_shows_all_four_heads_together_before_the_caveat():
