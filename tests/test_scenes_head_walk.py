@@ -580,6 +580,11 @@ def test_head_2_keeps_scene_8s_layout_and_explains_its_rounded_sum():
     assert "divide" not in steps.text.lower()                     # the division is the next sentence's
     assert {"exps2_shown_sum", "den2", "scaled2"} <= {m.tag for m in b.numbers_in(steps)}
     assert "divide2" in {m.tag for m in b.numbers_in(b.beat_of("Divide by the sum: row 10 of A²"))}
+    # one step at a time: the query and keys first, with none of the step columns; the columns and
+    # their sum in the next sentence, which says the sum shown (1.443, worked above by hand)
+    first = b.beat_of("has its own query, 2.3 and 0.0")
+    assert not {"scores2", "scaled2", "shifted2", "exps2", "den2"} & {m.tag for m in b.numbers_in(first)}
+    assert "1.443" in steps.text and b.by_tag("den2")[None].original_text == "1.443"
 
 
 def test_head_2_side_by_side_names_both_heads_and_prints_the_strongest_weights():

@@ -1532,17 +1532,18 @@ class Head2WeightsAndMessage(MessageWalk):
         panel.next_to(query, DOWN, buff=0.3, aligned_edge=LEFT)
         note = self.den_note = self.get_rounded_den_note()
         frames = [VGroup(c.brackets, c.col_labels) for c in table.steps]
-        with self.beat(f"Head 2, the “person” head, takes head 1’s steps with its own query, {q}, and keys "
-                       f"that hold {held}.",
-                       spoken=f"Head two, the person head, has its own query, {q}, and keys that hold "
-                              f"{held}; then the same steps as head one.", look=1.0):
+        with self.beat(f"Head 2, the “person” head, has its own query, {q}, and keys that hold {held}.",
+                       spoken=f"Head two, the person head, has its own query, {q}, and keys that hold {held}."):
             self.play(FadeIn(query, shift=0.2 * LEFT), FadeIn(keys, shift=0.2 * RIGHT),
                       *self.fine_print("Each head learns its own W_Q, W_K and W_V, applied to the same input rows."))
             self.play(Create(self.receiver_box), run_time=0.6)
-            # q·k, ÷ √2, − max, exp: column by column, left to right, the panel's max and Σ with them
+        total = fmt(head.denominators[self.i])          # the Σ the panel shows
+        # q·k, ÷ √2, − max, exp: column by column, left to right, the panel's max with them; then their sum
+        with self.beat(f"Then it takes head 1’s steps, column by column; the exponentials add up to {total}.",
+                       spoken=f"Then it takes head one's steps, column by column; the exponentials add up to {total}."):
             self.play(LaggedStart(*(AnimationGroup(FadeIn(frame), column.entries.animate.set_opacity(1))
                                     for frame, column in zip(frames, table.steps)), lag_ratio=0.6),
-                      FadeIn(panel.max_line), run_time=2.4)
+                      FadeIn(panel.max_line), run_time=2.8)
             self.play(FadeIn(panel.den_line), *([FadeIn(note)] if len(note) else []), run_time=0.6)
 
     # ---- both heads side by side ------------------------------------------------------------
