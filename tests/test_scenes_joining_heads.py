@@ -503,8 +503,8 @@ def test_river_water_logit_by_hand():
     shown = [b.by_tag("w2_column")[(0, u)].original_text for u in range(8)]
     assert shown == ["1.5", "0.0", "0.0", "0.1", "0.2", "0.0", "0.0", "0.0"]
     assert b.by_tag("logit_total")[None].original_text == "5.204"
-    assert "Second layer: why “water”? W2 weighs unit 1, the copy of e′’s water, by 1.5; two smaller parts " \
-           "add the rest: 5.204." in said(b)
+    assert "Second layer: why “water”? W2 weighs unit 1, a copy of the water coordinate, by 1.5; two smaller " \
+           "parts add the rest: 5.204." in said(b)
 
 
 @pytest.mark.parametrize("sentence,word", [("river", "water"), ("cheque", "teller")])

@@ -1299,8 +1299,8 @@ def get_logit_rows(ws, rows, parts) -> VGroup:
     total = VGroup(get_text("=", font_size=LABEL_SIZE),
                    get_number(parts.total, tag="logit_total", font_size=NUMBER_SIZE + 2, color=POSITIVE_COLOR))
     total.arrange(RIGHT, buff=0.15).next_to(parts_row.brackets, RIGHT, buff=0.15)
-    for m in total:
-        align_baseline(m, baseline_y(parts_row.cell(0, 0)))
+    align_baseline(total[1], baseline_y(parts_row.cell(0, 0)))
+    total[0].set_y(total[1].get_y())              # "=" has no baseline glyph: centred on the number
     group = VGroup(labels, weights, parts_row, total)
     group.weights, group.products, group.labels, group.total = weights, parts_row, labels, total
     group.used = sorted(used)
@@ -1476,14 +1476,14 @@ class ResidualAndPrediction(LessonScene):
         tail = (f"; {count_word(rest)} smaller part{'s' if rest > 1 else ''} add{'' if rest > 1 else 's'} "
                 f"the rest: {fmt(parts.total)}" if rest else f": {fmt(parts.total)}")
         if lead.unit in copies:
-            text = (f"Second layer: why “{word}”? W2 weighs unit {lead.unit + 1}, the copy of e′’s {copies[lead.unit]}, "
-                    f"by {fmt(lead.weight, 1)}{tail}.")
+            text = (f"Second layer: why “{word}”? W2 weighs unit {lead.unit + 1}, a copy of the {copies[lead.unit]} "
+                    f"coordinate, by {fmt(lead.weight, 1)}{tail}.")
         else:
             text = f"Second layer: why “{word}”? W2 weighs unit {lead.unit + 1} most, by {fmt(lead.weight, 1)}{tail}."
         hidden = rows.hidden
         up = UP * (rows.e_row.cell_center(0, 0)[1] - hidden.cell_center(0, 0)[1])
         head_up = UP * (rows.e_row.cell_center(0, 0)[1] - rows.pre.cell_center(0, 0)[1])
-        with self.beat(text, spoken=text.replace("e′’s", "e prime's")):
+        with self.beat(text):
             # e′ and the pre-activations leave; h, with its unit numbers, rises to make room under it
             self.play(Transform(self.mark, SurroundingRectangle(layer2, color=TEXT_COLOR, buff=0.08)),
                       FadeOut(VGroup(rows.e_row, rows.pre.entries, rows.pre.brackets, rows.labels[:2],
