@@ -369,6 +369,15 @@ def test_recap_pictures_play_in_their_own_beats():
     h1 = b.scene.diagram.heads[0].box
     assert abs(t.back[0][-1].get_end()[1] - h1.get_bottom()[1]) < 0.1
     assert h1.get_left()[0] < t.back[0][-1].get_end()[0] < h1.get_right()[0]
+    # the gradient's dashes leave a gap where they pass a forward arrow (E → head 2, MLP → logits):
+    # no dash touches either arrow's line
+    from scenes.chapter2.library_and_recap import _crossing
+
+    forward = [b.scene.diagram.links[1], t.logit_arrow]
+    for piece in (m for path in t.back for m in path[:-1]):
+        for arrow in forward:
+            assert _crossing(np.array(piece.get_start()), np.array(piece.get_end()),
+                             np.array(arrow.get_start()), np.array(arrow.get_end())) is None, (piece, arrow)
     # the last row leaves E′'s highlighted bottom row; the predicted word is green, as in scenes 14-15
     assert "FadeIn" in kinds(b.changes_in(b.beat_of("Its last row goes through the prediction MLP")))
     assert b.scene.diagram.prediction[1].color.to_hex().upper() == POSITIVE_COLOR.upper()

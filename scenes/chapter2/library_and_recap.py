@@ -1276,8 +1276,8 @@ def get_training_panel(diagram, example: str) -> VGroup:
     cross-entropy, the observed next token as the target (`example`: a word shown as an example of
     one), and the loss routed back (dashed, in the gradient colour) from "cross-entropy loss" into
     every block that learns: E's embedding rows, both heads, W_O and the MLP (one trunk along a line above the loss, into
-    head 1 through the gap between the heads, hopping over the E → head 2 arrow; a branch up into
-    each other block)."""
+    head 1 through the gap between the heads, with a gap where it passes the E → head 2 arrow and
+    the MLP → logits arrow; a branch up into each other block)."""
     title = get_text("training", font_size=LABEL_SIZE + 2, color=TEXT_COLOR)
     chain = get_text("vocabulary logits → softmax →", font_size=LABEL_SIZE)
     cross = get_text("cross-entropy loss", font_size=LABEL_SIZE)
@@ -1329,7 +1329,8 @@ def get_training_panel(diagram, example: str) -> VGroup:
     y_gap = (h1.box.get_bottom()[1] + h2.get_top()[1]) / 2
     x_h1 = h1.box.get_x() - 0.6
     e_to_h2 = diagram.links[1]
-    hops = [(e_to_h2.get_start(), e_to_h2.get_end())]
+    # gaps where the trunk passes another arrow: E → head 2, and the MLP's logits going down to the loss
+    hops = [(e_to_h2.get_start(), e_to_h2.get_end()), (logit_arrow.get_start(), logit_arrow.get_end())]
     trunk = dashed([[sx, cross.get_top()[1] + 0.05, 0], [sx, y_bus, 0], [x_left, y_bus, 0], [x_left, y_gap, 0],
                     [x_h1, y_gap, 0], [x_h1, h1.box.get_bottom()[1] - 0.03, 0]], hops=hops)
     # a branch back into E as well: the embedding rows learn too
