@@ -185,7 +185,7 @@ def add_thumbnails(matrix: LabeledMatrix, vr, patches: dict) -> VGroup:
     return thumbs
 
 
-TIGHT = {"(", ")", "/", "·", "×", ")·("}   # formula glyphs set close to their neighbours
+TIGHT = {"(", ")", "/", "·", "×", ")×("}   # formula glyphs set close to their neighbours
 
 
 def get_formula(parts, font_size=LABEL_SIZE, color=TEXT_COLOR) -> VGroup:
@@ -424,8 +424,8 @@ class PatchesAndCLS(LessonScene):
         place_fine_print(self.note, left=-1.6)
         d = vr.projection.shape[1]
         # "illustrative" said here, once: a beat of its own made three caveats in one scene (02, 07, 31)
-        with self.beat(f"Next, one shared {vr.patch_width}×{d} projection, with illustrative numbers that a real "
-                       f"model learns: {count_word(vr.patch_width)} rows, one for each pixel of a patch. "
+        with self.beat(f"Next, one shared {vr.patch_width}×{d} projection, its numbers illustrative stand-ins "
+                       f"for what a real model learns: {count_word(vr.patch_width)} rows, one for each pixel of a patch. "
                        f"Patch {k + 1}'s values stand beside them."):
             self.play(FadeIn(proj), FadeIn(self.note))
             self.play(*(ReplacementTransform(flat.entries[k][i], pixels.cell(i, 0))
@@ -578,11 +578,11 @@ class PatchesAndCLS(LessonScene):
                       FadeOut(self.pair_boxes), FadeOut(self.dark_boxes))
         grid_h, grid_w = vr.grid
         channels = vr.rgb_channels
-        seq = get_formula(["(H/P)·(W/P)", "=", "(", (vr.H, "H"), "/", (vr.P, "P"), ")·(", (vr.W, "W"), "/",
-                           (vr.P, "P"), ")", "=", (grid_h, "grid_h"), "·", (grid_w, "grid_w"), "=",
+        seq = get_formula(["(H/P)×(W/P)", "=", "(", (vr.H, "H"), "/", (vr.P, "P"), ")×(", (vr.W, "W"), "/",
+                           (vr.P, "P"), ")", "=", (grid_h, "grid_h"), "×", (grid_w, "grid_w"), "=",
                            (vr.n_patches, "n_patches")])
         gray = get_formula(["P²", "=", (vr.P, "P"), "×", (vr.P, "P"), "=", (vr.patch_width, "patch_width")])
-        rgb = get_formula(["P²·3", "=", (vr.P, "P"), "×", (vr.P, "P"), "×", (channels, "channels"), "=",
+        rgb = get_formula(["P²×3", "=", (vr.P, "P"), "×", (vr.P, "P"), "×", (channels, "channels"), "=",
                            (vr.rgb_patch_width, "rgb_patch_width")])
         names = [get_text(t, font_size=LABEL_SIZE, color=DIM_TEXT_COLOR)
                  for t in ("sequence length", "grayscale patch width", "RGB patch width")]
@@ -604,18 +604,18 @@ class PatchesAndCLS(LessonScene):
             "For RGB images the flattened width is P²×3. The general sequence length is (H/P)×(W/P)."))
         # spoken as height and width: the letters H and W are not said (H was the heads' output in
         # chapter 2), P is the patch side
-        with self.beat(f"In general, an image of height H and width W, cut into P×P patches, gives (H/P)·(W/P) "
+        with self.beat(f"In general, an image of height H and width W, cut into P×P patches, gives (H/P)×(W/P) "
                        f"of them: here {grid_h} × {grid_w}, so {count_word(vr.n_patches)}.",
                        spoken=f"In general, cut an image into square patches of side P, and the number of "
                               f"patches is its height over P times its width over P: here {count_word(grid_h)} "
                               f"times {count_word(grid_w)}, so {count_word(vr.n_patches)}."):
             self.play(FadeIn(seq), FadeIn(note), FadeIn(VGroup(pics.cut.pixels, pics.cut.frame, pics.sides)))
-            # the cut: lines across the image make its (H/P)·(W/P) patches, one side P long
+            # the cut: lines across the image make its (H/P)×(W/P) patches, one side P long
             self.play(Create(pics.cut.cuts), Create(pics.p_mark), FadeIn(pics.p_label), run_time=1.2)
 
     def get_formula_pictures(self, vr) -> VGroup:
         """What the formulas count, drawn: the image with its sides H and W and the cut into P × P patches;
-        one patch lifted out (P² values); that patch in colour, three channel layers (P²·3 values)."""
+        one patch lifted out (P² values); that patch in colour, three channel layers (P²×3 values)."""
         cut = get_cut_image(vr.image, vr.P, shade=pixel_color, side=1.5)
         h = get_formula(["H", "=", (vr.H, "H")], font_size=SMALL_SIZE, color=DIM_TEXT_COLOR)
         w = get_formula(["W", "=", (vr.W, "W")], font_size=SMALL_SIZE, color=DIM_TEXT_COLOR)
@@ -632,7 +632,7 @@ class PatchesAndCLS(LessonScene):
         gray_label = get_formula(["P²", "=", (vr.patch_width, "patch_width")], font_size=SMALL_SIZE,
                                  color=DIM_TEXT_COLOR)
         block = get_channel_block(vr.P, side=0.9)
-        rgb_label = get_formula(["P×P×3", "=", (vr.rgb_patch_width, "rgb_patch_width")], font_size=SMALL_SIZE,
+        rgb_label = get_formula(["P²×3", "=", (vr.rgb_patch_width, "rgb_patch_width")], font_size=SMALL_SIZE,
                                 color=DIM_TEXT_COLOR)
         row = VGroup(image, patch, block).arrange(RIGHT, buff=1.1, aligned_edge=DOWN)
         patch.align_to(cut.frame, DOWN)
@@ -653,7 +653,7 @@ class PatchesAndCLS(LessonScene):
         first = VGroup(*(cut.pixels[r * grid_w + c] for r in range(vr.P) for c in range(vr.P)))
         front, back = pics.block.layers[0], pics.block.layers[1:]
         with self.beat(f"A grayscale patch flattens to P² = {vr.patch_width} values. With "
-                       f"{count_word(channels)} colour channels it is P²·3 = {vr.rgb_patch_width}.",
+                       f"{count_word(channels)} colour channels it is P²×3 = {vr.rgb_patch_width}.",
                        spoken=f"A grayscale patch flattens to P squared, {count_word(vr.patch_width)} values. "
                               f"With {count_word(channels)} colour channels it is P squared times three: "
                               f"{vr.rgb_patch_width}."):

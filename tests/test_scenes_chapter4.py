@@ -176,13 +176,17 @@ def test_general_formulas_worked_by_hand(b):
     assert (one("channels"), one("rgb_patch_width")) == (3, 48)                  # 4 × 4 × 3
     assert {m.original_text for m in b.all_with_tag("rgb_patch_width")} == {"48"}
     # said as a person says them, not as superscripts (which mean heads elsewhere in the lesson)
-    beat = b.beat_of("(H/P)·(W/P)")
+    beat = b.beat_of("(H/P)×(W/P)")
     assert "image of height H and width W" in beat.text
     # heard as height and width: the letters H and W are not said (H is the heads' output elsewhere)
     assert "its height over P times its width over P" in beat.spoken
     assert " H " not in f" {beat.spoken} " and " W " not in f" {beat.spoken} "
-    assert "P squared times three" in b.beat_of("P²·3").spoken
+    assert "P squared times three" in b.beat_of("P²×3").spoken
     assert "head" not in said(b)
+    # one notation for one quantity, the notes' own (P²×3, (H/P)×(W/P)): on screen, in captions, in the picture
+    shown = " ".join([t.original_text for t in b.texts] + [bt.text for bt in b.beats])
+    assert "P²×3" in shown and "(H/P)×(W/P)" in shown
+    assert not any(other in shown for other in ("P²·3", "P×P×3", "(H/P)·(W/P)", ")·("))
 
 
 # ----------------------------------------------------------------- each picture in its sentence
@@ -548,9 +552,9 @@ def test_the_general_formulas_have_their_pictures(b, vr):
     # the labels are the registered numbers of the formulas (H, W, P, 16, 48), nothing typed
     for part in (pics.sides, pics.p_label, pics.gray_label, pics.rgb_label):
         assert any(hasattr(m, "value") for m in part.get_family())
-    # the cut in the sentence that gives (H/P)·(W/P); the layers in the one that gives P²·3
-    assert any("Create" in c.what for c in b.changes_in(b.beat_of("(H/P)·(W/P)")))
-    assert any("TransformFromCopy" in c.what for c in b.changes_in(b.beat_of("P²·3")))
+    # the cut in the sentence that gives (H/P)×(W/P); the layers in the one that gives P²×3
+    assert any("Create" in c.what for c in b.changes_in(b.beat_of("(H/P)×(W/P)")))
+    assert any("TransformFromCopy" in c.what for c in b.changes_in(b.beat_of("P²×3")))
     # the front (red) layer is drawn over the two behind it
     z = [layer.z_index for layer in pics.block.layers]
     assert z == sorted(z, reverse=True) and len(set(z)) == 3

@@ -1,6 +1,6 @@
 """Small pictures of the patch arithmetic: an image cut into P × P patches with its sides named, and a
 patch of a colour image as P × P × 3 (three channel layers). They stand beside the formulas
-(H/P)·(W/P) and P²·3 so a formula has the thing it counts on screen (scene 21).
+(H/P)×(W/P) and P²×3 so a formula has the thing it counts on screen (scene 21).
 
     cut = get_cut_image(vr.image, vr.P, shade=pixel_color, side=1.6)
     cut.pixels, cut.cuts            # the pixel squares; the lines between patches (draw them to cut)
