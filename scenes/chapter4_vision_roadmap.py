@@ -616,7 +616,7 @@ class PatchesAndCLS(LessonScene):
     def get_formula_pictures(self, vr) -> VGroup:
         """What the formulas count, drawn: the image with its sides H and W and the cut into P × P patches;
         one patch lifted out (P² values); that patch in colour, three channel layers (P²×3 values)."""
-        cut = get_cut_image(vr.image, vr.P, shade=pixel_color, side=1.5)
+        cut = get_cut_image(vr.image, vr.P, shade=pixel_color, side=1.5, cut_color=PATCH_COLOR)
         h = get_formula(["H", "=", (vr.H, "H")], font_size=SMALL_SIZE, color=DIM_TEXT_COLOR)
         w = get_formula(["W", "=", (vr.W, "W")], font_size=SMALL_SIZE, color=DIM_TEXT_COLOR)
         h.next_to(cut.frame, LEFT, buff=0.12)

@@ -18,6 +18,7 @@ from scenes.chapter4_vision_roadmap import (
     CLS_COLOR,
     PIXEL_OFF,
     PIXEL_ON,
+    PATCH_COLOR,
     PatchesAndCLS,
     get_patched_image,
     pixel_color,
@@ -542,6 +543,11 @@ def test_the_general_formulas_have_their_pictures(b, vr):
     horizontal cut, 16 squares a patch, three layers of 16."""
     pics = b.scene.formula_pics
     assert len(pics.cut.pixels) == 8 * 8 and len(pics.cut.cuts) == 2          # (8/4 - 1) lines each way
+    # the cut is seen: its lines in the patches' own colour, unlike any pixel (the vertical one runs
+    # along the stripe's white edge, where a white line vanished)
+    pixel_shades = {m.get_fill_color().to_hex().upper() for m in pics.cut.pixels}
+    for line in pics.cut.cuts:
+        assert line.get_stroke_color().to_hex().upper() == PATCH_COLOR.upper() not in pixel_shades
     assert len(pics.patch.pixels) == 4 * 4
     assert [len(layer.squares) for layer in pics.block.layers] == [16, 16, 16]
     # patch 1's picture has the image's top-left 4×4 shades (the stripe in its columns 3 and 4)
