@@ -792,9 +792,9 @@ class BiasesAndLibraryLayer(LessonScene):
         head = self.query_head = VGroup(who, query)
         self.query_home = head.get_center()
         head.scale(self.QUERY_SCALE).move_to(CONTENT_CENTER + UP * 0.2)
-        with self.beat(f"A projection bias adds one fixed vector after the projection: "
+        with self.beat(f"A projection bias adds one learned vector after the projection: "
                        f"here an illustrative {B_Q} on head 1’s query.",
-                       spoken="A projection bias adds one fixed vector after the projection: here an illustrative "
+                       spoken="A projection bias adds one learned vector after the projection: here an illustrative "
                               "bias on head one's query."):
             self.play(FadeIn(who), FadeIn(query.q))
             self.play(FadeIn(query.ops[0]), FadeIn(query.b, shift=0.2 * LEFT))
