@@ -373,7 +373,7 @@ def test_logit_terms_river_water_by_hand():
     ws = compute_worksheet("river")
     h = ws.mlp.hidden
     parts = logit_terms(h, W2, B2, VOCAB.index("water"))
-    # WORKSHEET.md: h1 → water 1.5; W2's fourth row is 0.1 and its fifth 0.2 for water; b2 = 0 for a candidate
+    # docs/WORKSHEET.md: h1 → water 1.5; W2's fourth row is 0.1 and its fifth 0.2 for water; b2 = 0 for a candidate
     assert [(t.unit, t.weight) for t in parts.terms] == [(0, 1.5), (4, 0.2), (3, 0.1)]
     assert parts.bias == 0.0
     assert parts.total == pytest.approx(1.5 * h[0] + 0.2 * h[4] + 0.1 * h[3], abs=1e-12)

@@ -498,7 +498,7 @@ def test_the_predicted_words_logit_is_worked_on_hs_columns(sentence):
 
 def test_river_water_logit_by_hand():
     b = built(ResidualAndPrediction, "river")
-    # W2 to water: 1.5 from unit 1 (e′'s water, copied), 0.1 from unit 4, 0.2 from unit 5 (WORKSHEET.md);
+    # W2 to water: 1.5 from unit 1 (e′'s water, copied), 0.1 from unit 4, 0.2 from unit 5 (docs/WORKSHEET.md);
     # 1.5 · 3.005 + 0.1 · 1.919 + 0.2 · 2.523 = 4.5075 + 0.1919 + 0.5046 = 5.204, b2 = 0 for a candidate
     shown = [b.by_tag("w2_column")[(0, u)].original_text for u in range(8)]
     assert shown == ["1.5", "0.0", "0.0", "0.1", "0.2", "0.0", "0.0", "0.0"]
