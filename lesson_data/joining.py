@@ -16,6 +16,7 @@ The scenes only lay these out; every choice that depends on the numbers is made 
   word_groups           the sentence words and the candidate next words, as vocabulary indices
   shown_rows            which rows of an [n, 4] table fit a screen (the last ones: the receiver's)
   same_receiver_rows    whether two worksheets give the receiver the same q, k and v
+  unchanged_sources     the positions two sentences share word for word (same E row: same keys, values)
   averaged_attention    the heads' weight grids averaged (what average_attn_weights=True returns)
   axis_ticks            which positions label a heat map's axes (all, or every fifth and the last)
   closest_head          which narrow head's weights the wide head's lie closer to (over the followed sources)
@@ -229,8 +230,16 @@ def same_receiver_rows(a, b) -> bool:
                for ha, hb in zip(a.heads, b.heads) for f in ("Q", "K", "V"))
 
 
+def unchanged_sources(a, b) -> list[int]:
+    """Positions (zero-based) where two worksheets' rows of E are equal: the same word at the same
+    place, so every head's key and value there are the same too (cheque and river share 6-9,
+    "bank and watched the"). Only positions both sentences have are compared."""
+    n = min(len(a.E), len(b.E))
+    return [j for j in range(n) if np.array_equal(a.E[j], b.E[j])]
+
+
 __all__ = [
-    "carried_axes", "dominant_axis", "strongest_source", "contrast_sources", "ScoreSplit", "score_split",
+    "unchanged_sources", "carried_axes", "dominant_axis", "strongest_source", "contrast_sources", "ScoreSplit", "score_split",
     "ScoreStory", "score_story", "same_receiver_input",
     "change_word", "SourceRow", "pool_on_sources", "sum_of_shown", "off_carrier_entries", "relu_zeroed",
     "word_groups", "shown_rows", "same_receiver_rows", "runner_up_source", "mixed_axes", "UpdateTerm",

@@ -159,6 +159,12 @@ def count_word(n: int) -> str:
     return _WORDS[n] if 0 <= n < len(_WORDS) else str(n)
 
 
+def join_words(words) -> str:
+    """Words as a sentence lists them: 'a', 'a and b', 'a, b and c'."""
+    words = list(words)
+    return " and ".join(words) if len(words) <= 2 else ", ".join(words[:-1]) + " and " + words[-1]
+
+
 def format_shape(shape) -> str:
     """A shape as the lesson writes it: (10, 4) -> '[10, 4]'."""
     return "[" + ", ".join(str(int(d)) for d in shape) + "]"

@@ -383,3 +383,23 @@ def test_logit_terms_river_water_by_hand():
     assert empty.terms == () and empty.total == -1.5
     with pytest.raises(ValueError, match="word in 0..19"):
         logit_terms(h, W2, B2, 20)
+
+
+def test_unchanged_sources_are_the_shared_words_at_the_same_places():
+    from lesson_data.joining import unchanged_sources
+    river, cheque = compute_worksheet("river"), compute_worksheet("cheque")
+    # docs/WORKSHEET.md, read word by word: "The fisherman sat beside the river | bank and watched the"
+    # and "She deposited the cheque at the | bank and watched the": positions 7-10 (zero-based 6-9) match
+    river_words = "the fisherman sat beside the river bank and watched the".split()
+    cheque_words = "she deposited the cheque at the bank and watched the".split()
+    by_hand = [j for j, (r, c) in enumerate(zip(river_words, cheque_words)) if r == c]
+    assert by_hand == [6, 7, 8, 9]
+    assert unchanged_sources(river, cheque) == by_hand
+    # what the scene says of them: every head's key and value there are the same in both sentences
+    for j in by_hand:
+        for hr, hc in zip(river.heads, cheque.heads):
+            assert np.array_equal(hr.K[j], hc.K[j]) and np.array_equal(hr.V[j], hc.V[j])
+    # a sentence against itself shares every position; against a shorter one, only the common prefix
+    assert unchanged_sources(river, river) == list(range(river.n))
+    short = compute_worksheet("the river bank")
+    assert unchanged_sources(river, short) == [0]

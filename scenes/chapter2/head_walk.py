@@ -100,6 +100,7 @@ from scenes.style import (
     align_baseline,
     baseline_y,
     count_word,
+    join_words,
     format_shape,
     get_fine_print,
     get_number,
@@ -162,11 +163,6 @@ def counted(n: int, noun: str) -> str:
 
 def quoted(word: str) -> str:
     return f"“{word}”"
-
-
-def join_words(words) -> str:
-    words = list(words)
-    return " and ".join(words) if len(words) <= 2 else ", ".join(words[:-1]) + " and " + words[-1]
 
 
 def get_formula(parts, size: float = LABEL_SIZE, buff: float = 0.1, color: str = TEXT_COLOR) -> VGroup:

@@ -57,6 +57,7 @@ from lesson_data.joining import (
     runner_up_source,
     same_receiver_input,
     same_receiver_rows,
+    unchanged_sources,
     score_split,
     score_story,
     shown_rows,
@@ -104,6 +105,7 @@ from scenes.style import (
     get_text,
     get_title,
     head_color,
+    join_words,
     scene_worksheet,
     sub,
     sup,
@@ -1664,6 +1666,7 @@ class ChequeSentence(LessonScene):
         # --- Shot 2: the words change, the keys change, the arrows move ---------------------------
         self.shot("cheque")
         self.show_switch(river, cheque)
+        self.show_unchanged(river, cheque)
         self.show_same_query(cheque)
         self.show_arrows_move(cheque)
         # --- Shot 3: what the messages carry now -----------------------------------------------------
@@ -1792,6 +1795,23 @@ class ChequeSentence(LessonScene):
                       ReplacementTransform(k0.names, k1.names), FadeIn(note), run_time=3.0)
         self.title = title
 
+    def show_unchanged(self, river, cheque):
+        # the words both sentences share at the same places keep their keys and values: the same
+        # vectors, read differently only because the rest of the sentence changed
+        same = unchanged_sources(river, cheque)
+        self.same_box = VGroup()
+        if not same:
+            return
+        row, keys = self.rows[1], self.keys[1]
+        columns = VGroup(*(line[j] for line in keys.lines for j in same))
+        self.same_box = SurroundingRectangle(columns, color=TEXT_COLOR, buff=0.08)
+        tail = same == list(range(same[0], cheque.n)) and len(same) > 1          # one run, to the receiver
+        shared = (f"The last {count_word(len(same))} words, “{' '.join(cheque.tokens[j] for j in same)}”," if tail
+                  else join_words(said_source(cheque.tokens, j) for j in same).capitalize())
+        with self.beat(f"{shared} are the same words in the same places: same keys, same values."):
+            self.play(Create(self.same_box),
+                      *(Indicate(row.words[j], color=TEXT_COLOR, scale_factor=1.15) for j in same))
+
     def show_same_query(self, cheque):
         h1 = cheque.heads[0]
         names = carried_axes(h1.W_V)
@@ -1802,7 +1822,7 @@ class ChequeSentence(LessonScene):
         same = same_receiver_rows(*self.sheets)
         lead = ("The receiver and its query are the same" if same else "The receiver's query changes too")
         with self.beat(f"{lead}, but now {said_source(cheque.tokens, top)} has the most {axis}."):
-            self.play(Indicate(self.query.vector.entries, color=RECEIVER_COLOR, scale_factor=1.15))
+            self.play(FadeOut(self.same_box), Indicate(self.query.vector.entries, color=RECEIVER_COLOR, scale_factor=1.15))
             self.play(Create(self.box))
 
     def show_arrows_move(self, cheque):
@@ -1842,12 +1862,22 @@ class ChequeSentence(LessonScene):
         was_src = strongest_source(river.heads[1].weights[-1])
         was, now = (dominant_axis(ws.heads[1].messages[-1], names) for ws in (river, cheque))
         carries = (f"its message still carries {now}" if was == now else f"its message switches from {was} to {now}")
-        with self.beat(f"Below, head 2 reads {said_source(cheque.tokens, a2.top)} instead of "
-                       f"{said_source(river.tokens, was_src)}: {fmt(cheque.heads[1].weights[-1, a2.top])}."):
+        # what head 2 read in the river sentence, whose arrows below were never drawn: its weight on
+        # screen under the query, in head 2's colour, so "instead of" has both sides
+        was_weight = river.heads[1].weights[-1, was_src]
+        dim = dict(font_size=LABEL_SIZE, color=DIM_TEXT_COLOR)
+        before = self.head2_before = get_line(
+            get_text("river sentence:", **dim), get_text(said_source(river.tokens, was_src), **dim),
+            get_number(was_weight, tag="river_A2_top", index=was_src, font_size=NUMBER_SIZE + 2, color=head_color(2)))
+        before.next_to(self.query2, DOWN, buff=0.3).align_to(self.query2, LEFT)
+        with self.beat(f"Below, head 2 reads {said_source(cheque.tokens, a2.top)}: "
+                       f"{fmt(cheque.heads[1].weights[-1, a2.top])}; in the river sentence it read "
+                       f"{said_source(river.tokens, was_src)}, {fmt(was_weight)}."):
             # head 1's arrows and messages stay; its key numbers make room for head 2's person and glue rows
             self.play(FadeOut(VGroup(self.keys[1], self.weights[1], row.positions, self.note, self.second)),
                       FadeOut(self.arrows1[1].badge), ReplacementTransform(self.query, self.query2))
             self.play(a2.arrows.create(), FadeIn(a2.badge), run_time=1.8)
+            self.play(FadeIn(before, shift=UP * 0.1))
             note = self.note = get_shown_sum_note(cheque.heads[1].weights[-1], "Head 2's shown weights add to",
                                                   tag="cheque_A2_shown_sum")
             self.play(FadeIn(self.keys2, shift=DOWN * 0.1), FadeIn(self.weights2, shift=DOWN * 0.1), FadeIn(note))

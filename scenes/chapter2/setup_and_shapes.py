@@ -73,6 +73,7 @@ from scenes.style import (
     align_baseline,
     baseline_y,
     count_word,
+    join_words,
     format_shape,
     get_fine_print,
     get_number,
@@ -89,10 +90,6 @@ def display_words(ws) -> list[str]:
     """The prefix as written (original case) when it lines up with the tokens, else the tokens."""
     words = ws.text.split()
     return words if len(words) == ws.n else list(ws.tokens)
-
-
-def join_words(words: list[str]) -> str:
-    return " and ".join(words) if len(words) <= 2 else ", ".join(words[:-1]) + " and " + words[-1]
 
 
 # ============================================================================================
