@@ -1198,7 +1198,7 @@ class MessageWalk(HeadWalkScene):
         travel = self.band_shown and self.arrows in self.on_band
         if travel:
             # the message is the receiver's: its slot sits under the receiver, the formula under it
-            slot = self.place_message_slot()
+            slot = self.message_slot = self.place_message_slot()
             formula.next_to(slot, DOWN, buff=0.3)
             formula.set_x(max(formula.get_center()[0], self.panel_left + formula.width / 2))
             shown = [slot.frame, table.message_row[1]]
@@ -1584,12 +1584,31 @@ class Head2WeightsAndMessage(MessageWalk):
         ranked = [ranked_sources(h.weights[self.i], self.i)[0] for h in self.ws.heads]
         strongest = self.strongest_labels = self.get_strongest_labels(side, ranked)
         both_title = get_title("Both heads, side by side")
-        self.clear_stage(self.title)      # the table gives way to the two heads side by side
+        # head 2's picture stays and moves: the sentence and its arrows go down to make room for head 1's
+        # above, and the message slot under the receiver becomes m²'s card (nothing wiped and redrawn)
+        slot = getattr(self, "message_slot", None) if self.band_shown else None
+        moving = [self.band, self.arrows, self.head_label] + ([slot] if slot is not None else [])
+        self.clear_stage(self.title, *(moving if slot is not None else []))
+        card = side.cards[1]
         with self.beat(f"Side by side: head 1 puts most of its weight on {quoted(self.word(ranked[0]))}, "
                        f"head 2 on {quoted(self.word(ranked[1]))}.", look=1.0):
-            self.play(FadeIn(side.band), FadeIn(side.labels), ReplacementTransform(self.title, both_title),
-                      run_time=0.8)
-            self.play(side.up.create(run_time=1.6), side.down.create(run_time=1.6))
+            if slot is None:
+                self.play(FadeIn(side.band), FadeIn(side.labels), ReplacementTransform(self.title, both_title),
+                          run_time=0.8)
+                self.play(side.up.create(run_time=1.6), side.down.create(run_time=1.6))
+            else:
+                label, numbers = self.table.message_row[1], self.table.message
+                rest = [m for m in card.vector.submobjects if m is not card.vector.entries]
+                self.play(ReplacementTransform(self.stand_in(self.band), side.band),
+                          ReplacementTransform(self.stand_in(self.arrows), side.down),
+                          ReplacementTransform(self.stand_in(self.head_label), side.labels[1]),
+                          ReplacementTransform(self.stand_in(label), card.name),
+                          *(ReplacementTransform(self.stand_in(numbers[k]), card.vector.cell(0, k))
+                            for k in range(len(numbers))),
+                          FadeOut(slot.frame), FadeIn(VGroup(*rest)),
+                          ReplacementTransform(self.title, both_title), run_time=1.2)
+                self.add(side.band, side.down, card)     # whole again, for the beats that read them
+                self.play(FadeIn(side.labels[0]), side.up.create(run_time=1.6))
             if len(strongest):
                 self.play(FadeIn(strongest, scale=1.2))
         self.title = both_title
@@ -1607,8 +1626,10 @@ class Head2WeightsAndMessage(MessageWalk):
                          for card, r in zip(side.cards, readings)))
         receiver = side.band.row.boxes[self.n - 1]
         with self.beat(f"So {parts[0]}; {parts[1]}.", spoken=f"So {said[0]}; {said[1]}."):
-            # each message leaves the receiver for its own side: head 1's up, head 2's down
-            self.play(*(FadeIn(card, target_position=receiver.get_center(), scale=0.3) for card in side.cards),
+            # each message leaves the receiver for its own side: head 1's up (head 2's came down with
+            # its arrows, from the slot it was summed in)
+            arriving = [c for c in side.cards if c not in self.mobjects]
+            self.play(*(FadeIn(card, target_position=receiver.get_center(), scale=0.3) for card in arriving),
                       run_time=1.0)
             # "from river", "from fisherman": each head's source arrow lights up
             self.play(*(Indicate(arrows.arrow(r.source), color=TEXT_COLOR, scale_factor=1.03)
