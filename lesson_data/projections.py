@@ -5,6 +5,7 @@
     dot_terms(e_row, W_Q1[:, 0])    -> four DotTerm(axis, e, w, product, counts)
     shown_rows(20)                  -> [0, 1, 2, 3, None, 15, ..., 19]  at most ten rows, None = "⋮"
     most_shifted_source(bias)       -> zero-based source whose weight the bias moves most
+    bias_score_terms(bias)          -> what the bias adds to each source's score: b_Q · k_j
     change_word(6.9, 7.53)          -> "rises"                    how a sentence says it moved
     listed_rows(a, b)               -> the sources a weight table lists, the rest pooled as "others"
     offset_heads(4, 2)              -> (1, 1, 2, 2)               the head each bias offset belongs to
@@ -96,6 +97,13 @@ def most_shifted_source(bias) -> int:
     """Zero-based source whose receiver weight the query bias moves most (ties: the earlier)."""
     shift = np.abs(np.asarray(bias.weights_with, dtype=float) - np.asarray(bias.weights_without, dtype=float))
     return int(np.argmax(shift))
+
+
+def bias_score_terms(bias) -> np.ndarray:
+    """What a query bias adds to each source's score (before the ÷√d): (q + b_Q) · k_j - q · k_j
+    = b_Q · k_j, one per source [n]. It differs by source because the keys do: the bias favours
+    the sources whose keys point its way (river's, with the most water, for b_Q¹ = [0.2, -0.1])."""
+    return np.asarray(bias.keys, dtype=float) @ np.asarray(bias.b_Q, dtype=float)
 
 
 @dataclass(frozen=True)

@@ -1,6 +1,8 @@
 """lesson_data.projections: what a projection reads, worked by hand from the worksheet's matrices."""
 from __future__ import annotations
 
+import math
+
 import numpy as np
 import pytest
 
@@ -197,3 +199,17 @@ def test_unused_by_query_names_the_zero_coordinates():
     assert unused_by_query(ws.heads[0].Q[-1], ["water", "finance"]) == ()
     with pytest.raises(ValueError, match="one name per query coordinate"):
         unused_by_query([1.0, 2.0], ["a"])
+
+
+def test_bias_score_terms_are_what_the_bias_adds_to_each_score():
+    from lesson_data.projections import bias_score_terms
+    bias = bias_illustration("river")
+    terms = bias_score_terms(bias)
+    # second method: the scores with the bias minus the scores without it
+    np.testing.assert_allclose(terms, np.asarray(bias.scores_with) - np.asarray(bias.scores_without), atol=1e-12)
+    # by hand: river's key (head 1, docs/WORKSHEET.md) is water 3.0 + position 0.1 = 3.1, finance
+    # 0 - 0.1 = -0.1; b_Q¹ = [0.2, -0.1]: 0.2 * 3.1 + (-0.1) * (-0.1) = 0.63, the most of the ten
+    river = compute_worksheet("river").tokens.index("river")
+    np.testing.assert_allclose(bias.keys[river], [3.1, -0.1], atol=1e-12)
+    assert math.isclose(terms[river], 0.63, abs_tol=1e-12)
+    assert int(np.argmax(terms)) == river == most_shifted_source(bias)

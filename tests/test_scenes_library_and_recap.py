@@ -105,7 +105,16 @@ def test_bias_river_query_worked_by_hand():
     # river's score q·k₆ = 2.3·3.1 + 2.3·(-0.1) = 6.9 -> 2.5·3.1 + 2.2·(-0.1) = 7.53
     assert b.by_tag("score_without")[5].original_text == "6.90"
     assert b.by_tag("score_with")[5].original_text == "7.53"
-    b.beat_of("“river” moves most: its weight rises from 0.718 to 0.767.")
+    beat = b.beat_of("“river” moves most:")
+    assert beat.text.endswith("its weight rises from 0.718 to 0.767.")
+    # the cause on screen in that beat (docs/VISUALS.md: every result with its cause): what the bias
+    # adds to river's score, b_Q¹ · k₆ = 0.2·3.1 + (-0.1)·(-0.1) = 0.63 = 7.53 - 6.90, the most of all ten
+    assert [b.by_tag("bias_term_k")[(0, k)].original_text for k in range(2)] == ["3.1", "-0.1"]
+    assert [b.by_tag("bias_term_b")[(0, k)].original_text for k in range(2)] == ["0.2", "-0.1"]
+    (j, term), = b.by_tag("bias_term").items()
+    assert j == 5 and term.original_text == "0.63" and math.isclose(term.value, 0.2 * 3.1 + 0.1 * 0.1, abs_tol=1e-12)
+    assert "for “river” 0.63, the most of any source" in beat.text
+    assert {"bias_term", "bias_term_k", "bias_term_b"} <= {m.tag for m in b.numbers_in(beat)}
 
 
 def test_bias_cheque_score_falls():
@@ -113,7 +122,10 @@ def test_bias_cheque_score_falls():
     # cheque's key is mostly finance, where b_Q subtracts: 2.3·2.9 = 6.67 -> 2.2·2.9 = 6.38
     assert b.by_tag("score_without")[3].original_text == "6.67"
     assert b.by_tag("score_with")[3].original_text == "6.38"
-    b.beat_of("“cheque” moves most: its weight falls from 0.645 to 0.620.")
+    beat = b.beat_of("“cheque” moves most:")
+    # cheque's key (position 4) is [0.0, 2.9]: 0.2·0 + (-0.1)·2.9 = -0.29 = 6.38 - 6.67, the least
+    assert "for “cheque” -0.29, the least of any source" in beat.text
+    assert beat.text.endswith("its weight falls from 0.645 to 0.620.")
 
 
 def test_bias_table_for_twenty_words_pools_the_rest():

@@ -44,7 +44,7 @@ from manim import (
 )
 
 from lesson_data.display import fmt, fmt_sci, places_for
-from lesson_data.projections import change_word, listed_rows, most_shifted_source, offset_heads
+from lesson_data.projections import bias_score_terms, change_word, listed_rows, most_shifted_source, offset_heads
 from lesson_data.worksheet import HEAD_NAMES, bias_illustration, sentence_from_env
 from scenes.blocks.code_panel import get_code_panel, get_mono
 from scenes.blocks.flow_arrow import get_arrow
@@ -164,6 +164,29 @@ def get_query_with_bias(bias, n: int) -> VGroup:
     for op in (plus, equals):
         op.set_y(q.cell_center(0, 0)[1])
     group.q, group.b, group.sum, group.ops = q, b, s, VGroup(plus, equals)
+    return group
+
+
+def get_bias_term(bias, j: int, word: str, places: int) -> VGroup:
+    """b_Q · k = the score the bias adds to source j: the bias row, the source's key row and their
+    dot product (the table's score places), on one line: why that source's score moves most."""
+    kw = dict(places=None, label_size=LABEL_SIZE)
+    b = get_row_vector(bias.b_Q, None, name=B_Q, tag="bias_term_b", color=BIAS_COLOR, name_color=BIAS_COLOR, **kw)
+    k = get_row_vector(bias.keys[j], None, name=f"k, “{word}”", tag="bias_term_k", color=head_color(1),
+                       name_color=head_color(1), **kw)
+    term = get_number(bias_score_terms(bias)[j], places, tag="bias_term", index=j, color=BIAS_COLOR,
+                      font_size=LABEL_SIZE + 2)
+    dot, equals = get_text("·", font_size=BODY_SIZE), get_text("=", font_size=BODY_SIZE)
+    added = get_text("added to its score", font_size=SMALL_SIZE, color=BIAS_COLOR)
+    group = VGroup(b, dot, k, equals, term).arrange(RIGHT, buff=0.2)
+    for part in (b, k):
+        part.align_to(b, DOWN)
+    y = b.cell_center(0, 0)[1]
+    for op in (dot, equals, term):
+        op.set_y(y)
+    added.next_to(term, DOWN, buff=0.14).align_to(term, LEFT)     # under its number: the names sit above
+    group.add(added)
+    group.term = term
     return group
 
 
@@ -895,9 +918,23 @@ class BiasesAndLibraryLayer(LessonScene):
         word = ws.tokens[j]
         w0, w1 = bias.weights_without[j], bias.weights_with[j]
         k = self.table.sources.index(j)
-        with self.beat(f"“{word}” moves most: its weight {change_word(w0, w1)} from {fmt(w0)} to {fmt(w1)}."):
+        # the cause beside the result: b_Q · k, what the bias adds to this source's score (its key
+        # points the bias's way), under the bars' key, right of the fine print
+        terms = bias_score_terms(bias)
+        places = self.table.score_places
+        cause = self.bias_term = get_bias_term(bias, j, word, places)
+        cause.next_to(self.chart.key, DOWN, buff=0.3).align_to([SAFE_WIDTH / 2, 0, 0], RIGHT)   # fine print at left
+        rank = (", the most of any source" if int(np.argmax(terms)) == j else
+                ", the least of any source" if int(np.argmin(terms)) == j else "")
+        added = fmt(terms[j], places)
+        with self.beat(f"“{word}” moves most: the bias adds b_Q¹ · k to each score, for “{word}” {added}{rank}; "
+                       f"its weight {change_word(w0, w1)} from {fmt(w0)} to {fmt(w1)}.",
+                       spoken=f"“{word}” moves most: the bias adds its product with each key to the score, for "
+                              f"“{word}” {added}{rank}; its weight {change_word(w0, w1)} from {fmt(w0)} to {fmt(w1)}."):
             self.play(Create(box))
-            self.play(Indicate(VGroup(self.table.scores_with[k], self.table.with_bias[k]),
+            # the bias row and the source's key come out of the query sum and the source's row
+            self.play(FadeIn(cause, shift=DOWN * 0.15),
+                      Indicate(VGroup(self.table.scores_with[k], self.table.with_bias[k]),
                                color=SOURCE_COLOR, scale_factor=1.15),
                       Indicate(self.chart.bars_with[k], color=SOURCE_COLOR, scale_factor=1.05))
 
@@ -906,7 +943,7 @@ class BiasesAndLibraryLayer(LessonScene):
         note = self.fine_print = place_fine_print("Omitting biases is not a general claim that bias-free attention is better.",
                                                   width=SAFE_WIDTH)
         with self.beat("We leave the attention biases out only to keep this example simple; the MLP keeps its own."):
-            self.play(FadeOut(rounded), FadeIn(note))
+            self.play(FadeOut(rounded), FadeOut(self.bias_term), FadeIn(note))     # the note takes its row
 
     # shot 3 -----------------------------------------------------------------------------------
     FLAG_SCALE = 1.15
