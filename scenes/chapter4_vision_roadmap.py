@@ -332,7 +332,8 @@ class PatchesAndCLS(LessonScene):
         with self.beat(f"Can attention read an image? Here is a tiny one: {vr.H}×{vr.W} pixels, "
                        "a light vertical stripe on a dark ground."):
             self.play(FadeIn(image), FadeIn(label))
-        with self.beat("It is only a shape illustration: nothing in this scene was trained."):
+        # "in this image model": the scene later shows chapter 3's map, from a trained language model
+        with self.beat("It is only a shape illustration: nothing in this image model was trained."):
             self.play(FadeIn(note))
 
     def show_patches(self, vr):
@@ -710,10 +711,11 @@ class PatchesAndCLS(LessonScene):
             "For this two-class shape example, prepend one learned CLS token to the four patch embeddings, "
             "then add position embeddings to the five rows."))
         with self.beat(f"In front of the {count_word(vr.n_patches)} patch rows goes one more: "
-                       "a classification token, CLS, a learned row that belongs to no patch.",
+                       "a classification token, CLS, a row of its own that belongs to no patch; "
+                       "a real model learns it, and its numbers here are illustrative.",
                        spoken=f"In front of the {count_word(vr.n_patches)} patch rows goes one more: a "
-                              "classification token, C L S for short. It is a learned row that belongs to no "
-                              "patch."):
+                              "classification token, C L S for short. It is a row of its own that belongs to no "
+                              "patch; a real model learns it, and its numbers here are illustrative."):
             self.play(ReplacementTransform(rows.entries, VGroup(*tokens.entries[1:])),
                       ReplacementTransform(VGroup(rows.brackets, rows.name_label, rows.row_labels),
                                            VGroup(tokens.brackets, tokens.name_label,

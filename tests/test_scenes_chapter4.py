@@ -217,7 +217,7 @@ def test_the_projection_and_its_sweep_play_in_their_sentences(b):
 
 
 def test_position_rows_tell_patches_1_and_3_apart_in_their_sentences(b, vr):
-    assert tags_in(b, b.beat_of("CLS, a learned row")) == {"tokens": 20}
+    assert tags_in(b, b.beat_of("CLS, a row of its own")) == {"tokens": 20}
     assert draws(b, b.beat_of("have identical rows"))
     assert tags_in(b, b.beat_of("position row added")) == {"position_rows": 20, "encoder_input": 20}
     differ = b.beat_of("different position rows")
@@ -299,7 +299,11 @@ def test_caveats_are_the_notes_words_and_no_developer_language(b):
         assert sentence in texts, sentence
     for word in ("seeded", "random", "tenths"):
         assert word not in texts.lower() and word not in said(b).lower(), word
-    assert "nothing in this scene was trained" in said(b)
+    # "this image model", not "this scene": the scene also shows chapter 3's trained model's map
+    assert "nothing in this image model was trained" in said(b) and "in this scene was trained" not in said(b)
+    # CLS is a row a real model learns; this one's numbers are illustrative (never "a learned row")
+    assert "a real model learns it, and its numbers here are illustrative" in said(b)
+    assert "a learned row" not in said(b)
     assert "not a benchmark or a completed classifier" in said(b)
     # cross-attention is named once, at the end, so that sentence says what it is; the notes' words stay
     cross = [bt for bt in b.beats if "cross-attention" in bt.spoken.lower()]
