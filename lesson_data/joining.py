@@ -17,6 +17,7 @@ The scenes only lay these out; every choice that depends on the numbers is made 
   shown_rows            which rows of an [n, 4] table fit a screen (the last ones: the receiver's)
   same_receiver_rows    whether two worksheets give the receiver the same q, k and v
   unchanged_sources     the positions two sentences share word for word (same E row: same keys, values)
+  largest_update_axis   the axis the update ΔE moves most in the receiver's row (water for river)
   averaged_attention    the heads' weight grids averaged (what average_attn_weights=True returns)
   axis_ticks            which positions label a heat map's axes (all, or every fifth and the last)
   closest_head          which narrow head's weights the wide head's lie closer to (over the followed sources)
@@ -230,6 +231,12 @@ def same_receiver_rows(a, b) -> bool:
                for ha, hb in zip(a.heads, b.heads) for f in ("Q", "K", "V"))
 
 
+def largest_update_axis(ws) -> int:
+    """The axis (index into AXES) where attention's update ΔE changes the receiver's row most (by
+    magnitude; ties: the earlier axis): river's ΔE₁₀ = [3.005, -0.018, 1.552, 0.538] -> 0, water."""
+    return int(np.argmax(np.abs(np.asarray(ws.delta_E[-1], dtype=float))))
+
+
 def unchanged_sources(a, b) -> list[int]:
     """Positions (zero-based) where two worksheets' rows of E are equal: the same word at the same
     place, so every head's key and value there are the same too (cheque and river share 6-9,
@@ -239,7 +246,7 @@ def unchanged_sources(a, b) -> list[int]:
 
 
 __all__ = [
-    "unchanged_sources", "carried_axes", "dominant_axis", "strongest_source", "contrast_sources", "ScoreSplit", "score_split",
+    "unchanged_sources", "largest_update_axis", "carried_axes", "dominant_axis", "strongest_source", "contrast_sources", "ScoreSplit", "score_split",
     "ScoreStory", "score_story", "same_receiver_input",
     "change_word", "SourceRow", "pool_on_sources", "sum_of_shown", "off_carrier_entries", "relu_zeroed",
     "word_groups", "shown_rows", "same_receiver_rows", "runner_up_source", "mixed_axes", "UpdateTerm",

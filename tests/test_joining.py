@@ -403,3 +403,17 @@ def test_unchanged_sources_are_the_shared_words_at_the_same_places():
     assert unchanged_sources(river, river) == list(range(river.n))
     short = compute_worksheet("the river bank")
     assert unchanged_sources(river, short) == [0]
+
+
+def test_largest_update_axis_is_water_for_river():
+    from lesson_data.joining import largest_update_axis
+    river = compute_worksheet("river")
+    # by hand from scene 13's numbers: ΔE₁₀ = m¹ W_O¹ + m² W_O²; water = 2.617 + 0.25 · 1.552 = 3.005,
+    # finance -0.018, person 1.552, glue 0.538: water moves most; "the" had none of it (E₁₀ = glue only)
+    assert largest_update_axis(river) == 0
+    np.testing.assert_allclose(river.delta_E[-1][0], 2.617 + 0.25 * 1.552, atol=5e-4)
+    assert river.E[-1][0] == 0.0
+    # a made-up row: the biggest magnitude wins even when negative
+    class Fake:
+        delta_E = np.array([[0.1, -2.0, 1.5, 0.0]])
+    assert largest_update_axis(Fake) == 1

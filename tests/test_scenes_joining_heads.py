@@ -463,7 +463,7 @@ def test_residual_pictures_play_in_their_sentences():
     assert b.scene.hidden_rows.pre.cell(0, 1).color.to_hex().upper() == jh.FALL_COLOR.upper()
     # the MLP's parameters are said to be hand-chosen, in the beat that brings the MLP
     assert jh.MLP_NOTE in all_text(b)
-    assert tags_in(b, b.beat_of("Second layer")) == {"w2_column", "logit_part", "logit_total"}
+    assert tags_in(b, b.beat_of("Second layer")) == {"w2_column", "logit_part", "logit_total", "logit_bias"}
     assert tags_in(b, b.beat_of("Every word is scored the same way")) == {"logit"}
     assert {"p", "p_sum", "p_shown_sum"} <= tags_in(b, b.beat_of("Softmax turns them"))
     assert any("Create" in c.what for c in b.changes_in(b.beat_of("The most probable next word")))
@@ -503,8 +503,29 @@ def test_river_water_logit_by_hand():
     shown = [b.by_tag("w2_column")[(0, u)].original_text for u in range(8)]
     assert shown == ["1.5", "0.0", "0.0", "0.1", "0.2", "0.0", "0.0", "0.0"]
     assert b.by_tag("logit_total")[None].original_text == "5.204"
+    # b2's part is on screen with the products it adds to (0.0 for water): the sum leaves nothing out
+    assert b.by_tag("logit_bias")[None].original_text == "0.0"
     assert "Second layer: why “water”? W2 weighs unit 1, a copy of the water coordinate, by 1.5; two smaller " \
            "parts add the rest: 5.204." in said(b)
+
+
+def test_residual_shows_what_attention_brought_the_receiver():
+    """Before the MLP: "the" had no water in E (its token row is glue only, position row 10 adds none);
+    the update brings 3.005 (head 1's 2.617 + a quarter of head 2's 1.552), so e′₁₀ holds 3.005. The
+    three water cells are boxed in that beat and the other nine rows step back."""
+    b = built(ResidualAndPrediction, "river")
+    beat = b.beat_of("In E, “the” has no water")
+    assert beat.text == "In E, “the” has no water; attention's update brings 3.005, so its row of E′ holds 3.005."
+    t = b.scene.tables
+    for m, tag, text in ((t.e, "E", "0.0"), (t.delta, "delta_E", "3.005"), (t.e_prime, "E_prime", "3.005")):
+        assert b.by_tag(tag)[(9, 0)].original_text == text
+    for box, m in zip(b.scene.brought[:2], (t.e, t.delta)):      # E′'s row travels on into the MLP later
+        cell = m.cell(9, 0)
+        assert box.get_left()[0] < cell.get_center()[0] < box.get_right()[0]
+        assert box.get_bottom()[1] < cell.get_center()[1] < box.get_top()[1]
+    assert b.scene.brought[2].get_left()[0] > t.delta.get_right()[0]
+    assert t.e.row(0)[0].get_fill_opacity() < 0.5 and t.e.row(9)[0].get_fill_opacity() == 1.0
+    assert any("LaggedStart" in c.what for c in b.changes_in(beat))          # the three boxes, one by one
 
 
 @pytest.mark.parametrize("sentence,word", [("river", "water"), ("cheque", "teller")])

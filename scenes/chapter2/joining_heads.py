@@ -58,6 +58,7 @@ from lesson_data.joining import (
     same_receiver_input,
     same_receiver_rows,
     unchanged_sources,
+    largest_update_axis,
     score_split,
     score_story,
     shown_rows,
@@ -1266,7 +1267,7 @@ def get_logit_rows(ws, rows, parts) -> VGroup:
     lesson_data.joining.logit_terms for the word): W2's column for the word at the pre-activations'
     height, each unit's product h_u · W2[u, word] at h's, the sum at the products' right end. h itself
     goes up to e′'s height (`rows.h_target`: where its entries and brackets go)."""
-    from lesson_data.worksheet import W2
+    from lesson_data.worksheet import B2, W2
 
     pre, hidden = rows.pre, rows.hidden
     word = VOCAB[parts.word]
@@ -1303,8 +1304,14 @@ def get_logit_rows(ws, rows, parts) -> VGroup:
     total.arrange(RIGHT, buff=0.15).next_to(parts_row.brackets, RIGHT, buff=0.15)
     align_baseline(total[1], baseline_y(parts_row.cell(0, 0)))
     total[0].set_y(total[1].get_y())              # "=" has no baseline glyph: centred on the number
-    group = VGroup(labels, weights, parts_row, total)
-    group.weights, group.products, group.labels, group.total = weights, parts_row, labels, total
+    # b2's entry for the word, at W2's row end: the sum below includes it (0.0 for a candidate word)
+    bias = VGroup(get_text("b2:", font_size=LABEL_SIZE),
+                  get_number(parts.bias, places_for(B2), tag="logit_bias", font_size=NUMBER_SIZE + 2))
+    bias.arrange(RIGHT, buff=0.12).next_to(weights.brackets, RIGHT, buff=0.15)
+    for m in bias:
+        align_baseline(m, baseline_y(weights.cell(0, 0)))
+    group = VGroup(labels, weights, parts_row, total, bias)
+    group.weights, group.products, group.labels, group.total, group.bias = weights, parts_row, labels, total, bias
     group.used = sorted(used)
     return group
 
@@ -1360,6 +1367,7 @@ class ResidualAndPrediction(LessonScene):
         self.shot("residual")
         self.show_residual(ws)
         self.show_receiver_row(ws)
+        self.show_what_attention_brought(ws)
         # --- Shot 2: the receiver's row through the prediction MLP -----------------------------------
         self.shot("prediction MLP")
         self.show_row_travels(ws)
@@ -1395,6 +1403,23 @@ class ResidualAndPrediction(LessonScene):
                        look=1.0):
             self.play(LaggedStart(*(Create(b) for b in boxes), lag_ratio=0.3), run_time=1.5)
 
+    def show_what_attention_brought(self, ws):
+        # the receiver's own row lacked what attention brought it: the other rows step back, and the
+        # one coordinate the update moves most is boxed in E, ΔE and E′ (water: 0.0 + 3.005 = 3.005)
+        t, r = self.tables, len(self.tables.rows) - 1
+        a = largest_update_axis(ws)
+        word, axis = ws.tokens[-1], AXES[a]
+        tables = (t.e, t.delta, t.e_prime)
+        e, d, p = (ws.E[-1, a], ws.delta_E[-1, a], ws.E_prime[-1, a])
+        cells = self.brought = VGroup(*(SurroundingRectangle(m.cell(r, a), color=POSITIVE_COLOR, buff=0.06)
+                                        for m in tables))
+        others = VGroup(*(m.row(i) for m in tables for i in range(r)), *(t.e.row_labels[i] for i in range(r)))
+        had = f"{fmt(e, places_for(ws.E))} {axis}" if e else f"no {axis}"
+        with self.beat(f"In E, “{word}” has {had}; attention's update brings {fmt(d, places_for(ws.delta_E))}, "
+                       f"so its row of E′ holds {fmt(p, places_for(ws.E_prime))}.", look=1.0):
+            self.play(others.animate.set_opacity(0.3), run_time=0.8)
+            self.play(LaggedStart(*(Create(c) for c in cells), lag_ratio=0.4), run_time=1.5)
+
     # shot 2 -----------------------------------------------------------------------------------
     def show_row_travels(self, ws):
         chain = self.chain = get_mlp_chain(ws)
@@ -1413,7 +1438,7 @@ class ResidualAndPrediction(LessonScene):
         with self.beat("Its row of E′ travels into the prediction MLP: W1, a ReLU, then W2.",
                        spoken="Its row of E prime travels into the prediction M L P: a first layer, a relu, then "
                               "a second layer."):
-            self.play(FadeOut(VGroup(t.e, t.delta, t.ops, t.more, self.row_boxes[:2], self.old_note)),
+            self.play(FadeOut(VGroup(t.e, t.delta, t.ops, t.more, self.row_boxes[:2], self.old_note, self.brought)),
                       ReplacementTransform(self.row_boxes[2], self.e_row_box),
                       FadeOut(VGroup(*(m for m in t.e_prime if m is not t.e_prime.entries))),
                       FadeOut(VGroup(*(t.e_prime.row(i) for i in range(len(t.rows) - 1)))),
@@ -1492,14 +1517,16 @@ class ResidualAndPrediction(LessonScene):
                                      self.relu_boxes, self.e_row_box)),
                       VGroup(hidden, rows.labels[2]).animate.shift(up),
                       VGroup(rows.pre.col_labels, rows.unit_label).animate.shift(head_up), run_time=1.2)
-            self.play(FadeIn(VGroup(score.labels[0], score.weights), shift=DOWN * 0.2))
+            self.play(FadeIn(VGroup(score.labels[0], score.weights, score.bias), shift=DOWN * 0.2))
             # each unit's product comes from its h and its weight; then they add up
             self.play(*(TransformFromCopy(VGroup(hidden.cell(0, u), score.weights.cell(0, u)), score.products.cell(0, u))
                         for u in score.used),
                       FadeIn(VGroup(score.labels[1], score.products.brackets,
                                     *(score.products.cell(0, u) for u in range(len(mlp.hidden)) if u not in score.used))),
                       run_time=1.4)
-            self.play(TransformFromCopy(VGroup(*(score.products.cell(0, u) for u in score.used)), score.total[1]),
+            # the used products and b2's entry add up to the logit
+            self.play(TransformFromCopy(VGroup(*(score.products.cell(0, u) for u in score.used), score.bias[1]),
+                                        score.total[1]),
                       FadeIn(score.total[0]), run_time=1.0)
 
     def show_logits(self, ws):
@@ -1516,7 +1543,7 @@ class ResidualAndPrediction(LessonScene):
                               f"{count_word(W2.shape[0])} by {count_word(W2.shape[1])} matrix, plus a bias: "
                               f"{count_word(vocab)} logits, one score per vocabulary word."):
             # the worked word gives way; h itself travels up into the second layer (its input)...
-            self.play(FadeOut(VGroup(score.labels, score.weights, score.products, score.total[0],
+            self.play(FadeOut(VGroup(score.labels, score.weights, score.products, score.total[0], score.bias,
                                      rows.pre.col_labels, rows.unit_label)))
             self.play(FadeOut(h, target_position=layer2, scale=0.3), FadeOut(rows.labels[2]), run_time=1.2)
             # ...and the twenty logits come out of it, one per word; the worked one moves into its row
