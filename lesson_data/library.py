@@ -4,6 +4,8 @@ long prefix fit on one line, and the word the training beat shows as an example 
 imports."""
 from __future__ import annotations
 
+import math
+
 from lesson_data.worksheet import VOCAB
 
 
@@ -43,6 +45,17 @@ def example_target(ranked) -> str:
     if len(ranked) < 2:
         raise ValueError("need the prediction and at least one other ranked word")
     return ranked[1][0]
+
+
+def target_loss(ranked, word: str) -> tuple[float, float]:
+    """(p, loss) for a training target: the probability the model gives `word` and the cross-entropy
+    loss -ln p it pays for it (natural log). `ranked`: [(word, p), ...] over the vocabulary."""
+    p = dict(ranked).get(word)
+    if p is None:
+        raise ValueError(f"target {word!r} is not a vocabulary word; allowed: {', '.join(w for w, _ in ranked)}")
+    if not 0 < p <= 1:
+        raise ValueError(f"need 0 < p <= 1 for {word!r}, got {p}")
+    return p, -math.log(p)
 
 
 def token_ids(tokens) -> list[int]:

@@ -1,4 +1,6 @@
 """lesson_data.library: spoken forms of measured differences, token IDs, words that fit a line."""
+import math
+
 import pytest
 
 from lesson_data.library import example_target, last_words_that_fit, next_row, said_all, said_sci, token_ids
@@ -54,3 +56,18 @@ def test_example_target_is_the_runner_up_not_the_prediction(sentence, prediction
     assert example_target(ws.mlp.ranked) == expected != ws.mlp.prediction
     with pytest.raises(ValueError):
         example_target(ws.mlp.ranked[:1])
+
+
+def test_target_loss_is_minus_the_natural_log_of_the_targets_probability():
+    from lesson_data.library import target_loss
+    from lesson_data.worksheet import VOCAB, compute_worksheet
+    ws = compute_worksheet("river")
+    p, loss = target_loss(ws.mlp.ranked, "boats")
+    # second method: the probabilities array indexed by vocabulary position; e^(-loss) gives p back
+    assert p == ws.mlp.probabilities[VOCAB.index("boats")]
+    assert math.isclose(math.exp(-loss), p, rel_tol=1e-12)
+    assert f"{p:.3f}" == "0.192" and f"{loss:.3f}" == "1.648"
+    # a certain target costs nothing; a word outside the vocabulary is refused, naming it
+    assert target_loss([("a", 1.0)], "a") == (1.0, 0.0)
+    with pytest.raises(ValueError, match="'zebra'"):
+        target_loss(ws.mlp.ranked, "zebra")

@@ -598,6 +598,13 @@ def test_recap_training_colours_and_shapes():
     target_beat = b.beat_of("In training, the word that really comes next is the target")
     assert "FadeOut" in kinds(b.changes_in(target_beat))
     assert "from the training text, not the model’s output" in texts_of(b)
+    # what that target costs, on screen in its own beat: the worksheet gives "boats" 0.192 (river's
+    # runner-up), and cross-entropy is -ln 0.1925 = 1.648 (e^-1.648 = 0.1925, by hand)
+    cost = b.beat_of("If it is “boats”")
+    assert cost.text == "If it is “boats”, the model gave it 0.192, so the loss is −ln 0.192 = 1.648."
+    assert {"target_p", "target_loss"} <= {m.tag for m in b.numbers_in(cost)}
+    (loss,) = b.by_tag("target_loss").values()
+    assert loss.original_text == "1.648" and math.isclose(math.exp(-loss.value), b.by_tag("target_p")[None].value)
     # the upward gradient into the MLP and the downward logits arrow stay apart
     assert abs(t.back[3][0].get_start()[0] - t.logit_arrow.get_start()[0]) >= 0.35
     # the MLP's matrices and the last row's shape appear with the MLP

@@ -1308,6 +1308,21 @@ def get_recap_diagram(ws) -> VGroup:
 
 
 
+def get_target_cost(example: str, p: float, loss: float) -> VGroup:
+    """The example target's price on one line: the probability the model gave it and the loss
+    -ln p (three places, the lesson's rule), numbers tagged target_p and target_loss."""
+    size = 16
+    parts = [get_text(f"p(“{example}”) =", font_size=size), get_number(p, 3, tag="target_p", font_size=size),
+             get_text(", so the loss is −ln", font_size=size), get_number(p, 3, tag="target_p", index=1, font_size=size),
+             get_text("=", font_size=size), get_number(loss, 3, tag="target_loss", font_size=size + 2, color=GRADIENT_COLOR)]
+    line = VGroup(*parts).arrange(RIGHT, buff=0.1)
+    parts[2].shift(LEFT * 0.08)          # the comma against the number before it
+    y = baseline_y(parts[1])
+    for m in parts:
+        align_baseline(m, y)
+    return line
+
+
 def get_training_panel(diagram, example: str) -> VGroup:
     """Training, drawn under the recap diagram: the prediction's vocabulary logits into softmax and
     cross-entropy, the observed next token as the target (`example`: a word shown as an example of
@@ -1567,10 +1582,16 @@ class RecapAndLoop(LessonScene):
     def build_training(self, ws):
         """Under the diagram: the prediction's logits against the observed next token, and the loss
         flowing back into every block that learns (both heads, W_O, the MLP)."""
-        from lesson_data.library import example_target
+        from lesson_data.library import example_target, target_loss
 
         # an example target that is not the prediction: the two must be told apart
-        self.training = get_training_panel(self.diagram, example=example_target(ws.mlp.ranked))
+        example = example_target(ws.mlp.ranked)
+        self.training = get_training_panel(self.diagram, example=example)
+        # what that target costs the model: its probability and the loss -ln p, under the target
+        self.example = example
+        self.target_p, self.target_loss = target_loss(ws.mlp.ranked, example)
+        cost = self.target_cost = get_target_cost(example, self.target_p, self.target_loss)
+        cost.next_to(self.training.target, DOWN, buff=0.12).align_to(self.training.target, RIGHT)
 
     def build_loop(self, ws):
         from lesson_data.library import token_ids
@@ -1713,6 +1734,12 @@ class RecapAndLoop(LessonScene):
             self.play(FadeIn(t.title), GrowArrow(t.logit_arrow), FadeIn(t.loss, shift=0.1 * DOWN),
                       FadeOut(self.filled))
             self.play(FadeIn(t.target, shift=0.1 * UP), GrowArrow(t.target_arrow), FadeIn(note))
+        p, loss = fmt(self.target_p), fmt(self.target_loss)
+        with self.beat(f"If it is “{self.example}”, the model gave it {p}, so the loss is −ln {p} = {loss}.",
+                       spoken=f"If it is “{self.example}”, the model gave it only {p}, so the loss is minus the "
+                              f"log of {p}: {loss}."):
+            self.play(FadeIn(self.target_cost, shift=0.1 * UP))
+            self.play(Indicate(self.target_cost[-1], color=GRADIENT_COLOR, scale_factor=1.2))
 
     def show_weight_update(self):
         t = self.training
