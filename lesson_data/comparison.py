@@ -600,6 +600,13 @@ class StoryLine:
         row = self.amap.model(model).heads[head, self.receiver]
         return np.array([math.fsum(float(row[j]) for j in range(e.first, e.last + 1)) for e in self.entries])
 
+    def heaviest_gap(self, model: str, head: int) -> int | None:
+        """The entry index of the folded gap holding the most of one head's weight (ties: the earlier),
+        or None when nothing is folded: the box whose dashed arrow is drawn widest."""
+        w = self.weights(model, head)
+        gaps = [k for k, e in enumerate(self.entries) if e.is_gap]
+        return max(gaps, key=lambda k: (w[k], -k)) if gaps else None
+
 
 def story_line(amap: AttentionMap, receiver: int, heads, *, threshold: float = 0.05,
                max_entries: int = 18) -> StoryLine:

@@ -2238,6 +2238,13 @@ class InsideTrainedModels(LessonScene):
             spoken = (f"Head {h + 1} spreads its weight thin: the most any single token gets is "
                       f"{fmt(reading.top_weight)}, which goes to "
                       f"{said if said != amap.tokens[reading.top] else 'the word ' + said}.")
+            # the widest arrow may be a grey box's, summed over many tokens: the sentence says why
+            k = line.heaviest_gap("four_heads", h)
+            if k is not None and w[k] > reading.top_weight:
+                size = line.entries[k].size
+                folded = (f" The widest arrow is a grey box's: {count_word(size)} tokens, {fmt(w[k])} together, "
+                          f"about {fmt(w[k] / size)} each.")
+                text, spoken = text + folded, spoken + folded
         elif reading.kind == "repeated":
             text = (f"Head {h + 1} finds every {token_label(reading.token)} in the window, "
                     f"{count_word(len(reading.positions))} of them.")

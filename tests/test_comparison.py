@@ -267,11 +267,16 @@ def test_story_line_by_hand():
     assert line.tokens() == ["<BOS>", "a", "⋯", "a", "⋯", "a", "g"]
     assert line.weights("m", 0) == pytest.approx([0.02, 0.30, 0.02, 0.20, 0.04, 0.40, 0.02], abs=1e-12)
     assert line.index_of(6) == 4 and line.index_of(9) == 6
+    # the heaviest gap: (5-7) holds 0.01 + 0.01 + 0.02 = 0.04, more than (2-3)'s 0.02 (entry 4, not 2)
+    assert line.heaviest_gap("m", 0) == 4
     # room for 4 boxes only: the threshold rises by half (0.05, 0.075, ..., 0.253 drops 4's 0.20, 0.380
     # drops 1's 0.30) until [0-7], 8, 9 fit
     tight = C.story_line(amap, 9, [("m", 0)], max_entries=4)
     assert [(e.first, e.last) for e in tight.entries] == [(0, 7), (8, 8), (9, 9)]
     assert tight.threshold == pytest.approx(0.05 * 1.5 ** 5) and tight.chosen == (8, 9)
+    assert tight.heaviest_gap("m", 0) == 0
+    # nothing folded: no heaviest gap
+    assert C.story_line(amap, 9, [("m", 0)], max_entries=18).heaviest_gap("m", 0) is None
     with pytest.raises(ValueError, match="at least two boxes"):
         C.story_line(amap, 9, [("m", 0)], max_entries=1)
 

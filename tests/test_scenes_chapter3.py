@@ -854,6 +854,12 @@ def test_inside_gives_each_head_its_colour_and_makes_head_3s_point():
     assert weights_1[top1] > 0.100 and all(weights_1[j] <= weights_1[top1] for j in amap.sources[r])
     assert "Head 1 spreads its weight thin: the most any single token gets is 0.100, which goes to “wanted”." in said(b)
     assert "no single token gets more than" not in said(b)
+    # head 1's widest arrow is a grey box's (tokens 20-49 hold more than "wanted"'s 0.100 together):
+    # the sentence says so, with the box's own sum and count, recomputed from the export here
+    folded = math.fsum(float(weights_1[j]) for j in range(19, 49))
+    assert folded > weights_1[top1]
+    assert (f"The widest arrow is a grey box's: 30 tokens, {folded:.3f} together, about {folded / 30:.3f} each."
+            in b.beat_of("Head 1 spreads its weight thin").text)
     # the repeated token is counted in the window the model read (the story is longer than the window)
     assert amap.story_tokens > amap.context and all(j in amap.sources[r] for j in tims)
     assert "Head 3 finds every “tim” in the window, four of them." in said(b) and "in the story, four" not in said(b)
