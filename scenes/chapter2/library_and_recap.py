@@ -177,14 +177,14 @@ def get_bias_term(bias, j: int, word: str, places: int) -> VGroup:
     term = get_number(bias_score_terms(bias)[j], places, tag="bias_term", index=j, color=BIAS_COLOR,
                       font_size=LABEL_SIZE + 2)
     dot, equals = get_text("·", font_size=BODY_SIZE), get_text("=", font_size=BODY_SIZE)
-    added = get_text("added to its score", font_size=SMALL_SIZE, color=BIAS_COLOR)
+    added = get_text("added score", font_size=SMALL_SIZE, color=BIAS_COLOR)
     group = VGroup(b, dot, k, equals, term).arrange(RIGHT, buff=0.2)
     for part in (b, k):
         part.align_to(b, DOWN)
     y = b.cell_center(0, 0)[1]
     for op in (dot, equals, term):
         op.set_y(y)
-    added.next_to(term, DOWN, buff=0.14).align_to(term, LEFT)     # under its number: the names sit above
+    added.align_to(term, LEFT).align_to(b.name_label, DOWN)         # the term's name, on the rows' names' line
     group.add(added)
     group.term = term
     return group
@@ -923,7 +923,8 @@ class BiasesAndLibraryLayer(LessonScene):
         terms = bias_score_terms(bias)
         places = self.table.score_places
         cause = self.bias_term = get_bias_term(bias, j, word, places)
-        cause.next_to(self.chart.key, DOWN, buff=0.3).align_to([SAFE_WIDTH / 2, 0, 0], RIGHT)   # fine print at left
+        cause.next_to(self.chart.key, DOWN, buff=0.2).align_to(self.fine_print, DOWN)
+        cause.align_to([self.fine_print.get_right()[0] + 0.3, 0, 0], LEFT)      # beside the fine print
         rank = (", the most of any source" if int(np.argmax(terms)) == j else
                 ", the least of any source" if int(np.argmin(terms)) == j else "")
         added = fmt(terms[j], places)
