@@ -10,6 +10,7 @@ These live in the data layer, not in the scenes, so that scenes only display num
   rounded_parts_sum      what displayed parts add up to; rounding_shows_in_sum: whether it differs
   product_rounding_gaps  where a product differs from the product of the displayed factors
   value_axes             what each projected coordinate carries (water, finance, ...)
+  lone_query_coordinate  the one non-zero coordinate of a query, when there is one (q² = [2.3, 0])
   read_message           a message's largest coordinate and the source it mostly comes from
   early_row_example      a receiver row to show the causal mask on
 """
@@ -188,6 +189,13 @@ def product_rounding_gaps(alpha: float, value, places: int = PLACES,
         if fmt(exact, places) != fmt(from_shown, places):
             gaps.append(ProductRounding(k, exact, from_shown, places + vp))
     return gaps
+
+
+def lone_query_coordinate(q) -> int | None:
+    """The index of a query's only non-zero coordinate, else None. Then every score q·k is that
+    number times the key's same coordinate (head 2's q² = [2.3, 0.0]: 2.3 × the person key)."""
+    nonzero = np.flatnonzero(np.asarray(q, dtype=float))
+    return int(nonzero[0]) if len(nonzero) == 1 else None
 
 
 def value_axes(W, axes=AXES) -> list[str | None]:

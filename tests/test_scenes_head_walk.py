@@ -834,3 +834,16 @@ def test_strongest_weights_are_written_on_their_own_arcs():
     for m in labels:
         assert m.value == w[m.index]
         assert nearest_arrow(s.arrows, m.get_center()) == m.index
+
+
+def test_head_2_says_why_its_scores_follow_the_person_key():
+    """q² = [2.3, 0.0] (docs/WORKSHEET.md: W_Q² reads glue into coordinate 1; "the" is glue 2.3), so
+    every score is 2.3 times the source's person key (fisherman: 2.3 × 2.1 = 4.83): said in the steps'
+    beat, with the query's number and the person column lit in it."""
+    b = built(Head2WeightsAndMessage, "river")
+    beat = b.beat_of("Then it takes head 1’s steps")
+    assert "each q·k is 2.3 times the person key" in beat.text
+    assert "each score is two point three times the person key" in beat.spoken
+    assert any("Indicate" in c.what for c in b.changes_in(beat))
+    ws = compute_worksheet("river")
+    assert f"{2.3 * 2.1:.2f}" == "4.83" == fmt(ws.heads[1].scores[-1, 1], 2)

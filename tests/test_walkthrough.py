@@ -246,3 +246,16 @@ def test_earlier_favourite_by_a_second_method(sentence):
             assert fav is None
         else:
             assert (fav.top, fav.coordinate, fav.source, fav.value) == (top, c, earlier, column[earlier])
+
+
+def test_lone_query_coordinate_makes_each_score_a_multiple_of_one_key_column():
+    from lesson_data.walkthrough import lone_query_coordinate
+    ws = compute_worksheet("river")
+    h1, h2 = ws.heads
+    # head 2's receiver query reads person only (docs/WORKSHEET.md: W_Q² copies glue into
+    # coordinate 1; "the" is glue 2.3): [2.3, 0.0]; head 1's [2.3, 2.3] has two
+    assert list(h2.Q[-1]) == pytest.approx([2.3, 0.0]) and lone_query_coordinate(h2.Q[-1]) == 0
+    assert lone_query_coordinate(h1.Q[-1]) is None
+    # what the scene says of it: each score is 2.3 times the source's person key (fisherman 2.1 -> 4.83)
+    np.testing.assert_allclose(h2.scores[-1], 2.3 * h2.K[:, 0], atol=1e-12)
+    assert lone_query_coordinate([0.0, 0.0]) is None

@@ -58,6 +58,7 @@ from lesson_data.walkthrough import (
     settled_split,
     early_row_example,
     keys_equal_values,
+    lone_query_coordinate,
     message_terms,
     product_rounding_gaps,
     ranked_sources,
@@ -1535,11 +1536,21 @@ class Head2WeightsAndMessage(MessageWalk):
             self.play(Create(self.receiver_box), run_time=0.6)
         total = fmt(head.denominators[self.i])          # the Σ the panel shows
         # q·k, ÷ √2, − max, exp: column by column, left to right, the panel's max with them; then their sum
-        with self.beat(f"Then it takes head 1’s steps, column by column; the exponentials add up to {total}.",
-                       spoken=f"Then it takes head one's steps, column by column; the exponentials add up to {total}."):
+        # why the scores are what they are: a query with one non-zero number scores each source by that
+        # number times the key's same coordinate (q² = [2.3, 0.0]: 2.3 × the person key)
+        lone = lone_query_coordinate(head.Q[self.i])
+        held_names = coordinate_names(head.W_K)
+        why = (f": each q·k is {fmt(head.Q[self.i, lone], places_for(head.Q[self.i]))} times the "
+               f"{held_names[lone]} key" if lone is not None else "")
+        with self.beat(f"Then it takes head 1’s steps, column by column{why}; the exponentials add up to {total}.",
+                       spoken=f"Then it takes head one's steps, column by column{why.replace('q·k', 'score')}; "
+                              f"the exponentials add up to {total}."):
             self.play(LaggedStart(*(AnimationGroup(FadeIn(frame), column.entries.animate.set_opacity(1))
                                     for frame, column in zip(frames, table.steps)), lag_ratio=0.6),
                       FadeIn(panel.max_line), run_time=2.8)
+            if lone is not None:     # the query's number and the key column it multiplies, lit together
+                self.play(Indicate(VGroup(query.vector.cell(0, lone), keys.column(lone), table.steps[0].entries),
+                                   color=self.color, scale_factor=1.08), run_time=1.0)
             self.play(FadeIn(panel.den_line), *([FadeIn(note)] if len(note) else []), run_time=0.6)
 
     # ---- both heads side by side ------------------------------------------------------------
