@@ -70,6 +70,7 @@ from scenes.blocks.heat_map import (
 )
 from scenes.blocks.shape_box import get_shape_box
 from scenes.style import (
+    ROUNDING_NOTE,
     BACKGROUND,
     BRACKET_COLOR,
     BUFF_SMALL,
@@ -2203,7 +2204,10 @@ class InsideTrainedModels(LessonScene):
         colors = head_colors("four_heads", self.amap.model("four_heads").n_heads)
         chips = self.chips = get_head_chips(colors)
         chips.move_to([0, -1.95, 0])
-        name = get_text(self.protocol.titles["four_heads"], font_size=LABEL_SIZE + 2, color=MODEL_COLORS["four_heads"])
+        # the model's name in plain text here: its curve colour is head 1's blue, and beside the four
+        # head colours a blue name reads as head 1's
+        name = self.four_heads_name = get_text(self.protocol.titles["four_heads"], font_size=LABEL_SIZE + 2,
+                                               color=TEXT_COLOR)
         name.move_to(self.model_name, aligned_edge=LEFT)
         # (with the landed cells: LaggedStart's group keeps them on screen under the map's own bottom row)
         self.make_way("back to the line", VGroup(self.heat_panel, self.key, self.inset, self.map_marks,
@@ -2295,7 +2299,7 @@ class InsideTrainedModels(LessonScene):
                       FadeIn(VGroup(*(p for p in pieces if p not in parts))), run_time=1.5)
             self.play(FadeIn(VGroup(sum_line[-3], total, sum_line[-1]) if shown is not None
                              else VGroup(sum_line[-2], total)),
-                      *self.swap_note("All displayed numbers are rounded; calculations use full precision: the total "
+                      *self.swap_note(ROUNDING_NOTE[:-1] + ": the total "
                                       "adds the unrounded parts, so it can differ from the rounded parts in the "
                                       "last digit."))
             self.play(Indicate(total, color=color, scale_factor=1.3))

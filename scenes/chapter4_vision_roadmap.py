@@ -46,6 +46,7 @@ from scenes.blocks.patch_pictures import LAYER_OFFSET, get_channel_block, get_cu
 from scenes.blocks.labeled_matrix import LabeledMatrix, get_labeled_matrix, get_row_vector
 from scenes.blocks.unmasked_attention import get_attention_grid, get_source_weights, get_unmasked_arrows
 from scenes.style import (
+    ROUNDING_NOTE,
     BACKGROUND,
     BODY_SIZE,
     BUFF_SMALL,
@@ -915,7 +916,7 @@ class PatchesAndCLS(LessonScene):
         cls_row = self.grid_cls = grid.get_row_box(0, color=CLS_COLOR)
         rest = VGroup(*(grid.square(i, j) for i in range(1, n) for j in range(n)))
         note = self.note = place_fine_print(get_fine_print(
-            "Each row of weights sums to one. All displayed numbers are rounded; calculations use full precision."))
+            f"Each row of weights sums to one. {ROUNDING_NOTE}"))
         with self.beat(f"Those weights are row 1 of a grid. Every row reads all {count_word(n)}: "
                        f"{vr.encoder_attention.size} weights, none masked."):
             # each arrow drops into its cell of the CLS row; the other rows follow
@@ -950,8 +951,7 @@ class PatchesAndCLS(LessonScene):
                                                                    stroke_width=4)
                                               for ij in vr.attention_extremes))
         old = self.note
-        note = self.note = place_fine_print(get_fine_print(
-            "All displayed numbers are rounded; calculations use full precision."))
+        note = self.note = place_fine_print(get_fine_print(ROUNDING_NOTE))
         with self.beat(f"Untrained, with small illustrative parameters, the weights are nearly even: all between "
                        f"{fmt(lo, 2)} and {fmt(hi, 2)}."):
             self.play(Indicate(grid.numbers, color=TEXT_COLOR, scale_factor=1.06), FadeOut(old), FadeIn(note),
@@ -1056,7 +1056,7 @@ class PatchesAndCLS(LessonScene):
     def show_loss(self, vr):
         label = vr.classes[vr.label]
         note = self.note = place_fine_print(get_fine_print(
-            "All displayed numbers are rounded; calculations use full precision. ln is the natural log."))
+            f"{ROUNDING_NOTE} ln is the natural log."))
         # said "about": a listener can take minus the log of the rounded probability (0.336 gives 1.091)
         # on screen, where a reader can check it: the 1.092 comes from the unrounded probability
         with self.beat(f"The image is a {label}, so the cross-entropy is minus the natural log of "

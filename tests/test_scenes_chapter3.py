@@ -883,6 +883,10 @@ def test_inside_shows_all_four_heads_together_before_the_caveat():
     assert len(scene.glimpse) == 7
     beat = b.beat_of("a glimpse of these checkpoints")
     assert "LaggedStart" in kinds(b.changes_in(beat))
+    # the model's name is not drawn in any of its heads' colours (its curve blue is head 1's)
+    from scenes.chapter3_trained_models import FOUR_HEAD_COLORS
+    name = scene.four_heads_name.get_color().to_hex().upper()
+    assert name not in {c.upper() for c in FOUR_HEAD_COLORS}
 
 
 def test_inside_shows_the_continuations_as_read_and_their_latency():

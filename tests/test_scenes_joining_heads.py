@@ -795,3 +795,12 @@ def test_cheque_scene_marks_the_words_both_sentences_share(cheque_scene):
                 assert cheque[(j, k)].original_text == river[(j, k)].original_text
     # the box leaves with the next beat, which boxes cheque's strongest key instead
     assert any("FadeOut" in c.what for c in b.changes_in(b.beat_of("The receiver and its query are the same")))
+
+
+def test_cheque_scene_says_keys_and_values_stay_separate_where_k_equals_v_is_written(cheque_scene):
+    # the rows are labelled "k¹ = v¹ water": the notes' caveat comes in the same beat
+    b = cheque_scene
+    beat = b.beat_of("First, the river sentence again")
+    assert "separate parameters with different roles" in all_text(b)
+    assert any("FadeIn" in c.what for c in b.changes_in(beat))
+    assert any(t.original_text.startswith("k¹ = v¹") for t in b.texts)

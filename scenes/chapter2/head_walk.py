@@ -80,6 +80,7 @@ from scenes.blocks.scalar_vector_product import get_scalar_vector_product
 from scenes.blocks.shape_box import get_shape_box
 from scenes.blocks.weight_column import get_weight_column
 from scenes.style import (
+    ROUNDING_NOTE,
     BACKGROUND,
     FINE_PRINT_SIZE,
     BUFF_SMALL,
@@ -855,7 +856,7 @@ class HeadWalkScene(LessonScene):
         self.return_to_table()
         with self.beat(text, spoken=spoken):
             self.play(FadeOut(self.strong_boxes), FadeIn(VGroup(column.rule, column.sum_label, column.sum_number)),
-                      *(self.fine_print("All displayed numbers are rounded; calculations use full precision.",
+                      *(self.fine_print(ROUNDING_NOTE,
                                         left=self.weights_panel_left())))
             if len(note):
                 self.play(FadeIn(note))
@@ -1365,7 +1366,7 @@ class Head1Message(MessageWalk):
                        "from each source; the values say what.", look=2.0):
             self.play(Indicate(target, color=TEXT_COLOR, scale_factor=1.05), run_time=1.2)
             self.play(*([FadeIn(ghost, shift=0.2 * LEFT)] if self.grid.with_band else []),
-                      *self.fine_print("All displayed numbers are rounded; calculations use full precision."))
+                      *self.fine_print(ROUNDING_NOTE))
 
     def show_value_projection(self):
         ws, head = self.ws, self.head

@@ -77,6 +77,7 @@ from scenes.blocks.pooled_rows import PooledRowSpec, get_pooled_rows, source_nam
 from scenes.blocks.shape_box import get_shape_box
 from scenes.blocks.word_probabilities import get_word_rows
 from scenes.style import (
+    ROUNDING_NOTE,
     BACKGROUND,
     BODY_SIZE,
     BUFF,
@@ -112,7 +113,6 @@ from scenes.style import (
     sup,
 )
 
-ROUNDING_NOTE = "All displayed numbers are rounded; calculations use full precision."
 FALL_COLOR = "#E8675F"        # a neutral red for "negative / falls" (orange is head 2's colour)
 PREDICTED_COLOR = POSITIVE_COLOR   # green means "predicted", nothing else
 MLP_NOTE = "The prediction MLP's W1, b1, W2 and b2 are hand-chosen, like every parameter here."
@@ -1775,10 +1775,13 @@ class ChequeSentence(LessonScene):
         top = strongest_source(h1.weights[-1])
         axis = dominant_axis(h1.K[top], names)
         self.box = SurroundingRectangle(VGroup(*(line[top] for line in keys.lines)), color=TEXT_COLOR, buff=0.08)
+        # "k = v" labels the rows: the notes' caveat that the two stay separate parameters comes with them
+        note = self.kv_note = get_fine("Our hand-chosen worksheet gives W_K and W_V equal entries, but they remain "
+                                    "separate parameters with different roles.")
         with self.beat(f"First, the river sentence again. Head 1's keys read {' and '.join(names)}; "
                        f"{said_source(river.tokens, top)} has the most {axis}."):
             self.play(FadeIn(VGroup(row.boxes, row.words, row.positions)))
-            self.play(FadeIn(keys, shift=DOWN * 0.2), FadeIn(self.query))
+            self.play(FadeIn(keys, shift=DOWN * 0.2), FadeIn(self.query), FadeIn(note))
             self.play(Create(self.box))
 
     def show_river_arrows(self, river):
@@ -1809,7 +1812,7 @@ class ChequeSentence(LessonScene):
                               "words, so new keys and values."):
             # river's weight numbers leave before the words change: they are not cheque's
             self.play(FadeOut(self.box), FadeOut(self.weights[0]), FadeOut(a0.badge), FadeOut(self.seconds[0]),
-                      ReplacementTransform(self.title, title))
+                      FadeOut(self.kv_note), ReplacementTransform(self.title, title))
             # the words change while the voice reads them (the arcs, weightless now, ride along with the boxes)...
             self.play(*(ReplacementTransform(a, b) for a, b in zip(r0.words, r1.words)),
                       *(ReplacementTransform(a, b) for a, b in zip(r0.boxes, r1.boxes)),

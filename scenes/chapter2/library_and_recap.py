@@ -52,6 +52,7 @@ from scenes.blocks.labeled_matrix import get_row_vector
 from scenes.blocks.shape_box import get_shape_box
 from scenes.blocks.shape_flow import get_concat_box, get_plus_node, get_routed_arrow
 from scenes.style import (
+    ROUNDING_NOTE,
     BACKGROUND,
     BODY_SIZE,
     BUFF,
@@ -899,8 +900,7 @@ class BiasesAndLibraryLayer(LessonScene):
         table, chart = self.table, self.chart
         with_parts = VGroup(table.head_with, table.sum_with, table.shown_with, table.score_heads[1],
                             *table.parts_with)
-        note = self.fine_print = place_fine_print("All displayed numbers are rounded; calculations use full "
-                                                  "precision.")
+        note = self.fine_print = place_fine_print(ROUNDING_NOTE)
         with self.beat(f"With {B_Q}, the scores change, so the whole row shifts; it still sums to one.",
                        spoken="With the bias, the scores change, so the whole row shifts; it still sums to one."):
             self.play(Indicate(self.query.sum, color=BIAS_COLOR, scale_factor=1.08))
