@@ -804,3 +804,13 @@ def test_cheque_scene_says_keys_and_values_stay_separate_where_k_equals_v_is_wri
     assert "separate parameters with different roles" in all_text(b)
     assert any("FadeIn" in c.what for c in b.changes_in(beat))
     assert any(t.original_text.startswith("k¹ = v¹") for t in b.texts)
+
+
+def test_cheque_scene_predictions_arrive_as_the_updated_rows_leave(cheque_scene):
+    # no silent fade to a near-empty stage between the update rows and the predictions: the rows
+    # leave in the first play of the predictions' beat, while the outcomes come in
+    b = cheque_scene
+    beat = b.beat_of("Same parameters, different prefix")
+    arriving = next(c for c in b.changes_in(beat) if "LaggedStart" in c.what)      # the outcomes come in
+    assert "FadeOut" in arriving.what, arriving.what                                # ...as the rows go
+    assert not [t for t in b.transitions if "predictions" in t.name]

@@ -1968,8 +1968,9 @@ class ChequeSentence(LessonScene):
         vocab = len(river.mlp.probabilities)
         note = self.note = get_fine(f"{count_word(len(candidates)).capitalize()} of {vocab} words shown; "
                                     f"each sentence's {vocab} probabilities sum to one.")
-        with self.transition("the updated rows make room for the predictions"):
-            self.play(FadeOut(self.update_rows), FadeOut(self.wo_note))
+        # the updated rows leave as the predictions come in (a fade to an empty stage between them was
+        # a second of nothing but the title)
+        self.give_way(self.update_rows, self.wo_note)
         with self.beat(f"Same parameters, different prefix: “{river.mlp.prediction}” after the river sentence, "
                        f"“{cheque.mlp.prediction}” after the cheque sentence."):
             self.play(LaggedStart(*(FadeIn(part, shift=RIGHT * 0.2) for part in strip[5:]), lag_ratio=0.25),
