@@ -2051,7 +2051,10 @@ class InsideTrainedModels(LessonScene):
         amap = self.amap
         story = self.story = get_story_words(amap.tokens, SAFE_WIDTH - 0.6)
         story.move_to([0, 0.5, 0])
-        label = self.story_label = get_text(f"a held-out test story, as the models read it: {amap.n} tokens",
+        # the story runs on past the window: say these are its first tokens, not the whole story
+        whole = (f"the first {amap.n} of a held-out test story's {amap.story_tokens:,} tokens, as the models read them"
+                 if amap.story_tokens > amap.n else f"a held-out test story, as the models read it: {amap.n} tokens")
+        label = self.story_label = get_text(whole,
                                             font_size=LABEL_SIZE, color=DIM_TEXT_COLOR)
         label.next_to(story, UP, buff=0.35)
         with self.beat("Now look inside the trained models, on a story from the test set, which none of them "

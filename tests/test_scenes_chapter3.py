@@ -1013,3 +1013,12 @@ def test_no_plot_axis_title_outlives_its_plot():
     left = [t.original_text for plot in (scene.dot_plot, scene.dot_zoom) for t in plot.titles.get_family()
             if hasattr(t, "original_text") and id(t) in family and t.get_fill_opacity() > 0.05]
     assert left == []
+
+
+def test_inside_story_label_says_it_shows_the_first_tokens_of_a_longer_story():
+    b = built(InsideTrainedModels)
+    amap = comparison.load_attention_map()
+    assert amap.story_tokens == 243 and amap.n == 64          # the committed export: 64 of 243 tokens
+    texts = {t.original_text for t in b.texts}
+    assert "the first 64 of a held-out test story's 243 tokens, as the models read them" in texts
+    assert not any(t.endswith(": 64 tokens") for t in texts)
