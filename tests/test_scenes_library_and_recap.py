@@ -605,6 +605,11 @@ def test_recap_training_colours_and_shapes():
     assert {"target_p", "target_loss"} <= {m.tag for m in b.numbers_in(cost)}
     (loss,) = b.by_tag("target_loss").values()
     assert loss.original_text == "1.648" and math.isclose(math.exp(-loss.value), b.by_tag("target_p")[None].value)
+    # -ln of the shown 0.192 would be 1.650: the rounding line is on screen with it
+    assert any("All displayed numbers are rounded" in t and "natural log" in t for t in texts_of(b))
+    # training's numbers leave before inference: nothing of the cost line is on the last frame
+    on_stage = {id(m) for m in b.scene.mobjects for m in m.get_family()}
+    assert not any(id(m) in on_stage for m in b.scene.target_cost.get_family())
     # the upward gradient into the MLP and the downward logits arrow stay apart
     assert abs(t.back[3][0].get_start()[0] - t.logit_arrow.get_start()[0]) >= 0.35
     # the MLP's matrices and the last row's shape appear with the MLP

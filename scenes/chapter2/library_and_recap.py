@@ -1739,8 +1739,11 @@ class RecapAndLoop(LessonScene):
         with self.beat(f"If it is “{self.example}”, the model gave it {p}, so the loss is −ln {p} = {loss}.",
                        spoken=f"If it is “{self.example}”, the model gave it only {p}, so the loss is minus the "
                               f"log of {p}: {loss}."):
-            self.play(FadeIn(self.target_cost, shift=0.1 * UP))
+            # -ln of the unrounded 0.1925 is 1.648 (of 0.192, 1.650): the rounding line comes with it
+            rounding = place_fine_print(f"{ROUNDING_NOTE} ln is the natural log.", width=6.6)
+            self.play(FadeIn(self.target_cost, shift=0.1 * UP), FadeOut(self.fine_print), FadeIn(rounding))
             self.play(Indicate(self.target_cost[-1], color=GRADIENT_COLOR, scale_factor=1.2))
+        self.fine_print = rounding
 
     def show_weight_update(self):
         t = self.training
@@ -1757,7 +1760,7 @@ class RecapAndLoop(LessonScene):
         note = self.fine_print_loop = place_fine_print("At inference time, weights remain fixed: tokenize a prefix, "
                                                        "run the model, choose a next token and append it.")
         with self.transition("training and the prefix leave; the diagram stays"):
-            self.play(*fade_out(self, self.training, self.fine_print, self.prefix_line, self.filled))
+            self.play(*fade_out(self, self.training, self.target_cost, self.fine_print, self.prefix_line, self.filled))
         # the diagram's shapes stand in for it (its texts fade): the same picture, about to shrink
         shapes, texts = self.diagram_shapes, self.diagram_texts
         with self.beat("At inference the parameters stay fixed: tokenize the prefix once, then run the model."):
