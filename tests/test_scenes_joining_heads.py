@@ -515,7 +515,7 @@ def test_residual_shows_what_attention_brought_the_receiver():
     three water cells are boxed in that beat and the other nine rows step back."""
     b = built(ResidualAndPrediction, "river")
     beat = b.beat_of("In E, “the” has no water")
-    assert beat.text == "In E, “the” has no water; attention's update brings 3.005, so its row of E′ holds 3.005."
+    assert beat.text == "In E, “the” has no water; the update brings 3.005, so E′ has 3.005."
     t = b.scene.tables
     for m, tag, text in ((t.e, "E", "0.0"), (t.delta, "delta_E", "3.005"), (t.e_prime, "E_prime", "3.005")):
         assert b.by_tag(tag)[(9, 0)].original_text == text
@@ -648,7 +648,7 @@ def test_cheque_scene_says_what_the_messages_carry(cheque_scene):
     assert [b.by_tag("river_m1")[(0, k)].original_text for k in range(2)] == ["2.617", "-0.018"]
     assert [b.by_tag("cheque_m1")[(0, k)].original_text for k in range(2)] == ["0.053", "2.471"]
     assert "So head 1's message switches from water to finance." in words
-    assert "Below, head 2 reads “she”: 0.862; in the river sentence it read “fisherman”, 0.693." in words
+    assert "Below, head 2 reads “she”: 0.862; in the river sentence, “fisherman”: 0.693." in words
     # both sides of the comparison on screen in that beat: river's head 2 on fisherman₂ (0.693, the
     # weight scene 11 walks; the data layer's rows are checked against PyTorch) beside cheque's on she₁
     beat = b.beat_of("Below, head 2 reads")
@@ -781,7 +781,7 @@ def test_cheque_scene_marks_the_words_both_sentences_share(cheque_scene):
     """"bank and watched the" stand at positions 7-10 in both sentences (docs/WORKSHEET.md): the scene
     says so and boxes exactly those four key columns, whose numbers are the river columns' numbers."""
     b = cheque_scene
-    beat = b.beat_of("the same words in the same places")
+    beat = b.beat_of("are unchanged: same keys, same values")
     assert beat.text.startswith("The last four words, “bank and watched the”,")
     box = b.scene.same_box
     assert any("Create" in c.what for c in b.changes_in(beat))

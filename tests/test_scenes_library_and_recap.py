@@ -113,7 +113,7 @@ def test_bias_river_query_worked_by_hand():
     assert [b.by_tag("bias_term_b")[(0, k)].original_text for k in range(2)] == ["0.2", "-0.1"]
     (j, term), = b.by_tag("bias_term").items()
     assert j == 5 and term.original_text == "0.63" and math.isclose(term.value, 0.2 * 3.1 + 0.1 * 0.1, abs_tol=1e-12)
-    assert "for “river” 0.63, the most of any source" in beat.text
+    assert "for “river” 0.63, the most;" in beat.text
     assert {"bias_term", "bias_term_k", "bias_term_b"} <= {m.tag for m in b.numbers_in(beat)}
 
 
@@ -124,7 +124,7 @@ def test_bias_cheque_score_falls():
     assert b.by_tag("score_with")[3].original_text == "6.38"
     beat = b.beat_of("“cheque” moves most:")
     # cheque's key (position 4) is [0.0, 2.9]: 0.2·0 + (-0.1)·2.9 = -0.29 = 6.38 - 6.67, the least
-    assert "for “cheque” -0.29, the least of any source" in beat.text
+    assert "for “cheque” -0.29, the least;" in beat.text
     assert beat.text.endswith("its weight falls from 0.645 to 0.620.")
 
 

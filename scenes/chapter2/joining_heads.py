@@ -1415,8 +1415,8 @@ class ResidualAndPrediction(LessonScene):
                                         for m in tables))
         others = VGroup(*(m.row(i) for m in tables for i in range(r)), *(t.e.row_labels[i] for i in range(r)))
         had = f"{fmt(e, places_for(ws.E))} {axis}" if e else f"no {axis}"
-        with self.beat(f"In E, “{word}” has {had}; attention's update brings {fmt(d, places_for(ws.delta_E))}, "
-                       f"so its row of E′ holds {fmt(p, places_for(ws.E_prime))}.", look=1.0):
+        with self.beat(f"In E, “{word}” has {had}; the update brings {fmt(d, places_for(ws.delta_E))}, "
+                       f"so E′ has {fmt(p, places_for(ws.E_prime))}.", look=1.0):
             self.play(others.animate.set_opacity(0.3), run_time=0.8)
             self.play(LaggedStart(*(Create(c) for c in cells), lag_ratio=0.4), run_time=1.5)
 
@@ -1838,7 +1838,7 @@ class ChequeSentence(LessonScene):
         tail = same == list(range(same[0], cheque.n)) and len(same) > 1          # one run, to the receiver
         shared = (f"The last {count_word(len(same))} words, “{' '.join(cheque.tokens[j] for j in same)}”," if tail
                   else join_words(said_source(cheque.tokens, j) for j in same).capitalize())
-        with self.beat(f"{shared} are the same words in the same places: same keys, same values."):
+        with self.beat(f"{shared} are unchanged: same keys, same values."):
             self.play(Create(self.same_box),
                       *(Indicate(row.words[j], color=TEXT_COLOR, scale_factor=1.15) for j in same))
 
@@ -1901,8 +1901,8 @@ class ChequeSentence(LessonScene):
             get_number(was_weight, tag="river_A2_top", index=was_src, font_size=NUMBER_SIZE + 2, color=head_color(2)))
         before.next_to(self.query2, DOWN, buff=0.3).align_to(self.query2, LEFT)
         with self.beat(f"Below, head 2 reads {said_source(cheque.tokens, a2.top)}: "
-                       f"{fmt(cheque.heads[1].weights[-1, a2.top])}; in the river sentence it read "
-                       f"{said_source(river.tokens, was_src)}, {fmt(was_weight)}."):
+                       f"{fmt(cheque.heads[1].weights[-1, a2.top])}; in the river sentence, "
+                       f"{said_source(river.tokens, was_src)}: {fmt(was_weight)}."):
             # head 1's arrows and messages stay; its key numbers make room for head 2's person and glue rows
             self.play(FadeOut(VGroup(self.keys[1], self.weights[1], row.positions, self.note, self.second)),
                       FadeOut(self.arrows1[1].badge), ReplacementTransform(self.query, self.query2))

@@ -925,13 +925,12 @@ class BiasesAndLibraryLayer(LessonScene):
         cause = self.bias_term = get_bias_term(bias, j, word, places)
         cause.next_to(self.chart.key, DOWN, buff=0.2).align_to(self.fine_print, DOWN)
         cause.align_to([self.fine_print.get_right()[0] + 0.3, 0, 0], LEFT)      # beside the fine print
-        rank = (", the most of any source" if int(np.argmax(terms)) == j else
-                ", the least of any source" if int(np.argmin(terms)) == j else "")
+        rank = (", the most" if int(np.argmax(terms)) == j else ", the least" if int(np.argmin(terms)) == j else "")
         added = fmt(terms[j], places)
         with self.beat(f"“{word}” moves most: the bias adds b_Q¹ · k to each score, for “{word}” {added}{rank}; "
                        f"its weight {change_word(w0, w1)} from {fmt(w0)} to {fmt(w1)}.",
-                       spoken=f"“{word}” moves most: the bias adds its product with each key to the score, for "
-                              f"“{word}” {added}{rank}; its weight {change_word(w0, w1)} from {fmt(w0)} to {fmt(w1)}."):
+                       spoken=f"“{word}” moves most: the bias adds {added} to its score{rank}; its weight "
+                              f"{change_word(w0, w1)} from {fmt(w0)} to {fmt(w1)}."):
             self.play(Create(box))
             # the bias row and the source's key come out of the query sum and the source's row
             self.play(FadeIn(cause, shift=DOWN * 0.15),
@@ -1737,8 +1736,7 @@ class RecapAndLoop(LessonScene):
             self.play(FadeIn(t.target, shift=0.1 * UP), GrowArrow(t.target_arrow), FadeIn(note))
         p, loss = fmt(self.target_p), fmt(self.target_loss)
         with self.beat(f"If it is “{self.example}”, the model gave it {p}, so the loss is −ln {p} = {loss}.",
-                       spoken=f"If it is “{self.example}”, the model gave it only {p}, so the loss is minus the "
-                              f"log of {p}: {loss}."):
+                       spoken=f"If it is “{self.example}”, the model gave it {p}, so the loss is {loss}."):
             # -ln of the unrounded 0.1925 is 1.648 (of 0.192, 1.650): the rounding line comes with it
             rounding = place_fine_print(f"{ROUNDING_NOTE} ln is the natural log.", width=6.6)
             self.play(FadeIn(self.target_cost, shift=0.1 * UP), FadeOut(self.fine_print), FadeIn(rounding))
