@@ -6,6 +6,7 @@
     shown_rows(20)                  -> [0, 1, 2, 3, None, 15, ..., 19]  at most ten rows, None = "⋮"
     most_shifted_source(bias)       -> zero-based source whose weight the bias moves most
     bias_score_terms(bias)          -> what the bias adds to each source's score: b_Q · k_j
+    extreme_of(terms, j)            -> "most" / "least" / None: where source j's term stands
     change_word(6.9, 7.53)          -> "rises"                    how a sentence says it moved
     listed_rows(a, b)               -> the sources a weight table lists, the rest pooled as "others"
     offset_heads(4, 2)              -> (1, 1, 2, 2)               the head each bias offset belongs to
@@ -104,6 +105,13 @@ def bias_score_terms(bias) -> np.ndarray:
     = b_Q · k_j, one per source [n]. It differs by source because the keys do: the bias favours
     the sources whose keys point its way (river's, with the most water, for b_Q¹ = [0.2, -0.1])."""
     return np.asarray(bias.keys, dtype=float) @ np.asarray(bias.b_Q, dtype=float)
+
+
+def extreme_of(values, j: int) -> str | None:
+    """"most" when values[j] is the largest (ties: the earlier source), "least" when the smallest,
+    else None: how a sentence ranks one source's term among all of them."""
+    values = np.asarray(values, dtype=float)
+    return "most" if int(np.argmax(values)) == j else "least" if int(np.argmin(values)) == j else None
 
 
 @dataclass(frozen=True)

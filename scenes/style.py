@@ -162,6 +162,9 @@ def count_word(n: int) -> str:
 # The lesson notes' rounding line (docs/lesson-notes.txt), one wording wherever rounded numbers are
 # added on screen; a scene may append to it (what else the fine print must say there).
 ROUNDING_NOTE = "All displayed numbers are rounded; calculations use full precision."
+# ...and its caveat wherever keys and values are shown as equal (scenes 9 and 15)
+SEPARATE_PARAMETERS_NOTE = ("Our hand-chosen worksheet gives W_K and W_V equal entries, but they remain separate "
+                            "parameters with different roles.")
 
 
 def join_words(words) -> str:
@@ -640,7 +643,7 @@ __all__ = [
     "THEME", "Theme", "BACKGROUND", "TEXT_COLOR", "DIM_TEXT_COLOR", "HEAD_COLORS", "head_color",
     "hex_rgb", "rgb_hex", "blend_colors", "WIDE_HEAD_COLOR", "RECEIVER_COLOR", "SOURCE_COLOR", "MASK_COLOR", "POSITIVE_COLOR",
     "NEGATIVE_COLOR", "GRADIENT_COLOR", "BRACKET_COLOR", "HIGHLIGHT_OPACITY", "FONT", "TITLE_SIZE", "BODY_SIZE",
-    "ROUNDING_NOTE", "join_words", "CAPTION_SIZE", "LABEL_SIZE", "NUMBER_SIZE", "SMALL_SIZE", "MIN_TEXT_SIZE", "MIN_CAPTION_SIZE", "BUFF_SMALL", "BUFF", "BUFF_LARGE",
+    "ROUNDING_NOTE", "SEPARATE_PARAMETERS_NOTE", "join_words", "CAPTION_SIZE", "LABEL_SIZE", "NUMBER_SIZE", "SMALL_SIZE", "MIN_TEXT_SIZE", "MIN_CAPTION_SIZE", "BUFF_SMALL", "BUFF", "BUFF_LARGE",
     "MARGIN", "count_word", "FRAME_WIDTH", "FRAME_HEIGHT", "SAFE_WIDTH", "CAPTION_TOP", "TITLE_BOTTOM",
     "CONTENT_TOP", "CONTENT_BOTTOM", "CONTENT_HEIGHT", "CONTENT_CENTER", "sup", "sub",
     "format_shape", "baseline_y", "align_baseline", "get_text", "NumberText", "CountText", "get_count", "get_number", "get_title", "wrap_lines",

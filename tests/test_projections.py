@@ -213,3 +213,11 @@ def test_bias_score_terms_are_what_the_bias_adds_to_each_score():
     np.testing.assert_allclose(bias.keys[river], [3.1, -0.1], atol=1e-12)
     assert math.isclose(terms[river], 0.63, abs_tol=1e-12)
     assert int(np.argmax(terms)) == river == most_shifted_source(bias)
+
+
+def test_extreme_of_ranks_one_term_among_all():
+    from lesson_data.projections import extreme_of
+    assert extreme_of([0.1, 0.63, -0.29], 1) == "most"
+    assert extreme_of([0.1, 0.63, -0.29], 2) == "least"
+    assert extreme_of([0.1, 0.63, -0.29], 0) is None
+    assert extreme_of([0.5, 0.5], 0) == "most" and extreme_of([0.5, 0.5], 1) is None   # ties: the earlier

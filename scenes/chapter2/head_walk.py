@@ -81,6 +81,7 @@ from scenes.blocks.shape_box import get_shape_box
 from scenes.blocks.weight_column import get_weight_column
 from scenes.style import (
     ROUNDING_NOTE,
+    SEPARATE_PARAMETERS_NOTE,
     BACKGROUND,
     FINE_PRINT_SIZE,
     BUFF_SMALL,
@@ -1304,8 +1305,6 @@ class MessageWalk(HeadWalkScene):
 
 VALUE_FINE_PRINT = ("V = E W_V has one row per source. These are projected value vectors, not token IDs or "
                     "attention weights.")
-SEPARATE_FINE_PRINT = ("Our hand-chosen worksheet gives W_K and W_V equal entries, but they remain separate "
-                       "parameters with different roles.")
 
 
 class Head1Message(MessageWalk):
@@ -1371,7 +1370,7 @@ class Head1Message(MessageWalk):
     def show_value_projection(self):
         ws, head = self.ws, self.head
         projection = get_value_projection(ws, head, self.grid)
-        self.clear_fine_print_room(projection, [VALUE_FINE_PRINT, SEPARATE_FINE_PRINT])
+        self.clear_fine_print_room(projection, [VALUE_FINE_PRINT, SEPARATE_PARAMETERS_NOTE])
         axes = join_words(coordinate_names(head.W_V))
         self.make_room_for_table()
         self.panel_left = self.message_panel_left()
@@ -1429,7 +1428,7 @@ class Head1Message(MessageWalk):
             # E leaves with both of its operators: a lone "=" would read "W_V¹ [4, 2] = V¹ [10, 2]"
             self.play(FadeOut(e), FadeOut(projection.ops), run_time=0.6)
             self.play(FadeIn(w_k, shift=0.2 * RIGHT), FadeIn(k_tag), run_time=1.0)
-            self.play(Create(box), FadeIn(v_tag), *self.projection_fine_print(projection, SEPARATE_FINE_PRINT))
+            self.play(Create(box), FadeIn(v_tag), *self.projection_fine_print(projection, SEPARATE_PARAMETERS_NOTE))
         self.separate_box = VGroup(box, v_tag)
         projection.E, projection.ops = VGroup(w_k, k_tag), VGroup()
 
@@ -1599,8 +1598,8 @@ class Head2WeightsAndMessage(MessageWalk):
         # head 2's picture stays and moves: the sentence and its arrows go down to make room for head 1's
         # above, and the message slot under the receiver becomes m²'s card (nothing wiped and redrawn)
         slot = getattr(self, "message_slot", None) if self.band_shown else None
-        moving = [self.band, self.arrows, self.head_label] + ([slot] if slot is not None else [])
-        self.clear_stage(self.title, *(moving if slot is not None else []))
+        moving = [self.band, self.arrows, self.head_label, slot] if slot is not None else []
+        self.clear_stage(self.title, *moving)
         card = side.cards[1]
         with self.beat(f"Side by side: head 1 puts most of its weight on {quoted(self.word(ranked[0]))}, "
                        f"head 2 on {quoted(self.word(ranked[1]))}.", look=1.0):

@@ -78,6 +78,7 @@ from scenes.blocks.shape_box import get_shape_box
 from scenes.blocks.word_probabilities import get_word_rows
 from scenes.style import (
     ROUNDING_NOTE,
+    SEPARATE_PARAMETERS_NOTE,
     BACKGROUND,
     BODY_SIZE,
     BUFF,
@@ -1776,8 +1777,7 @@ class ChequeSentence(LessonScene):
         axis = dominant_axis(h1.K[top], names)
         self.box = SurroundingRectangle(VGroup(*(line[top] for line in keys.lines)), color=TEXT_COLOR, buff=0.08)
         # "k = v" labels the rows: the notes' caveat that the two stay separate parameters comes with them
-        note = self.kv_note = get_fine("Our hand-chosen worksheet gives W_K and W_V equal entries, but they remain "
-                                    "separate parameters with different roles.")
+        note = self.kv_note = get_fine(SEPARATE_PARAMETERS_NOTE)
         with self.beat(f"First, the river sentence again. Head 1's keys read {' and '.join(names)}; "
                        f"{said_source(river.tokens, top)} has the most {axis}."):
             self.play(FadeIn(VGroup(row.boxes, row.words, row.positions)))

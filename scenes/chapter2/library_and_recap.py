@@ -44,7 +44,8 @@ from manim import (
 )
 
 from lesson_data.display import fmt, fmt_sci, places_for
-from lesson_data.projections import bias_score_terms, change_word, listed_rows, most_shifted_source, offset_heads
+from lesson_data.projections import (bias_score_terms, change_word, extreme_of, listed_rows, most_shifted_source,
+                                     offset_heads)
 from lesson_data.worksheet import HEAD_NAMES, bias_illustration, sentence_from_env
 from scenes.blocks.code_panel import get_code_panel, get_mono
 from scenes.blocks.flow_arrow import get_arrow
@@ -168,14 +169,14 @@ def get_query_with_bias(bias, n: int) -> VGroup:
     return group
 
 
-def get_bias_term(bias, j: int, word: str, places: int) -> VGroup:
-    """b_Q · k = the score the bias adds to source j: the bias row, the source's key row and their
-    dot product (the table's score places), on one line: why that source's score moves most."""
+def get_bias_term(bias, j: int, word: str, term: float, places: int) -> VGroup:
+    """b_Q · k = `term`, the score the bias adds to source j: the bias row, the source's key row and
+    their dot product (the table's score places), on one line: why that source's score moves most."""
     kw = dict(places=None, label_size=LABEL_SIZE)
     b = get_row_vector(bias.b_Q, None, name=B_Q, tag="bias_term_b", color=BIAS_COLOR, name_color=BIAS_COLOR, **kw)
     k = get_row_vector(bias.keys[j], None, name=f"k, “{word}”", tag="bias_term_k", color=head_color(1),
                        name_color=head_color(1), **kw)
-    term = get_number(bias_score_terms(bias)[j], places, tag="bias_term", index=j, color=BIAS_COLOR,
+    term = get_number(term, places, tag="bias_term", index=j, color=BIAS_COLOR,
                       font_size=LABEL_SIZE + 2)
     dot, equals = get_text("·", font_size=BODY_SIZE), get_text("=", font_size=BODY_SIZE)
     added = get_text("added score", font_size=SMALL_SIZE, color=BIAS_COLOR)
@@ -922,10 +923,11 @@ class BiasesAndLibraryLayer(LessonScene):
         # points the bias's way), under the bars' key, right of the fine print
         terms = bias_score_terms(bias)
         places = self.table.score_places
-        cause = self.bias_term = get_bias_term(bias, j, word, places)
+        cause = self.bias_term = get_bias_term(bias, j, word, terms[j], places)
         cause.next_to(self.chart.key, DOWN, buff=0.2).align_to(self.fine_print, DOWN)
         cause.align_to([self.fine_print.get_right()[0] + 0.3, 0, 0], LEFT)      # beside the fine print
-        rank = (", the most" if int(np.argmax(terms)) == j else ", the least" if int(np.argmin(terms)) == j else "")
+        extreme = extreme_of(terms, j)
+        rank = f", the {extreme}" if extreme else ""
         added = fmt(terms[j], places)
         with self.beat(f"“{word}” moves most: the bias adds b_Q¹ · k to each score, for “{word}” {added}{rank}; "
                        f"its weight {change_word(w0, w1)} from {fmt(w0)} to {fmt(w1)}.",
