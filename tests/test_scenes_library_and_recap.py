@@ -19,6 +19,7 @@ from scenes.chapter2.library_and_recap import (
     RecapAndLoop,
     SciNumberText,
     get_inference_cycle,
+    get_target_cost,
 )
 from scenes.style import BACKGROUND, POSITIVE_COLOR, RECEIVER_COLOR, TEXT_COLOR, count_word, head_color
 from tests.scene_harness import assert_builds_cleanly, blend, built
@@ -620,3 +621,15 @@ def test_recap_training_colours_and_shapes():
         assert label in texts_of(b), label
     # the notes' repeat-diagram caveat only in the first beat
     assert "FadeOut" in kinds(b.changes_in(b.beat_of("goes into both heads")))
+
+
+def test_target_cost_reads_as_one_evenly_spaced_line():
+    """p(“boats”) = 0.192, so the loss is −ln 0.192 = 1.648: no word pair further apart than the
+    line's own spacing (0.1; the old line left 0.18 after "−ln"), and the "=" before the loss at the
+    digits' height (it sat on their baseline, below the middle of 1.648)."""
+    line = get_target_cost("boats", 0.1925, 1.6475)
+    gaps = [b.get_left()[0] - a.get_right()[0] for a, b in zip(line, line[1:])]
+    assert max(gaps) <= 0.12, gaps
+    equals, loss = line[4], line[5]
+    assert abs(equals.get_center()[1] - line[3].get_center()[1]) < 0.01
+    assert equals.get_bottom()[1] > loss.get_bottom()[1] + 0.03

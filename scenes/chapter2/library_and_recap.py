@@ -1318,10 +1318,12 @@ def get_target_cost(example: str, p: float, loss: float) -> VGroup:
              get_text(", so the loss is −ln", font_size=size), get_number(p, 3, tag="target_p", index=1, font_size=size),
              get_text("=", font_size=size), get_number(loss, 3, tag="target_loss", font_size=size + 2, color=GRADIENT_COLOR)]
     line = VGroup(*parts).arrange(RIGHT, buff=0.1)
-    parts[2].shift(LEFT * 0.08)          # the comma against the number before it
+    parts[0].shift(RIGHT * 0.08)         # the number against the comma after it (the gap after "−ln" stays)
+    parts[1].shift(RIGHT * 0.08)
     y = baseline_y(parts[1])
     for m in parts:
         align_baseline(m, y)
+    parts[4].set_y(parts[3].get_center()[1])     # "=" has no baseline glyph: centred on the digits
     return line
 
 
