@@ -847,26 +847,3 @@ def test_head_2_says_why_its_scores_follow_the_person_key():
     assert any("Indicate" in c.what for c in b.changes_in(beat))
     ws = compute_worksheet("river")
     assert f"{2.3 * 2.1:.2f}" == "4.83" == fmt(ws.heads[1].scores[-1, 1], 2)
-
-
-def test_a_caveat_gives_way_before_the_next_one_comes_in():
-    """Two caveats swapped in one place never show together: half-way through the play the old one
-    is gone and the new one not yet in (a cross-fade drew both at half strength, one over the other:
-    the panel's 11_08m). Checked on the animations themselves, at the play's quarter, half and end."""
-    from manim import Text as ManimText
-
-    from scenes.chapter2.head_walk import swap_fine_print
-
-    old, new = ManimText("old caveat"), ManimText("new caveat")
-    out, come = swap_fine_print(old, new)
-    for anim in (out, come):
-        anim.begin()
-    seen = {}
-    for alpha in (0.25, 0.5, 1.0):
-        out.interpolate(alpha)
-        come.interpolate(alpha)
-        seen[alpha] = (out.mobject[0].get_fill_opacity(), come.mobject[0].get_fill_opacity())
-    assert seen[0.5][0] < 0.02 and seen[0.5][1] < 0.02, seen
-    assert seen[0.25][1] < 0.02 and 0.02 < seen[0.25][0] < 1.0, seen
-    assert seen[1.0][1] > 0.98, seen
-    assert [type(a).__name__ for a in swap_fine_print(None, new)] == ["FadeIn"]

@@ -37,7 +37,6 @@ from manim import (
     Create,
     FadeIn,
     FadeOut,
-    smooth,
     AnimationGroup,
     GrowArrow,
     Indicate,
@@ -574,15 +573,6 @@ def get_message_card(ws, head):
 # ============================================================================================
 
 
-def swap_fine_print(old, new) -> list:
-    """The old caveat leaves in the first half of the play and the new one comes in the second:
-    drawn in one place, a cross-fade shows both at half strength, one over the other."""
-    if old is None:
-        return [FadeIn(new)]
-    return [FadeOut(old, rate_func=lambda t: smooth(min(1.0, 2 * t))),
-            FadeIn(new, rate_func=lambda t: smooth(max(0.0, 2 * t - 1)))]
-
-
 class HeadWalkScene(LessonScene):
     """The walk along row n of one head, beside the sentence band. Subclasses pick the head, the
     band's side (head 1's arrows above it, head 2's below) and the order of the `show_*` steps."""
@@ -639,7 +629,9 @@ class HeadWalkScene(LessonScene):
             width = min(width, get_text(text.split(": ")[0] + ":", font_size=FINE_PRINT_SIZE).width + 0.1)
         note = get_fine_print(text, max_width=width)
         note.move_to([left, self.grid.bottom + 0.05, 0], aligned_edge=LEFT + DOWN)
-        anims = swap_fine_print(self.fine, note)
+        anims = [FadeIn(note)]
+        if self.fine is not None:
+            anims.append(FadeOut(self.fine))
         self.fine = note
         self.log_fine_print(text)
         return anims
@@ -1773,7 +1765,7 @@ class MaskedMatrix(LessonScene):
         left = self.panel_left if left is None else left
         note = get_fine_print(text, max_width=RIGHT_X - left)
         note.move_to([left, bottom, 0], aligned_edge=LEFT + DOWN)
-        anims = swap_fine_print(self.fine, note)
+        anims = [FadeIn(note)] + ([FadeOut(self.fine)] if self.fine is not None else [])
         self.fine = note
         self.fine_prints.append((getattr(self.stage, "id", None), text))
         return anims
