@@ -226,7 +226,8 @@ def test_every_weight_label_is_nearer_its_own_arc_than_any_other(sentence, head)
     for j in arrows.sources[:-1]:                  # the receiver's own loop has no room for a label
         label = get_text("0.718", font_size=MIN_TEXT_SIZE + 2)
         place_weight_label(label, arrows, j)
-        assert nearest_arrow(arrows, label.get_center()) == j, (sentence, head, j)
+        # the arrow nearest the label's box (the one it abuts) is its own
+        assert nearest_arrow(arrows, label) == j, (sentence, head, j)
 
 
 def test_the_old_spot_above_the_apex_put_a_label_nearer_another_arc():
@@ -238,7 +239,7 @@ def test_the_old_spot_above_the_apex_put_a_label_nearer_another_arc():
     arrows = get_attention_arrows(row, ws.heads[0].weights[-1], side=UP)
     label = get_text("0.718", font_size=MIN_TEXT_SIZE + 2)
     old_label_spot(label, arrows, 5)               # source 6, "river"
-    assert nearest_arrow(arrows, label.get_center()) != 5
+    assert nearest_arrow(arrows, label) != 5
 
 
 @pytest.mark.parametrize("sentence", ["river", "cheque"])
@@ -248,7 +249,7 @@ def test_the_two_versus_wide_panels_label_each_strongest_weight_on_its_own_arc(s
     panels = get_arrow_panels(compute_worksheet(sentence))
     for arrow_set in (panels.a1, panels.a2, panels.aw):
         if not arrow_set.beside_name:
-            assert nearest_arrow(arrow_set.arrows, arrow_set.label.get_center()) == arrow_set.top
+            assert nearest_arrow(arrow_set.arrows, arrow_set.label) == arrow_set.top
 
 
 def test_a_short_receiver_can_be_given_room_for_its_tips():
@@ -324,3 +325,43 @@ def test_the_receiver_stands_apart_so_its_nearest_sources_arrow_has_length(side)
     start, end = nearest.get_start(), nearest.get_end()
     assert np.linalg.norm(end - start) >= RECEIVER_GAP
     assert nearest.get_arc_length() > stub.get_arc_length() + 0.5 * RECEIVER_GAP
+
+
+@pytest.mark.parametrize("sentence", ["river", "cheque"])
+@pytest.mark.parametrize("side", [UP, DOWN])
+def test_arrows_come_down_onto_the_receiver_side_by_side_not_converging_on_a_corner(sentence, side):
+    """The panel's knot (01_06, 08_13): every arc reached the receiver along the same diagonal, so
+    their last stretches ran together into one corner under a pile of heads. Now each arrow's head
+    points into the receiver's edge (within 15° of straight down onto it, or up from below), the
+    last 0.15 of each arc stays apart from its neighbour's by at least half their places' spacing,
+    and no two heads with places of their own overlap. On the old layout (circular arcs) the heads
+    came in at 35° from the edge (55° from straight down)."""
+    from scenes.blocks.attention_arrows import arc_points
+    ws = compute_worksheet(sentence)
+    row = get_token_row(ws.tokens, receiver=ws.n, receiver_width=RECEIVER_ROOM)
+    arrows = get_attention_arrows(row, ws.heads[0].weights[-1], side=side)
+    r = ws.n - 1
+    inward = np.array([0.0, -1.0]) if np.allclose(side, UP) else np.array([0.0, 1.0])
+    same_line = sorted((a for a in arrows.arrows if a.source != r), key=lambda a: a.get_end()[0])
+    for a in same_line:
+        tip = a.get_tip()
+        direction = (tip.tip_point - tip.base)[:2]
+        cos = direction @ inward / np.linalg.norm(direction)
+        assert cos >= np.cos(np.radians(15)), (a.source, np.degrees(np.arccos(cos)))
+
+    def last_stretch(a, length=0.15):
+        pts = arc_points(a)[:, :2]
+        end = pts[-1]
+        return pts[np.linalg.norm(pts - end, axis=1) <= length]
+    for a, b in zip(same_line, same_line[1:]):
+        spacing = b.get_end()[0] - a.get_end()[0]
+        gap = min(float(np.min(np.linalg.norm(last_stretch(a)[:, None] - last_stretch(b)[None], axis=2))), spacing)
+        assert gap >= 0.5 * spacing, (a.source, b.source, gap, spacing)
+    # heads at full size (those with places of their own) overlap no other head
+    heads = {a.source: (a.get_tip().get_left()[0], a.get_tip().get_right()[0]) for a in same_line}
+    own = [a.source for a in same_line
+           if a.get_tip().length == pytest.approx(0.1 + 0.012 * a.get_stroke_width(), rel=1e-6)]
+    assert own
+    for j in own:
+        lo, hi = heads[j]
+        assert not [k for k, (l2, h2) in heads.items() if k != j and l2 < hi - 1e-6 and lo + 1e-6 < h2], j

@@ -29,6 +29,8 @@ USERS = ("scenes", "lesson_build", "lesson_data", "narration", "trainer", "tests
 CALLED_BY_CONVENTION = {
     "construct": "Manim: Scene.render calls it, each scene's body",
     "setup": "Manim: Scene.render calls it before construct",
+    "generate_points": "Manim: Mobject.__init__ calls it to build the points (attention_arrows.Bridge)",
+    "reset_endpoints_based_on_tip": "Manim: TipableVMobject.add_tip calls it to end the curve at the head's base (attention_arrows.Bridge)",
     "log_message": "http.server: BaseHTTPRequestHandler calls it for every request (serve.py)",
     "end_headers": "http.server: BaseHTTPRequestHandler calls it to finish the headers (serve.py)",
     "send_head": "http.server: SimpleHTTPRequestHandler.do_GET/do_HEAD call it (serve.py)",

@@ -789,7 +789,7 @@ def test_side_by_side_labels_each_strongest_weight_on_its_own_arc(sentence):
     for head, arrows, (pill, number) in zip(ws.heads, (scene.side.up, scene.side.down), labels):
         top = ranked_sources(head.weights[i], i)[0]
         assert number.value == head.weights[i][top]
-        assert nearest_arrow(arrows, number.get_center()) == top, (head.index, top)
+        assert nearest_arrow(arrows, number) == top, (head.index, top)
 
 
 @pytest.mark.parametrize("scene_cls", [Head1Message, Head2WeightsAndMessage], ids=lambda c: c.__name__)
@@ -833,7 +833,7 @@ def test_strongest_weights_are_written_on_their_own_arcs():
     assert sorted(m.index for m in labels) == sorted(top_two)
     for m in labels:
         assert m.value == w[m.index]
-        assert nearest_arrow(s.arrows, m.get_center()) == m.index
+        assert nearest_arrow(s.arrows, m) == m.index
 
 
 def test_head_2_says_why_its_scores_follow_the_person_key():

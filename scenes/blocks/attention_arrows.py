@@ -33,6 +33,7 @@ from manim import (
     VGroup,
     VMobject,
 )
+from manim.mobject.geometry.arc import TipableVMobject
 
 from scenes.style import (
     BODY_SIZE,
@@ -256,34 +257,21 @@ def _tip(curve: VMobject, width: float, color: str, opacity: float, cap: float |
     curve.get_tip().set_fill(color, opacity=opacity).set_stroke(color, 0, opacity=opacity)
 
 
-def _arc_angle(start: np.ndarray, end: np.ndarray, angle: float, min_height: float = MIN_ARC_HEIGHT) -> float:
-    """The bend of an arc from start to end: `angle`, or more for a short chord (up to a half
-    circle) so that the arc is at least `min_height` tall."""
-    chord = float(np.linalg.norm(end - start))
-    least = min_height
-
-    def height(theta):   # sagitta of a circular arc of this chord and bend
-        return chord / 2 * np.tan(theta / 4)
-
-    if chord == 0 or height(angle) >= least:
-        return angle
-    return float(min(PI, 4 * np.arctan(2 * least / chord)))
-
-
 # Where tips land on the receiver's edge: from this far inside its left end to this far inside its
 # right end (the self-loop sits over the right end).
 LANDING_MARGIN = 0.05
 LOOP_ROOM = 0.2
 
 
-# Places on the receiver's edge. Sources come from the left, so a head lies left of where its arc
-# lands and spans about TIP_EXTENT times its length along the edge. A head with a place of its own
-# gets that span, TIP_GAP before it and, after it, the span of a shared head (the next arrow's head
-# reaches back that far). Light arrows that have to share the edge (many sources, little edge) get
-# at least SHARED_PLACE each, their heads shrunk (down to SHARED_TIP long) and overlapping one
-# another, never a heavy arrow's head.
-TIP_EXTENT = 1.1
-TIP_GAP = 0.02
+# Places on the receiver's edge. Every arrow comes down onto the edge head first (its last stretch
+# perpendicular to the edge), so a head spans TIP_WIDTH times its length along the edge, centred on
+# where it lands, and the arrows' last stretches stand side by side like the teeth of a comb instead
+# of converging on one corner. A head with a place of its own gets its width, TIP_GAP, and the width
+# of a shared head (half a shared neighbour's head may reach in on each side). Light
+# arrows that have to share the edge (many sources, little edge) get at least SHARED_PLACE each,
+# their heads shrunk (down to SHARED_TIP long) and overlapping one another, never a heavy arrow's head.
+TIP_WIDTH = 0.9
+TIP_GAP = 0.03
 SHARED_PLACE = 0.012
 SHARED_TIP = 0.05
 
@@ -291,9 +279,8 @@ SHARED_TIP = 0.05
 def landings(row: TokenRow, r: int, weights) -> dict[int, tuple[float, float]]:
     """{source j: (x, tip length)} for the arrows from sources 0..r-1 into receiver r. Nested: the
     nearest source lands leftmost, the farthest rightmost, so no two arcs cross. Each arrowhead gets
-    a place on the edge as wide as itself (and its neighbour's reach), the heaviest first; what is
-    left when the edge runs out is shared by the lightest, whose heads shrink (down to SHARED_TIP)
-    and may overlap each other.
+    a place on the edge as wide as itself, the heaviest first; what is left when the edge runs out is
+    shared by the lightest, whose heads shrink (down to SHARED_TIP) and may overlap each other.
     So the heavy arrows never hide in a knot of light ones, whatever the number of sources."""
     box = row.boxes[r]
     left = box.get_left()[0] + LANDING_MARGIN
@@ -304,7 +291,7 @@ def landings(row: TokenRow, r: int, weights) -> dict[int, tuple[float, float]]:
         return {0: ((left + right) / 2, tip_size(arrow_stroke(weights[0])))}
     room = right - left
     full = {j: tip_size(arrow_stroke(weights[j])) for j in range(r)}
-    need = {j: TIP_GAP + TIP_EXTENT * (full[j] + SHARED_TIP) for j in range(r)}
+    need = {j: TIP_GAP + TIP_WIDTH * (full[j] + SHARED_TIP) for j in range(r)}
     least = SHARED_PLACE
     own: set[int] = set()
     used = 0.0
@@ -324,14 +311,49 @@ def landings(row: TokenRow, r: int, weights) -> dict[int, tuple[float, float]]:
     out, x = {}, left
     for j in range(r - 1, -1, -1):            # nearest source first, at the left end
         width = (place[j] + spare) * scale
-        if j in own:      # the head right after the gap, the shared span after it
+        if j in own:
             head = full[j] * scale
-            out[j] = (x + (TIP_GAP + TIP_EXTENT * full[j]) * scale + spare * scale / 2, head)
-        else:             # at the right end of its place, its head reaching back
-            head = min(full[j], max(SHARED_TIP, (width - TIP_GAP) / TIP_EXTENT)) * scale
-            out[j] = (x + width, head)
+        else:
+            head = min(full[j], max(SHARED_TIP, (width - TIP_GAP) / TIP_WIDTH)) * scale
+        out[j] = (x + width / 2, head)        # each head centred in its place
         x += width
     return out
+
+
+# How far along the chord the source end's handle leans (0: straight up, like the receiver end).
+SOURCE_LEAN = 0.3
+
+
+class Bridge(TipableVMobject):
+    """An attention arrow's curve: up from the source leaning towards the receiver, over, and straight
+    down onto its place on the receiver's edge (perpendicular to the row), `height` at its highest.
+    A cubic Bézier, cut into pieces so that distances along it are measured finely."""
+
+    def __init__(self, start, end, height: float, **kwargs):
+        start, end = np.asarray(start, dtype=float), np.asarray(end, dtype=float)
+        # both handles at one level: a cubic whose ends are level peaks at 3/4 of its handles' height
+        self._start, self._end, self._handle_y = start, end, start[1] + float(height) / 0.75
+        super().__init__(**kwargs)
+
+    def generate_points(self) -> None:
+        start, end = self._start, self._end
+        lean = SOURCE_LEAN * (end[0] - start[0])
+        self.set_points(np.array([start, [start[0] + lean, self._handle_y, 0.0], [end[0], self._handle_y, 0.0], end]))
+        self.insert_n_curves(11)
+
+    def reset_endpoints_based_on_tip(self, tip, at_start: bool):
+        # the curve ends at the head's base, still coming straight down (Manim would turn and
+        # scale the whole curve to reach it, tilting the head and lifting the arc)
+        self._end = np.asarray(tip.base, dtype=float)
+        self.generate_points()
+        return self
+
+
+def _bridge_height(start: np.ndarray, end: np.ndarray, angle: float, min_height: float) -> float:
+    """How high the arrow from start to end rises: as high as a circular arc of that bend would
+    (so a flatter `angle` still draws flatter rows), and at least `min_height`."""
+    chord = float(np.linalg.norm(end - start))
+    return max(chord / 2 * np.tan(angle / 4), min_height)
 
 
 def _self_loop(row: TokenRow, r: int, anchor: np.ndarray, sign: int):
@@ -390,13 +412,13 @@ def get_attention_arrows(row: TokenRow, weights, *, receiver: int | None = None,
         if row.line_of(j) == row.line_of(r):
             # bent as the rule says, and flatter where it would cross a farther source's arc (down
             # to NESTED_HEIGHT_FLOOR of the least height): the farthest arcs keep their height
-            theta = _arc_angle(start, end, angle, min_height)
-            floor = _arc_angle(start, end, 0.0, min_height * NESTED_HEIGHT_FLOOR)
-            curve = styled(ArcBetweenPoints(start, end, angle=sign * theta), j)
+            height = _bridge_height(start, end, angle, min_height)
+            floor = min_height * NESTED_HEIGHT_FLOOR
+            curve = styled(Bridge(start, end, -sign * height), j)
             # (under the next farther arc is under them all: each of those lies under the one before)
-            while theta > floor and outer and _crosses(curve, outer[-1]):
-                theta = max(floor, theta - 0.02)
-                curve = styled(ArcBetweenPoints(start, end, angle=sign * theta), j)
+            while height > floor and outer and _crosses(curve, outer[-1]):
+                height = max(floor, height - 0.02)
+                curve = styled(Bridge(start, end, -sign * height), j)
             outer.append(curve)
         else:  # a source on the first line, the receiver on the second
             start = row.word_bottom(j)
@@ -452,38 +474,67 @@ def _arc_sets(arrows: AttentionArrows) -> dict:
     return {j: arc_points(arrows.arrow(j))[:, :2] for j in arrows.sources}
 
 
-def nearest_arrow(arrows: AttentionArrows, point, arcs: dict | None = None) -> int:
-    """The source whose arrow passes nearest to `point` (what a reader takes a label there to name)."""
+def _box_distance(pts: np.ndarray, lo: np.ndarray, hi: np.ndarray) -> np.ndarray:
+    """Each point's distance from the box lo..hi (zero inside it)."""
+    return np.linalg.norm(np.maximum(np.maximum(lo - pts, pts - hi), 0.0), axis=1)
+
+
+def nearest_arrow(arrows: AttentionArrows, where, arcs: dict | None = None) -> int:
+    """The source whose arrow passes nearest to `where` (what a reader takes a label there to name):
+    a point, or a label (the arrow nearest to the label's box, the one it touches or abuts)."""
     arcs = _arc_sets(arrows) if arcs is None else arcs
-    xy = np.asarray(point, dtype=float)[:2]
-    return min(arrows.sources, key=lambda j: float(np.min(np.linalg.norm(arcs[j] - xy, axis=1))))
+    if isinstance(where, VMobject):
+        lo, hi = where.get_corner(DOWN + LEFT)[:2], where.get_corner(UP + RIGHT)[:2]
+    else:
+        lo = hi = np.asarray(where, dtype=float)[:2]
+    return min(arrows.sources, key=lambda j: float(np.min(_box_distance(arcs[j], lo, hi))))
+
+
+def label_touches_an_arc(label, arcs: dict, pad: float = 0.04) -> bool:
+    """Whether any arc (points along it, as `_arc_sets` gives them) runs through the label's box,
+    widened by `pad` for the strokes' width."""
+    lo = label.get_corner(DOWN + LEFT)[:2] - pad
+    hi = label.get_corner(UP + RIGHT)[:2] + pad
+    return any(bool(np.any(np.all((pts >= lo) & (pts <= hi), axis=1))) for pts in arcs.values())
 
 
 def place_weight_label(label, arrows: AttentionArrows, j: int, *, at: float = 0.5, direction=None,
                        buff: float | None = None):
-    """Put `label` (the weight of source j) where a reader takes it for arrow j's: beside the arc at
-    `at` of its length (0 = the source), on the side `direction` (default: the arcs' own side), or,
-    where another arc runs nearer there (nested arcs into one receiver), at the nearest spot along
-    arrow j, or on its stroke, whose centre is nearer arrow j than any other arrow. Returns label."""
+    """Put `label` (the weight of source j) where a reader takes it for arrow j's and no arc runs
+    through it: first over its source word, just before where the arrow leaves it (the weight a
+    source sends, written at the source); else beside the arc at `at` of its length (0 = the source),
+    on the side `direction` (default: the arcs' own side); else at the nearest such spot along arrow
+    j; always where arrow j is the arrow nearest the label's box. Returns label."""
     arrow = arrows.arrow(j)
     if direction is None:
         direction = UP if np.allclose(arrows.side, UP) else DOWN
     if buff is None:                  # clear of the arc's own stroke (a thick arc is up to 14 px wide)
         buff = 0.1 + arrow.get_stroke_width() / 90
     arcs = _arc_sets(arrows)
+    start = arrow.get_start()
     nudges = [0.0, -0.08, 0.08, -0.16, 0.16, -0.24, 0.24]
-    spots = [(t, side) for side in ("beside", "on") for t in (np.clip(at + d, 0.1, 0.9) for d in nudges)]
+    spots = [(None, "source")] + [(t, side) for side in ("beside", "on")
+                                  for t in (np.clip(at + d, 0.1, 0.9) for d in nudges)]
+    fallback = None
     for t, side in spots:
-        point = arrow.point_from_proportion(t)
-        if side == "beside":
-            label.next_to(point, direction, buff=buff)
+        if side == "source":          # its right edge just left of where the arrow leaves the word
+            label.next_to(start, direction, buff=0.06).align_to(start + LEFT * 0.04, RIGHT)
         else:
-            label.move_to(point)
-        if nearest_arrow(arrows, label.get_center(), arcs) == j:
-            return label
+            point = arrow.point_from_proportion(t)
+            if side == "beside":
+                label.next_to(point, direction, buff=buff)
+            else:
+                label.move_to(point)
+        if nearest_arrow(arrows, label, arcs) == j:
+            if not label_touches_an_arc(label, arcs):
+                return label
+            if fallback is None:
+                fallback = label.get_center()
+    if fallback is not None:          # nearest its own arrow, though an arc runs through it
+        return label.move_to(fallback)
     label.move_to(arrow.point_from_proportion(at))   # on its own stroke: nothing is nearer
     return label
 
 
 __all__ = ["TokenRow", "AttentionArrows", "get_token_row", "get_attention_arrows", "arrow_stroke", "RECEIVER_ROOM",
-           "RECEIVER_GAP", "arrow_opacity", "landings", "tip_size", "SHARED_PLACE", "place_weight_label", "nearest_arrow", "polylines_cross", "arc_points", "MIN_STROKE", "MAX_STROKE", "BELOW_GAP"]
+           "RECEIVER_GAP", "arrow_opacity", "landings", "tip_size", "SHARED_PLACE", "place_weight_label", "label_touches_an_arc", "nearest_arrow", "polylines_cross", "arc_points", "MIN_STROKE", "MAX_STROKE", "BELOW_GAP"]
