@@ -654,8 +654,10 @@ class ThreeHeadsSevenRows(ChapterOneScene):
                                                         index=(p - 1,), color=arrows.color, font_size=NUMBER_SIZE + 2),
                                              arrows, p - 1, at=0.2)
                           for p in positions))
-        # a dark outline behind each digit: legible where a thick arc runs under it
-        return labels.set_stroke(BACKGROUND, 5, background=True)
+        # on a dark pill: where the nested arcs leave no room beside its arc, a label sits on it like a tag
+        for label in labels:
+            label.add_background_rectangle(color=BACKGROUND, opacity=0.9, buff=0.04)
+        return labels
 
     def show_useful_sources(self, ex):
         reading = ex.reading(0)

@@ -2448,7 +2448,9 @@ class InsideTrainedModels(LessonScene):
         panel.add(grid)
         with self.beat(f"{reading}."):
             self.play(FadeIn(grid.head), LaggedStart(*(FadeIn(line) for line in grid.lines), lag_ratio=0.2),
-                      *self.swap_note("Median milliseconds per call on each of the three prompts."))
+                      # (the margin read aloud is the unrounded one: 0.016, where the rounded cells differ by 0.017)
+                      *self.swap_note("Median milliseconds per call on each of the three prompts; "
+                                      "gaps are taken from the unrounded medians."))
             self.play(*(Indicate(r.latency, color=RECEIVER_COLOR) for r in panel.rows))
 
     def show_beyond(self):

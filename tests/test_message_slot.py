@@ -3,6 +3,7 @@ slot, and the flow of scaled copies into it (segments end to end, each as long a
 contribution), checked against contributions worked by hand."""
 from __future__ import annotations
 
+import numpy as np
 import pytest
 from manim import DOWN, RIGHT, VGroup
 
@@ -112,3 +113,34 @@ def test_the_unfilled_part_of_each_track_is_what_the_message_leaves_empty():
     for r, track in zip(rest, slot.tracks):
         assert r.get_right()[0] == pytest.approx(track.get_right()[0])   # it ends where the track ends
         assert r.get_y() == pytest.approx(track.get_y())
+
+
+def test_a_signed_message_lays_positive_parts_right_of_zero_and_negative_left_without_overlap():
+    """Worked by hand: parts [[2, -1], [1, 0.5], [-0.5, -1]] give coordinate 0: +3 right, 0.5 left
+    (net 2.5), coordinate 1: 0.5 right, 2 left (net -1.5); the widest side sum is 3 + 2 = 5 units of
+    value over 2.5 of track, so 0.5 of track per unit."""
+    from scenes.blocks.message_slot import get_signed_message_flow
+    parts = [[2.0, -1.0], [1.0, 0.5], [-0.5, -1.0]]
+    starts = [np.array([x, -2.0, 0.0]) for x in (-3.0, -2.0, -1.0)]
+    flow = get_signed_message_flow(parts, starts, ["water", "finance"], color="#ffffff", track_length=2.5)
+    assert flow.scale == pytest.approx(0.5)
+    zero = flow.zero.get_x()
+    assert flow.slot.tracks[0].get_left()[0] == pytest.approx(zero - 2 * 0.5)    # the widest left side: 2
+    for k, net in ((0, 2.5), (1, -1.5)):
+        assert flow.totals[k].get_x() == pytest.approx(zero + net * 0.5)
+        segs = sorted((flow.cells[j, k] for j in range(3)), key=lambda m: m.get_left()[0])
+        for a, b in zip(segs, segs[1:]):
+            assert a.get_right()[0] <= b.get_left()[0] + 1e-9          # end to end, never on top
+    # source order outward from zero: source 0's +2 is the first right of zero, its -1 the first left
+    assert flow.cells[0, 0].get_left()[0] == pytest.approx(zero)
+    assert flow.cells[0, 1].get_right()[0] == pytest.approx(zero)
+    assert flow.cells[2, 1].get_right()[0] == pytest.approx(zero - 1.0 * 0.5)   # after source 0's -1 (1's +0.5 is right)
+    # each copy starts at its source's row, two stacked bars as long as their segments
+    assert flow.copies[1].get_center()[0] == pytest.approx(-2.0)
+    assert [c.width for c in flow.copies[0]] == pytest.approx([1.0, 0.5])
+
+
+def test_a_signed_message_of_nothing_is_refused():
+    from scenes.blocks.message_slot import get_signed_message_flow
+    with pytest.raises(ValueError, match="nothing to draw"):
+        get_signed_message_flow([[0.0, 0.0]], [np.zeros(3)], ["a", "b"], color="#ffffff")

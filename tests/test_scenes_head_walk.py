@@ -794,29 +794,47 @@ def test_side_by_side_labels_each_strongest_weight_on_its_own_arc(sentence):
 
 @pytest.mark.parametrize("scene_cls", [Head1Message, Head2WeightsAndMessage], ids=lambda c: c.__name__)
 def test_scaled_rows_travel_along_their_arrows_into_the_receivers_slot(scene_cls):
-    """Issue 18: the weighted sum moves. Each source's scaled row leaves the table, travels along its
-    own arrow to the receiver and lands in the message slot under the receiver, where the rows add."""
+    """Issue 18: the weighted sum moves. Each source's scaled row becomes bars as long as its products,
+    travels along its own arrow to the receiver and lands in the tracks under the receiver's message,
+    where the bars are laid end to end (positive parts right of zero, negative left). The bars'
+    lengths are the products α·v (weights times values, recomputed here from A and V), and each
+    track ends at the message's coordinate (row i of H = AV, a second computation)."""
     b = built(scene_cls, "river")
     s = b.scene
     beat = b.beat_of("Add the") if scene_cls is Head1Message else b.beat_of("Add them up")
     whats = [c.what for c in b.changes_in(beat)]
-    travel = next(k for k, w in enumerate(whats) if w == "LaggedStart")
-    assert any("ReplacementTransform" in w for w in whats[travel + 1:])        # they add after arriving
+    assert "LaggedStart" in whats                                                # the rows travel
     receiver = s.band.row.boxes[s.n - 1]
     slot = s.table.message
-    # the slot is under the receiver (centred on it), below the words and, for head 2, its arrows
+    flow = s.message_flow
+    # the message and its tracks are under the receiver, below the words and, for head 2, its arrows
     assert abs(slot.get_center()[0] - receiver.get_center()[0]) < 0.05
-    assert slot.get_top()[1] < min(receiver.get_bottom()[1], s.arrows.get_bottom()[1])
-    assert sorted(s.message_paths) == list(range(s.n))                           # every source travels
-    for j, path in s.message_paths.items():
-        anchors = path.get_anchors()
-        row = VGroup(*(s.table.products.cell(j, k) for k in range(2)))
+    assert flow.slot.get_top()[1] < slot.get_bottom()[1] < min(receiver.get_bottom()[1], s.arrows.get_bottom()[1])
+    i = s.n - 1
+    head = s.head
+    zero = flow.zero.get_x()
+    for j in range(s.n):
+        parts = [head.weights[i, j] * head.V[j, k] for k in range(2)]
+        drawn = [k for k in range(2) if parts[k] != 0]
+        assert sorted(k for (jj, k) in flow.cells if jj == j) == drawn
+        for k in drawn:
+            seg = flow.cells[j, k]
+            assert seg.width == pytest.approx(abs(parts[k]) * flow.scale, abs=1e-9)
+            assert (seg.get_x() > zero) == (parts[k] > 0)
+        if not drawn:
+            continue
+        anchors = flow.paths[j].get_anchors()
         curve = s.arrows.arrow(j)
-        ends = [curve.points[0], curve.points[-1]]                               # the arrow's own two ends
-        assert np.allclose(anchors[0], row.get_center(), atol=1e-6)               # from its row of products
-        for end in ends:                                                          # through its own arrow
+        row = VGroup(*(s.table.products.cell(j, k) for k in range(2)))
+        # from its row of products, through its own arrow's two ends, into the tracks
+        assert row.get_left()[0] <= anchors[0][0] <= row.get_right()[0]
+        assert row.get_bottom()[1] <= anchors[0][1] <= row.get_top()[1]
+        for end in (curve.points[0], curve.points[-1]):
             assert min(np.linalg.norm(anchors - end, axis=1)) < 1e-6
-        assert np.allclose(anchors[-1], slot.get_center(), atol=1e-6)             # into the slot
+        assert flow.slot.get_bottom()[1] <= anchors[-1][1] <= flow.slot.get_top()[1]
+    # laid end to end, each track ends at the message's coordinate
+    for k in range(2):
+        assert flow.totals[k].get_x() == pytest.approx(zero + head.messages[i, k] * flow.scale, abs=1e-9)
 
 
 def test_strongest_weights_are_written_on_their_own_arcs():

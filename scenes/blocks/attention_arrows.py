@@ -499,41 +499,41 @@ def label_touches_an_arc(label, arcs: dict, pad: float = 0.04) -> bool:
 
 
 def place_weight_label(label, arrows: AttentionArrows, j: int, *, at: float = 0.5, direction=None,
-                       buff: float | None = None):
-    """Put `label` (the weight of source j) where a reader takes it for arrow j's and no arc runs
-    through it: first over its source word, just before where the arrow leaves it (the weight a
-    source sends, written at the source); else beside the arc at `at` of its length (0 = the source),
-    on the side `direction` (default: the arcs' own side); else at the nearest such spot along arrow
-    j; always where arrow j is the arrow nearest the label's box. Returns label."""
+                       buff: float | None = None, pad: float = 0.04):
+    """Put `label` (the weight of source j) where a reader takes it for arrow j's: where arrow j is
+    the arrow nearest the label's box. The first spot clear of every arc (by `pad`) in this order:
+    over its source word, just before where the arrow leaves it (the weight a source sends, written
+    at the source); beside the arc on the side `direction` (default: the arcs' own side, away from
+    the words), from `at` of its length (0 = the source) outwards. Where nested arcs leave no such
+    spot, on its own stroke, where the label is farthest from every other arc (give it a background
+    pill: its own arc then runs into it and out of it, like a tag). Returns label."""
     arrow = arrows.arrow(j)
     if direction is None:
         direction = UP if np.allclose(arrows.side, UP) else DOWN
     if buff is None:                  # clear of the arc's own stroke (a thick arc is up to 14 px wide)
         buff = 0.1 + arrow.get_stroke_width() / 90
     arcs = _arc_sets(arrows)
+    others = np.vstack([pts for k, pts in arcs.items() if k != j]) if len(arcs) > 1 else np.zeros((0, 2))
+
+    def room() -> float:              # how far the label's box is from every other arc
+        lo, hi = label.get_corner(DOWN + LEFT)[:2], label.get_corner(UP + RIGHT)[:2]
+        return float(np.min(_box_distance(others, lo, hi))) if len(others) else np.inf
+
     start = arrow.get_start()
-    nudges = [0.0, -0.08, 0.08, -0.16, 0.16, -0.24, 0.24]
-    spots = [(None, "source")] + [(t, side) for side in ("beside", "on")
-                                  for t in (np.clip(at + d, 0.1, 0.9) for d in nudges)]
-    fallback = None
-    for t, side in spots:
-        if side == "source":          # its right edge just left of where the arrow leaves the word
-            label.next_to(start, direction, buff=0.06).align_to(start + LEFT * 0.04, RIGHT)
-        else:
-            point = arrow.point_from_proportion(t)
-            if side == "beside":
-                label.next_to(point, direction, buff=buff)
-            else:
-                label.move_to(point)
-        if nearest_arrow(arrows, label, arcs) == j:
-            if not label_touches_an_arc(label, arcs):
-                return label
-            if fallback is None:
-                fallback = label.get_center()
-    if fallback is not None:          # nearest its own arrow, though an arc runs through it
-        return label.move_to(fallback)
-    label.move_to(arrow.point_from_proportion(at))   # on its own stroke: nothing is nearer
-    return label
+    along = sorted(np.linspace(0.1, 0.9, 17), key=lambda t: abs(t - at))
+    label.next_to(start, direction, buff=0.06).align_to(start + LEFT * 0.04, RIGHT)   # at the source
+    if nearest_arrow(arrows, label, arcs) == j and room() >= pad and not label_touches_an_arc(label, {j: arcs[j]}, pad / 2):
+        return label
+    for t in along:                   # beside the arc
+        label.next_to(arrow.point_from_proportion(t), direction, buff=buff)
+        if nearest_arrow(arrows, label, arcs) == j and room() >= pad:
+            return label
+    best, most = at, -1.0             # on its own stroke, as far from the others as it can be
+    for t in along:
+        label.move_to(arrow.point_from_proportion(t))
+        if room() > most:
+            best, most = t, room()
+    return label.move_to(arrow.point_from_proportion(best))
 
 
 __all__ = ["TokenRow", "AttentionArrows", "get_token_row", "get_attention_arrows", "arrow_stroke", "RECEIVER_ROOM",

@@ -19,7 +19,7 @@ here but the picture's geometry.
 from __future__ import annotations
 
 import numpy as np
-from manim import (DOWN, LEFT, RIGHT, UP, AnimationGroup, LaggedStart, MoveAlongPath, Rectangle,
+from manim import (DOWN, LEFT, RIGHT, UP, AnimationGroup, LaggedStart, Line, MoveAlongPath, Rectangle,
                    ReplacementTransform, Succession, TransformFromCopy, VGroup, VMobject, smooth)
 
 from scenes.blocks.attention_arrows import path_along
@@ -124,12 +124,13 @@ class MessageFlow(VGroup):
                      for triples in self._triples if triples]
             return LaggedStart(*steps, lag_ratio=lag_ratio, run_time=run_time)
         steps = []
+        self.paths = {}                            # the way each source's copies went, for the tests
         for j, triples in enumerate(self._triples):
             if not triples:
                 continue
             # one path for the source, each copy on it at its own offset (no group is added to the
             # scene, so nothing is left behind once the copies have become their segments)
-            path = self.path_of(j, along)          # it starts at the centre of the source's copies
+            path = self.paths[j] = self.path_of(j, along)   # from the centre of the source's copies
             steps.append(AnimationGroup(*(
                 Succession(MoveAlongPath(copy, path.copy().shift(copy.get_center() - path.get_start()),
                                          rate_func=smooth,
@@ -213,4 +214,71 @@ def get_message_flow(chips, contributions, slot: MessageSlot, *, min_copy_width:
     return flow
 
 
-__all__ = ["ValueChip", "MessageSlot", "MessageFlow", "get_value_chip", "get_message_slot", "get_message_flow"]
+def get_signed_message_flow(contributions, starts, names, *, color: str, track_length: float = 2.4,
+                            bar_height: float = 0.13, gap: float = 0.1, min_copy_width: float = 0.03) -> MessageFlow:
+    """A message whose coordinates may be negative or larger than one (the worksheet's α·v rows),
+    built as get_message_flow builds one: source j's contribution to coordinate k becomes a segment
+    of track k. One zero line runs through every track; positive parts are laid end to end to its
+    right, negative parts to its left, in source order, so no two segments overlap and the message's
+    coordinate is the right extent less the left (a `totals` tick marks it on each track). One scale
+    for all tracks: the longest extent fills `track_length`, so a coordinate that gets little
+    (finance in head 1) looks little.
+
+    starts: where each source's scaled copy begins (its row of products), in source order; each copy
+    is two (d) stacked bars as long as their segments, at least `min_copy_width`. Play
+    `move_copies(along=arrows)`. Parts as get_message_flow's, and `slot` (the tracks and names), `zero`
+    (the zero line), `totals` (one tick per track at the message's coordinate), `scale` (length per
+    unit)."""
+    parts = np.asarray(contributions, dtype=float)
+    if parts.ndim != 2 or parts.shape[0] != len(starts) or parts.shape[1] != len(names):
+        raise ValueError(f"contributions of shape {parts.shape} for {len(starts)} sources and {len(names)} names")
+    positive, negative = np.clip(parts, 0, None).sum(axis=0), -np.clip(parts, None, 0).sum(axis=0)
+    left, right = float(negative.max()), float(positive.max())
+    if left + right <= 0:
+        raise ValueError("a message with every contribution zero has nothing to draw")
+    unit = 1.0 / (left + right)                  # fraction of a track per unit of value
+    origin = left * unit                         # where zero is, as a fraction of the track
+    slot = get_message_slot(names, color=color, title=None, track_length=track_length, bar_height=bar_height, gap=gap)
+    flow = MessageFlow()
+    flow.segments, flow.by_source, flow.copies, flow._triples, flow.cells = VGroup(), {}, {}, [], {}
+    flow.copy_widths = {}
+    ahead, behind = np.zeros(parts.shape[1]), np.zeros(parts.shape[1])
+    for j, start in enumerate(starts):
+        mine, copies, triples = VGroup(), VGroup(), []
+        for k in range(parts.shape[1]):
+            c = float(parts[j, k])
+            if c == 0.0:
+                continue
+            if c > 0:
+                seg = slot.segment(k, origin + ahead[k] * unit, c * unit)
+                ahead[k] += c
+            else:
+                behind[k] += -c
+                seg = slot.segment(k, origin - behind[k] * unit, -c * unit)
+            copy = Rectangle(width=max(seg.width, min_copy_width), height=bar_height).set_stroke(width=0)
+            copy.set_fill(color, BAR_OPACITY).move_to(np.asarray(start, dtype=float) + DOWN * (k - (parts.shape[1] - 1) / 2)
+                                                      * (bar_height + 0.04))
+            mine.add(seg)
+            flow.cells[j, k] = seg
+            copies.add(copy)
+            triples.append((None, copy, seg))
+        flow.by_source[j], flow.copies[j] = mine, copies
+        flow.copy_widths[j] = [c.width for c in copies]
+        flow.segments.add(*mine)
+        flow._triples.append(triples)
+    tracks = slot.tracks
+    x0 = tracks[0].get_left()[0] + origin * track_length
+    flow.zero = Line([x0, tracks.get_top()[1] + 0.06, 0], [x0, tracks.get_bottom()[1] - 0.06, 0]).set_stroke(TEXT_COLOR, 1.5, 0.8)
+    flow.totals = VGroup(*(
+        Line(UP * (bar_height / 2 + 0.04), DOWN * (bar_height / 2 + 0.04)).set_stroke(TEXT_COLOR, 3)
+        .move_to([x0 + (ahead[k] - behind[k]) * unit * track_length, track.get_y(), 0])
+        for k, track in enumerate(tracks)))
+    flow.filled = ahead - behind
+    flow.scale = unit * track_length
+    flow.slot = flow._slot = slot
+    flow.add(flow.segments)
+    return flow
+
+
+__all__ = ["ValueChip", "MessageSlot", "MessageFlow", "get_value_chip", "get_message_slot", "get_message_flow",
+           "get_signed_message_flow"]

@@ -43,11 +43,10 @@ from manim import (
     LaggedStart,
     Line,
     Mobject,
-    MoveAlongPath,
     Rectangle,
     ReplacementTransform,
-    Succession,
     SurroundingRectangle,
+    TransformFromCopy,
     VGroup,
 )
 
@@ -71,10 +70,11 @@ from lesson_data.walkthrough import (
     value_axes,
 )
 from lesson_data.worksheet import AXES
-from scenes.blocks.attention_arrows import (RECEIVER_ROOM, AttentionArrows, get_attention_arrows, get_token_row, path_along,
+from scenes.blocks.attention_arrows import (RECEIVER_ROOM, AttentionArrows, get_attention_arrows, get_token_row,
                                            place_weight_label)
 from scenes.blocks.flow_arrow import get_arrow
 from scenes.blocks.labeled_matrix import get_labeled_matrix, get_row_vector
+from scenes.blocks.message_slot import get_signed_message_flow
 from scenes.blocks.masked_matrix import BLOCKED_COLOR, get_masked_matrix, heat_color
 from scenes.blocks.scalar_vector_product import get_scalar_vector_product
 from scenes.blocks.shape_box import get_shape_box
@@ -541,7 +541,7 @@ def get_shape_equation(ws, head):
     """[1, n] · [n, d_v] → [1, d_v]: row n of A times V is the message."""
     n, h, d = ws.n, head.index, head.V.shape[1]
     color = head_color(h)
-    kw = dict(color=color, unit=0.1, name_size=LABEL_SIZE, shape_size=LABEL_SIZE)
+    kw = dict(color=color, unit=0.065, name_size=LABEL_SIZE, shape_size=LABEL_SIZE)
     row = get_shape_box(f"row {n} of A{sup(h)}", (1, n), **kw)
     values = get_shape_box(f"V{sup(h)}", head.V.shape, **kw)
     message = get_shape_box(f"m{sup(h)}{sub(n)}", (1, d), **kw)
@@ -1199,34 +1199,45 @@ class MessageWalk(HeadWalkScene):
         formula = self.message_formula = get_text(f"m{sup(h)}{sub(n)} = Σⱼ {alpha_name(h, n)} v{sup(h)}ⱼ",
                                                   font_size=SYMBOL_SIZE, color=self.color)
         travel = self.band_shown and self.arrows in self.on_band
+        rows = [VGroup(*(table.products.cell(j, k).copy() for k in range(d))) for j in range(n)]
         if travel:
-            # the message is the receiver's: its slot sits under the receiver, the formula under it
+            # the message is the receiver's: its slot sits under the receiver; under it, one track per
+            # coordinate where the scaled rows add, and the formula under them
             slot = self.message_slot = self.place_message_slot()
-            formula.next_to(slot, DOWN, buff=0.3)
+            flow = self.message_flow = get_signed_message_flow(
+                message_terms(self.head, self.i)[:n], [row.get_center() for row in rows],
+                coordinate_names(self.head.W_V), color=self.color, track_length=SUM_TRACK_LENGTH,
+                bar_height=0.1, gap=0.12)
+            picture = VGroup(flow.slot, flow.segments, flow.zero, flow.totals)
+            picture.next_to(slot, DOWN, buff=0.14).align_to(slot, LEFT)
+            if picture.get_right()[0] > RIGHT_X:
+                picture.shift(LEFT * (picture.get_right()[0] - RIGHT_X))
+            formula.next_to(picture, DOWN, buff=0.18)
             formula.set_x(max(formula.get_center()[0], self.panel_left + formula.width / 2))
-            shown = [slot.frame, table.message_row[1]]
+            shown = [slot.frame, table.message_row[1], flow.slot]
         else:
             formula.move_to([self.panel_left, self.grid.top - 0.1, 0], aligned_edge=LEFT + UP)
             shown = [table.message_row[0], table.message_row[1]]
-        rows = [VGroup(*(table.products.cell(j, k).copy() for k in range(d))) for j in range(n)]
         marks = self.rounding_marks = self.get_sum_rounding_marks()
         leaving = [self.values_note] if self.values_note is not None else []
         self.values_note = None
         with self.beat(text, spoken=spoken):
-            self.play(FadeIn(VGroup(*shown)), FadeIn(formula),
+            self.play(FadeIn(VGroup(*shown)), FadeIn(formula), *([Create(flow.zero)] if travel else []),
                       *(FadeOut(m) for m in leaving), *(self.fine_print(fine) if fine else []))
             if travel:
-                # each scaled row leaves the table, goes up to its word and along its own arrow
-                # to the receiver, then down into the slot: what the arrows carry, source by source
-                self.message_paths = {j: path_along(self.arrows.arrow(j), row.get_center(), table.message.get_center())
-                                      for j, row in enumerate(rows)}
-                # each sinks into the slot as it lands (ten rows stacked there would be unreadable)
-                self.play(LaggedStart(*(Succession(MoveAlongPath(row, self.message_paths[j], run_time=0.85),
-                                                   row.animate(run_time=0.15).scale(0.6).set_opacity(0))
-                                        for j, row in enumerate(rows)), lag_ratio=0.12, run_time=3.0))
-            # in the slot, the rows add coordinate by coordinate into the message
-            self.play(*(ReplacementTransform(VGroup(*(row[k] for row in rows)), table.message[k]) for k in range(d)),
-                      run_time=1.0 if travel else 1.5)
+                # each scaled row turns into bars as long as its products (a small weight, a short
+                # bar), goes up to its word and along its own arrow to the receiver, then down into
+                # the tracks, where its bars are laid end to end: what the arrows carry, source by source
+                self.play(*(ReplacementTransform(row, flow.copies[j]) if len(flow.copies[j]) else FadeOut(row)
+                            for j, row in enumerate(rows)), run_time=0.6)
+                self.play(flow.move_copies(along=self.arrows, lag_ratio=0.12, run_time=3.0))
+                # each track's total is the message's coordinate
+                self.play(Create(flow.totals), *(TransformFromCopy(flow.totals[k], table.message[k]) for k in range(d)),
+                          run_time=1.0)
+            else:
+                # in the panel, the rows add coordinate by coordinate into the message
+                self.play(*(ReplacementTransform(VGroup(*(row[k] for row in rows)), table.message[k])
+                            for k in range(d)), run_time=1.5)
             if len(marks):
                 # on screen only: the voice said the rounding rule once, in scene 8
                 self.play(FadeIn(marks[0]), Create(marks[1]), FadeIn(marks[2]))
@@ -1272,7 +1283,9 @@ class MessageWalk(HeadWalkScene):
     def show_shapes(self):
         n, d = self.n, self.head.V.shape[1]
         shapes = self.shapes = get_shape_equation(self.ws, self.head)
-        shapes.next_to(self.message_formula, DOWN, buff=0.38, aligned_edge=LEFT)
+        shapes.next_to(self.message_formula, DOWN, buff=0.22, aligned_edge=LEFT)
+        if shapes.get_right()[0] > RIGHT_X:          # (wider than the formula over it)
+            shapes.shift(LEFT * (shapes.get_right()[0] - RIGHT_X))
         leaving = self.rounding_marks
 
         def tight(shape):          # "[1,10]": a shape the caption never breaks across two lines
@@ -1302,6 +1315,9 @@ class MessageWalk(HeadWalkScene):
                       Create(marks),
                       *([Indicate(self.arrows.arrow(j), color=TEXT_COLOR, scale_factor=1.05)] if self.band_shown else []))
 
+
+# The tracks where the scaled rows add (the longest coordinate's extent fills them).
+SUM_TRACK_LENGTH = 2.4
 
 VALUE_FINE_PRINT = ("V = E W_V has one row per source. These are projected value vectors, not token IDs or "
                     "attention weights.")
