@@ -121,7 +121,7 @@ def test_a_signed_message_lays_positive_parts_right_of_zero_and_negative_left_wi
     value over 2.5 of track, so 0.5 of track per unit."""
     from scenes.blocks.message_slot import get_signed_message_flow
     parts = [[2.0, -1.0], [1.0, 0.5], [-0.5, -1.0]]
-    starts = [np.array([x, -2.0, 0.0]) for x in (-3.0, -2.0, -1.0)]
+    starts = [[np.array([x, -2.0, 0.0]), np.array([x + 0.5, -2.0, 0.0])] for x in (-3.0, -2.0, -1.0)]
     flow = get_signed_message_flow(parts, starts, ["water", "finance"], color="#ffffff", track_length=2.5)
     assert flow.scale == pytest.approx(0.5)
     zero = flow.zero.get_x()
@@ -135,12 +135,12 @@ def test_a_signed_message_lays_positive_parts_right_of_zero_and_negative_left_wi
     assert flow.cells[0, 0].get_left()[0] == pytest.approx(zero)
     assert flow.cells[0, 1].get_right()[0] == pytest.approx(zero)
     assert flow.cells[2, 1].get_right()[0] == pytest.approx(zero - 1.0 * 0.5)   # after source 0's -1 (1's +0.5 is right)
-    # each copy starts at its source's row, two stacked bars as long as their segments
-    assert flow.copies[1].get_center()[0] == pytest.approx(-2.0)
+    # each copy starts at its source's cells, one bar per coordinate as long as its segment
+    assert [c.get_x() for c in flow.copies[1]] == pytest.approx([-2.0, -1.5])
     assert [c.width for c in flow.copies[0]] == pytest.approx([1.0, 0.5])
 
 
 def test_a_signed_message_of_nothing_is_refused():
     from scenes.blocks.message_slot import get_signed_message_flow
     with pytest.raises(ValueError, match="nothing to draw"):
-        get_signed_message_flow([[0.0, 0.0]], [np.zeros(3)], ["a", "b"], color="#ffffff")
+        get_signed_message_flow([[0.0, 0.0]], [[np.zeros(3), np.zeros(3)]], ["a", "b"], color="#ffffff")

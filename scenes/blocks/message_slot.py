@@ -224,8 +224,9 @@ def get_signed_message_flow(contributions, starts, names, *, color: str, track_l
     for all tracks: the longest extent fills `track_length`, so a coordinate that gets little
     (finance in head 1) looks little.
 
-    starts: where each source's scaled copy begins (its row of products), in source order; each copy
-    is two (d) stacked bars as long as their segments, at least `min_copy_width`. Play
+    starts: where each source's scaled copy begins, one point per coordinate (its products' cells),
+    in source order; each copy is one bar per coordinate, centred there, as long as its segment and at
+    least `min_copy_width`. Play
     `move_copies(along=arrows)`. Parts as get_message_flow's, and `slot` (the tracks and names), `zero`
     (the zero line), `totals` (one tick per track at the message's coordinate), `scale` (length per
     unit)."""
@@ -256,8 +257,7 @@ def get_signed_message_flow(contributions, starts, names, *, color: str, track_l
                 behind[k] += -c
                 seg = slot.segment(k, origin - behind[k] * unit, -c * unit)
             copy = Rectangle(width=max(seg.width, min_copy_width), height=bar_height).set_stroke(width=0)
-            copy.set_fill(color, BAR_OPACITY).move_to(np.asarray(start, dtype=float) + DOWN * (k - (parts.shape[1] - 1) / 2)
-                                                      * (bar_height + 0.04))
+            copy.set_fill(color, BAR_OPACITY).move_to(np.asarray(start[k], dtype=float))
             mine.add(seg)
             flow.cells[j, k] = seg
             copies.add(copy)

@@ -541,7 +541,7 @@ def get_shape_equation(ws, head):
     """[1, n] · [n, d_v] → [1, d_v]: row n of A times V is the message."""
     n, h, d = ws.n, head.index, head.V.shape[1]
     color = head_color(h)
-    kw = dict(color=color, unit=0.065, name_size=LABEL_SIZE, shape_size=LABEL_SIZE)
+    kw = dict(color=color, unit=0.058, name_size=LABEL_SIZE, shape_size=LABEL_SIZE)
     row = get_shape_box(f"row {n} of A{sup(h)}", (1, n), **kw)
     values = get_shape_box(f"V{sup(h)}", head.V.shape, **kw)
     message = get_shape_box(f"m{sup(h)}{sub(n)}", (1, d), **kw)
@@ -1205,9 +1205,9 @@ class MessageWalk(HeadWalkScene):
             # coordinate where the scaled rows add, and the formula under them
             slot = self.message_slot = self.place_message_slot()
             flow = self.message_flow = get_signed_message_flow(
-                message_terms(self.head, self.i)[:n], [row.get_center() for row in rows],
+                message_terms(self.head, self.i)[:n], [[cell.get_center() for cell in row] for row in rows],
                 coordinate_names(self.head.W_V), color=self.color, track_length=SUM_TRACK_LENGTH,
-                bar_height=0.1, gap=0.12)
+                bar_height=0.13, gap=0.12)
             picture = VGroup(flow.slot, flow.segments, flow.zero, flow.totals)
             picture.next_to(slot, DOWN, buff=0.14).align_to(slot, LEFT)
             if picture.get_right()[0] > RIGHT_X:
