@@ -106,6 +106,21 @@ class MessageFlow(VGroup):
     copies over the chips, {source index: VGroup}), `filled` (each track's filled fraction: the
     message). Play `scale_copies()` then `move_copies()`, or `animation()` for both at once."""
 
+    def _start(self, slot: MessageSlot) -> None:
+        self.segments, self.by_source, self.copies, self._triples, self.cells = VGroup(), {}, {}, [], {}
+        self.copy_widths = {}      # source index: the widths its scaled copies start with
+        self._slot = slot
+
+    def _add_source(self, j: int, parts) -> None:
+        """Record source j's parts, (coordinate k, chip bar or None, scaled copy, segment) each."""
+        mine, copies = VGroup(*(seg for *_, seg in parts)), VGroup(*(copy for _, _, copy, _ in parts))
+        for k, _, _, seg in parts:
+            self.cells[j, k] = seg
+        self.by_source[j], self.copies[j] = mine, copies
+        self.copy_widths[j] = [c.width for c in copies]
+        self.segments.add(*mine)
+        self._triples.append([(bar, copy, seg) for _, bar, copy, seg in parts])
+
     def scale_copies(self, lag_ratio: float = 0.08, run_time: float = 1.2, dim_to: float = DIMMED_BAR_OPACITY):
         """Over each chip, a copy of its bars shrinks to its weight times the value (head colour),
         while the full bar behind it dims to `dim_to`: what shrank stands out against what it was."""
@@ -184,12 +199,10 @@ def get_message_flow(chips, contributions, slot: MessageSlot, *, min_copy_width:
     if np.any(parts < 0) or np.any(parts.sum(axis=0) > 1 + 1e-9):
         raise ValueError("a slot draws non-negative contributions whose sums fit the track (at most 1)")
     flow = MessageFlow()
-    flow.segments, flow.by_source, flow.copies, flow._triples = VGroup(), {}, {}, []
-    flow.cells = {}            # (source index, coordinate): that source's segment in that track
-    flow.copy_widths = {}      # source index: the widths its scaled copies start with
+    flow._start(slot)          # (cells: (source index, coordinate) -> that source's segment in that track)
     start = np.zeros(parts.shape[1])
     for j, chip in enumerate(chips):
-        mine, copies, triples = VGroup(), VGroup(), []
+        mine = []
         for k in range(parts.shape[1]):
             c = parts[j, k]
             bar = chip.bar(k)
@@ -200,16 +213,9 @@ def get_message_flow(chips, contributions, slot: MessageSlot, *, min_copy_width:
             # the scaled copy: over the chip's track, c of its length, in the head's colour
             copy = Rectangle(width=max(c * chip.tracks[k].width, min_copy_width), height=bar.height).set_stroke(width=0)
             copy.set_fill(slot.color, BAR_OPACITY).align_to(chip.tracks[k], LEFT).set_y(chip.tracks[k].get_y())
-            mine.add(seg)
-            flow.cells[j, k] = seg
-            copies.add(copy)
-            triples.append((bar, copy, seg))
-        flow.by_source[j], flow.copies[j] = mine, copies
-        flow.copy_widths[j] = [c.width for c in copies]
-        flow.segments.add(*mine)
-        flow._triples.append(triples)
+            mine.append((k, bar, copy, seg))
+        flow._add_source(j, mine)
     flow.filled = start
-    flow._slot = slot
     flow.add(flow.segments)
     return flow
 
@@ -241,11 +247,10 @@ def get_signed_message_flow(contributions, starts, names, *, color: str, track_l
     origin = left * unit                         # where zero is, as a fraction of the track
     slot = get_message_slot(names, color=color, title=None, track_length=track_length, bar_height=bar_height, gap=gap)
     flow = MessageFlow()
-    flow.segments, flow.by_source, flow.copies, flow._triples, flow.cells = VGroup(), {}, {}, [], {}
-    flow.copy_widths = {}
+    flow._start(slot)
     ahead, behind = np.zeros(parts.shape[1]), np.zeros(parts.shape[1])
     for j, start in enumerate(starts):
-        mine, copies, triples = VGroup(), VGroup(), []
+        mine = []
         for k in range(parts.shape[1]):
             c = float(parts[j, k])
             if c == 0.0:
@@ -258,14 +263,8 @@ def get_signed_message_flow(contributions, starts, names, *, color: str, track_l
                 seg = slot.segment(k, origin - behind[k] * unit, -c * unit)
             copy = Rectangle(width=max(seg.width, min_copy_width), height=bar_height).set_stroke(width=0)
             copy.set_fill(color, BAR_OPACITY).move_to(np.asarray(start[k], dtype=float))
-            mine.add(seg)
-            flow.cells[j, k] = seg
-            copies.add(copy)
-            triples.append((None, copy, seg))
-        flow.by_source[j], flow.copies[j] = mine, copies
-        flow.copy_widths[j] = [c.width for c in copies]
-        flow.segments.add(*mine)
-        flow._triples.append(triples)
+            mine.append((k, None, copy, seg))
+        flow._add_source(j, mine)
     tracks = slot.tracks
     x0 = tracks[0].get_left()[0] + origin * track_length
     flow.zero = Line([x0, tracks.get_top()[1] + 0.06, 0], [x0, tracks.get_bottom()[1] - 0.06, 0]).set_stroke(TEXT_COLOR, 1.5, 0.8)
@@ -275,7 +274,7 @@ def get_signed_message_flow(contributions, starts, names, *, color: str, track_l
         for k, track in enumerate(tracks)))
     flow.filled = ahead - behind
     flow.scale = unit * track_length
-    flow.slot = flow._slot = slot
+    flow.slot = slot
     flow.add(flow.segments)
     return flow
 
