@@ -67,14 +67,13 @@ from lesson_data.word_examples import (
     slice_contributions,
 )
 from lesson_data.worksheet import SENTENCES, two_source_illustration
-from scenes.blocks.attention_arrows import (TokenRow, arrow_opacity, arrow_stroke, get_attention_arrows, get_token_row,
-                                            place_weight_label)
+from scenes.blocks.attention_arrows import (TokenRow, arrow_opacity, arrow_stroke, get_attention_arrows, get_label_pill,
+                                            get_token_row, place_weight_label)
 from scenes.blocks.flow_arrow import get_arrow
 from scenes.blocks.labeled_matrix import get_brackets, get_row_vector
 from scenes.blocks.message_slot import BAR_OPACITY, get_message_flow, get_message_slot, get_value_chip
 from scenes.blocks.weight_share import get_weight_share
 from scenes.style import (
-    BACKGROUND,
     BODY_SIZE,
     CONTENT_BOTTOM,
     CONTENT_TOP,
@@ -656,7 +655,8 @@ class ThreeHeadsSevenRows(ChapterOneScene):
                           for p in positions))
         # on a dark pill: where the nested arcs leave no room beside its arc, a label sits on it like a tag
         for label in labels:
-            label.add_background_rectangle(color=BACKGROUND, opacity=0.9, buff=0.04)
+            label.background_rectangle = get_label_pill(label)
+            label.add_to_back(label.background_rectangle)
         return labels
 
     def show_useful_sources(self, ex):

@@ -26,6 +26,7 @@ from manim import (
     RIGHT,
     UP,
     ArcBetweenPoints,
+    BackgroundRectangle,
     Create,
     DashedVMobject,
     LaggedStart,
@@ -36,6 +37,7 @@ from manim import (
 from manim.mobject.geometry.arc import TipableVMobject
 
 from scenes.style import (
+    BACKGROUND,
     BODY_SIZE,
     DIM_TEXT_COLOR,
     HIGHLIGHT_OPACITY,
@@ -536,5 +538,14 @@ def place_weight_label(label, arrows: AttentionArrows, j: int, *, at: float = 0.
     return label.move_to(arrow.point_from_proportion(best))
 
 
-__all__ = ["TokenRow", "AttentionArrows", "get_token_row", "get_attention_arrows", "arrow_stroke", "RECEIVER_ROOM",
+def get_label_pill(label, *, buff: float = 0.04, outline: str | None = None) -> BackgroundRectangle:
+    """The dark pill behind a weight label on an arc: the thin arcs behind it stop at its edge, and
+    its own arc runs into it like a tag. `outline`: a faint rim in the head's colour."""
+    pill = BackgroundRectangle(label, color=BACKGROUND, fill_opacity=0.9, buff=buff)
+    if outline is not None:
+        pill.set_stroke(outline, 1, opacity=0.6)
+    return pill
+
+
+__all__ = ["get_label_pill", "TokenRow", "AttentionArrows", "get_token_row", "get_attention_arrows", "arrow_stroke", "RECEIVER_ROOM",
            "RECEIVER_GAP", "arrow_opacity", "landings", "tip_size", "SHARED_PLACE", "place_weight_label", "label_touches_an_arc", "nearest_arrow", "polylines_cross", "arc_points", "MIN_STROKE", "MAX_STROKE", "BELOW_GAP"]

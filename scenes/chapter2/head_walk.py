@@ -28,7 +28,6 @@ from dataclasses import dataclass
 import numpy as np
 from manim import (
     ORIGIN,
-    BackgroundRectangle,
     DOWN,
     LEFT,
     PI,
@@ -43,6 +42,7 @@ from manim import (
     LaggedStart,
     Line,
     Mobject,
+    MoveToTarget,
     Rectangle,
     ReplacementTransform,
     SurroundingRectangle,
@@ -70,8 +70,8 @@ from lesson_data.walkthrough import (
     value_axes,
 )
 from lesson_data.worksheet import AXES
-from scenes.blocks.attention_arrows import (RECEIVER_ROOM, AttentionArrows, get_attention_arrows, get_token_row,
-                                           place_weight_label)
+from scenes.blocks.attention_arrows import (RECEIVER_ROOM, AttentionArrows, get_attention_arrows, get_label_pill,
+                                           get_token_row, place_weight_label)
 from scenes.blocks.flow_arrow import get_arrow
 from scenes.blocks.labeled_matrix import get_labeled_matrix, get_row_vector
 from scenes.blocks.message_slot import get_signed_message_flow
@@ -82,7 +82,6 @@ from scenes.blocks.weight_column import get_weight_column
 from scenes.style import (
     ROUNDING_NOTE,
     SEPARATE_PARAMETERS_NOTE,
-    BACKGROUND,
     FINE_PRINT_SIZE,
     BUFF_SMALL,
     CONTENT_BOTTOM,
@@ -580,6 +579,7 @@ class HeadWalkScene(LessonScene):
     head_index = 1
     band_side = UP
     large_weights = False        # the weight column in large type with long bars (scene 8)
+    keep_scores = False          # the sⱼ column stays beside the weights it gives (scene 8)
 
     def setup(self):
         super().setup()
@@ -598,6 +598,9 @@ class HeadWalkScene(LessonScene):
         self.band_shown = False
         self.fine_prints = []            # (beat id, caveat): the notes' fine print, beat by beat
         self.fold_kept, self.fold_slide = None, 0.0     # the softmax's last step, kept beside the weights
+        self.kept_scores = None          # the sⱼ column, when it stays beside the weights (keep_scores)
+        self.score_table = None
+        self.source_rows_shown = False   # the source words copied down as the score table's rows
 
     # ---- small pictures -------------------------------------------------------------------
     def get_head_label(self, head) -> VGroup:
@@ -685,7 +688,8 @@ class HeadWalkScene(LessonScene):
 
     # ---- beats shared by the weights walks --------------------------------------------------
     def show_query(self, text: str, fine: str | None = None, spoken: str | None = None):
-        self.score_table = get_score_table(self.ws, self.head, self.grid)
+        if self.score_table is None:
+            self.score_table = get_score_table(self.ws, self.head, self.grid)
         self.panel_left = self.panel_x(self.score_table)
         query = self.query = get_query_vector(self.ws, self.head)
         query.move_to([self.panel_left, self.grid.top - 0.1, 0], aligned_edge=LEFT + UP)
@@ -702,8 +706,11 @@ class HeadWalkScene(LessonScene):
         keys = table.keys
         self.receiver_box = keys.get_row_box(self.i, color=RECEIVER_COLOR, include_label=True)
         self.make_room_for_table()
+        # the source words may already stand as the table's rows (scene 8's opening): the rest joins them
+        coming = keys if not self.source_rows_shown else VGroup(keys.brackets, keys.entries, keys.col_labels,
+                                                                 keys.name_label)
         with self.beat(text, spoken=spoken):
-            self.play(FadeIn(keys, shift=0.2 * RIGHT), run_time=1.0)
+            self.play(FadeIn(coming, shift=0.2 * RIGHT), run_time=1.0)
             self.play(Create(self.receiver_box))
 
     def show_written_score(self, j: int):
@@ -742,18 +749,26 @@ class HeadWalkScene(LessonScene):
         weights = self.weights = get_weight_rows(ws, head, self.grid, large=self.large_weights)
         column = weights.column
         den_line = self.softmax_panel.den_line
+        # (a long sentence's band takes the table's place for the arrows: there the scores leave too)
+        scores = table.scaled if self.keep_scores and self.grid.with_band else None
         leaving = [m for m in (table.keys.brackets, table.keys.entries, table.keys.col_labels, table.keys.name_label,
                                table.scores, table.scaled, table.shifted, self.receiver_box, *self.panel_leaving())
-                   if m is not None and m is not den_line]
+                   if m is not None and m is not den_line and m is not scores]
         divide = self.divide_label = get_formula(["÷", get_number(head.denominators[self.i], tag=f"divide{self.h}",
                                                                   color=self.color, font_size=LABEL_SIZE + 2)],
                                                  size=SYMBOL_SIZE)
         divide.next_to(table.exps, UP, buff=0.12)
         formula = self.softmax_panel.formula
         formula.generate_target()
+        if scores is not None:
+            # the scores slide to the right of the weights' bars, row for row: each weight beside its cause
+            scores.generate_target()
+            scores.target.shift(RIGHT * (self.weights_panel_left() - scores.get_left()[0]))
+            self.kept_scores = scores.target
         formula.target.move_to([self.weights_panel_left(), self.grid.top - 0.1, 0], aligned_edge=LEFT + UP)
         with self.beat(text, spoken=spoken):
-            self.play(*(FadeOut(m) for m in leaving), *self.drop_fine_print(), run_time=0.6)
+            self.play(*(FadeOut(m) for m in leaving), *self.drop_fine_print(),
+                      *([MoveToTarget(scores)] if scores is not None else []), run_time=0.6)
             # the sum goes over the exp column: each exponential is divided by it
             self.play(ReplacementTransform(den_line[-1].copy(), divide[-1]), FadeIn(divide[0]),
                       FadeOut(table.exps.col_labels), run_time=1.0)
@@ -780,11 +795,16 @@ class HeadWalkScene(LessonScene):
                       *(self.fine_print(fine, left=self.weights_panel_left()) if fine else []))
         self.softmax_panel.formula = formula.target
         self.fold_kept = VGroup(kept, note, to_weights)
+        if scores is not None:
+            self.kept_scores = scores
 
     def panel_leaving(self) -> list:
         return [self.query, self.softmax_panel.max_line, self.softmax_panel.den_line]
 
     def weights_panel_left(self) -> float:
+        """Where the panel right of the weight column starts (right of the kept sⱼ column, if any)."""
+        if self.kept_scores is not None:
+            return self.kept_scores.get_right()[0] + PANEL_GAP
         return self.weights.column.span.get_right()[0] + PANEL_GAP
 
     def show_arrows(self, text: str, fine: str | None = None, spoken: str | None = None):
@@ -821,6 +841,9 @@ class HeadWalkScene(LessonScene):
             text += f" Next comes {quoted(self.word(second))}, at {fmt(head.weights[self.i, second])}."
             spoken += f" Next comes {quoted(self.word(second))}, at {fmt(head.weights[self.i, second])}."
         boxes = VGroup(*(column.get_row_box(j) for j in ranked[:2])) if self.grid.with_band else VGroup()
+        if self.kept_scores is not None and len(boxes):
+            # the score that gave each of the two: its cell boxed too
+            boxes.add(*(self.kept_scores.get_cell_box(j, 0, color=SOURCE_COLOR) for j in ranked[:2]))
         self.strong_boxes = boxes
         labels = self.arc_labels = self.get_arc_labels(ranked[:2])
         with self.beat(text, spoken=spoken):
@@ -838,7 +861,7 @@ class HeadWalkScene(LessonScene):
             label = get_number(self.head.weights[self.i, j], tag=f"A{self.h}_arc", index=j,
                                font_size=NUMBER_SIZE, color=self.color)
             place_weight_label(label, self.arrows, j)
-            labels.add(VGroup(BackgroundRectangle(label, color=BACKGROUND, fill_opacity=0.9, buff=0.04), label))
+            labels.add(VGroup(get_label_pill(label), label))
         return labels
 
     def show_sum(self):
@@ -900,6 +923,7 @@ class Head1Weights(HeadWalkScene):
     beside the source words, and the same row as arrows into the receiver."""
 
     large_weights = True
+    keep_scores = True
 
     def construct(self):
         head = self.head
@@ -957,9 +981,17 @@ class Head1Weights(HeadWalkScene):
 
     def show_hand_chosen(self):
         self.on_band.add(self.head_label)
+        rows = []
+        if self.grid.with_band:
+            # every source word comes down to be a row of the head's table: the sources it will weigh
+            self.score_table = get_score_table(self.ws, self.head, self.grid)
+            labels = self.score_table.keys.row_labels
+            rows = [LaggedStart(*(TransformFromCopy(word, label) for word, label in
+                                  zip(self.band.row.words, labels)), lag_ratio=0.08, run_time=1.6)]
+            self.source_rows_shown = True
         with self.beat(f"We built head {self.h} to find the {self.head.name}: our design, "
                        "not a job given to a trained head.", look=1.8):
-            self.play(FadeIn(self.head_label, shift=0.2 * DOWN),
+            self.play(FadeIn(self.head_label, shift=0.2 * DOWN), *rows,
                       *self.fine_print("These are hand-chosen two-head parameters applied to Part II’s exact input "
                                        "rows. “Setting” and “person” name the intended behaviour of this example, "
                                        "not jobs assigned to trained heads.", left=0.0))
@@ -1186,11 +1218,11 @@ class MessageWalk(HeadWalkScene):
         with self.beat(text, look=1.0):
             leaving = [m for m in (self.expansion, self.previous_boxes, self.gap_note, self.values_note)
                        if m is not None]
-            if leaving or self.fine is not None:
-                self.play(*(FadeOut(m) for m in leaving), *self.drop_fine_print(), run_time=0.6)
-            # row by row, top to bottom, so the eye can follow each weight scaling its value
-            self.play(LaggedStart(*(table.products.row(r).animate.set_opacity(1) for r in hidden), lag_ratio=0.5),
-                      run_time=max(1.0, 0.4 * len(hidden)))
+            # row by row, top to bottom, so the eye can follow each weight scaling its value (the last
+            # product's working leaves as they come)
+            self.play(*(FadeOut(m) for m in leaving), *self.drop_fine_print(),
+                      LaggedStart(*(table.products.row(r).animate.set_opacity(1) for r in hidden), lag_ratio=0.5),
+                      run_time=max(1.2, 0.3 * len(hidden)))
         self.expansion, self.gap_note = None, None
 
     def show_message_sum(self, text: str, fine: str | None = None, spoken: str | None = None):
@@ -1601,8 +1633,7 @@ class Head2WeightsAndMessage(MessageWalk):
                                 color=head_color(head.index), font_size=LABEL_SIZE)
             place_weight_label(number, arrows, j, direction=direction)
             # a small dark pill: the number reads clear of the thin arrow lines behind it
-            pill = BackgroundRectangle(number, color=BACKGROUND, fill_opacity=0.9, buff=0.06)
-            pill.set_stroke(head_color(head.index), 1, opacity=0.6)
+            pill = get_label_pill(number, buff=0.06, outline=head_color(head.index))
             labels.add(VGroup(pill, number))
         return labels
 

@@ -19,7 +19,6 @@ import numpy as np
 from manim import (
     DOWN,
     AnimationGroup,
-    BackgroundRectangle,
     LEFT,
     PI,
     RIGHT,
@@ -69,7 +68,8 @@ from lesson_data.joining import (
 )
 from lesson_data.walkthrough import rounding_shows_in_sum
 from lesson_data.worksheet import AXES, VOCAB, compute_worksheet
-from scenes.blocks.attention_arrows import RECEIVER_ROOM, get_attention_arrows, get_token_row, place_weight_label
+from scenes.blocks.attention_arrows import (RECEIVER_ROOM, get_attention_arrows, get_label_pill, get_token_row,
+                                           place_weight_label)
 from scenes.blocks.concat_output_projection import get_concat_output_projection
 from scenes.blocks.flow_arrow import get_arrow
 from scenes.blocks.labeled_matrix import get_labeled_matrix, get_row_vector
@@ -79,7 +79,6 @@ from scenes.blocks.word_probabilities import get_word_rows
 from scenes.style import (
     ROUNDING_NOTE,
     SEPARATE_PARAMETERS_NOTE,
-    BACKGROUND,
     BODY_SIZE,
     BUFF,
     BUFF_SMALL,
@@ -231,7 +230,7 @@ def get_arrow_set(row, weights, color, side, tag: str, angle: float = ARROW_ANGL
     group.beside_name = row.line_of(j) != row.line_of(row.receiver - 1)
     if not group.beside_name:
         place_weight_label(label, arrows, j, at=at, direction=direction)
-    pill = BackgroundRectangle(label, color=BACKGROUND, fill_opacity=0.9, buff=0.05)
+    pill = get_label_pill(label, buff=0.05)
     badge = VGroup(pill, label)
     group.add(badge)
     group.arrows, group.label, group.pill, group.badge, group.top = arrows, label, pill, badge, j
@@ -1601,7 +1600,7 @@ class ResidualAndPrediction(LessonScene):
         tail = " ".join(ws.text.split()[-3:])
         with self.beat(f"This toy model's most probable word fills the blank: “…{tail} {ws.mlp.prediction}”.",
                        spoken=f"This toy model's most probable word fills the blank: {tail} {ws.mlp.prediction}.",
-                       look=2.5):
+                       look=1.5):
             if crowded:
                 stay = (self.title, self.current_caption)
                 self.play(*(FadeOut(m) for m in self.mobjects if isinstance(m, VMobject) and m not in stay),
