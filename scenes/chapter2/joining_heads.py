@@ -977,9 +977,13 @@ class ConcatAndOutputProjection(LessonScene):
             # column travel into its cell, column by column
             for k in range(cop.W_O.n_cols):
                 column = cop.W_O.get_column_box(k, color=TEXT_COLOR, fill_opacity=0.08)
-                self.play(FadeIn(column), TransformFromCopy(VGroup(cop.concat.row(0), cop.W_O.column(k)),
-                                                            delta.cell(0, k)), run_time=0.7)
+                self.play(FadeIn(column), self.into_cell(cop.concat, cop.W_O, delta, k), run_time=0.7)
                 self.play(FadeOut(column), run_time=0.2)
+
+    @staticmethod
+    def into_cell(row, matrix, product, k: int):
+        """Cell k of row · matrix made before the eye: the row and column k travel into it."""
+        return TransformFromCopy(VGroup(row.row(0), matrix.column(k)), product.cell(0, k))
 
     # shot 2 -----------------------------------------------------------------------------------
     def show_blocks(self):
@@ -1009,10 +1013,15 @@ class ConcatAndOutputProjection(LessonScene):
 
     def show_contributions(self):
         cop = self.cop
+        frames = VGroup(*(VGroup(c.brackets, c.col_labels, c.name_label) for c in (cop.c1, cop.c2)))
         with self.beat("Each product is a four-coordinate update, one per head."):
-            self.play(FadeIn(cop.lines[0].eq), FadeIn(cop.c1, shift=RIGHT * 0.2),
-                      *self.swap_note("Δe = m¹ W_O¹ + m² W_O²: each head contributes a four-coordinate update."))
-            self.play(FadeIn(cop.lines[1].eq), FadeIn(cop.c2, shift=RIGHT * 0.2))
+            self.play(FadeIn(VGroup(cop.lines[0].eq, cop.lines[1].eq)), FadeIn(frames),
+                      *self.swap_note("Δe = m¹ W_O¹ + m² W_O²: each head contributes a four-coordinate update."),
+                      run_time=0.5)
+            # each head's message goes through its own block, column by column, into its update
+            for k in range(cop.c1.n_cols):
+                self.play(self.into_cell(cop.m1, cop.W_O1, cop.c1, k), self.into_cell(cop.m2, cop.W_O2, cop.c2, k),
+                          run_time=0.55)
 
     def show_same_sum(self):
         cop = self.cop

@@ -26,6 +26,7 @@ from manim import (
     Create,
     DashedLine,
     DashedVMobject,
+    Dot,
     FadeIn,
     FadeOut,
     GrowArrow,
@@ -33,6 +34,7 @@ from manim import (
     Indicate,
     LaggedStart,
     Line,
+    MoveAlongPath,
     Rectangle,
     ReplacementTransform,
     RoundedRectangle,
@@ -41,6 +43,7 @@ from manim import (
     VGroup,
     Text,
     VMobject,
+    smooth,
 )
 
 from lesson_data.display import fmt, fmt_sci, places_for
@@ -1393,14 +1396,20 @@ def get_training_panel(diagram, example: str) -> VGroup:
     e_x, e_bottom = diagram.e_box.box.get_x(), diagram.e_box.get_bottom()[1]      # under E's shape label
     into_e = dashed([[x_left, y_bus, 0], [e_x, y_bus, 0], [e_x, e_bottom - 0.05, 0]])
     back = VGroup(trunk, into_e)
+    # the way from the loss to each block that learns, as corners: pulses of the loss travel them
+    up = [[sx, cross.get_top()[1] + 0.05, 0], [sx, y_bus, 0]]
+    routes = [up + [[x_left, y_bus, 0], [x_left, y_gap, 0], [x_h1, y_gap, 0], [x_h1, h1.box.get_bottom()[1] - 0.03, 0]],
+              up + [[e_x, y_bus, 0], [e_x, e_bottom - 0.05, 0]]]
     for x, top in ((h2.box.get_x(), h2.box.get_bottom()[1]), (diagram.w_o.get_x(), diagram.w_o.get_bottom()[1]),
                    (mlp.get_x() - 0.22, mlp.get_bottom()[1])):
         back.add(VGroup(get_arrow([x, y_bus, 0], [x, top - 0.05, 0], color=GRADIENT_COLOR, buff=0,
                                   stroke_width=2.5)))
+        routes.append(up + [[x, y_bus, 0], [x, top - 0.05, 0]])
     update = VGroup()           # the dashed paths say it; the sentence names the blocks
     panel = VGroup(title, loss, logit_arrow, target, target_arrow, back, update)
     panel.title, panel.loss, panel.logit_arrow, panel.target, panel.target_arrow = title, loss, logit_arrow, target, target_arrow
     panel.back, panel.update, panel.learners = back, update, learners
+    panel.routes = [VMobject().set_points_as_corners(np.array(r, dtype=float)) for r in routes]
     return panel
 
 
@@ -1547,6 +1556,8 @@ class RecapAndLoop(LessonScene):
     target, the loss flows back into every block that learns) against the inference loop (tokenize
     once, then run, choose, append, with the weights fixed; the diagram shrinks into "run")."""
 
+    TRAINING_LIFT = 0.45        # how far the diagram rises when the training panel comes in under it
+
     def construct(self):
         ws = self.ws = scene_worksheet()
         self.title = get_title("Recap: the two-head layer, and the loop")
@@ -1579,7 +1590,8 @@ class RecapAndLoop(LessonScene):
         diagram = self.diagram = get_recap_diagram(ws)
         if diagram.width > SAFE_WIDTH:
             raise ValueError(f"the recap diagram is {diagram.width - SAFE_WIDTH:.2f} too wide")
-        diagram.move_to(CONTENT_CENTER + UP * 0.55)
+        # centred in the frame while it is the only picture; it rises to make room for training
+        diagram.move_to(CONTENT_CENTER + UP * (0.55 - self.TRAINING_LIFT))
         prefix = self.prefix_line = get_prefix_line(ws)
         prefix.move_to([0, CONTENT_TOP - 0.3, 0])
 
@@ -1590,7 +1602,9 @@ class RecapAndLoop(LessonScene):
 
         # an example target that is not the prediction: the two must be told apart
         example = example_target(ws.mlp.ranked)
+        self.diagram.shift(UP * self.TRAINING_LIFT)          # the panel is laid out under the risen diagram
         self.training = get_training_panel(self.diagram, example=example)
+        self.diagram.shift(DOWN * self.TRAINING_LIFT)
         # what that target costs the model: its probability and the loss -ln p, under the target
         self.example = example
         self.target_p, self.target_loss = target_loss(ws.mlp.ranked, example)
@@ -1731,8 +1745,8 @@ class RecapAndLoop(LessonScene):
         t = self.training
         note = self.fine_print = place_fine_print("At training time, the observed next-token ID is the target "
                                                   "for the vocabulary logits.", width=6.6)
-        with self.transition("the scope note leaves; the diagram stays"):
-            self.play(FadeOut(VGroup(self.scope, self.scope_box)))
+        with self.transition("the scope note leaves; the diagram rises"):
+            self.play(FadeOut(VGroup(self.scope, self.scope_box)), self.diagram.animate.shift(UP * self.TRAINING_LIFT))
         with self.beat("In training, the word that really comes next is the target.", look=0.7):
             # the blank is cleared: in training the next word comes from the text, not the model
             self.play(FadeIn(t.title), GrowArrow(t.logit_arrow), FadeIn(t.loss, shift=0.1 * DOWN),
@@ -1754,8 +1768,13 @@ class RecapAndLoop(LessonScene):
             self.play(Create(t.back[0]), run_time=1.6)
             self.play(LaggedStart(*(Create(path) if len(path) > 1 else GrowArrow(path[0]) for path in t.back[1:]),
                                   lag_ratio=0.3), run_time=1.0)
-            # outlined, not tinted: the heads keep their own colours
-            self.play(*(Circumscribe(block, color=GRADIENT_COLOR, buff=0.06) for block in t.learners))
+            # outlined, not tinted: the heads keep their own colours; a pulse of the loss runs down each
+            # way into its block as it is outlined (the dashes alone stand still)
+            pulses = [Dot(route.get_start(), radius=0.06, color=GRADIENT_COLOR) for route in t.routes]
+            self.play(*(Circumscribe(block, color=GRADIENT_COLOR, buff=0.06) for block in t.learners),
+                      *(MoveAlongPath(dot, route, rate_func=smooth) for dot, route in zip(pulses, t.routes)),
+                      run_time=1.4)
+            self.remove(*pulses)
 
     def show_first_steps(self, ws):
         c = self.cycle
