@@ -865,3 +865,32 @@ def test_head_2_says_why_its_scores_follow_the_person_key():
     assert any("Indicate" in c.what for c in b.changes_in(beat))
     ws = compute_worksheet("river")
     assert f"{2.3 * 2.1:.2f}" == "4.83" == fmt(ws.heads[1].scores[-1, 1], 2)
+
+
+@pytest.mark.parametrize("sentence", SENTENCES)
+def test_scene_8_keeps_each_score_beside_the_weight_it_gives(sentence):
+    """Panel (stop 35): the score table was wiped as the weights came in, leaving the right half empty
+    and no cause beside the weights. The sⱼ column now slides beside the weight column and stays to the
+    scene's end: row for row with its weight, right of the bars, each entry q·kⱼ/√2 (recomputed here
+    from Q and K); the two strongest rows box their scores too."""
+    ws = compute_worksheet(sentence)
+    head = ws.heads[0]
+    q, K, d = head.Q[-1], head.K, head.K.shape[1]
+    b = built(Head1Weights, sentence)
+    scene = b.scene
+    kept, column = scene.kept_scores, scene.weights.column
+    on_screen = {id(m) for top in scene.mobjects for m in top.get_family()}
+    assert kept is scene.score_table.scaled and id(kept) in on_screen
+    bars_right = max(bar.get_right()[0] for bar in column.bars)
+    for j in range(ws.n):
+        cell = kept.cell(j, 0)
+        assert cell.original_text == fmt(float(np.dot(q, K[j])) / math.sqrt(d))
+        assert cell.get_left()[0] > bars_right
+        assert abs(cell.get_center()[1] - column.weight(j).get_center()[1]) < 0.02
+    # the strongest two: a box on the weight's row and one on its score
+    top2 = sorted(range(ws.n), key=lambda j: -head.weights[-1, j])[:2]
+    score_boxes = scene.strong_boxes[2:]
+    assert len(score_boxes) == 2
+    for j, box in zip(top2, score_boxes):
+        assert abs(box.get_center()[1] - kept.cell(j, 0).get_center()[1]) < 1e-6
+        assert box.get_left()[0] < kept.cell(j, 0).get_left()[0] < box.get_right()[0]

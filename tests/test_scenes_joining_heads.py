@@ -814,3 +814,20 @@ def test_cheque_scene_predictions_arrive_as_the_updated_rows_leave(cheque_scene)
     arriving = next(c for c in b.changes_in(beat) if "LaggedStart" in c.what)      # the outcomes come in
     assert "FadeOut" in arriving.what, arriving.what                                # ...as the rows go
     assert not [t for t in b.transitions if "predictions" in t.name]
+
+
+def test_each_heads_message_goes_through_its_own_block_into_its_update():
+    """Panel (stop 35): the two updates faded in, no message seen going through W_O. Each cell of
+    m¹W_O¹ and m²W_O² is now made by the head's row and the block's column travelling into it, one
+    column at a time for both heads; the cells read the products recomputed here."""
+    ws = compute_worksheet("river")
+    b = built(ConcatAndOutputProjection, "river")
+    beat = b.beat_of("Each product is a four-coordinate update")
+    d1, width = ws.heads[0].messages.shape[1], ws.W_O.shape[1]
+    made = sum(c.what.count("TransformFromCopy") for c in b.changes_in(beat))
+    assert made == 2 * width
+    cop = b.scene.cop
+    for h, (c, rows) in enumerate(((cop.c1, slice(0, d1)), (cop.c2, slice(d1, None)))):
+        by_hand = ws.heads[h].messages[-1] @ ws.W_O[rows]
+        for k in range(width):
+            assert float(c.cell(0, k).value) == pytest.approx(by_hand[k], abs=1e-12)

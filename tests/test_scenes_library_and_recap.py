@@ -633,3 +633,23 @@ def test_target_cost_reads_as_one_evenly_spaced_line():
     equals, loss = line[4], line[5]
     assert abs(equals.get_center()[1] - line[3].get_center()[1]) < 0.01
     assert equals.get_bottom()[1] > loss.get_bottom()[1] + 0.03
+
+
+def test_the_loss_runs_back_along_each_way_into_the_block_that_learns():
+    """Panel (stop 35): the dashed backflow stood still. A pulse of the loss now travels each way from
+    the loss into one learning block (both heads, E, W_O, the MLP), ending at that block's foot; and the
+    diagram, alone on screen at first, rises to make room for the training panel."""
+    b = built(RecapAndLoop, "river")
+    scene = b.scene
+    beat = b.beat_of("The loss flows back and updates every parameter")
+    t = scene.training
+    assert sum(c.what.count("MoveAlongPath") for c in b.changes_in(beat)) == len(t.routes) == 5
+    d = scene.diagram
+    feet = {"E": d.e_box, "head 1": d.heads[0], "head 2": d.heads[1], "W_O": d.w_o, "MLP": d.mlp}
+    for name, block in feet.items():
+        ends = [r.get_end() for r in t.routes
+                if block.get_left()[0] <= r.get_end()[0] <= block.get_right()[0]
+                and abs(r.get_end()[1] - block.get_bottom()[1]) < 0.2]
+        assert ends, f"no pulse ends under {name}"
+    rise = [s for s in b.transitions if "diagram rises" in s.name]
+    assert len(rise) == 1
