@@ -39,6 +39,7 @@ from manim import (
     LaggedStart,
     MoveToTarget,
     Line,
+    MoveAlongPath,
     ReplacementTransform,
     Rectangle,
     ShowPassingFlash,
@@ -68,7 +69,7 @@ from lesson_data.word_examples import (
 )
 from lesson_data.worksheet import SENTENCES, two_source_illustration
 from scenes.blocks.attention_arrows import (TokenRow, arrow_opacity, arrow_stroke, get_attention_arrows, get_label_pill,
-                                            get_token_row, place_weight_label)
+                                            get_token_row, path_along, place_weight_label)
 from scenes.blocks.flow_arrow import get_arrow
 from scenes.blocks.labeled_matrix import get_brackets, get_row_vector
 from scenes.blocks.message_slot import BAR_OPACITY, get_message_flow, get_message_slot, get_value_chip
@@ -1813,15 +1814,29 @@ class OneSharedWeight(ChapterOneScene):
     def show_scaled_copies(self, ill):
         one = self.one
         w = [fmt(x, places_for([x])) for x in ill.one_head_weights]
+        chips = self.scaled_chips = self.get_scaled_chips(one)
         with self.beat(f"Each value row is scaled by its weight: {ill.sources[0]}’s by {w[0]}, "
                        f"{ill.sources[1]}’s by {w[1]}."):
-            for s, line in enumerate(one.products):
+            for s, (line, chip) in enumerate(zip(one.products, chips)):
                 # the weight and the row light up where they are, and the product line fades in below
                 # (nothing flies across the other rows)
                 self.play(Indicate(one.weights[s], color=ONE_HEAD_COLOR, scale_factor=1.3),
                           Indicate(one.sources[s].vector.entries, color=TEXT_COLOR, scale_factor=1.1), run_time=0.7)
                 self.play(FadeIn(VGroup(line.alpha, line[1], line.vector), shift=0.15 * DOWN), run_time=0.6)
                 self.play(FadeIn(VGroup(line[3], line.product), shift=0.2 * RIGHT), run_time=0.6)
+                # a copy of the scaled row rides its source's arrow into the head's message slot
+                self.play(MoveAlongPath(chip, path_along(one.arrows[s], chip.get_center(), chip.slot)), run_time=1.0)
+
+    def get_scaled_chips(self, one) -> VGroup:
+        """Each source's scaled value row as a copy of its written product, parked in the message slot
+        (the first source's above the slot's middle, the second's below) until they add."""
+        chips = VGroup()
+        slot = one.message.entries.get_center()
+        for s, line in enumerate(one.products):
+            chip = line.product.entries.copy()
+            chip.slot = slot + (UP if s == 0 else DOWN) * 0.24
+            chips.add(chip)
+        return chips
 
     def show_one_message(self, ill):
         one = self.one
@@ -1832,8 +1847,10 @@ class OneSharedWeight(ChapterOneScene):
             # written out: a plus, a rule, the sum ...
             self.play(FadeIn(add.plus), Create(add.rule))
             self.play(FadeIn(VGroup(add.equals, add.total), shift=0.15 * DOWN), run_time=0.8)
-            # ... and the sum moves up into the head's message beside the receiver
-            self.play(TransformFromCopy(add.total.entries, one.message.entries),
+            # ... and in the slot the two scaled copies add into the head's message, coordinate by coordinate
+            river, fisherman = self.scaled_chips
+            self.play(*(ReplacementTransform(VGroup(a, b), cell) for a, b, cell in
+                        zip(river[0], fisherman[0], one.message.entries[0])),
                       FadeIn(VGroup(one.message.brackets, one.message.col_labels)), FadeIn(one.m_label),
                       run_time=1.2)
             self.mark("sum")

@@ -979,3 +979,20 @@ def test_scene_1_the_three_slices_join_into_one_message_as_wide_as_the_one_heads
         assert filled > hand.message("one head")[k] * 1.5
         assert on_stage(b, tracks[k]) and all(on_stage(b, seg) for seg in segs)
     assert b.scene.joined_title.original_text == "three heads:" and on_stage(b, b.scene.joined_title)
+
+
+def test_scene_4_scaled_copies_ride_their_arrows_into_the_message_slot_and_add_there():
+    """Storyboard 4: "a scaled copy of each value moving into that head's message slot beside the
+    receiver". Each scaled row (0.8 × [10, 1] = [8, 0.8], 0.2 × [2, 8] = [0.4, 1.6], by hand) travels
+    along its own arrow and waits in the slot; the two then add into the message [8.4, 2.4]."""
+    b = built(OneSharedWeight)
+    scene, one = b.scene, b.scene.one
+    beat = b.beat_of("Each value row is scaled by its weight")
+    assert sum(c.what.count("MoveAlongPath") for c in b.changes_in(beat)) == 2
+    by_hand = [[8.0, 0.8], [0.4, 1.6]]
+    for s, chip in enumerate(scene.scaled_chips):
+        assert [float(c.value) for c in chip[0]] == pytest.approx(by_hand[s], abs=1e-12)
+    message = b.beat_of("Added up, they give the head’s message")
+    assert any("ReplacementTransform" in c.what for c in b.changes_in(message))
+    assert [float(c.value) for c in one.message.entries[0]] == pytest.approx([8.4, 2.4], abs=1e-12)
+    assert not any(on_stage(b, chip) for chip in scene.scaled_chips)
