@@ -124,6 +124,9 @@ SUBSTITUTION_NOTE = ("The arrows are a schematic of useful information, not a pr
 SHARED_NOTE = ("One head can read several words and carry several features in its message. It uses one "
                "shared set of source weights for all coordinates of that message.")
 JOINT_NOTE = "All head projections learn jointly from prediction loss."
+# scene 4's two weights add to one: said to be a simplification (scene 1: every source gets a weight)
+TWO_SOURCES_NOTE = ("Only two sources here, to keep the numbers simple: in a sentence every known word, "
+                    "the receiver included, gets a weight, and the weights add up to one.")
 PRUNE_NOTE = ("Interpretable roles sometimes emerge, but some heads overlap or can be pruned; "
               "see Voita et al. (2019).")
 CAPACITY_NOTE = "More heads are a capacity choice to test, not an automatic improvement."
@@ -1809,7 +1812,7 @@ class OneSharedWeight(ChapterOneScene):
                        spoken=f"One head reads them for the last known word, “{ill.receiver}”, with one "
                               f"weight per source: {shown[0]} and {shown[1]}."):
             self.play(FadeIn(one.header), FadeIn(one.receiver), FadeIn(one.receiver_tag))
-            self.play(*(Create(a) for a in one.arrows), FadeIn(one.weights))
+            self.play(*(Create(a) for a in one.arrows), FadeIn(one.weights), *swap_fine_print(self, TWO_SOURCES_NOTE))
 
     def show_scaled_copies(self, ill):
         one = self.one
