@@ -631,10 +631,19 @@ class WideHeadVersusTwo(LessonScene):
         with self.beat(f"Why? Head 1's raw scores: {scored}, so {self.said(lead.source)} gets "
                        f"{fmt(lead.head_weights[0])}." if len(st.splits) > 1 else
                        f"Why? Head 1's raw score: {scored}, so the only source gets {fmt(lead.head_weights[0])}."):
-            # the voice says the scores too: the wide head's sums below are made of them
-            self.play(FadeIn(table.names), FadeIn(table.columns["s1"]))
+            # the voice says the scores too: the wide head's sums below are made of them. The arrows
+            # give way, but the followed words come down out of the sentence to name the rows, and head
+            # 1's weight on its arc goes to its place in the table: the numbers now explain it
+            panels, w1 = self.panels, table.numbers["w1"]
+            words = [panels.two_row.words[j] for j in self.sources]
+            lead_cell = (w1[self.sources.index(panels.a1.top)]
+                         if panels.a1.top in self.sources and not panels.a1.beside_name else None)
+            self.play(*(TransformFromCopy(word, name) for word, name in zip(words, table.names)),
+                      FadeIn(table.columns["s1"]),
+                      *([TransformFromCopy(panels.a1.label, lead_cell)] if lead_cell is not None else []),
+                      run_time=1.2)
             self.play(FadeIn(table.columns["scaled1"], shift=RIGHT * 0.2))
-            self.play(FadeIn(table.columns["w1"], shift=RIGHT * 0.2))
+            self.play(FadeIn(VGroup(*(m for m in table.columns["w1"] if m is not lead_cell)), shift=RIGHT * 0.2))
 
     def show_head2_scores(self, ws):
         table, st = self.table, self.story
