@@ -1436,17 +1436,19 @@ class ParallelHeads(ChapterOneScene):
     def show_roles(self, ex):
         heads = self.layout.heads
         referent, event = (ex.word_at(h.reading.useful[0]) for h in heads)
-        with self.beat(f"Head 1 might find “{referent}”; head 2 might find the event, “{event}”.",
-                       spoken=f"Head 1 might find “{referent}”; head 2 might find the event, “{event}”. In a deep "
-                              f"model, rows from earlier layers can already carry context, and that helps such "
-                              f"matches."):
-            # the voice's caveat on screen as it is said: earlier layers' rows can carry context
-            self.play(*(FadeIn(h.label.role_lines) for h in heads), *swap_fine_print(self, CONTEXT_NOTE))
+        with self.beat(f"Head 1 might find “{referent}”; head 2 might find the event, “{event}”."):
+            self.play(*(FadeIn(h.label.role_lines) for h in heads))
             # each head's arrows thicken into its own reading
             self.play(*(ReplacementTransform(h.even, h.arrows) for h in heads), run_time=1.4)
             self.mark("thicken")
             self.play(*(Indicate(h.arrows.arrow(h.reading.useful[0] - 1), color=chapter_head_color(h.reading.head),
                                  scale_factor=1.05) for h in heads))
+        # the caveat in its own sentence (it was a 12 s voice under a ten-word caption), on screen as said:
+        # the rows the heads read may already carry context from earlier layers
+        with self.beat("In a deep model, rows from earlier layers can already carry context, which helps such "
+                       "matches."):
+            self.play(*swap_fine_print(self, CONTEXT_NOTE),
+                      Indicate(self.layout.row.boxes, color=TEXT_COLOR, scale_factor=1.04), run_time=1.2)
 
     def show_no_waiting(self):
         heads = self.layout.heads
