@@ -25,6 +25,7 @@ from manim import (
     UP,
     Create,
     FadeIn,
+    FadeTransform,
     FadeOut,
     Indicate,
     LaggedStart,
@@ -638,10 +639,11 @@ class WideHeadVersusTwo(LessonScene):
             words = [panels.two_row.words[j] for j in self.sources]
             lead_cell = (w1[self.sources.index(panels.a1.top)]
                          if panels.a1.top in self.sources and not panels.a1.beside_name else None)
-            self.play(*(TransformFromCopy(word, name) for word, name in zip(words, table.names)),
-                      FadeIn(table.columns["s1"]),
+            # (a word cross-fades into its row name: "fisherman" morphed glyph by glyph into "fisherman₂" garbles)
+            self.play(*(FadeTransform(word.copy(), name) for word, name in zip(words, table.names)),
                       *([TransformFromCopy(panels.a1.label, lead_cell)] if lead_cell is not None else []),
                       run_time=1.2)
+            self.play(FadeIn(table.columns["s1"]))
             self.play(FadeIn(table.columns["scaled1"], shift=RIGHT * 0.2))
             self.play(FadeIn(VGroup(*(m for m in table.columns["w1"] if m is not lead_cell)), shift=RIGHT * 0.2))
 
