@@ -1251,6 +1251,28 @@ class Projections(LessonScene):
             self.play(FadeIn(bar), run_time=0.3)
             self.play(bar.animate.set_y(e_m.cell_center(rows - 1, 0)[1]), run_time=3.6, rate_func=linear)
             self.play(FadeOut(bar), run_time=0.3)
+            # what the "but" says, on screen: the query's zero boxed, the key column it meets dimmed
+            marks, dims = self.get_unused_marks(ws)
+            if len(marks):
+                self.play(Create(marks), *(d.animate.set_opacity(0.3) for d in dims), run_time=0.8)
+        self.unused_marks, self.unused_dims = marks, dims
+
+    def get_unused_marks(self, ws):
+        """For each query coordinate that is 0 at the receiver (while another is not): a box on that
+        entry of the query badge, and its key column (saved, to be restored) to dim."""
+        marks, dims = VGroup(), []
+        for head, g, badge in zip(ws.heads, self.reads.heads, self.query_badges):
+            names = coordinate_names(head)
+            unused = unused_by_query(head.Q[ws.n - 1], names)
+            if not unused or len(unused) == len(names):
+                continue
+            for c in unused:
+                k = names.index(c)
+                marks.add(badge.vector.get_cell_box(0, k, color=head_color(head.index), fill_opacity=0.0))
+                column = VGroup(*(g.k.cell(r, k) for r in range(g.k.n_rows)))
+                column.save_state()
+                dims.append(column)
+        return marks, dims
 
     def show_values(self, ws):
         same = [np.array_equal(head.W_K, head.W_V) for head in ws.heads]
@@ -1276,6 +1298,9 @@ class Projections(LessonScene):
         spoken = ("W V has the same entries as W K here, so each head's values are numerically equal to its keys."
                   if all(same) else None)
         with self.beat(text, spoken=spoken):
+            # the values use every key column: the dimmed one comes back
+            if len(self.unused_marks):
+                self.play(FadeOut(self.unused_marks), *(Restore(d) for d in self.unused_dims), run_time=0.5)
             if renames:
                 self.play(*renames)
                 # the same numbers serve as values: both matrices light up in the head's colour
