@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import math
 
+from lesson_data.display import PLACES, fmt
 from lesson_data.worksheet import VOCAB
 
 
@@ -56,6 +57,18 @@ def target_loss(ranked, word: str) -> tuple[float, float]:
     if not 0 < p <= 1:
         raise ValueError(f"need 0 < p <= 1 for {word!r}, got {p}")
     return p, -math.log(p)
+
+
+def loss_operand_places(p: float, most: int = 6) -> int:
+    """The decimals to show p with in "−ln p = loss" so that the shown p gives the shown loss: three
+    (the lesson's rule) unless −ln of the rounded p rounds to another loss (−ln 0.192 = 1.650, but the
+    unrounded 0.1924… gives 1.648), then the fewest more that agree."""
+    shown = fmt(-math.log(p))
+    for places in range(PLACES, most + 1):
+        rounded = float(fmt(p, places))
+        if rounded > 0 and fmt(-math.log(rounded)) == shown:
+            return places
+    return most
 
 
 def token_ids(tokens) -> list[int]:

@@ -71,3 +71,18 @@ def test_target_loss_is_minus_the_natural_log_of_the_targets_probability():
     assert target_loss([("a", 1.0)], "a") == (1.0, 0.0)
     with pytest.raises(ValueError, match="'zebra'"):
         target_loss(ws.mlp.ranked, "zebra")
+
+
+def test_the_loss_line_shows_p_with_the_places_that_give_the_shown_loss():
+    """Panel D (stop 37): "−ln 0.192 = 1.648" is false for the number shown (−ln 0.192 = 1.6503).
+    By hand: −ln 0.1925 = 1.6477 → 1.648, the loss of the unrounded p; so boats' p shows four places.
+    A p whose three places already agree keeps three (−ln 0.5 = 0.693 from 0.500)."""
+    from lesson_data.library import loss_operand_places, target_loss
+    from lesson_data.worksheet import compute_worksheet
+
+    ws = compute_worksheet("river")
+    p, loss = target_loss(ws.mlp.ranked, "boats")
+    assert f"{-math.log(0.192):.3f}" == "1.650" and f"{loss:.3f}" == "1.648"
+    assert loss_operand_places(p) == 4 and f"{p:.4f}" == "0.1925"
+    assert f"{-math.log(0.1925):.3f}" == "1.648"
+    assert loss_operand_places(0.5) == 3

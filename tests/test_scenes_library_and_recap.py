@@ -599,14 +599,16 @@ def test_recap_training_colours_and_shapes():
     target_beat = b.beat_of("In training, the word that really comes next is the target")
     assert "FadeOut" in kinds(b.changes_in(target_beat))
     assert "from the training text, not the model’s output" in texts_of(b)
-    # what that target costs, on screen in its own beat: the worksheet gives "boats" 0.192 (river's
-    # runner-up), and cross-entropy is -ln 0.1925 = 1.648 (e^-1.648 = 0.1925, by hand)
+    # what that target costs, on screen in its own beat: the worksheet gives "boats" 0.1925 (river's
+    # runner-up), and cross-entropy is -ln 0.1925 = 1.648 (e^-1.648 = 0.1925, by hand); shown with
+    # three places, -ln 0.192 would read 1.650, so p keeps four (panel D, stop 37)
     cost = b.beat_of("If it is “boats”")
-    assert cost.text == "If it is “boats”, the model gave it 0.192, so the loss is −ln 0.192 = 1.648."
+    assert cost.text == "If it is “boats”, the model gave it 0.1925, so the loss is −ln 0.1925 = 1.648."
+    assert [m.original_text for m in b.all_with_tag("target_p")] == ["0.1925", "0.1925"]
     assert {"target_p", "target_loss"} <= {m.tag for m in b.numbers_in(cost)}
     (loss,) = b.by_tag("target_loss").values()
     assert loss.original_text == "1.648" and math.isclose(math.exp(-loss.value), b.by_tag("target_p")[None].value)
-    # -ln of the shown 0.192 would be 1.650: the rounding line is on screen with it
+    # the rounding line is on screen with it
     assert any("All displayed numbers are rounded" in t and "natural log" in t for t in texts_of(b))
     # training's numbers leave before inference: nothing of the cost line is on the last frame
     on_stage = {id(m) for m in b.scene.mobjects for m in m.get_family()}

@@ -49,6 +49,7 @@ from manim import (
 from lesson_data.display import fmt, fmt_sci, places_for
 from lesson_data.projections import (bias_score_terms, change_word, extreme_of, listed_rows, most_shifted_source,
                                      offset_heads)
+from lesson_data.library import loss_operand_places
 from lesson_data.worksheet import HEAD_NAMES, bias_illustration, sentence_from_env
 from scenes.blocks.code_panel import get_code_panel, get_mono
 from scenes.blocks.flow_arrow import get_arrow
@@ -1315,10 +1316,12 @@ def get_recap_diagram(ws) -> VGroup:
 
 def get_target_cost(example: str, p: float, loss: float) -> VGroup:
     """The example target's price on one line: the probability the model gave it and the loss
-    -ln p (three places, the lesson's rule), numbers tagged target_p and target_loss."""
+    -ln p (the loss in three places, the lesson's rule; p with as many as make −ln p give that loss),
+    numbers tagged target_p and target_loss."""
     size = 16
-    parts = [get_text(f"p(“{example}”) =", font_size=size), get_number(p, 3, tag="target_p", font_size=size),
-             get_text(", so the loss is −ln", font_size=size), get_number(p, 3, tag="target_p", index=1, font_size=size),
+    k = loss_operand_places(p)
+    parts = [get_text(f"p(“{example}”) =", font_size=size), get_number(p, k, tag="target_p", font_size=size),
+             get_text(", so the loss is −ln", font_size=size), get_number(p, k, tag="target_p", index=1, font_size=size),
              get_text("=", font_size=size), get_number(loss, 3, tag="target_loss", font_size=size + 2, color=GRADIENT_COLOR)]
     line = VGroup(*parts).arrange(RIGHT, buff=0.1)
     parts[0].shift(RIGHT * 0.08)         # the number against the comma after it (the gap after "−ln" stays)
@@ -1752,10 +1755,10 @@ class RecapAndLoop(LessonScene):
             self.play(FadeIn(t.title), GrowArrow(t.logit_arrow), FadeIn(t.loss, shift=0.1 * DOWN),
                       FadeOut(self.filled))
             self.play(FadeIn(t.target, shift=0.1 * UP), GrowArrow(t.target_arrow), FadeIn(note))
-        p, loss = fmt(self.target_p), fmt(self.target_loss)
+        # p with the places that make −ln p give the loss shown (−ln 0.192 = 1.650; −ln 0.1925 = 1.648)
+        p, loss = fmt(self.target_p, loss_operand_places(self.target_p)), fmt(self.target_loss)
         with self.beat(f"If it is “{self.example}”, the model gave it {p}, so the loss is −ln {p} = {loss}.",
                        spoken=f"If it is “{self.example}”, the model gave it {p}, so the loss is {loss}."):
-            # -ln of the unrounded 0.1925 is 1.648 (of 0.192, 1.650): the rounding line comes with it
             rounding = place_fine_print(f"{ROUNDING_NOTE} ln is the natural log.", width=6.6)
             self.play(FadeIn(self.target_cost, shift=0.1 * UP), FadeOut(self.fine_print), FadeIn(rounding))
             self.play(Indicate(self.target_cost[-1], color=GRADIENT_COLOR, scale_factor=1.2))
