@@ -839,9 +839,11 @@ class WideHeadVersusTwo(LessonScene):
                         "relationships or that more heads always improve accuracy. See Attention Is All You "
                         "Need, §3.2.2.")
         self.verdict, self.credit = verdict, credit
-        with self.beat("Here two heads kept both readings; that is a design choice, not proof: "
+        # "kept both readings" was read against the screen (the wide head carries water and person too):
+        # what the rows show is one mixture for all four coordinates against one per head
+        with self.beat("Here each head kept its own mixture; that is a design choice, not proof: "
                        "wide heads can learn too.",
-                       spoken="Here two heads kept both readings. That is a design choice, not proof that one wide "
+                       spoken="Here each head kept its own mixture. That is a design choice, not proof that one wide "
                               "head cannot learn such relations, or that more heads always help."):
             self.play(FadeOut(VGroup(self.mix_boxes, self.mix_cells, self.mix_cell)),
                       FadeIn(line, shift=LEFT * 0.2), FadeOut(self.mix_note), FadeIn(note))
