@@ -764,10 +764,13 @@ class ThreeArchitectures(LessonScene):
                 self.play(*self.recolor_chain(ch, colors[k]),
                           Indicate(flow.qkv.blocks[k], color=colors[k], scale_factor=1.1), run_time=0.5)
                 self.play(TransformFromCopy(VGroup(ch.s, ch.v), h.blocks[k]), run_time=0.6)
-            self.play(*self.recolor_chain(ch, colors[0]), ReplacementTransform(h.head_name, h.shape_label),
-                      FadeIn(h.name_label),
-                      *self.chain_note(f"Each head has Q, K and V of shape {T}×{d}; its Aʰ is {T}×{T} and its "
-                                       f"Hʰ = AʰVʰ is {T}×{d}."), run_time=1.0)
+            # the old note leaves before the new one comes, and the name cross-fades into the shape: a
+            # text morphed into other text, or two notes faded through each other, read as garble mid-way
+            note = self.chain_note(f"Each head has Q, K and V of shape {T}×{d}; its Aʰ is {T}×{T} and its "
+                                   f"Hʰ = AʰVʰ is {T}×{d}.")
+            self.play(*self.recolor_chain(ch, colors[0]), FadeTransform(h.head_name, h.shape_label),
+                      FadeIn(h.name_label), *note[:-1], run_time=0.6)
+            self.play(note[-1], run_time=0.4)
             h.remove(h.head_name)
 
     def show_four_head_count(self, results):

@@ -293,7 +293,8 @@ def test_three_architectures_draws_one_heads_chain_to_scale_and_by_motion():
     message = kinds(b.changes_in(b.beat_of("Masked and softmaxed")))
     assert re.search(r"\bTransform\b", message) and "TransformFromCopy" in message
     join = kinds(b.changes_in(b.beat_of("Every head does the same")))
-    assert join.count("TransformFromCopy") == n - 1 and "ReplacementTransform" in join
+    # (head 1's name cross-fades into H's shape label: a glyph morph between two texts garbled, panel E)
+    assert join.count("TransformFromCopy") == n - 1 and "FadeTransform" in join
     # the lane still fits the frame, and head 1's chain stays clear of the one-head lane above
     from scenes.style import SAFE_WIDTH
     assert flow.get_right()[0] <= SAFE_WIDTH / 2 + 0.02
