@@ -34,6 +34,7 @@ from manim import (
     Create,
     DashedVMobject,
     FadeIn,
+    FadeTransform,
     FadeOut,
     Indicate,
     LaggedStart,
@@ -1854,7 +1855,8 @@ class OneSharedWeight(ChapterOneScene):
             self.play(FadeIn(VGroup(add.equals, add.total), shift=0.15 * DOWN), run_time=0.8)
             # ... and in the slot the two scaled copies add into the head's message, coordinate by coordinate
             river, fisherman = self.scaled_chips
-            self.play(*(ReplacementTransform(VGroup(a, b), cell) for a, b, cell in
+            # (they fade into the sum as they meet: a glyph morph of 8.0 and 0.4 into 8.4 garbles mid-way)
+            self.play(*(FadeTransform(VGroup(a, b), cell) for a, b, cell in
                         zip(river[0], fisherman[0], one.message.entries[0])),
                       FadeIn(VGroup(one.message.brackets, one.message.col_labels)), FadeIn(one.m_label),
                       run_time=1.2)

@@ -993,6 +993,6 @@ def test_scene_4_scaled_copies_ride_their_arrows_into_the_message_slot_and_add_t
     for s, chip in enumerate(scene.scaled_chips):
         assert [float(c.value) for c in chip[0]] == pytest.approx(by_hand[s], abs=1e-12)
     message = b.beat_of("Added up, they give the head’s message")
-    assert any("ReplacementTransform" in c.what for c in b.changes_in(message))
+    assert any("FadeTransform" in c.what for c in b.changes_in(message))
     assert [float(c.value) for c in one.message.entries[0]] == pytest.approx([8.4, 2.4], abs=1e-12)
     assert not any(on_stage(b, chip) for chip in scene.scaled_chips)
