@@ -889,8 +889,12 @@ def test_scene_8_keeps_each_score_beside_the_weight_it_gives(sentence):
         assert abs(cell.get_center()[1] - column.weight(j).get_center()[1]) < 0.02
     # the strongest two: a box on the weight's row and one on its score
     top2 = sorted(range(ws.n), key=lambda j: -head.weights[-1, j])[:2]
-    score_boxes = scene.strong_boxes[2:]
-    assert len(score_boxes) == 2
-    for j, box in zip(top2, score_boxes):
+    score_boxes, links = scene.strong_boxes[2:4], scene.strong_boxes[4:]
+    assert len(score_boxes) == 2 and len(links) == 2
+    for j, box, link, row in zip(top2, score_boxes, links, scene.strong_boxes[:2]):
         assert abs(box.get_center()[1] - kept.cell(j, 0).get_center()[1]) < 1e-6
         assert box.get_left()[0] < kept.cell(j, 0).get_left()[0] < box.get_right()[0]
+        # an arrow from the score to the weight's row, on that row: score -> weight
+        start, end = link.get_start(), link.get_end()
+        assert start[0] > end[0] and abs(start[1] - end[1]) < 1e-6 and abs(end[1] - box.get_center()[1]) < 1e-6
+        assert end[0] >= row.get_right()[0] - 1e-6 and start[0] <= box.get_left()[0] + 1e-6

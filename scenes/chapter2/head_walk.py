@@ -846,8 +846,12 @@ class HeadWalkScene(LessonScene):
             spoken += f" Next comes {quoted(self.word(second))}, at {fmt(head.weights[self.i, second])}."
         boxes = VGroup(*(column.get_row_box(j) for j in ranked[:2])) if self.grid.with_band else VGroup()
         if self.kept_scores is not None and len(boxes):
-            # the score that gave each of the two: its cell boxed too
-            boxes.add(*(self.kept_scores.get_cell_box(j, 0, color=SOURCE_COLOR) for j in ranked[:2]))
+            # the score that gave each of the two: its cell boxed too, and a short arrow from the score
+            # to the weight it became (score → weight: the column's place right of the bars reads back)
+            cells = [self.kept_scores.get_cell_box(j, 0, color=SOURCE_COLOR) for j in ranked[:2]]
+            boxes.add(*cells, *(get_arrow(cell.get_left(), [row.get_right()[0], cell.get_y(), 0], color=SOURCE_COLOR,
+                                          buff=0.04, stroke_width=2, tip_length=0.12)
+                                for cell, row in zip(cells, boxes[:2])))
         self.strong_boxes = boxes
         labels = self.arc_labels = self.get_arc_labels(ranked[:2])
         with self.beat(text, spoken=spoken):
