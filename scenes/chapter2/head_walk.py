@@ -718,11 +718,11 @@ class HeadWalkScene(LessonScene):
         n, d = self.n, head.Q.shape[1]
         lines = self.score_lines = get_score_lines(ws, head, j)
         lines.next_to(self.query, DOWN, buff=0.4, aligned_edge=LEFT)
-        box = self.source_box = table.keys.get_row_box(j, color=SOURCE_COLOR, include_label=True)
+        box = table.keys.get_row_box(j, color=SOURCE_COLOR, include_label=True)
         if self.band_shown:
             # the source's word in the sentence lights with its row: the score is that word's
-            word = self.band.row.boxes[j]
-            box = self.source_box = VGroup(box, word.copy().set_fill(opacity=0).set_stroke(SOURCE_COLOR, 3))
+            box = VGroup(box, self.band.row.boxes[j].copy().set_fill(opacity=0).set_stroke(SOURCE_COLOR, 3))
+        self.source_box = box
         q, k = head.Q[n - 1], head.K[j]
         qp, kp, sp = places_for(q), places_for(head.K), places_for(head.scores[n - 1])
         product = " + ".join(f"{fmt(q[c], qp)} × {self.factor(k[c], kp)}" for c in range(d))

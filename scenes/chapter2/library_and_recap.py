@@ -1393,16 +1393,17 @@ def get_training_panel(diagram, example: str) -> VGroup:
     e_to_h2 = diagram.links[1]
     # gaps where the trunk passes another arrow: E → head 2, and the MLP's logits going down to the loss
     hops = [(e_to_h2.get_start(), e_to_h2.get_end()), (logit_arrow.get_start(), logit_arrow.get_end())]
-    trunk = dashed([[sx, cross.get_top()[1] + 0.05, 0], [sx, y_bus, 0], [x_left, y_bus, 0], [x_left, y_gap, 0],
-                    [x_h1, y_gap, 0], [x_h1, h1.box.get_bottom()[1] - 0.03, 0]], hops=hops)
+    # the way from the loss to each block that learns, as corners: the dashes are drawn along them, and
+    # pulses of the loss travel them
+    up = [[sx, cross.get_top()[1] + 0.05, 0], [sx, y_bus, 0]]
+    to_h1 = up + [[x_left, y_bus, 0], [x_left, y_gap, 0], [x_h1, y_gap, 0], [x_h1, h1.box.get_bottom()[1] - 0.03, 0]]
+    trunk = dashed(to_h1, hops=hops)
     # a branch back into E as well: the embedding rows learn too
     e_x, e_bottom = diagram.e_box.box.get_x(), diagram.e_box.get_bottom()[1]      # under E's shape label
-    into_e = dashed([[x_left, y_bus, 0], [e_x, y_bus, 0], [e_x, e_bottom - 0.05, 0]])
+    to_e = [[e_x, y_bus, 0], [e_x, e_bottom - 0.05, 0]]
+    into_e = dashed([[x_left, y_bus, 0], *to_e])
     back = VGroup(trunk, into_e)
-    # the way from the loss to each block that learns, as corners: pulses of the loss travel them
-    up = [[sx, cross.get_top()[1] + 0.05, 0], [sx, y_bus, 0]]
-    routes = [up + [[x_left, y_bus, 0], [x_left, y_gap, 0], [x_h1, y_gap, 0], [x_h1, h1.box.get_bottom()[1] - 0.03, 0]],
-              up + [[e_x, y_bus, 0], [e_x, e_bottom - 0.05, 0]]]
+    routes = [to_h1, up + to_e]
     for x, top in ((h2.box.get_x(), h2.box.get_bottom()[1]), (diagram.w_o.get_x(), diagram.w_o.get_bottom()[1]),
                    (mlp.get_x() - 0.22, mlp.get_bottom()[1])):
         back.add(VGroup(get_arrow([x, y_bus, 0], [x, top - 0.05, 0], color=GRADIENT_COLOR, buff=0,
